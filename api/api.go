@@ -1,0 +1,125 @@
+// Package api is the HTTP face of supportdraft: the help-desk sidebar starts and reads
+// drafts, agents edit, rebuild and discard them, the send hook asks whether a draft is
+// still current, and the ticket webhook reports new revisions. Handlers bind, call one
+// thing, and answer JSON; the workflow and the store do the work.
+package api
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// Server holds the API's dependencies.
+type Server struct {
+	Temporal client.Client
+	Store    *store.Store
+	Config   Config
+	Log      *slog.Logger
+	metrics  *metrics
+}
+
+// Config is the part of the configuration the API acts on.
+type Config struct {
+	KillSwitch  bool          // refuse new drafts at intake
+	TemporalUI  string        // base URL of the Temporal Web UI, for links in responses
+	Namespace   string        // Temporal namespace, for those links
+	IdleTimeout time.Duration // passed to new draft workflows
+	CheckBudget time.Duration // how long the workflow's freshness check may try
+}
+
+type metrics struct {
+	registry   *prometheus.Registry
+	sendChecks *prometheus.CounterVec
+	unchecked  *prometheus.CounterVec
+	intake     *prometheus.CounterVec
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		sendChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "supportdraft_send_checks_total", Help: "Send-checks answered, by verdict.",
+		}, []string{"verdict"}),
+		unchecked: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "supportdraft_unchecked_sends_total",
+			Help: "Sends allowed without a freshness check, by cause (check_failed: the workflow's check activity failed; temporal_unreachable: the API could not reach the workflow).",
+		}, []string{"cause"}),
+		intake: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "supportdraft_intake_total", Help: "Draft requests at intake, by outcome.",
+		}, []string{"outcome"}),
+	}
+	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake)
+	return m
+}
+
+// Handler returns the echo instance with every route.
+func (s *Server) Handler() *echo.Echo {
+	s.metrics = newMetrics()
+	if s.Log == nil {
+		s.Log = slog.Default()
+	}
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = s.errorHandler
+	e.Use(middleware.Recover(), middleware.BodyLimit("256K"))
+	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
+	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})))
+	v1 := e.Group("/v1")
+	v1.POST("/drafts", s.startDraft)
+	v1.GET("/drafts/:ticket", s.getDraft)
+	v1.GET("/drafts/:ticket/history", s.history)
+	v1.POST("/drafts/:ticket/edit", s.edit)
+	v1.POST("/drafts/:ticket/send-check", s.sendCheck)
+	v1.POST("/drafts/:ticket/rebuild", s.rebuild)
+	v1.POST("/drafts/:ticket/discard", s.discard)
+	v1.POST("/tickets/:ticket/revisions", s.newRevision)
+	return e
+}
+
+// errorHandler answers every error as JSON {"error": "..."}: echo's HTTP errors keep their
+// code; Temporal's NotFound and the store's ErrNotFound are 404; a rejected update (the
+// workflow's validator said no) is 409.
+func (s *Server) errorHandler(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	code, msg := http.StatusInternalServerError, err.Error()
+	var he *echo.HTTPError
+	var notFound *serviceerror.NotFound
+	var appErr *temporal.ApplicationError
+	switch {
+	case errors.As(err, &he):
+		code, msg = he.Code, fmt.Sprint(he.Message)
+	case errors.As(err, &notFound), errors.Is(err, store.ErrNotFound):
+		code = http.StatusNotFound
+	case errors.As(err, &appErr) && appErr.Type() == workflows.ErrBuildFailed:
+		code = http.StatusBadGateway
+	case isRejection(err):
+		code = http.StatusConflict
+	}
+	if code >= 500 {
+		s.Log.Error("request failed", "method", c.Request().Method, "path", c.Path(), "error", err)
+	}
+	_ = c.JSON(code, map[string]string{"error": msg})
+}
+
+// isRejection reports an update refused by the workflow's validator.
+func isRejection(err error) bool {
+	var appErr *temporal.ApplicationError
+	return errors.As(err, &appErr) && appErr.Type() == workflows.ErrRejected
+}

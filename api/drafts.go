@@ -1,0 +1,211 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// DraftView is GET /v1/drafts/{ticket} and what `supportdraft draft --json` prints: the
+// saved draft with its claims, verdicts, struck sentences, scores and bindings.
+type DraftView struct {
+	drafts.Record
+	Struck     []guard.SentenceResult `json:"struck"`
+	WorkflowID string                 `json:"workflow_id"`
+	TemporalUI string                 `json:"temporal_ui,omitempty"`
+}
+
+// startDraft is the sidebar: start the ticket's workflow, or reach the running one, for
+// this revision, and answer with the draft once it is built.
+func (s *Server) startDraft(c echo.Context) error {
+	t, err := bindTicket(c)
+	if err != nil {
+		return err
+	}
+	if s.Config.KillSwitch {
+		s.metrics.intake.WithLabelValues("halted").Inc()
+		return echo.NewHTTPError(http.StatusServiceUnavailable, "drafting is halted (SUPPORTDRAFT_KILL_SWITCH is on); write this reply by hand")
+	}
+	ctx := c.Request().Context()
+	if err := s.Store.SaveTicket(ctx, t); err != nil {
+		return err
+	}
+	start := s.Temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
+		ID:                       workflows.DraftWorkflowID(t.TicketID),
+		TaskQueue:                workflows.TaskQueue,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, workflows.Draft, &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision,
+		IdleTimeout: s.Config.IdleTimeout, CheckBudget: s.Config.CheckBudget})
+	handle, err := s.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: start,
+		UpdateOptions: client.UpdateWorkflowOptions{UpdateName: workflows.UpdateOpen,
+			Args: []any{workflows.OpenRequest{Revision: t.Revision}}, WaitForStage: client.WorkflowUpdateStageCompleted},
+	})
+	if err != nil {
+		return err
+	}
+	var state workflows.DraftState
+	if err := handle.Get(ctx, &state); err != nil {
+		return err
+	}
+	s.metrics.intake.WithLabelValues("drafted").Inc()
+	return s.respondDraft(c, t.TicketID)
+}
+
+func bindTicket(c echo.Context) (*ticket.Ticket, error) {
+	var t ticket.Ticket
+	if err := c.Bind(&t); err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest, "body is not a ticket in DESIGN.md's JSON format: "+bindMessage(err))
+	}
+	if err := t.Validate(); err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	return &t, nil
+}
+
+func bindMessage(err error) string {
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		return fmt.Sprint(he.Message)
+	}
+	return err.Error()
+}
+
+func (s *Server) getDraft(c echo.Context) error { return s.respondDraft(c, c.Param("ticket")) }
+
+func (s *Server) respondDraft(c echo.Context, id string) error {
+	r, err := s.Store.LatestDraft(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.view(r))
+}
+
+func (s *Server) view(r *drafts.Record) DraftView {
+	v := DraftView{Record: *r, Struck: []guard.SentenceResult{}, WorkflowID: workflows.DraftWorkflowID(r.TicketID)}
+	for _, sr := range r.Sentences {
+		if !sr.Kept {
+			v.Struck = append(v.Struck, sr)
+		}
+	}
+	if s.Config.TemporalUI != "" {
+		v.TemporalUI = fmt.Sprintf("%s/namespaces/%s/workflows/%s", s.Config.TemporalUI, s.Config.Namespace, url.PathEscape(v.WorkflowID))
+	}
+	return v
+}
+
+type textBody struct {
+	Text string `json:"text"`
+}
+
+func (s *Server) edit(c echo.Context) error {
+	var b textBody
+	if err := c.Bind(&b); err != nil || b.Text == "" {
+		return echo.NewHTTPError(http.StatusBadRequest, `field "text" is required: the agent's edited reply`)
+	}
+	var res guard.Result
+	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateEdit, workflows.EditRequest{Text: b.Text}, &res); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// sendCheck is the send hook. Placeholders are refused here first, with no dependency
+// that could be down. Then the workflow checks freshness; if the API cannot reach it in
+// time the answer is "unchecked" (send allowed, warning shown), logged and counted.
+func (s *Server) sendCheck(c echo.Context) error {
+	var b textBody
+	if err := c.Bind(&b); err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, `body must be {"text": "the reply about to be sent"}`)
+	}
+	id := c.Param("ticket")
+	if spans := guard.Placeholders(b.Text); len(spans) > 0 {
+		s.metrics.sendChecks.WithLabelValues(drafts.VerdictBlocked).Inc()
+		return c.JSON(http.StatusOK, drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans,
+			Warning: "The reply still contains unresolved placeholders: fill them in before sending."})
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
+	defer cancel()
+	var res drafts.SendCheck
+	err := s.update(ctx, id, workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: b.Text}, &res)
+	var notFound *serviceerror.NotFound
+	switch {
+	case errors.As(err, &notFound):
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no open draft for ticket %s: open it in the sidebar first", id))
+	case err != nil && isRejection(err):
+		return err // e.g. the draft was discarded: 409 from the error handler
+	case err != nil:
+		s.Log.Warn("send-check could not reach the draft workflow: allowing the send unchecked", "ticket", id, "error", err)
+		s.metrics.unchecked.WithLabelValues("temporal_unreachable").Inc()
+		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning}
+	case res.Verdict == drafts.VerdictUnchecked:
+		s.metrics.unchecked.WithLabelValues("check_failed").Inc()
+	}
+	s.metrics.sendChecks.WithLabelValues(res.Verdict).Inc()
+	return c.JSON(http.StatusOK, res)
+}
+
+func (s *Server) rebuild(c echo.Context) error {
+	var state workflows.DraftState
+	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateRebuild, nil, &state); err != nil {
+		return err
+	}
+	return s.respondDraft(c, c.Param("ticket"))
+}
+
+func (s *Server) discard(c echo.Context) error {
+	var state workflows.DraftState
+	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateDiscard, nil, &state); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, state)
+}
+
+// newRevision is the help desk's webhook: store the revision; if a draft is open, tell it.
+func (s *Server) newRevision(c echo.Context) error {
+	t, err := bindTicket(c)
+	if err != nil {
+		return err
+	}
+	if t.TicketID != c.Param("ticket") {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf(`field "ticket_id" is %q but the URL names ticket %q`, t.TicketID, c.Param("ticket")))
+	}
+	ctx := c.Request().Context()
+	if err := s.Store.SaveTicket(ctx, t); err != nil {
+		return err
+	}
+	err = s.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(t.TicketID), "", workflows.SignalRevision,
+		workflows.RevisionSignal{Revision: t.Revision, UpdatedAt: t.UpdatedAt})
+	var notFound *serviceerror.NotFound
+	if err != nil && !errors.As(err, &notFound) {
+		return err
+	}
+	return c.JSON(http.StatusAccepted, map[string]any{"ticket_id": t.TicketID, "revision": t.Revision, "draft_notified": err == nil})
+}
+
+// update sends a workflow update and waits for its result.
+func (s *Server) update(ctx context.Context, ticketID, name string, arg, out any) error {
+	opts := client.UpdateWorkflowOptions{WorkflowID: workflows.DraftWorkflowID(ticketID), UpdateName: name,
+		WaitForStage: client.WorkflowUpdateStageCompleted}
+	if arg != nil {
+		opts.Args = []any{arg}
+	}
+	h, err := s.Temporal.UpdateWorkflow(ctx, opts)
+	if err != nil {
+		return err
+	}
+	return h.Get(ctx, out)
+}

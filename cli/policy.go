@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/store"
+)
+
+func newPolicyCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "policy",
+		Short: "Import, approve and list policy versions",
+		Long: `The policy store holds every version of every policy document: drafts, approved and
+superseded ones. Only versions eligible at an instant (approved, inside their effective
+window, in scope for the account's plan and region) are ever quoted in a draft.
+The corpus format is one Markdown file per document version with YAML front matter;
+see corpus/sample/ for examples.`,
+	}
+	cmd.AddCommand(newPolicyImportCmd(), newPolicyApproveCmd(), newPolicyListCmd())
+	return cmd
+}
+
+func newPolicyImportCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "import DIR",
+		Short: "Import every version file under DIR, all or nothing",
+		Long: `import parses every .md file under DIR, refuses the whole import if any file is
+invalid (every problem is listed with its file and field), and otherwise stores all of
+them in one transaction. Re-importing identical files changes nothing; changed content
+under an existing doc_id@version is refused. Approving a newer version supersedes the
+older one in the same transaction.`,
+		Example: `  supportdraft policy import corpus/sample`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			versions, err := policy.ParseDir(args[0])
+			if err != nil {
+				return usageError{fmt.Errorf("nothing imported:\n%w", err)}
+			}
+			return importVersions(cmd, versions)
+		},
+	}
+}
+
+func newPolicyApproveCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "approve FILE",
+		Short: "Approve one version file (supersedes the previous version)",
+		Long: `approve imports a single version file whose front matter says status: approved, with
+its effective_from, plans and regions. The version it replaces gets effective_to and the
+status superseded in the same transaction.`,
+		Example: `  supportdraft policy approve corpus/sample/billing/refunds-annual/v4.md`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := policy.ParseFile(args[0])
+			if err != nil {
+				return usageError{err}
+			}
+			if v.Status != policy.StatusApproved {
+				return usagef("%s: status is %q; set status: approved (with effective_from, plans and regions) to approve it", args[0], v.Status)
+			}
+			return importVersions(cmd, []*policy.Version{v})
+		},
+	}
+}
+
+func importVersions(cmd *cobra.Command, versions []*policy.Version) error {
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	s, err := store.Open(cmd.Context(), cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	emb := providers.Embedder(cfg)
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(cmd.ErrOrStderr(), "importing %d version(s) with embedder %s…\n", len(versions), emb.Name())
+	res, err := s.Import(cmd.Context(), versions, emb)
+	if err != nil {
+		return fmt.Errorf("nothing imported: %w", err)
+	}
+	n, err := s.Reembed(cmd.Context(), emb, progressLine(cmd.ErrOrStderr(), "re-embedding"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "added %d, unchanged %d, superseded %d, re-embedded %d chunk(s)\n",
+		len(res.Added), len(res.Unchanged), len(res.Superseded), n)
+	for _, ref := range res.Added {
+		fmt.Fprintln(out, "  added     ", ref)
+	}
+	for _, ref := range res.Superseded {
+		fmt.Fprintln(out, "  superseded", ref)
+	}
+	return nil
+}
+
+func newPolicyListCmd() *cobra.Command {
+	var asOf, plan, region string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List stored versions and which are eligible",
+		Long: `list shows every stored version with its status, window and scope, and marks the ones
+eligible at --as-of (default now) for --plan and --region (default: any).`,
+		Example: `  supportdraft policy list
+  supportdraft policy list --as-of 2026-01-15T00:00:00Z --plan pro --region eu`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			at := time.Now()
+			if asOf != "" {
+				t, err := time.Parse(time.RFC3339, asOf)
+				if err != nil {
+					return usagef("--as-of %q: use an RFC 3339 time such as 2026-03-01T00:00:00Z", asOf)
+				}
+				at = t
+			}
+			cfg, err := loadConfig()
+			if err != nil {
+				return err
+			}
+			s, err := store.Open(cmd.Context(), cfg.DatabaseURL)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			rows, err := s.ListVersions(cmd.Context(), at, plan, region)
+			if err != nil {
+				return err
+			}
+			printVersions(cmd.OutOrStdout(), rows, at)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&asOf, "as-of", "", "instant to judge eligibility at (RFC 3339; default now)")
+	cmd.Flags().StringVar(&plan, "plan", "", "account plan, e.g. pro (default: any)")
+	cmd.Flags().StringVar(&region, "region", "", "account region, e.g. eu (default: any)")
+	return cmd
+}
+
+func printVersions(w io.Writer, rows []store.VersionRow, at time.Time) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "ELIGIBLE\tDOC\tV\tSTATUS\tSOURCE\tLOCALE\tFROM\tTO\tPLANS\tREGIONS\tCHUNKS\n")
+	for _, r := range rows {
+		mark := ""
+		if r.Eligible {
+			mark = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", mark, r.DocID, r.Version, r.Status,
+			r.Source, r.Locale, day(r.EffectiveFrom), day(r.EffectiveTo), strings.Join(r.Plans, ","),
+			strings.Join(r.Regions, ","), r.Chunks)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "eligibility judged at %s\n", at.UTC().Format(time.RFC3339))
+}
+
+func day(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+// progressLine returns a progress callback that rewrites one stderr line.
+func progressLine(w io.Writer, what string) func(done, total int) {
+	return func(done, total int) {
+		fmt.Fprintf(w, "\r%s %d/%d", what, done, total)
+		if done == total {
+			fmt.Fprintln(w)
+		}
+	}
+}

@@ -1,0 +1,71 @@
+// Package cli holds the supportdraft subcommands. Each command reads the configuration
+// once, wires the packages it needs and calls them; no domain logic lives here.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/supportdraft/supportdraft/config"
+)
+
+// usageError marks bad input (flags, files); it exits with code 2, as DESIGN.md's
+// `check` contract asks, and other failures with 1.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// Execute runs the command line and returns the process exit code.
+func Execute(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRoot()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(os.Stderr, "supportdraft:", err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "supportdraft",
+		Short: "Draft billing-support replies from current, approved policy only",
+		Long: `supportdraft drafts replies to billing support tickets from the company's current,
+approved policy and nothing else. Every sentence that could bind the company (a number,
+a refund, a credit, an eligibility statement) must cite an eligible policy chunk with a
+verbatim quote, or it is struck. A human agent always sends.
+
+Configuration comes from the environment (see the README): DATABASE_URL,
+TEMPORAL_ADDRESS, SUPPORTDRAFT_PROVIDER (local | openai), OPENAI_API_KEY and more.
+With no model configured, local deterministic providers draft, judge and embed.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newMigrateCmd(), newPolicyCmd(), newBenchCmd())
+	return root
+}
+
+// loadConfig reads the environment; a bad variable is a usage error.
+func loadConfig() (config.Config, error) {
+	cfg, err := config.FromEnv()
+	if err != nil {
+		return cfg, usageError{err}
+	}
+	return cfg, nil
+}

@@ -1,0 +1,132 @@
+// Package config reads supportdraft's settings from the environment, once, at start-up.
+// Every setting has a default that works on a fresh machine with no model or API key.
+package config
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+)
+
+// Config is every setting the binary reads.
+type Config struct {
+	DatabaseURL       string        // DATABASE_URL
+	TemporalAddress   string        // TEMPORAL_ADDRESS
+	TemporalNamespace string        // TEMPORAL_NAMESPACE
+	HTTPAddr          string        // SUPPORTDRAFT_HTTP_ADDR
+	APIURL            string        // SUPPORTDRAFT_API_URL: where CLI commands reach the API
+	KillSwitch        bool          // SUPPORTDRAFT_KILL_SWITCH: refuse new drafts at intake
+	IdleTimeout       time.Duration // SUPPORTDRAFT_DRAFT_IDLE_TIMEOUT: a draft nobody touches closes after this
+	CheckBudget       time.Duration // SUPPORTDRAFT_CHECK_BUDGET: how long send-check may try before answering "unchecked"
+
+	Provider      string // SUPPORTDRAFT_PROVIDER: local | openai
+	OpenAIBaseURL string // OPENAI_BASE_URL
+	OpenAIAPIKey  string // OPENAI_API_KEY
+	DraftModel    string // SUPPORTDRAFT_DRAFT_MODEL
+	JudgeModel    string // SUPPORTDRAFT_JUDGE_MODEL
+	ToolRounds    int    // SUPPORTDRAFT_TOOL_ROUNDS: search_policy calls allowed before the model must answer (0 = off)
+
+	Embedder       string // SUPPORTDRAFT_EMBEDDER: hashing | openai
+	EmbeddingModel string // SUPPORTDRAFT_EMBEDDING_MODEL
+	EmbeddingDims  int    // SUPPORTDRAFT_EMBEDDING_DIMS
+}
+
+// FromEnv reads the environment; an error names the variable and the value it refused.
+func FromEnv() (Config, error) {
+	c := Config{
+		DatabaseURL:       env("DATABASE_URL", "postgres://supportdraft:supportdraft@127.0.0.1:5432/supportdraft?sslmode=disable"),
+		TemporalAddress:   env("TEMPORAL_ADDRESS", "127.0.0.1:7233"),
+		TemporalNamespace: env("TEMPORAL_NAMESPACE", "default"),
+		HTTPAddr:          env("SUPPORTDRAFT_HTTP_ADDR", "127.0.0.1:8080"),
+		Provider:          env("SUPPORTDRAFT_PROVIDER", "local"),
+		OpenAIBaseURL:     env("OPENAI_BASE_URL", "https://api.openai.com/v1"),
+		OpenAIAPIKey:      os.Getenv("OPENAI_API_KEY"),
+		DraftModel:        env("SUPPORTDRAFT_DRAFT_MODEL", "gpt-4.1"),
+		JudgeModel:        env("SUPPORTDRAFT_JUDGE_MODEL", "gpt-4.1-mini"),
+		Embedder:          env("SUPPORTDRAFT_EMBEDDER", "hashing"),
+		EmbeddingModel:    env("SUPPORTDRAFT_EMBEDDING_MODEL", "text-embedding-3-small"),
+	}
+	c.APIURL = env("SUPPORTDRAFT_API_URL", "http://"+c.HTTPAddr)
+	var err error
+	if c.KillSwitch, err = boolEnv("SUPPORTDRAFT_KILL_SWITCH", false); err != nil {
+		return c, err
+	}
+	if c.IdleTimeout, err = durationEnv("SUPPORTDRAFT_DRAFT_IDLE_TIMEOUT", 72*time.Hour); err != nil {
+		return c, err
+	}
+	if c.CheckBudget, err = durationEnv("SUPPORTDRAFT_CHECK_BUDGET", 2*time.Second); err != nil {
+		return c, err
+	}
+	if c.ToolRounds, err = intEnv("SUPPORTDRAFT_TOOL_ROUNDS", 0); err != nil {
+		return c, err
+	}
+	if c.EmbeddingDims, err = intEnv("SUPPORTDRAFT_EMBEDDING_DIMS", 256); err != nil {
+		return c, err
+	}
+	switch c.Provider {
+	case "local":
+	case "openai":
+		if c.OpenAIAPIKey == "" {
+			return c, fmt.Errorf("SUPPORTDRAFT_PROVIDER=openai needs OPENAI_API_KEY (unset it, or set SUPPORTDRAFT_PROVIDER=local to draft without a model)")
+		}
+	default:
+		return c, fmt.Errorf("SUPPORTDRAFT_PROVIDER=%q: use local or openai", c.Provider)
+	}
+	switch c.Embedder {
+	case "hashing":
+	case "openai":
+		if c.OpenAIAPIKey == "" {
+			return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDER=openai needs OPENAI_API_KEY")
+		}
+	default:
+		return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDER=%q: use hashing or openai", c.Embedder)
+	}
+	if c.EmbeddingDims < 8 || c.EmbeddingDims > 4096 {
+		return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDING_DIMS=%d: use a value between 8 and 4096", c.EmbeddingDims)
+	}
+	return c, nil
+}
+
+func env(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func boolEnv(name string, def bool) (bool, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return def, fmt.Errorf("%s=%q: use true or false", name, v)
+	}
+	return b, nil
+}
+
+func intEnv(name string, def int) (int, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return def, fmt.Errorf("%s=%q: use a whole number", name, v)
+	}
+	return n, nil
+}
+
+func durationEnv(name string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return def, fmt.Errorf("%s=%q: use a positive Go duration such as 72h or 1500ms", name, v)
+	}
+	return d, nil
+}

@@ -1,0 +1,20 @@
+package drafts
+
+import "github.com/supportdraft/supportdraft/llm"
+
+// Confidence combines the judge's scores in code, never in a prompt: faithfulness weighs
+// 0.6, coverage and fit 0.2 each. One unsupported claim caps the result at 0.5, two or
+// more at 0.3, so a well-written reply cannot average its way past a fabricated detail.
+// The drafter's own confidence never enters. Live drafting and evals both call this.
+func Confidence(s llm.Scores, unsupported int) float64 {
+	c := 0.6*clamp(s.Faithfulness) + 0.2*clamp(s.Coverage) + 0.2*clamp(s.Fit)
+	switch {
+	case unsupported >= 2:
+		c = min(c, 0.3)
+	case unsupported == 1:
+		c = min(c, 0.5)
+	}
+	return c
+}
+
+func clamp(x float64) float64 { return max(0, min(1, x)) }

@@ -1,0 +1,103 @@
+// Package drafts holds a draft as the product understands it: the claims and their checks,
+// what the draft is bound to, its confidence, and whether it has gone stale. Everything
+// here is pure and deterministic, so the workflow, the API and the eval share one truth.
+package drafts
+
+import (
+	"time"
+
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// Draft statuses.
+const (
+	StatusReady     = "ready"     // a draft the agent may edit and send
+	StatusAbstained = "abstained" // nothing eligible answered the question; the agent writes it
+	StatusStale     = "stale"     // the ticket, policy or account changed since it was built
+	StatusDiscarded = "discarded" // the agent threw it away
+	StatusClosed    = "closed"    // nobody touched it before the idle timeout
+)
+
+// Send-check verdicts.
+const (
+	VerdictOK        = "ok"        // current: send
+	VerdictStale     = "stale"     // something changed: reasons say what; rebuild
+	VerdictUnchecked = "unchecked" // the check could not run: send allowed, with a warning
+	VerdictBlocked   = "blocked"   // the outbound text has unresolved placeholders
+)
+
+// BoundVersion is one policy version a draft relies on.
+type BoundVersion struct {
+	DocID   string `json:"doc_id"`
+	Version int    `json:"version"`
+}
+
+// EvidenceRef is one retrieved eligible chunk, by ID, with its rank score.
+type EvidenceRef struct {
+	ChunkID string  `json:"chunk_id"`
+	Score   float64 `json:"score"`
+}
+
+// Record is one draft iteration as saved: everything QA needs to read its story.
+type Record struct {
+	TicketID     string                 `json:"ticket_id"`
+	Iteration    int                    `json:"iteration"`
+	Revision     int                    `json:"revision"`
+	Status       string                 `json:"status"`
+	EligibleAt   time.Time              `json:"eligible_at"`
+	Account      policy.Account         `json:"account"`
+	Reply        string                 `json:"reply"`
+	ModelReply   string                 `json:"model_reply"`
+	Abstained    bool                   `json:"abstained"`
+	Note         string                 `json:"note,omitempty"`
+	Claims       []ClaimCheck           `json:"claims"`
+	Sentences    []guard.SentenceResult `json:"sentences"`
+	Bound        []BoundVersion         `json:"bound"`
+	Evidence     []EvidenceRef          `json:"evidence"`
+	Scores       llm.Scores             `json:"scores"`
+	Unsupported  int                    `json:"unsupported"`
+	Confidence   float64                `json:"confidence"`
+	EditedText   string                 `json:"edited_text,omitempty"`
+	StaleReasons []StaleReason          `json:"stale_reasons"`
+	CreatedAt    time.Time              `json:"created_at"`
+}
+
+// Summary is the part of a Record the workflow keeps in its state: small, no text.
+type Summary struct {
+	Iteration  int            `json:"iteration"`
+	Revision   int            `json:"revision"`
+	Status     string         `json:"status"`
+	Plan       string         `json:"plan"`
+	Region     string         `json:"region"`
+	Bound      []BoundVersion `json:"bound"`
+	Confidence float64        `json:"confidence"`
+	Struck     int            `json:"struck"`
+}
+
+// Summarize keeps what the workflow needs from a saved record.
+func (r *Record) Summarize() *Summary {
+	struck := 0
+	for _, s := range r.Sentences {
+		if !s.Kept {
+			struck++
+		}
+	}
+	return &Summary{Iteration: r.Iteration, Revision: r.Revision, Status: r.Status,
+		Plan: r.Account.Plan, Region: r.Account.Region, Bound: r.Bound, Confidence: r.Confidence, Struck: struck}
+}
+
+// SendCheck is the answer to the send hook.
+type SendCheck struct {
+	Verdict      string        `json:"verdict"`
+	Reasons      []StaleReason `json:"reasons,omitempty"`
+	Warning      string        `json:"warning,omitempty"`
+	Placeholders []string      `json:"placeholders,omitempty"`
+	Iteration    int           `json:"iteration"`
+}
+
+// UncheckedWarning is shown to the agent when the check could not run. Blocking every
+// reply because the checker is down is worse than one unchecked draft, so the send goes
+// ahead, visibly.
+const UncheckedWarning = "The freshness check is unavailable right now: this draft was NOT checked against the latest ticket and policy. Read it carefully before sending."

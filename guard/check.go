@@ -1,0 +1,290 @@
+// Package guard is the deterministic pass between the drafter and the compose box. It
+// splits a draft into sentences, flags the ones that could bind the company (numbers and
+// durations, commercial verbs, eligibility, future promises, legal positions), and keeps
+// a flagged sentence only when a source it may cite states the same numbers and verbs.
+// A failing sentence is struck and the gap marked, never the whole draft, so the agent
+// writes one line instead of learning to switch the check off. It also refuses outbound
+// text with unresolved template placeholders.
+//
+// It is pattern matching on purpose: an agent can learn what will be flagged, and the
+// same input always gives the same answer.
+package guard
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Mode says which sources may back a flagged sentence.
+type Mode int
+
+const (
+	// ModeDraft is the drafting path: a flagged sentence may only be backed by the
+	// sources of a surviving claim attached to it, because a source the model did not
+	// cite for that sentence is not evidence that it meant what the source says.
+	ModeDraft Mode = iota
+	// ModeAnySource has no claims (the check command): any source may back any sentence.
+	ModeAnySource
+)
+
+// Source is an eligible chunk the draft may rely on. Its JSON form is the one the check
+// command reads: {"id": "...", "text": "..."}.
+type Source struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+// Claim is the drafter's statement that Sentence rests on the sources SourceIDs, with a
+// verbatim Quote. Failure is set when the claim checker already rejected it (unknown
+// chunk, quote not verbatim, judge said contradicts or not_enough) and says why.
+type Claim struct {
+	Sentence  string
+	SourceIDs []string
+	Quote     string
+	Failure   string
+}
+
+// Input is one draft to check.
+type Input struct {
+	Reply   string
+	Sources []Source
+	Claims  []Claim
+	Mode    Mode
+}
+
+// Result is the checked draft: every sentence with its verdict, and the reply to show the
+// agent with struck sentences removed and the gap marked.
+type Result struct {
+	Sentences []SentenceResult `json:"sentences"`
+	Reply     string           `json:"reply"`
+	Struck    int              `json:"struck"`
+	Note      string           `json:"note,omitempty"`
+}
+
+// SentenceResult is the verdict on one sentence. Reason is a short human sentence saying
+// why it was kept or struck; it is what the rejection log records.
+type SentenceResult struct {
+	Text         string   `json:"text"`
+	Flagged      bool     `json:"flagged"`
+	Kinds        []Kind   `json:"kinds"`
+	Kept         bool     `json:"kept"`
+	Reason       string   `json:"reason"`
+	SourceID     string   `json:"source_id"`
+	Placeholders []string `json:"placeholders,omitempty"`
+}
+
+// checkedSource is a source with its numbers and verbs read once per Check.
+type checkedSource struct {
+	id string
+	analysis
+}
+
+// Check runs the guard over in.Reply. Per sentence, in order: a sentence with an
+// unresolved placeholder is struck; a sentence whose attached claim failed is struck with
+// the claim's reason; a flagged sentence is kept only if one source it may cite carries
+// every quantity (by Key, so "fourteen days" = "14 days" but "one month" ≠ "30 days") and
+// every commercial verb in it; anything else is kept.
+func (v *Vocabulary) Check(in Input) Result {
+	sources := make([]checkedSource, 0, len(in.Sources))
+	for _, s := range in.Sources {
+		sources = append(sources, checkedSource{id: s.ID, analysis: v.analyse(s.Text)})
+	}
+	claims := make([]Claim, 0, len(in.Claims))
+	for _, c := range in.Claims {
+		c.Sentence = normalise(c.Sentence)
+		if c.Sentence != "" {
+			claims = append(claims, c)
+		}
+	}
+	sentences := Split(in.Reply)
+	results := make([]SentenceResult, len(sentences))
+	for i, s := range sentences {
+		results[i] = v.checkSentence(s.Text, in.Mode, sources, claims)
+	}
+	return compose(in.Reply, sentences, results)
+}
+
+// checkSentence gives the verdict on one sentence of the reply. claims are normalised.
+func (v *Vocabulary) checkSentence(text string, mode Mode, sources []checkedSource, claims []Claim) SentenceResult {
+	a := v.analyse(text[listMarker(text):]) // "1." opening a list item is not a number
+	r := SentenceResult{Text: text, Flagged: len(a.flags) > 0, Kinds: kindsOf(a.flags), Placeholders: Placeholders(text)}
+	if len(r.Placeholders) > 0 {
+		r.Reason = "unresolved placeholder " + strings.Join(r.Placeholders, ", ")
+		return r
+	}
+	attached := attachedClaims(text, claims)
+	for _, c := range attached {
+		if c.Failure != "" {
+			r.Reason = c.Failure
+			return r
+		}
+	}
+	if !r.Flagged {
+		r.Kept, r.Reason = true, "no commitment language"
+		return r
+	}
+	candidates := sources
+	if mode == ModeDraft {
+		if len(attached) == 0 {
+			r.Reason = "not backed by a claim"
+			return r
+		}
+		candidates = citedSources(attached, sources)
+	}
+	for _, s := range candidates {
+		if s.carries(a) {
+			r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
+			return r
+		}
+	}
+	r.Reason = missingReason(a, candidates)
+	return r
+}
+
+// carries reports whether s states every quantity and commercial verb of a.
+func (s checkedSource) carries(a analysis) bool {
+	for _, k := range a.keys {
+		if !slices.Contains(s.keys, k) {
+			return false
+		}
+	}
+	for _, verb := range a.verbs {
+		if !slices.Contains(s.verbs, verb) {
+			return false
+		}
+	}
+	return true
+}
+
+// missingReason says what no candidate source backs, naming the quantities and verbs that
+// appear in none of them, or that they only appear in different sources.
+func missingReason(a analysis, candidates []checkedSource) string {
+	var quantities, verbs []string
+	for _, k := range a.keys {
+		if !slices.ContainsFunc(candidates, func(s checkedSource) bool { return slices.Contains(s.keys, k) }) {
+			quantities = append(quantities, k)
+		}
+	}
+	for _, verb := range a.verbs {
+		if !slices.ContainsFunc(candidates, func(s checkedSource) bool { return slices.Contains(s.verbs, verb) }) {
+			verbs = append(verbs, "'"+verb+"'")
+		}
+	}
+	switch {
+	case len(quantities) > 0 && len(verbs) > 0:
+		return "no eligible source states " + strings.Join(quantities, ", ") + " or backs " + strings.Join(verbs, ", ")
+	case len(quantities) > 0:
+		return "no eligible source states " + strings.Join(quantities, ", ")
+	case len(verbs) > 0:
+		return "no eligible source backs " + strings.Join(verbs, ", ")
+	case len(candidates) == 0:
+		return "no eligible source backs it"
+	}
+	all := slices.Clone(a.keys)
+	for _, verb := range a.verbs {
+		all = append(all, "'"+verb+"'")
+	}
+	return "no single eligible source states all of " + strings.Join(all, ", ")
+}
+
+// attachedClaims returns the claims made about sentence: those whose sentence equals it
+// after normalisation, or contains it, or is contained in it, since drafters quote their
+// own sentences loosely.
+func attachedClaims(sentence string, claims []Claim) []Claim {
+	if len(claims) == 0 {
+		return nil
+	}
+	s := normalise(sentence[listMarker(sentence):])
+	if s == "" {
+		return nil
+	}
+	var out []Claim
+	for _, c := range claims {
+		if strings.Contains(s, c.Sentence) || strings.Contains(c.Sentence, s) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// citedSources returns the sources that the claims cite, in the order cited, each once.
+// IDs that name no source are skipped: the claim checker reports those as failures.
+func citedSources(claims []Claim, sources []checkedSource) []checkedSource {
+	var out []checkedSource
+	for _, c := range claims {
+		for _, id := range c.SourceIDs {
+			i := slices.IndexFunc(sources, func(s checkedSource) bool { return s.id == id })
+			if i >= 0 && !slices.ContainsFunc(out, func(s checkedSource) bool { return s.id == id }) {
+				out = append(out, sources[i])
+			}
+		}
+	}
+	return out
+}
+
+// normalise lower-cases s, collapses white space, straightens apostrophes and drops the
+// final punctuation, so a claim and its sentence compare equal however they were copied.
+func normalise(s string) string {
+	s = strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(s, "’", "'"))), " ")
+	return strings.TrimRightFunc(s, func(r rune) bool { return isTerminator(r) || unicode.IsSpace(r) })
+}
+
+// kindsOf returns the kinds among flags in the order of kindOrder, never nil, so the JSON
+// shows [] rather than null.
+func kindsOf(flags []Flag) []Kind {
+	kinds := []Kind{}
+	for _, k := range kindOrder {
+		if slices.ContainsFunc(flags, func(f Flag) bool { return f.Kind == k }) {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds
+}
+
+// compose joins the kept sentences of reply. Between two kept sentences it puts the
+// original white space, or, where struck sentences lay between them, the gap around them
+// with the most line breaks, so paragraphs and list items keep their shape. When anything
+// was struck a visible note ends the reply.
+func compose(reply string, sentences []Sentence, results []SentenceResult) Result {
+	res := Result{Sentences: results}
+	var b strings.Builder
+	prev := -1
+	for i, s := range sentences {
+		if !results[i].Kept {
+			res.Struck++
+			continue
+		}
+		if prev >= 0 {
+			b.WriteString(widestGap(reply, sentences[prev:i+1]))
+		}
+		b.WriteString(s.Text)
+		prev = i
+	}
+	res.Reply = b.String()
+	if res.Struck > 0 {
+		noun := "sentences"
+		if res.Struck == 1 {
+			noun = "sentence"
+		}
+		res.Note = fmt.Sprintf("[Not covered by current policy: %d %s removed — please answer this part yourself.]", res.Struck, noun)
+		if res.Reply != "" {
+			res.Reply += "\n\n"
+		}
+		res.Reply += res.Note
+	}
+	return res
+}
+
+// widestGap returns the white space between consecutive sentences of run that holds the
+// most line breaks, the first one on a tie.
+func widestGap(reply string, run []Sentence) string {
+	best := reply[run[0].End:run[1].Start]
+	for k := 1; k+1 < len(run); k++ {
+		if gap := reply[run[k].End:run[k+1].Start]; strings.Count(gap, "\n") > strings.Count(best, "\n") {
+			best = gap
+		}
+	}
+	return best
+}

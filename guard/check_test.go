@@ -1,0 +1,218 @@
+package guard
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+const (
+	refundWindow = "billing/refunds-annual@4#window"
+	refundsMisc  = "billing/refunds-general@2#overview"
+	cancelTerms  = "billing/cancellation@3#notice"
+)
+
+var policySources = []Source{
+	{ID: refundWindow, Text: "Annual plans can be refunded within 14 days of purchase."},
+	{ID: refundsMisc, Text: "Refunds are handled by the billing team and paid to the original payment method."},
+	{ID: cancelTerms, Text: "You can cancel with 30 days notice. The notice period is one month for monthly plans."},
+}
+
+func TestCheckSentenceRules(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	tests := []struct {
+		name       string
+		sentence   string
+		sources    []Source
+		claims     []Claim
+		mode       Mode
+		wantKept   bool
+		wantReason string
+		wantSource string
+	}{
+		{
+			name: "invented 30-day window against a 14-day policy", mode: ModeAnySource,
+			sentence: "Annual plans have a 30-day refund window.", sources: policySources[:1],
+			wantReason: "no eligible source states 30 day",
+		},
+		{
+			name: "fourteen days backed by 14 days", mode: ModeAnySource,
+			sentence: "You can get a refund within fourteen days.", sources: policySources,
+			wantKept: true, wantReason: "backed by " + refundWindow, wantSource: refundWindow,
+		},
+		{
+			name: "two weeks backed by 14 days", mode: ModeAnySource,
+			sentence: "Annual plans are refundable for two weeks.", sources: policySources,
+			wantKept: true, wantReason: "backed by " + refundWindow, wantSource: refundWindow,
+		},
+		{
+			name: "one month is not 30 days", mode: ModeAnySource,
+			sentence: "You have one month to request it.", sources: policySources[:1],
+			wantReason: "no eligible source states 1 month",
+		},
+		{
+			name: "refunds in general do not back a 30-day window", mode: ModeAnySource,
+			sentence: "Refunds are possible within 30 days.", sources: policySources[1:2],
+			wantReason: "no eligible source states 30 day",
+		},
+		{
+			name: "number and verb only in different sources", mode: ModeAnySource,
+			sentence: "Refunds are possible within 30 days.", sources: policySources[1:],
+			wantReason: "no single eligible source states all of 30 day, 'refund'",
+		},
+		{
+			name: "verb not in the source", mode: ModeAnySource,
+			sentence: "We can waive the fee within 14 days.", sources: policySources[:1],
+			wantReason: "no eligible source backs 'waive'",
+		},
+		{
+			name: "number and verb missing", mode: ModeAnySource,
+			sentence: "We will credit you 20 EUR.", sources: policySources,
+			wantReason: "no eligible source states 20 money:EUR or backs 'credit'",
+		},
+		{
+			name: "future promise with no source at all", mode: ModeAnySource,
+			sentence:   "This will be fixed in the next release.",
+			wantReason: "no eligible source backs it",
+		},
+		{
+			name: "unflagged sentence kept", mode: ModeAnySource,
+			sentence: "Thanks for reaching out.",
+			wantKept: true, wantReason: "no commitment language",
+		},
+		{
+			name: "placeholder struck", mode: ModeAnySource,
+			sentence: "Hi {{name}}, thanks for reaching out.", sources: policySources,
+			wantReason: "unresolved placeholder {{name}}",
+		},
+		{
+			name: "draft: flagged sentence without a claim", mode: ModeDraft,
+			sentence: "You can get a refund within 14 days.", sources: policySources,
+			wantReason: "not backed by a claim",
+		},
+		{
+			name: "draft: claim attached after normalisation", mode: ModeDraft,
+			sentence: "You can get a refund within 14 days.", sources: policySources,
+			claims:   []Claim{{Sentence: "  you can get a REFUND\nwithin 14 days ", SourceIDs: []string{refundWindow}}},
+			wantKept: true, wantReason: "backed by " + refundWindow, wantSource: refundWindow,
+		},
+		{
+			name: "draft: claim contained in the sentence", mode: ModeDraft,
+			sentence: "Good news: you can get a refund within 14 days.", sources: policySources,
+			claims:   []Claim{{Sentence: "You can get a refund within 14 days.", SourceIDs: []string{refundWindow}}},
+			wantKept: true, wantReason: "backed by " + refundWindow, wantSource: refundWindow,
+		},
+		{
+			name: "draft: only the cited source counts", mode: ModeDraft,
+			sentence: "You can get a refund within 14 days.", sources: policySources,
+			claims:     []Claim{{Sentence: "You can get a refund within 14 days.", SourceIDs: []string{refundsMisc}}},
+			wantReason: "no eligible source states 14 day",
+		},
+		{
+			name: "draft: failed claim struck with its reason", mode: ModeDraft,
+			sentence: "Our team reviewed your account.", sources: policySources,
+			claims:     []Claim{{Sentence: "Our team reviewed your account.", SourceIDs: []string{refundsMisc}, Failure: "judge: contradicts the cited chunk"}},
+			wantReason: "judge: contradicts the cited chunk",
+		},
+		{
+			name: "draft: unflagged sentence needs no claim", mode: ModeDraft,
+			sentence: "Let me know if anything else comes up.",
+			wantKept: true, wantReason: "no commitment language",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res := v.Check(Input{Reply: tt.sentence, Sources: tt.sources, Claims: tt.claims, Mode: tt.mode})
+			if len(res.Sentences) != 1 {
+				t.Fatalf("want one sentence, got %+v", res.Sentences)
+			}
+			got := res.Sentences[0]
+			if got.Kept != tt.wantKept || got.Reason != tt.wantReason || got.SourceID != tt.wantSource {
+				t.Fatalf("got kept=%v reason=%q source=%q\nwant kept=%v reason=%q source=%q",
+					got.Kept, got.Reason, got.SourceID, tt.wantKept, tt.wantReason, tt.wantSource)
+			}
+		})
+	}
+}
+
+func TestCheckComposesKeptSentences(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	reply := "Hi Anna,\n\nThanks for reaching out. Annual plans have a 30-day refund window. " +
+		"You can get a refund within fourteen days.\n\nWhat you can do:\n" +
+		"1. Request it in Settings\n2. Ask us to waive the fee\n3. Reply here\n\nBest,\nSam"
+	res := v.Check(Input{Reply: reply, Sources: policySources, Mode: ModeAnySource})
+
+	note := "[Not covered by current policy: 2 sentences removed — please answer this part yourself.]"
+	want := "Hi Anna,\n\nThanks for reaching out. You can get a refund within fourteen days.\n\n" +
+		"What you can do:\n1. Request it in Settings\n3. Reply here\n\nBest,\nSam\n\n" + note
+	if res.Reply != want {
+		t.Fatalf("reply\n got %q\nwant %q", res.Reply, want)
+	}
+	if res.Struck != 2 || res.Note != note {
+		t.Fatalf("struck = %d, note = %q", res.Struck, res.Note)
+	}
+	for _, s := range res.Sentences {
+		if strings.HasPrefix(s.Text, "1.") && s.Flagged {
+			t.Errorf("list marker counted as a number in %q: %v", s.Text, s.Kinds)
+		}
+	}
+}
+
+func TestCheckKeepsCleanDraftUntouched(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	reply := "Hi Anna,\n\nYou can get a refund within 14 days.  Just reply here.\n\nBest,\nSam"
+	res := v.Check(Input{Reply: "\n" + reply + "\n", Sources: policySources, Mode: ModeAnySource})
+	if res.Reply != reply || res.Struck != 0 || res.Note != "" {
+		t.Fatalf("got reply %q, struck %d, note %q", res.Reply, res.Struck, res.Note)
+	}
+}
+
+func TestCheckEverythingStruck(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	res := v.Check(Input{Reply: "We refund 30 days.", Mode: ModeDraft})
+	want := "[Not covered by current policy: 1 sentence removed — please answer this part yourself.]"
+	if res.Reply != want || res.Struck != 1 {
+		t.Fatalf("got reply %q, struck %d", res.Reply, res.Struck)
+	}
+}
+
+func TestResultJSON(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	data, err := json.Marshal(v.Check(Input{Reply: "Thanks.", Mode: ModeAnySource}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"sentences":[{"text":"Thanks.","flagged":false,"kinds":[],"kept":true,"reason":"no commitment language","source_id":""}],"reply":"Thanks.","struck":0}`
+	if string(data) != want {
+		t.Fatalf("JSON\n got %s\nwant %s", data, want)
+	}
+}
+
+func BenchmarkCheck(b *testing.B) {
+	v := defaultVocab(b)
+	reply, err := os.ReadFile("testdata/bench_draft.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sources []Source
+	data, err := os.ReadFile("testdata/bench_sources.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &sources); err != nil {
+		b.Fatalf("testdata/bench_sources.json: %v", err)
+	}
+	in := Input{Reply: string(reply), Sources: sources, Mode: ModeAnySource}
+	b.ReportMetric(float64(len(reply)), "draft_bytes")
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Check(in)
+	}
+}

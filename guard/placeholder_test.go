@@ -1,0 +1,66 @@
+package guard
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestPlaceholders(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"double braces", "Hi {{first_name}}, and {{ plan.name }}.", []string{"{{first_name}}", "{{ plan.name }}"}},
+		{"single braces", "Hi {name}, your {0} is ready.", []string{"{name}", "{0}"}},
+		{"dollar braces", "Total: ${amount}.", []string{"${amount}"}},
+		{"bracketed caps", "Dear [NAME], regards [FIRST NAME] [AGENT-NAME]", []string{"[NAME]", "[FIRST NAME]", "[AGENT-NAME]"}},
+		{"bracketed snake case", "Dear [first_name],", []string{"[first_name]"}},
+		{"bracketed placeholder words", "Dear [Customer Name], see [insert link].", []string{"[Customer Name]", "[insert link]"}},
+		{"angle tokens", "Dear <FIRST_NAME> or <name> or <Agent Name>,", []string{"<FIRST_NAME>", "<name>", "<Agent Name>"}},
+		{"printf verbs", "Hello %s, you owe %d (%v), %1$s.", []string{"%s", "%d", "%v", "%1$s"}},
+		{"double underscores", "Hi __FIRST_NAME__ and __X__.", []string{"__FIRST_NAME__", "__X__"}},
+		{"in order of appearance", "<name> then {{x}} then [NAME]", []string{"<name>", "{{x}}", "[NAME]"}},
+
+		{"plain text", "Thanks for reaching out.", nil},
+		{"markdown link", "See [our refund policy](https://example.com/refunds) or [HELP](https://x.y).", nil},
+		{"citations", "As the policy says [1] and [2, 3].", nil},
+		{"ordinary brackets", "It was [sic] late, [Update] fixed, [ ] open.", nil},
+		{"email and url in angle brackets", "Write to <billing@example.com> or <https://example.com/help>.", nil},
+		{"html tags", "<p>Hello<br>there</p> <strong>now</strong>", nil},
+		{"comparisons", "if a < b and c > d", nil},
+		{"percentages", "A 10% discount, 100%sure, 50 % deposit", nil},
+		{"markdown bold", "This is __important__.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Placeholders(tt.text); !slices.Equal(got, tt.want) {
+				t.Fatalf("Placeholders(%q)\n got %q\nwant %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRefusePlaceholders(t *testing.T) {
+	t.Parallel()
+	if err := RefusePlaceholders("Hi Anna, your refund was sent."); err != nil {
+		t.Fatalf("clean text refused: %v", err)
+	}
+	err := RefusePlaceholders("Hi {{first_name}}, I am [AGENT NAME].")
+	var pe *PlaceholderError
+	if !errors.As(err, &pe) {
+		t.Fatalf("want a *PlaceholderError, got %v", err)
+	}
+	if want := []string{"{{first_name}}", "[AGENT NAME]"}; !slices.Equal(pe.Spans, want) {
+		t.Fatalf("spans = %q, want %q", pe.Spans, want)
+	}
+	for _, span := range pe.Spans {
+		if !strings.Contains(err.Error(), span) {
+			t.Errorf("error %q does not name %q", err, span)
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package guard
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Sentence is one sentence of a text. Start and End are byte offsets into the text that
+// was split, already trimmed of surrounding white space, so Text == text[Start:End].
+type Sentence struct {
+	Text       string
+	Start, End int
+}
+
+// neverFinal lists abbreviations (lower case, with their final period) that are followed
+// by more of the same sentence even when the next word is capitalised ("Dr. Müller",
+// "e.g. Visa"). Abbreviations that may end a sentence ("etc.", "Inc.", "usw.") are not
+// listed: the lower-case rule in isBoundary keeps "Acme Inc. is" together, and a capital
+// after them is the best evidence there is that a new sentence starts.
+var neverFinal = map[string]bool{
+	"e.g.": true, "i.e.": true, "cf.": true, "vs.": true, "approx.": true, "incl.": true,
+	"excl.": true, "mr.": true, "mrs.": true, "ms.": true, "dr.": true, "prof.": true,
+	"st.": true, "z.b.": true, "d.h.": true, "bzw.": true, "ca.": true, "ggf.": true,
+	"inkl.": true, "vgl.": true, "evtl.": true, "u.a.": true, "z.t.": true, "sog.": true,
+}
+
+// numberAbbrev lists abbreviations that only continue the sentence before a number: "No. 5"
+// is one phrase, but "No. We cannot." is two sentences.
+var numberAbbrev = map[string]bool{"no.": true, "nr.": true}
+
+// Split cuts text into sentences. Lines matter: a blank line always ends a sentence, a
+// list item (bullet or number) is a sentence of its own, and any other single newline is
+// just white space inside a sentence, because drafts wrap lines. Inside a paragraph a
+// sentence ends at ".", "!", "?" or an ellipsis (plus closing quotes or brackets) followed
+// by white space, unless an abbreviation or a lower-case next word says otherwise; a
+// terminator followed directly by a non-space (decimals, versions, URLs, e-mails) never
+// ends one. Every non-space byte of text lands in exactly one sentence.
+func Split(text string) []Sentence {
+	var out []Sentence
+	segStart, segItem := -1, false
+	closeSegment := func(end int) {
+		if segStart < 0 {
+			return
+		}
+		if segItem {
+			out = appendTrimmed(out, text, segStart, end)
+		} else {
+			out = splitParagraph(out, text, segStart, end)
+		}
+		segStart, segItem = -1, false
+	}
+	for lineStart := 0; lineStart < len(text); {
+		lineEnd := len(text)
+		if n := strings.IndexByte(text[lineStart:], '\n'); n >= 0 {
+			lineEnd = lineStart + n
+		}
+		line := text[lineStart:lineEnd]
+		blank := strings.TrimSpace(line) == ""
+		item := !blank && listMarker(line) > 0
+		if blank || item || segItem {
+			closeSegment(lineStart)
+		}
+		if !blank && segStart < 0 {
+			segStart, segItem = lineStart, item
+		}
+		lineStart = lineEnd + 1
+	}
+	closeSegment(len(text))
+	return out
+}
+
+// splitParagraph appends the sentences of text[start:end], a run of lines with no blank
+// line and no list item in it.
+func splitParagraph(out []Sentence, text string, start, end int) []Sentence {
+	sentStart := start
+	for i := start; i < end; {
+		r, size := utf8.DecodeRuneInString(text[i:end])
+		if !isTerminator(r) {
+			i += size
+			continue
+		}
+		j := i
+		for j < end {
+			r, size := utf8.DecodeRuneInString(text[j:end])
+			if !isTerminator(r) {
+				break
+			}
+			j += size
+		}
+		for j < end {
+			r, size := utf8.DecodeRuneInString(text[j:end])
+			if !isCloser(r) {
+				break
+			}
+			j += size
+		}
+		if isBoundary(text, sentStart, i, j, end) {
+			out = appendTrimmed(out, text, sentStart, j)
+			sentStart = j
+		}
+		i = j
+	}
+	return appendTrimmed(out, text, sentStart, end)
+}
+
+// isBoundary reports whether the terminators at text[i:j] end the sentence that began at
+// start. The paragraph ends at end.
+func isBoundary(text string, start, i, j, end int) bool {
+	if j == end {
+		return true
+	}
+	if r, _ := utf8.DecodeRuneInString(text[j:end]); !unicode.IsSpace(r) {
+		return false // 1.5, v2.4.1, example.com, a@b.de, "?!x"
+	}
+	rest := strings.TrimLeftFunc(text[j:end], unicode.IsSpace)
+	if rest == "" {
+		return true
+	}
+	next, _ := utf8.DecodeRuneInString(rest)
+	if unicode.IsLower(next) {
+		return false // "approx. five", "Acme Inc. is", "wait… what"
+	}
+	if text[i:j] != "." {
+		return true // "!", "?", "...", "…" and closers before a capital
+	}
+	word := text[start:j]
+	if k := strings.LastIndexFunc(text[start:i], unicode.IsSpace); k >= 0 {
+		_, size := utf8.DecodeRuneInString(word[k:])
+		word = word[k+size:]
+	}
+	word = strings.ToLower(strings.TrimLeft(word, `("'“‘«[`))
+	if neverFinal[word] {
+		return false
+	}
+	return !(numberAbbrev[word] && next >= '0' && next <= '9')
+}
+
+func isTerminator(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '…' }
+
+func isCloser(r rune) bool {
+	switch r {
+	case '"', '\'', ')', ']', '}', '”', '’', '»', '«':
+		return true
+	}
+	return false
+}
+
+// appendTrimmed appends text[start:end] without its surrounding white space, if anything
+// is left.
+func appendTrimmed(out []Sentence, text string, start, end int) []Sentence {
+	s := text[start:end]
+	trimmedLeft := strings.TrimLeftFunc(s, unicode.IsSpace)
+	start += len(s) - len(trimmedLeft)
+	trimmed := strings.TrimRightFunc(trimmedLeft, unicode.IsSpace)
+	if trimmed == "" {
+		return out
+	}
+	return append(out, Sentence{Text: trimmed, Start: start, End: start + len(trimmed)})
+}
+
+// listMarker returns the length in bytes of the list marker that starts line, with the
+// indentation before it and the white space after it, or 0 if line is not a list item.
+// Markers are bullets ("-", "*", "+", "•", "◦", "·", "–") and "1." / "1)" / "a)".
+func listMarker(line string) int {
+	body := strings.TrimLeft(line, " \t")
+	indent := len(line) - len(body)
+	r, size := utf8.DecodeRuneInString(body)
+	n := 0
+	switch {
+	case strings.ContainsRune("-*+•◦·–", r):
+		n = size
+	case r >= '0' && r <= '9':
+		for n < len(body) && n < 3 && body[n] >= '0' && body[n] <= '9' {
+			n++
+		}
+		if n == len(body) || (body[n] != '.' && body[n] != ')') {
+			return 0
+		}
+		n++
+	case r < utf8.RuneSelf && unicode.IsLetter(r) && len(body) > 1 && body[1] == ')':
+		n = 2
+	default:
+		return 0
+	}
+	rest := body[n:]
+	after := strings.TrimLeft(rest, " \t")
+	if len(after) == len(rest) {
+		return 0 // "-5 EUR", "*bold*", "1.5%"
+	}
+	return indent + n + len(rest) - len(after)
+}

@@ -1,0 +1,251 @@
+package guard
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// defaultVocabulary is the commitment vocabulary every Vocabulary starts from. It is a
+// data file rather than code so that support operations can read and extend it.
+//
+//go:embed vocabulary.txt
+var defaultVocabulary string
+
+// Kind is a class of commitment language.
+type Kind string
+
+// The kinds of commitment a draft may not make without a source. Each binds the company
+// in a way a support agent cannot undo once the reply is sent.
+const (
+	KindNumber      Kind = "number"      // numbers, durations, money, percentages
+	KindCommercial  Kind = "commercial"  // refund, credit, waive, cancel, extend, …
+	KindEligibility Kind = "eligibility" // "your plan includes", "you qualify for"
+	KindFuture      Kind = "future"      // "will be fixed", "in the next release"
+	KindLegal       Kind = "legal"       // "statutory right", "under EU law"
+)
+
+// kindExcept marks vocabulary entries that are never flagged and hide the entries that
+// start inside them, such as "credit card" in a billing reply.
+const kindExcept Kind = "except"
+
+// kindOrder is the order in which kinds are reported.
+var kindOrder = []Kind{KindNumber, KindCommercial, KindEligibility, KindFuture, KindLegal}
+
+// Flag is one piece of commitment language found in a sentence.
+type Flag struct {
+	Kind  Kind
+	Match string // the text as written in the sentence
+}
+
+// Vocabulary is a set of commitment phrases and stems. It is read-only once built and
+// safe for concurrent use.
+type Vocabulary struct {
+	byFirst map[rune][]entry // entries by the folded first rune, so a word start tries few
+}
+
+// entry is one line of a vocabulary file.
+type entry struct {
+	kind      Kind
+	phrase    string // folded (see fold) and single-spaced
+	canonical string // the commercial verb it stands for
+}
+
+// vocabMatch is one entry found in a text, at text[start:end].
+type vocabMatch struct {
+	entry
+	start, end int
+}
+
+// DefaultVocabulary returns the embedded vocabulary.
+func DefaultVocabulary() (*Vocabulary, error) {
+	v := &Vocabulary{byFirst: make(map[rune][]entry)}
+	if err := v.add(defaultVocabulary, "embedded vocabulary.txt"); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// LoadVocabulary returns the embedded vocabulary extended with the entries of the file
+// at path, which has the same format. Extending rather than replacing means a local file
+// can add a team's own promises without ever dropping the defaults.
+func LoadVocabulary(path string) (*Vocabulary, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load vocabulary: %w", err)
+	}
+	v, err := DefaultVocabulary()
+	if err != nil {
+		return nil, err
+	}
+	if err := v.add(string(data), path); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// add parses vocabulary lines from data, read from the file called name, into v.
+func (v *Vocabulary) add(data, name string) error {
+	for n, line := range strings.Split(data, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if trimmed := strings.TrimSpace(line); trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		fields := strings.Split(line, "\t")
+		if len(fields) < 2 || len(fields) > 3 {
+			return fmt.Errorf("vocabulary %s line %d: want kind<TAB>phrase[<TAB>canonical], got %q", name, n+1, line)
+		}
+		kind := Kind(strings.TrimSpace(fields[0]))
+		if kind != kindExcept && !slices.Contains(kindOrder, kind) {
+			return fmt.Errorf("vocabulary %s line %d: unknown kind %q; use number, commercial, eligibility, future, legal or except", name, n+1, kind)
+		}
+		phrase := strings.Map(fold, strings.Join(strings.Fields(fields[1]), " "))
+		first, _ := utf8.DecodeRuneInString(phrase)
+		if !isWordRune(first) {
+			return fmt.Errorf("vocabulary %s line %d: phrase %q must start with a letter or digit", name, n+1, fields[1])
+		}
+		canonical := phrase
+		if len(fields) == 3 && strings.TrimSpace(fields[2]) != "" {
+			canonical = strings.ToLower(strings.TrimSpace(fields[2]))
+		}
+		v.byFirst[first] = append(v.byFirst[first], entry{kind: kind, phrase: phrase, canonical: canonical})
+	}
+	return nil
+}
+
+// Flags returns the commitment language in sentence: first every quantity (as number
+// flags), then the vocabulary matches in order of appearance.
+func (v *Vocabulary) Flags(sentence string) []Flag {
+	return v.analyse(sentence).flags
+}
+
+// Verbs returns the canonical commercial verbs in text, sorted and without repeats. A
+// sentence that says "waive" needs a source that says "waive" too; a source about
+// refunds does not back a waiver.
+func (v *Vocabulary) Verbs(text string) []string {
+	return v.analyse(text).verbs
+}
+
+// analysis is what the guard needs to know about one sentence or source text.
+type analysis struct {
+	flags []Flag
+	keys  []string // Key of every quantity, without repeats, in order of appearance
+	verbs []string
+}
+
+func (v *Vocabulary) analyse(text string) analysis {
+	var a analysis
+	for _, q := range Quantities(text) {
+		a.flags = append(a.flags, Flag{Kind: KindNumber, Match: q.Text})
+		if k := q.Key(); !slices.Contains(a.keys, k) {
+			a.keys = append(a.keys, k)
+		}
+	}
+	for _, m := range v.matches(text) {
+		a.flags = append(a.flags, Flag{Kind: m.kind, Match: text[m.start:m.end]})
+		if m.kind == KindCommercial && !slices.Contains(a.verbs, m.canonical) {
+			a.verbs = append(a.verbs, m.canonical)
+		}
+	}
+	slices.Sort(a.verbs)
+	return a
+}
+
+// matches returns the longest entry that matches at each word start of text, widened to
+// the end of the word it ends in, leaving out except entries and whatever starts inside one.
+func (v *Vocabulary) matches(text string) []vocabMatch {
+	var out []vocabMatch
+	hiddenUntil := 0
+	prev := ' '
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if isWordRune(r) && !isWordRune(prev) {
+			var best vocabMatch
+			for _, e := range v.byFirst[fold(r)] {
+				n, ok := hasPrefixFold(text[i:], e.phrase)
+				switch {
+				case !ok:
+				case e.kind == kindExcept:
+					hiddenUntil = max(hiddenUntil, i+n)
+				case n > best.end-best.start:
+					best = vocabMatch{entry: e, start: i, end: i + n}
+				}
+			}
+			if best.end > 0 && i >= hiddenUntil {
+				best.end += wordRest(text[best.end:])
+				out = append(out, best)
+			}
+		}
+		prev = r
+		i += size
+	}
+	return out
+}
+
+// hasPrefixFold reports whether s starts with phrase, which is already folded, comparing
+// s folded rune by rune and letting a space in phrase stand for any run of white space in
+// s. It returns how many bytes of s matched. ASCII takes a byte-wise path because this
+// runs at every word start of every sentence and source.
+func hasPrefixFold(s, phrase string) (int, bool) {
+	n := 0
+	for k := 0; k < len(phrase); {
+		switch p := phrase[k]; {
+		case p == ' ':
+			rest := strings.TrimLeftFunc(s[n:], unicode.IsSpace)
+			if len(rest) == len(s[n:]) {
+				return 0, false
+			}
+			n, k = len(s)-len(rest), k+1
+		case n == len(s):
+			return 0, false
+		case p < utf8.RuneSelf && s[n] < utf8.RuneSelf:
+			if fold(rune(s[n])) != rune(p) {
+				return 0, false
+			}
+			n, k = n+1, k+1
+		default:
+			want, wantSize := utf8.DecodeRuneInString(phrase[k:])
+			r, size := utf8.DecodeRuneInString(s[n:])
+			if fold(r) != want {
+				return 0, false
+			}
+			n, k = n+size, k+wantSize
+		}
+	}
+	return n, true
+}
+
+// fold maps a rune to the form used for comparison: lower case, and the typographic
+// apostrophe that word processors insert as the plain one.
+func fold(r rune) rune {
+	switch {
+	case r >= 'A' && r <= 'Z':
+		return r + 'a' - 'A'
+	case r < utf8.RuneSelf:
+		return r
+	case r == '’':
+		return '\''
+	}
+	return unicode.ToLower(r)
+}
+
+// wordRest returns the length of the word characters that start s, so that a stem's match
+// reports the whole word ("refundable", not "refund").
+func wordRest(s string) int {
+	if i := strings.IndexFunc(s, func(r rune) bool { return !isWordRune(r) }); i >= 0 {
+		return i
+	}
+	return len(s)
+}
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		lower := r | 0x20
+		return 'a' <= lower && lower <= 'z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}

@@ -1,0 +1,156 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func defaultVocab(t testing.TB) *Vocabulary {
+	t.Helper()
+	v, err := DefaultVocabulary()
+	if err != nil {
+		t.Fatalf("default vocabulary: %v", err)
+	}
+	return v
+}
+
+func TestFlags(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	tests := []struct {
+		kind     Kind
+		sentence string
+		want     []string // matches of kind, in order; nil means the kind must not be flagged
+	}{
+		{KindNumber, "Annual plans have a 30-day refund window.", []string{"30-day"}},
+		{KindNumber, "The fee is $1,299.00, about 1.5% of the total.", []string{"$1,299.00", "1.5%"}},
+		{KindNumber, "You have two weeks and a month left.", []string{"two weeks", "a month"}},
+		{KindNumber, "Thanks for reaching out.", nil},
+		{KindNumber, "One of our agents looked at ticket T-1001.", nil},
+
+		{KindCommercial, "Refunds are refundable and we refunded you.", []string{"Refunds", "refundable", "refunded"}},
+		{KindCommercial, "The cancellation was cancelled, not canceled.", []string{"cancellation", "cancelled", "canceled"}},
+		{KindCommercial, "We waive the fee; the waiver is waiving it.", []string{"waive", "waiver", "waiving"}},
+		{KindCommercial, "An extension extends the trial.", []string{"extension", "extends"}},
+		{KindCommercial, "Upgrade, downgrade, guaranteed compensation, prorated credit.", []string{"Upgrade", "downgrade", "guaranteed", "compensation", "prorated", "credit"}},
+		{KindCommercial, "Die Rückerstattung: wir erstatten nach Kündigung eine Gutschrift.", []string{"Rückerstattung", "erstatten", "Kündigung", "Gutschrift"}},
+		{KindCommercial, "Please update your credit card in Settings.", nil},
+		{KindCommercial, "Thanks for reaching out.", nil},
+		{KindCommercial, "The discredited theory and a cancer study.", nil},
+
+		{KindEligibility, "Your plan includes priority support.", []string{"Your plan includes"}},
+		{KindEligibility, "You qualify for the discount and you’re entitled to it.", []string{"You qualify", "you’re entitled"}},
+		{KindEligibility, "You are  eligible, and this is covered.", []string{"You are  eligible", "this is covered"}},
+		{KindEligibility, "Exports are included in your plan.", []string{"included in your plan"}},
+		{KindEligibility, "Your plan is called Pro.", nil},
+
+		{KindFuture, "This will be fixed in the next release.", []string{"will be fixed", "in the next release"}},
+		{KindFuture, "We'll reply by tomorrow, or shortly.", []string{"We'll", "by tomorrow", "shortly"}},
+		{KindFuture, "We will look at it by next week.", []string{"We will", "by next week"}},
+		{KindFuture, "We fixed it last week.", nil},
+
+		{KindLegal, "You have a statutory right to withdraw under EU law.", []string{"statutory", "right to withdraw", "under EU law"}},
+		{KindLegal, "GDPR requires that; consumer rights apply legally.", []string{"GDPR requires", "consumer rights", "legally"}},
+		{KindLegal, "Ihr Widerrufsrecht gilt gesetzlich.", []string{"Widerrufsrecht", "gesetzlich"}},
+		{KindLegal, "Our team reviewed your account.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.kind)+"/"+tt.sentence, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, f := range v.Flags(tt.sentence) {
+				if f.Kind == tt.kind {
+					got = append(got, f.Match)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("%s flags in %q\n got %q\nwant %q", tt.kind, tt.sentence, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFlagsNothingInPlainSentences(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	for _, s := range []string{
+		"Thanks for reaching out.",
+		"Hi Anna,",
+		"I have passed your question to the billing team.",
+		"Let me know if anything else comes up.",
+		"Best regards, Sam",
+	} {
+		if flags := v.Flags(s); len(flags) > 0 {
+			t.Errorf("Flags(%q) = %v, want none", s, flags)
+		}
+	}
+}
+
+func TestVerbs(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"Refunds are processed after cancellation.", []string{"cancel", "refund"}},
+		{"We can waive it or extend the extension.", []string{"extend", "waive"}},
+		{"Rückerstattung nach Kündigung, anteilig berechnet.", []string{"cancel", "prorate", "refund"}},
+		{"Your credit card was charged.", nil},
+		{"Thanks for reaching out.", nil},
+	}
+	for _, tt := range tests {
+		if got := v.Verbs(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("Verbs(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestLoadVocabulary(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "local.txt")
+	local := "# our own promises\ncommercial\tdiscount\nfuture\tas soon as possible\nexcept\twe will miss\n"
+	if err := os.WriteFile(path, []byte(local), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v, err := LoadVocabulary(path)
+	if err != nil {
+		t.Fatalf("LoadVocabulary: %v", err)
+	}
+	flags := v.Flags("We refund a discount as soon as possible. We will miss you.")
+	want := []Flag{
+		{KindCommercial, "refund"}, {KindCommercial, "discount"},
+		{KindFuture, "as soon as possible"},
+	}
+	if !slices.Equal(flags, want) {
+		t.Fatalf("merged vocabulary flags = %v, want %v", flags, want)
+	}
+}
+
+func TestLoadVocabularyErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, content, wantErr string }{
+		{"unknown kind", "promise\twe swear\n", `line 1: unknown kind "promise"`},
+		{"no tab", "# fine\ncommercial refund\n", "line 2: want kind<TAB>phrase"},
+		{"bad start", "legal\t§ 312g\n", "must start with a letter or digit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "local.txt")
+			if err := os.WriteFile(path, []byte(tt.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadVocabulary(path)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("LoadVocabulary error = %v, want one naming %s and %q", err, path, tt.wantErr)
+			}
+		})
+	}
+	if _, err := LoadVocabulary(filepath.Join(t.TempDir(), "missing.txt")); err == nil {
+		t.Fatal("LoadVocabulary of a missing file: want an error")
+	}
+}

@@ -1,0 +1,94 @@
+// Package testenv builds the pieces tests share: a scratch store with the sample corpus
+// imported, activities over it with the local providers, and tickets.
+package testenv
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/log"
+
+	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/embedding"
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/retrieval"
+	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
+)
+
+// Embedder is the embedder every test store uses.
+var Embedder = embedding.NewHashing(256)
+
+// SampleCorpus is the path of corpus/sample from any test's working directory.
+func SampleCorpus() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "corpus", "sample")
+}
+
+// Store returns a scratch store with the sample corpus imported.
+func Store(t testing.TB) *store.Store {
+	t.Helper()
+	s, _ := testdb.New(t)
+	versions, err := policy.ParseDir(SampleCorpus())
+	if err != nil {
+		t.Fatalf("parse sample corpus: %v", err)
+	}
+	if _, err := s.Import(context.Background(), versions, Embedder); err != nil {
+		t.Fatalf("import sample corpus: %v", err)
+	}
+	return s
+}
+
+// Activities wires the real activities over s with the local judge and the given drafter
+// (nil: the local extractive drafter).
+func Activities(t testing.TB, s *store.Store, drafter llm.Drafter) *activities.Activities {
+	t.Helper()
+	vocab, err := guard.DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if drafter == nil {
+		drafter = llm.Extractive{}
+	}
+	return &activities.Activities{Store: s, Retriever: &retrieval.Retriever{Store: s, Embedder: Embedder},
+		Drafter: drafter, Judge: llm.RuleJudge{}, Vocab: vocab, K: activities.DefaultK}
+}
+
+// Ticket builds a one-message ticket revision.
+func Ticket(id string, revision int, plan, region string, at time.Time, body string) *ticket.Ticket {
+	return &ticket.Ticket{
+		TicketID: id, Revision: revision, UpdatedAt: at, Channel: "email", Subject: "Billing question",
+		Account:  ticket.Account{ID: "A-77", Plan: plan, Region: region, Locale: "en"},
+		Messages: []ticket.Message{{Author: "customer", At: at, Body: body}},
+	}
+}
+
+// SaveTicket stores t or fails the test.
+func SaveTicket(t testing.TB, s *store.Store, tk *ticket.Ticket) {
+	t.Helper()
+	if err := s.SaveTicket(context.Background(), tk); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Scripted is a drafter that answers with a fixed draft: a model that lies on cue.
+type Scripted struct{ Reply llm.Draft }
+
+// Draft returns the scripted draft.
+func (s Scripted) Draft(context.Context, llm.Request) (*llm.Draft, error) {
+	d := s.Reply
+	return &d, nil
+}
+
+// QuietLogger logs only warnings and errors, so test output shows what matters.
+func QuietLogger() log.Logger {
+	return log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+}

@@ -1,0 +1,162 @@
+// Package llm holds the model providers behind small interfaces: a Drafter writes a reply
+// with claims from eligible policy evidence, a Judge checks claims and scores drafts. Two
+// families implement them: local deterministic providers (Extractive, RuleJudge), which are
+// the embedded default and need no network, and OpenAI providers for any OpenAI-compatible
+// endpoint. Nothing here decides eligibility or strikes sentences; callers do that with what
+// these providers return.
+package llm
+
+import (
+	"context"
+
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/ticket"
+)
+
+// Evidence is one eligible policy chunk the drafter may cite.
+type Evidence struct {
+	ChunkID string  `json:"chunk_id"`
+	DocID   string  `json:"doc_id"`
+	Version int     `json:"version"`
+	Title   string  `json:"title"`
+	Source  string  `json:"source"`
+	Area    string  `json:"area"`
+	Text    string  `json:"text"`
+	Score   float64 `json:"score"`
+}
+
+// Message is one message of the ticket thread as a model sees it: who wrote it and what
+// they wrote, without timestamps or addresses.
+type Message struct {
+	Author string `json:"author"` // customer | agent
+	Body   string `json:"body"`
+}
+
+// Request is all a model may see: ticket text and the eligibility fields — never the
+// account ID, the customer's name or email address.
+type Request struct {
+	Subject  string         `json:"subject"`
+	Messages []Message      `json:"messages"`
+	Account  policy.Account `json:"account"`
+	Evidence []Evidence     `json:"evidence"`
+	// Search, when set, is the eligible-only retrieval for this ticket's account and
+	// instant, used by a tool-use drafter in place of the one it was built with:
+	// eligibility depends on the ticket, so a long-lived drafter cannot know it. It is
+	// code, not data, and never reaches a model.
+	Search Searcher `json:"-"`
+}
+
+// RequestFromTicket builds the model's view of a ticket revision. It copies only author
+// and body of each message and only plan, region and locale of the account, so the account
+// ID held by the ticket cannot leak into a prompt by accident.
+func RequestFromTicket(t *ticket.Ticket, evidence []Evidence) Request {
+	msgs := make([]Message, 0, len(t.Messages))
+	for _, m := range t.Messages {
+		msgs = append(msgs, Message{Author: m.Author, Body: m.Body})
+	}
+	return Request{
+		Subject:  t.Subject,
+		Messages: msgs,
+		Account:  t.Account.Eligibility(),
+		Evidence: evidence,
+	}
+}
+
+// Claim is one factual sentence of a reply with the chunks it relies on and the span
+// quoted from them.
+type Claim struct {
+	Sentence string   `json:"sentence"`
+	ChunkIDs []string `json:"chunk_ids"`
+	Quote    string   `json:"quote"`
+}
+
+// Draft is a drafter's answer. A model's self-reported confidence, if it gives one, is
+// dropped before a Draft is built: confidence comes from the judge, in code.
+type Draft struct {
+	Reply   string  `json:"reply"`
+	Abstain bool    `json:"abstain"`
+	Claims  []Claim `json:"claims"`
+	// Evidence is every snippet the drafter saw, deduplicated by chunk ID: the request's
+	// evidence plus, in tool mode, every search result. It is the set claims may cite.
+	Evidence []Evidence `json:"evidence,omitempty"`
+}
+
+// Drafter writes a reply to a ticket from the evidence in the request.
+type Drafter interface {
+	Draft(ctx context.Context, req Request) (*Draft, error)
+}
+
+// Verdict is the judge's answer on one claim.
+type Verdict string
+
+// The three verdicts the claim checker accepts; anything else from a model is malformed.
+const (
+	VerdictSupports    Verdict = "supports"
+	VerdictContradicts Verdict = "contradicts"
+	VerdictNotEnough   Verdict = "not_enough"
+)
+
+// Valid reports whether v is one of the three verdicts.
+func (v Verdict) Valid() bool {
+	return v == VerdictSupports || v == VerdictContradicts || v == VerdictNotEnough
+}
+
+// Judgement is a verdict with the reasoning that is logged for evaluation.
+type Judgement struct {
+	Verdict   Verdict `json:"verdict"`
+	Reasoning string  `json:"reasoning"`
+}
+
+// Scores are the judge's three dimensions, each in [0,1]; confidence is combined from them
+// in code (0.6·F + 0.2·C + 0.2·Fit, then capped), never by a model.
+type Scores struct {
+	Faithfulness float64 `json:"faithfulness"`
+	Coverage     float64 `json:"coverage"`
+	Fit          float64 `json:"fit"`
+}
+
+// Judge checks single claims and scores whole drafts against their evidence.
+type Judge interface {
+	JudgeClaim(ctx context.Context, sentence, quote, chunkText string) (Judgement, error)
+	Score(ctx context.Context, question string, reply string, evidence []Evidence) (Scores, error)
+}
+
+// Searcher is eligible-only retrieval, handed to the tool-use drafter so a model can search
+// again without ever seeing a chunk the account may not be told about.
+type Searcher func(ctx context.Context, query string, k int) ([]Evidence, error)
+
+// dedupEvidence appends the items of more whose chunk ID is not yet in list, keeping the
+// first occurrence, so Draft.Evidence lists each snippet once in the order it was seen.
+func dedupEvidence(list []Evidence, more ...Evidence) []Evidence {
+	seen := make(map[string]bool, len(list)+len(more))
+	for _, e := range list {
+		seen[e.ChunkID] = true
+	}
+	for _, e := range more {
+		if seen[e.ChunkID] {
+			continue
+		}
+		seen[e.ChunkID] = true
+		list = append(list, e)
+	}
+	return list
+}
+
+// Question returns the text a reply must answer: the subject and the customer's last
+// message. Judges score coverage against it; the extractive drafter matches evidence on it.
+func (r Request) Question() string {
+	last := ""
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Author == "customer" {
+			last = r.Messages[i].Body
+			break
+		}
+	}
+	if last == "" && len(r.Messages) > 0 {
+		last = r.Messages[len(r.Messages)-1].Body
+	}
+	if r.Subject == "" {
+		return last
+	}
+	return r.Subject + "\n" + last
+}

@@ -1,0 +1,216 @@
+package llm_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+func loadEvidence(t *testing.T, name string) []llm.Evidence {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/" + name)
+	require.NoError(t, err)
+	var ev []llm.Evidence
+	require.NoError(t, json.Unmarshal(raw, &ev))
+	return ev
+}
+
+func customerRequest(subject, body string, account policy.Account, ev []llm.Evidence) llm.Request {
+	return llm.Request{
+		Subject:  subject,
+		Messages: []llm.Message{{Author: "customer", Body: body}},
+		Account:  account,
+		Evidence: ev,
+	}
+}
+
+var proEU = policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
+
+func TestExtractiveQuotesVerbatim(t *testing.T) {
+	t.Parallel()
+	ev := loadEvidence(t, "evidence.json")
+	req := customerRequest("Refund for my annual plan",
+		"Hi, I bought the annual plan last week and we no longer need it. Can I get a refund?", proEU, ev)
+
+	d, err := llm.Extractive{}.Draft(context.Background(), req)
+	require.NoError(t, err)
+	require.False(t, d.Abstain, d.Reply)
+	require.NotEmpty(t, d.Claims)
+	assert.LessOrEqual(t, len(d.Claims), 3)
+
+	texts := map[string]string{}
+	for _, e := range ev {
+		texts[e.ChunkID] = e.Text
+	}
+	for _, c := range d.Claims {
+		require.Len(t, c.ChunkIDs, 1)
+		assert.Contains(t, texts[c.ChunkIDs[0]], c.Quote, "quote must be verbatim from its chunk")
+		assert.Equal(t, c.Quote, c.Sentence)
+		assert.Contains(t, d.Reply, c.Sentence)
+	}
+	assert.Equal(t, "billing/refunds-annual@4#refund-window", d.Claims[0].ChunkIDs[0])
+	assert.Contains(t, d.Reply, "14 days")
+	assert.True(t, strings.HasPrefix(d.Reply, "Hi,\n\n"), d.Reply)
+	assert.True(t, strings.HasSuffix(d.Reply, "If anything is unclear, just reply to this email."), d.Reply)
+	assert.Len(t, d.Evidence, len(ev))
+}
+
+func TestExtractiveAbstainsOffTopic(t *testing.T) {
+	t.Parallel()
+	ev := loadEvidence(t, "evidence.json")
+	req := customerRequest("Login problem",
+		"The password reset link never arrives and I cannot sign in to the mobile app.", proEU, ev)
+
+	d, err := llm.Extractive{}.Draft(context.Background(), req)
+	require.NoError(t, err)
+	assert.True(t, d.Abstain)
+	assert.Empty(t, d.Claims)
+	assert.Contains(t, d.Reply, "No current approved policy covers this question")
+}
+
+func TestExtractiveAbstainsWithoutEvidence(t *testing.T) {
+	t.Parallel()
+	d, err := llm.Extractive{}.Draft(context.Background(), customerRequest("Refund", "Can I get a refund?", proEU, nil))
+	require.NoError(t, err)
+	assert.True(t, d.Abstain)
+}
+
+func TestExtractiveIsDeterministic(t *testing.T) {
+	t.Parallel()
+	ev := loadEvidence(t, "evidence.json")
+	req := customerRequest("Invoice", "How do I download an invoice, and can I change the company name on it?", proEU, ev)
+	first, err := llm.Extractive{}.Draft(context.Background(), req)
+	require.NoError(t, err)
+	require.False(t, first.Abstain)
+	for range 20 {
+		again, err := llm.Extractive{}.Draft(context.Background(), req)
+		require.NoError(t, err)
+		require.Equal(t, first, again)
+	}
+	assert.Equal(t, "billing/invoices@2#downloading-invoices", first.Claims[0].ChunkIDs[0])
+}
+
+func TestExtractiveGerman(t *testing.T) {
+	t.Parallel()
+	de := policy.Account{Plan: "pro", Region: "eu", Locale: "de"}
+	ev := loadEvidence(t, "evidence_de.json")
+	req := customerRequest("Erstattung", "Kann mein Jahresplan nach dem Kauf erstattet werden?", de, ev)
+	d, err := llm.Extractive{}.Draft(context.Background(), req)
+	require.NoError(t, err)
+	require.False(t, d.Abstain, d.Reply)
+	assert.True(t, strings.HasPrefix(d.Reply, "Hallo,\n\n"), d.Reply)
+	assert.Contains(t, d.Reply, "innerhalb von 14 Tagen")
+
+	// English evidence for a German account keeps the English frame: no mixed reply.
+	en, err := llm.Extractive{}.Draft(context.Background(),
+		customerRequest("Refund", "Can I get a refund on my annual plan?", de, loadEvidence(t, "evidence.json")))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(en.Reply, "Hi,"), en.Reply)
+}
+
+// The fixed lines must give the guard nothing to strike.
+func TestExtractiveFrameHasNoCommitments(t *testing.T) {
+	t.Parallel()
+	commitment := regexp.MustCompile(`(?i)\d|refund|credit|cancel|waive|extend|upgrade|downgrade|guarantee|compensate|\bwill\b|erstatt|gutschrift|kündig`)
+	ev := loadEvidence(t, "evidence.json")
+	ctx := context.Background()
+	for _, req := range []llm.Request{
+		customerRequest("Refund", "Can I get a refund on my annual plan?", proEU, ev),
+		customerRequest("Login", "I cannot sign in.", proEU, ev),
+		customerRequest("Login", "Ich kann mich nicht anmelden.", policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, nil),
+	} {
+		d, err := llm.Extractive{}.Draft(ctx, req)
+		require.NoError(t, err)
+		frame := d.Reply
+		for _, c := range d.Claims {
+			frame = strings.Replace(frame, c.Sentence, "", 1)
+		}
+		assert.False(t, commitment.MatchString(frame), "frame %q", frame)
+	}
+}
+
+func TestRuleJudgeVerdicts(t *testing.T) {
+	t.Parallel()
+	chunk := loadEvidence(t, "evidence.json")[0].Text
+	tests := []struct {
+		name, sentence, quote string
+		want                  llm.Verdict
+		reason                string
+	}{
+		{"verbatim sentence", "Annual plans can be refunded in full within 14 days of purchase.",
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "verbatim"},
+		{"paraphrase with the same number", "You can get a full refund within 14 days of purchase.",
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "14 day"},
+		{"whitespace and case normalised", "Annual plans can be refunded in full within 14 days of purchase.",
+			"annual plans  can be\nREFUNDED in full within 14 days of purchase.", llm.VerdictSupports, "verbatim"},
+		{"written-out number", "Annual plans are refunded in full within fourteen days of purchase.",
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "14 day"},
+		{"different number, verbatim quote", "Annual plans can be refunded within 30 days of purchase.",
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictContradicts, "30 day"},
+		{"invented window, made-up quote", "You have a 30-day refund window.",
+			"Refunds are available for 30 days.", llm.VerdictContradicts, "not found verbatim"},
+		{"made-up quote, no number", "We can waive the fee for you.",
+			"Fees can be waived on request.", llm.VerdictNotEnough, "not found verbatim"},
+		{"empty quote", "Annual plans can be refunded in full within 14 days of purchase.",
+			"", llm.VerdictNotEnough, "not found verbatim"},
+		{"number the quote lacks", "Refunds go back to the original payment method within 3 days.",
+			"Refunds go back to the original payment method", llm.VerdictNotEnough, "does not state 3 day"},
+		{"quote on another subject", "PayPal is accepted for annual plans.",
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictNotEnough, "covers only"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			j, err := llm.RuleJudge{}.JudgeClaim(context.Background(), tc.sentence, tc.quote, chunk)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, j.Verdict, j.Reasoning)
+			assert.Contains(t, j.Reasoning, tc.reason)
+		})
+	}
+}
+
+func TestRuleJudgeScore(t *testing.T) {
+	t.Parallel()
+	ev := loadEvidence(t, "evidence.json")
+	ctx := context.Background()
+	question := "Refund for my annual plan\nCan I get a refund on my annual plan?"
+
+	d, err := llm.Extractive{}.Draft(ctx, customerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", proEU, ev))
+	require.NoError(t, err)
+	good, err := llm.RuleJudge{}.Score(ctx, question, d.Reply, ev)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, good.Faithfulness)
+	assert.Greater(t, good.Coverage, 0.7)
+	assert.InDelta(t, 0.82, good.Fit, 1e-9)
+
+	lying := "Hi,\n\nAnnual plans can be refunded in full within 14 days of purchase. We also offer a 30-day money-back guarantee on every plan.\n\nBest regards"
+	bad, err := llm.RuleJudge{}.Score(ctx, question, lying, ev)
+	require.NoError(t, err)
+	assert.InDelta(t, 0.5, bad.Faithfulness, 1e-9)
+
+	empty, err := llm.RuleJudge{}.Score(ctx, question, "Hi,\n\nBest regards", ev)
+	require.NoError(t, err)
+	assert.Zero(t, empty.Faithfulness)
+
+	// Without retrieval scores, fit falls back to lexical overlap.
+	unscored := append([]llm.Evidence(nil), ev...)
+	for i := range unscored {
+		unscored[i].Score = 0
+	}
+	s, err := llm.RuleJudge{}.Score(ctx, question, d.Reply, unscored)
+	require.NoError(t, err)
+	assert.Greater(t, s.Fit, 0.5)
+	offTopic, err := llm.RuleJudge{}.Score(ctx, "How do I reset my password?", d.Reply, unscored)
+	require.NoError(t, err)
+	assert.Less(t, offTopic.Fit, 0.3)
+	assert.Less(t, offTopic.Coverage, 0.3)
+}

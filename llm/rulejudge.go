@@ -1,0 +1,175 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// RuleJudge is the local judge: lexical rules that are exact where they can be (verbatim
+// quotes, numbers) and conservative where they cannot (paraphrase). It never says
+// "supports" for a sentence whose numbers the quote does not state, so a fabricated
+// figure cannot pass it. The zero value is ready to use.
+type RuleJudge struct{}
+
+// Thresholds of the rules, as shares of a sentence's content words.
+const (
+	// mostlyCovered is how much of a sentence the quote (or the evidence) must contain
+	// for the sentence to count as supported: more than half, so one added qualifier is
+	// tolerated but a new idea is not.
+	mostlyCovered = 0.6
+	// sameTopic is how much of a sentence must appear in the quote before differing
+	// numbers read as a contradiction rather than as two unrelated statements.
+	sameTopic = 0.5
+)
+
+// JudgeClaim implements Judge. The rules, in order:
+//   - quote found verbatim (whitespace-normalised, case-insensitive) in the chunk:
+//     a number in the sentence that the quote states differently → contradicts;
+//     a number the quote does not state at all → not_enough;
+//     fewer than mostlyCovered of the sentence's content words in the quote → not_enough;
+//     otherwise → supports.
+//   - quote not in the chunk: never supports. The sentence is still compared with the
+//     chunk's closest sentence, because a made-up quote must not hide that the real
+//     policy states a different number → contradicts, else not_enough.
+func (RuleJudge) JudgeClaim(_ context.Context, sentence, quote, chunkText string) (Judgement, error) {
+	sFacts := facts(sentence)
+	sWords := contentStems(sentence)
+
+	if !containsQuote(chunkText, quote) {
+		best, share := closestSentence(sWords, chunkText)
+		if conflict := conflictingFacts(sFacts, facts(best)); len(conflict) > 0 && share >= sameTopic {
+			return Judgement{VerdictContradicts, fmt.Sprintf(
+				"quote not found verbatim in the chunk; the chunk says %q, which states %s where the sentence states %s",
+				best, joinFacts(facts(best)), joinFacts(conflict))}, nil
+		}
+		return Judgement{VerdictNotEnough, "quote not found verbatim in the chunk (whitespace-normalised, case-insensitive), so it cannot support the sentence"}, nil
+	}
+
+	qFacts := facts(quote)
+	share := coveredShare(sWords, stemSet(quote))
+	if conflict := conflictingFacts(sFacts, qFacts); len(conflict) > 0 && share >= sameTopic {
+		return Judgement{VerdictContradicts, fmt.Sprintf(
+			"quote is verbatim and on the same topic (%.0f%% of the sentence's words) but states %s where the sentence states %s",
+			100*share, joinFacts(qFacts), joinFacts(conflict))}, nil
+	}
+	if missing := missingFacts(sFacts, qFacts); len(missing) > 0 {
+		return Judgement{VerdictNotEnough, fmt.Sprintf(
+			"quote is verbatim but does not state %s, which the sentence states", joinFacts(missing))}, nil
+	}
+	if share < mostlyCovered {
+		return Judgement{VerdictNotEnough, fmt.Sprintf(
+			"quote is verbatim but covers only %.0f%% of the sentence's content words (needs %.0f%%): %s not in the quote",
+			100*share, 100*mostlyCovered, strings.Join(uncovered(sWords, stemSet(quote)), ", "))}, nil
+	}
+	reason := fmt.Sprintf("quote is verbatim in the chunk and covers %.0f%% of the sentence's content words", 100*share)
+	if len(sFacts) > 0 {
+		reason += "; every number (" + joinFacts(sFacts) + ") is in the quote"
+	}
+	return Judgement{VerdictSupports, reason}, nil
+}
+
+// conflictingFacts lists the facts of the sentence that the other text states with the
+// same unit but a different value ("30 days" against "14 days"). A number the other text
+// does not mention at all is missing, not conflicting.
+func conflictingFacts(sentence, other []fact) []fact {
+	var out []fact
+	for _, f := range missingFacts(sentence, other) {
+		for _, o := range other {
+			if o.unit == f.unit && o.value != f.value {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// closestSentence returns the sentence of text that covers most of words, and that share.
+func closestSentence(words []string, text string) (string, float64) {
+	best, bestShare := "", -1.0
+	for _, s := range sentences(text) {
+		if share := coveredShare(words, stemSet(s)); share > bestShare {
+			best, bestShare = s, share
+		}
+	}
+	return best, max(bestShare, 0)
+}
+
+func uncovered(words []string, have map[string]bool) []string {
+	var out []string
+	for _, w := range words {
+		if !have[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Score implements Judge:
+//   - faithfulness is the share of the reply's substantive sentences (greeting and closing
+//     excluded) whose content words are mostly in the evidence and whose numbers all are;
+//     a reply with no substantive sentence scores 0, because it says nothing worth sending;
+//   - coverage is the overlap of the question's content words with the reply;
+//   - fit is the best retrieval score of the evidence, clamped to [0,1], or the best
+//     lexical overlap of the question with a chunk when no evidence carries a score.
+func (RuleJudge) Score(_ context.Context, question, reply string, evidence []Evidence) (Scores, error) {
+	var corpus strings.Builder
+	for _, ev := range evidence {
+		corpus.WriteString(ev.Title + "\n" + ev.Text + "\n")
+	}
+	evWords, evFacts := stemSet(corpus.String()), facts(corpus.String())
+
+	body := substantiveSentences(reply)
+	faithful := 0
+	for _, s := range body {
+		if coveredShare(contentStems(s), evWords) >= mostlyCovered && len(missingFacts(facts(s), evFacts)) == 0 {
+			faithful++
+		}
+	}
+	var sc Scores
+	if len(body) > 0 {
+		sc.Faithfulness = float64(faithful) / float64(len(body))
+	}
+	q := contentStems(question)
+	sc.Coverage = overlap(q, stemSet(reply))
+
+	scored := false
+	for _, ev := range evidence {
+		if ev.Score != 0 {
+			scored = true
+			sc.Fit = max(sc.Fit, clamp01(ev.Score))
+		}
+	}
+	if !scored {
+		for _, ev := range evidence {
+			sc.Fit = max(sc.Fit, overlap(q, stemSet(ev.Title+"\n"+ev.Text)))
+		}
+	}
+	return sc, nil
+}
+
+var (
+	greetingLine = regexp.MustCompile(`(?i)^(hi|hello|hey|dear|hallo|liebe|lieber|good (morning|afternoon|evening)|guten (tag|morgen|abend))\b[^.!?]*[,!]?$`)
+	closingLine  = regexp.MustCompile(`(?i)^(thanks|thank you|best|kind regards|regards|best regards|cheers|viele grüße|beste grüße|mit freundlichen grüßen|danke)\b`)
+)
+
+// substantiveSentences returns the reply's sentences without greeting, sign-off and the
+// fixed closing lines: those are courtesy, not claims, and must not count for or against
+// faithfulness.
+func substantiveSentences(reply string) []string {
+	var out []string
+	for _, s := range sentences(reply) {
+		words := len(strings.Fields(s))
+		switch {
+		case words <= 6 && greetingLine.MatchString(s),
+			words <= 8 && closingLine.MatchString(s),
+			s == closingEN, s == closingDE,
+			len(contentStems(s)) == 0 && len(facts(s)) == 0:
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}

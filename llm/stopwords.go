@@ -1,0 +1,42 @@
+package llm
+
+// stopwords are English and German function words plus the small talk of support email
+// ("hi", "thanks", "wondering"). They carry no topic, so relevance, coverage and the
+// judge's "mostly covered" rule ignore them.
+var stopwords = setOf(
+	// English
+	"a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
+	"anything", "are", "as", "at", "be", "because", "been", "before", "being", "below",
+	"between", "both", "but", "by", "can", "cannot", "could", "did", "do", "does", "doing",
+	"don't", "down", "during", "each", "either", "else", "etc", "even", "ever", "every",
+	"few", "for", "from", "further", "get", "gets", "got", "had", "has", "have", "having",
+	"he", "her", "here", "hers", "him", "his", "how", "however", "i", "i'm", "i've", "if",
+	"in", "into", "is", "it", "it's", "its", "just", "let", "like", "may", "me", "might",
+	"more", "most", "much", "must", "my", "myself", "no", "nor", "not", "now", "of", "off",
+	"on", "once", "one", "only", "or", "other", "our", "ours", "out", "over", "own", "per",
+	"same", "shall", "she", "should", "so", "some", "such", "than", "that", "that's", "the",
+	"their", "theirs", "them", "then", "there", "these", "they", "this", "those", "through",
+	"to", "too", "under", "until", "up", "upon", "us", "very", "via", "was", "we", "we'll",
+	"we're", "were", "what", "when", "where", "whether", "which", "while", "who", "whom",
+	"why", "will", "with", "within", "without", "would", "yes", "you", "you'll", "you're",
+	"your", "yours", "yourself",
+	// Support-email small talk.
+	"hi", "hello", "hey", "dear", "thanks", "thank", "please", "regards", "best", "cheers",
+	"kind", "wondering", "wonder", "question", "questions", "know", "want", "wanted", "need",
+	"needs", "help", "able", "ok", "okay", "sure", "tell", "told", "ask", "asking", "really",
+	"anyone", "someone", "something", "reply", "email", "mail",
+	// German
+	"aber", "alle", "allem", "allen", "aller", "alles", "als", "also", "am", "an", "ander",
+	"andere", "auch", "auf", "aus", "bei", "beim", "bin", "bis", "bitte", "bist", "da",
+	"damit", "dann", "das", "dass", "dem", "den", "denn", "der", "des", "dich", "die", "dir",
+	"doch", "dort", "du", "durch", "ein", "eine", "einem", "einen", "einer", "eines", "er",
+	"es", "etwas", "euch", "euer", "für", "gibt", "hab", "habe", "haben", "hallo", "hat",
+	"hatte", "ich", "ihm", "ihn", "ihnen", "ihr", "ihre", "ihrem", "ihren", "ihrer", "im",
+	"in", "innerhalb", "ist", "ja", "jede", "jeder", "kann", "kein", "keine", "können",
+	"könnte", "man", "mein", "meine", "meinem", "meinen", "meiner", "mich", "mir", "mit",
+	"muss", "nach", "nicht", "noch", "nun", "nur", "ob", "oder", "ohne", "schon", "sehr",
+	"sein", "seine", "sich", "sie", "sind", "so", "soll", "über", "um", "und", "uns",
+	"unser", "unsere", "unter", "vom", "von", "vor", "war", "waren", "was", "weil", "wenn",
+	"wer", "werde", "werden", "wie", "wir", "wird", "wo", "zu", "zum", "zur", "danke",
+	"grüße", "gruß", "viele", "vielen", "frage", "liebe", "lieber", "guten",
+)

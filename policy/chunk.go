@@ -1,0 +1,362 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// maxChunkRunes bounds a chunk's text: small enough that retrieval ranks a section by what
+// it is about and a prompt can hold several, large enough that most sections stay whole.
+const maxChunkRunes = 1200
+
+// introAnchor names the text before the first heading.
+const introAnchor = "intro"
+
+// markdown parses policy bodies. Tables are a GFM extension, and strikethrough is enabled
+// so that struck (withdrawn) wording is recognised and left out of chunk text. The parser
+// initialises itself once and is safe to share.
+var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
+
+// section is the text under one #, ## or ### heading, as plain-text blocks.
+type section struct {
+	heading string // plain heading text; "" for the intro
+	blocks  []block
+}
+
+// block is one paragraph, list, table or code block of plain text. Atomic blocks (lists,
+// tables, code) are never split: half a table or a list cut mid-way reads as another rule.
+type block struct {
+	text   string
+	atomic bool
+}
+
+// chunkBody cuts a Markdown body into citable chunks, one per #/##/### section (deeper
+// headings stay in their parent), with the text before the first heading as "intro".
+// A section with no text besides its heading has nothing to cite and yields no chunk,
+// but its slug is still taken so later anchors match the ones GitHub shows. The locale
+// only matters for where sentences end (German "1. März" is not a sentence end).
+func chunkBody(docID string, version int, locale, body string) []Chunk {
+	src := []byte(body)
+	doc := markdown.Parse(text.NewReader(src))
+
+	sections := []section{{}}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok && h.Level <= 3 {
+			sections = append(sections, section{heading: inlineText(h, src)})
+			continue
+		}
+		last := &sections[len(sections)-1]
+		last.blocks = append(last.blocks, blocksOf(n, src)...)
+	}
+
+	var chunks []Chunk
+	taken := map[string]bool{}
+	for i, s := range sections {
+		parts := splitSection(s, locale)
+		base := introAnchor
+		if i > 0 {
+			base = Slug(s.heading)
+			if base == "" {
+				base = "section" // a heading of only punctuation or emoji
+			}
+		} else if len(parts) == 0 {
+			continue // no text before the first heading
+		}
+		first := uniqueAnchor(taken, base)
+		for j, part := range parts {
+			anchor := first
+			if j > 0 { // named after the section's own anchor, so "faq-1" continues as "faq-1-part-2"
+				anchor = uniqueAnchor(taken, fmt.Sprintf("%s-part-%d", first, j+1))
+			}
+			chunks = append(chunks, Chunk{
+				ID:      ChunkID(docID, version, anchor),
+				Anchor:  anchor,
+				Heading: s.heading,
+				Ord:     len(chunks),
+				Text:    part,
+			})
+		}
+	}
+	return chunks
+}
+
+// uniqueAnchor returns base, or base-1, base-2, ... if taken, as GitHub numbers repeated
+// headings, and marks the result taken.
+func uniqueAnchor(taken map[string]bool, base string) string {
+	anchor := base
+	for n := 1; taken[anchor]; n++ {
+		anchor = fmt.Sprintf("%s-%d", base, n)
+	}
+	taken[anchor] = true
+	return anchor
+}
+
+// Slug returns the GitHub-style anchor of a heading's plain text: lowercased, letters
+// (umlauts and other non-ASCII letters included), digits, '-' and '_' kept, each space
+// turned into '-', everything else dropped. "Refunds & credits" gives "refunds--credits",
+// as on GitHub; "Rückerstattung" gives "rückerstattung".
+func Slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case unicode.IsLetter(r), unicode.IsNumber(r), unicode.IsMark(r), r == '-', r == '_':
+			b.WriteRune(r)
+		case unicode.IsSpace(r):
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+// blocksOf renders one block node (other than a section heading) as plain-text blocks.
+func blocksOf(n ast.Node, src []byte) []block {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+		if t := inlineText(n, src); t != "" {
+			return []block{{text: t}}
+		}
+		return nil
+	case *ast.List:
+		return textBlock(strings.Join(listLines(n, src, 0), "\n"))
+	case *east.Table:
+		return textBlock(tableText(n, src))
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		lines := n.Lines()
+		var b strings.Builder
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			b.Write(seg.Value(src))
+		}
+		return textBlock(strings.TrimRight(b.String(), "\n"))
+	case *ast.HTMLBlock, *ast.ThematicBreak:
+		return nil // raw HTML (often comments for editors) and rules are not policy text
+	}
+	var out []block // block quotes and anything else: their children, in order
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		out = append(out, blocksOf(c, src)...)
+	}
+	return out
+}
+
+// textBlock wraps an atomic block, unless it is only markup (an empty list or table).
+func textBlock(t string) []block {
+	if !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) {
+		return nil
+	}
+	return []block{{text: t, atomic: true}}
+}
+
+// listLines renders a list one item per line, "- " first, nested lists indented by two
+// spaces per level; an item's paragraphs are joined into its one line.
+func listLines(list *ast.List, src []byte, depth int) []string {
+	var lines []string
+	for item := list.FirstChild(); item != nil; item = item.NextSibling() {
+		var parts, nested []string
+		for c := item.FirstChild(); c != nil; c = c.NextSibling() {
+			if sub, ok := c.(*ast.List); ok {
+				nested = append(nested, listLines(sub, src, depth+1)...)
+				continue
+			}
+			for _, b := range blocksOf(c, src) {
+				parts = append(parts, strings.Join(strings.Fields(b.text), " "))
+			}
+		}
+		lines = append(lines, strings.Repeat("  ", depth)+"- "+strings.Join(parts, " "))
+		lines = append(lines, nested...)
+	}
+	return lines
+}
+
+// tableText renders a table one row per line, header first, cells joined by " | ".
+func tableText(table *east.Table, src []byte) string {
+	var rows []string
+	for row := table.FirstChild(); row != nil; row = row.NextSibling() {
+		var cells []string
+		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			cells = append(cells, inlineText(cell, src))
+		}
+		rows = append(rows, strings.Join(cells, " | "))
+	}
+	return strings.Join(rows, "\n")
+}
+
+// inlineText is the plain prose of a node's inline children, whitespace collapsed.
+func inlineText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	writeInline(&b, n, src)
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// writeInline drops Markdown syntax but keeps what a reader sees: emphasis and link text,
+// code span contents, image alt text. Struck text is left out: it is wording the author
+// withdrew, and quoting it to a customer would state a rule that no longer holds.
+func writeInline(b *strings.Builder, n ast.Node, src []byte) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(plain(c.Value(src)))
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		case *ast.CodeSpan:
+			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+				if seg, ok := t.(*ast.Text); ok {
+					b.Write(seg.Value(src)) // code is verbatim: no unescaping
+				}
+			}
+		case *ast.AutoLink:
+			b.Write(c.Label(src))
+		case *ast.RawHTML, *east.Strikethrough:
+		default:
+			writeInline(b, c, src)
+		}
+	}
+}
+
+// plain resolves backslash escapes and character references, as an HTML renderer would.
+func plain(raw []byte) []byte {
+	return util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(raw)))
+}
+
+// unit is a piece of a section that may start a new part: a whole block, or one sentence
+// of a long paragraph. cont marks a sentence continuing the previous unit's paragraph.
+type unit struct {
+	text string
+	cont bool
+}
+
+// splitSection renders a section as one text, or as several parts of at most
+// maxChunkRunes when it is longer. Parts break between blocks or between sentences of a
+// paragraph, never inside a list, table or code block. Every part starts with the heading
+// line so it reads on its own when retrieved alone.
+func splitSection(s section, locale string) []string {
+	headingRunes := utf8.RuneCountInString(s.heading)
+	var units []unit
+	for _, b := range s.blocks {
+		if b.atomic || headingRunes+1+utf8.RuneCountInString(b.text) <= maxChunkRunes {
+			units = append(units, unit{text: b.text})
+			continue
+		}
+		for i, sentence := range sentences(b.text, locale) {
+			units = append(units, unit{text: sentence, cont: i > 0})
+		}
+	}
+
+	var parts [][]unit
+	for _, u := range units {
+		last := len(parts) - 1
+		if last < 0 || utf8.RuneCountInString(renderPart(s.heading, append(slices.Clip(parts[last]), u))) > maxChunkRunes {
+			parts = append(parts, []unit{u})
+			continue
+		}
+		parts[last] = append(parts[last], u)
+	}
+	texts := make([]string, len(parts))
+	for i, p := range parts {
+		texts[i] = renderPart(s.heading, p)
+	}
+	return texts
+}
+
+// renderPart writes the heading line, then each unit on its own line, except that a
+// sentence continuing its paragraph follows the previous one after a space.
+func renderPart(heading string, units []unit) string {
+	var b strings.Builder
+	b.WriteString(heading)
+	for i, u := range units {
+		if b.Len() > 0 {
+			if u.cont && i > 0 {
+				b.WriteByte(' ')
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(u.text)
+	}
+	return b.String()
+}
+
+// sentences splits a paragraph after '.', '!' or '?' (and any closing quote or bracket)
+// when whitespace and then an upper-case letter, digit or opening quote follow. Periods in
+// abbreviations ("e.g.", "z. B.", "U.S.") and in numbers ("€9.99") do not end a sentence,
+// nor, in German, after an ordinal ("am 1. März").
+func sentences(p, locale string) []string {
+	ordinals := locale == "de" || strings.HasPrefix(locale, "de-")
+	runes := []rune(p)
+	var out []string
+	start := 0
+	for i := 0; i < len(runes); i++ {
+		if !strings.ContainsRune(".!?", runes[i]) {
+			continue
+		}
+		end := i + 1
+		for end < len(runes) && strings.ContainsRune(`"')]”’»`, runes[end]) {
+			end++
+		}
+		next := end
+		for next < len(runes) && unicode.IsSpace(runes[next]) {
+			next++
+		}
+		if next == end || next == len(runes) {
+			continue // no space after it, or the paragraph's end
+		}
+		r := runes[next]
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) && !strings.ContainsRune(`"'“„«(€$£`, r) {
+			continue
+		}
+		if runes[i] == '.' && isAbbreviation(lastWord(runes[start:i+1]), ordinals) {
+			continue
+		}
+		out = append(out, strings.TrimSpace(string(runes[start:end])))
+		start = next
+		i = next - 1
+	}
+	if rest := strings.TrimSpace(string(runes[start:])); rest != "" {
+		out = append(out, rest)
+	}
+	return out
+}
+
+// abbreviations that are commonly followed by a capitalised word in policy prose.
+var abbreviations = map[string]bool{
+	"approx.": true, "ca.": true, "dr.": true, "e.g.": true, "i.e.": true,
+	"incl.": true, "excl.": true, "inkl.": true, "mr.": true, "mrs.": true, "ms.": true,
+	"no.": true, "nr.": true, "st.": true, "vs.": true, "z.": true, "bzw.": true, "d.h.": true,
+	"u.a.": true, "vgl.": true, "ggf.": true, "usw.": true,
+}
+
+// isAbbreviation reports whether a word ending in '.' is an abbreviation rather than the
+// end of a sentence: a listed one, a single letter ("B."), one with inner dots ("U.S."),
+// or, where ordinals are written with a dot, a one- or two-digit number ("1.", "14."; a
+// year such as "2026." still ends a sentence).
+func isAbbreviation(word string, ordinals bool) bool {
+	w := strings.ToLower(strings.TrimLeft(word, `"'(“„«`))
+	if abbreviations[w] {
+		return true
+	}
+	body := strings.TrimSuffix(w, ".")
+	if ordinals && len(body) <= 2 && body != "" && strings.Trim(body, "0123456789") == "" {
+		return true
+	}
+	return (utf8.RuneCountInString(body) == 1 && unicode.IsLetter([]rune(body)[0])) || strings.Contains(body, ".")
+}
+
+func lastWord(runes []rune) string {
+	i := len(runes)
+	for i > 0 && !unicode.IsSpace(runes[i-1]) {
+		i--
+	}
+	return string(runes[i:])
+}

@@ -1,0 +1,184 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// parseFixture parses a file under testdata/ and fails the test on any error.
+func parseFixture(t *testing.T, name string) *Version {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	v, err := Parse(path, data)
+	require.NoError(t, err)
+	return v
+}
+
+// chunkView is a chunk without its derived fields, so expectations stay readable.
+type chunkView struct {
+	Anchor, Heading, Text string
+}
+
+func TestChunks(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		file string
+		want []chunkView
+	}{
+		{"headings.md", []chunkView{
+			{"refunds-on-annual-plans", "Refunds on annual plans", "Refunds on annual plans\nAnnual plans can be refunded."},
+			{"refund-window", "Refund window", "Refund window\nThe window is 14 days."},
+			{"counting-days", "Counting days", "Counting days\nDays are calendar days.\n" +
+				"Weekends and holidays\nWeekends count as days.\nTime zones\nThe invoice date is in UTC."},
+			{"setext-heading", "Setext heading", "Setext heading\nUnderlined headings are headings too."},
+		}},
+		{"intro.md", []chunkView{
+			{"intro", "", "This policy applies to annual plans. It replaces version 3."},
+			{"intro-1", "Intro", "Intro\nA heading that slugs to the intro anchor."},
+		}},
+		{"no-intro.md", []chunkView{ // HTML comments and rules are not text; a bare heading has nothing to cite
+			{"how-to-cancel", "How to cancel", "How to cancel\nOpen Settings."},
+		}},
+		{"duplicates.md", []chunkView{
+			{"faq", "FAQ", "FAQ\nFirst."},
+			{"faq-1", "FAQ", "FAQ\nSecond."},
+			{"faq-2", "FAQ", "FAQ\nThird."},
+			{"faq-1-1", "FAQ 1", "FAQ 1\nFourth."},
+			{"section", "???", "???\nPunctuation only."},
+		}},
+		{"lists.md", []chunkView{
+			{"who-is-eligible", "Who is eligible", "Who is eligible\n" +
+				"The request must meet all of these:\n" +
+				"- It comes from the account owner or a billing admin.\n" +
+				"- The charge is for an annual plan:\n" +
+				"  - Pro, or\n" +
+				"  - Business.\n" +
+				"- It arrives within 14 days. A request sent on day 14 still counts.\n" +
+				"To ask for a refund:\n" +
+				"- Open Settings.\n" +
+				"- Choose Billing."},
+		}},
+		{"tables.md", []chunkView{
+			{"refund-windows", "Refund windows", "Refund windows\n" +
+				"Region | Plan | Window\n" +
+				"EU | Pro | 14 days\n" +
+				"US | Business | 30 days\n" +
+				"Windows are counted in calendar days."},
+		}},
+		{"inline.md", []chunkView{
+			{"wording", "Wording", "Wording\n" +
+				"Refunds are always paid to the original card (details), see REFUND-14. " +
+				"The window is 14 days *from the invoice* & not from sign-up — see the chart. " +
+				"Write to billing@example.com or https://example.com/help.Raw HTML is dropped."},
+		}},
+		{"german.md", []chunkView{
+			{"rückerstattung-bei-jahresabonnements", "Rückerstattung bei Jahresabonnements",
+				"Rückerstattung bei Jahresabonnements\nInnerhalb von 14 Tagen, z. B. nach dem Kauf."},
+			{"wer-hat-anspruch", "Wer hat Anspruch?", "Wer hat Anspruch?\nDie Kontoinhaberin."},
+			{"größe--maße-der-übersicht", "Größe & Maße der Übersicht", "Größe & Maße der Übersicht\nNichts."},
+			{"rückerstattung-bei-jahresabonnements-1", "Rückerstattung bei Jahresabonnements",
+				"Rückerstattung bei Jahresabonnements\nDoppelte Überschrift."},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			t.Parallel()
+			v := parseFixture(t, filepath.Join("chunk", tt.file))
+			var got []chunkView
+			for i, c := range v.Chunks {
+				assert.Equal(t, i, c.Ord, "ord of %s", c.Anchor)
+				assert.Equal(t, ChunkID(v.DocID, 1, c.Anchor), c.ID)
+				got = append(got, chunkView{c.Anchor, c.Heading, c.Text})
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestChunksLongSections(t *testing.T) {
+	t.Parallel()
+	v := parseFixture(t, "chunk/long.md")
+	var anchors []string
+	for _, c := range v.Chunks {
+		anchors = append(anchors, c.Anchor)
+	}
+	require.Equal(t, []string{"what-is-refunded", "what-is-refunded-part-2", "accepted-cases", "rates-by-region"}, anchors)
+
+	t.Run("parts stay under the limit and end on a sentence", func(t *testing.T) {
+		for _, c := range v.Chunks[:2] {
+			assert.LessOrEqual(t, utf8.RuneCountInString(c.Text), maxChunkRunes, c.Anchor)
+			assert.True(t, strings.HasPrefix(c.Text, "What is refunded\n"), "every part starts with the heading: %s", c.Anchor)
+			assert.True(t, strings.HasSuffix(c.Text, "."), "part %s ends mid-sentence: %q", c.Anchor, c.Text[len(c.Text)-20:])
+			assert.Equal(t, "What is refunded", c.Heading)
+		}
+	})
+	t.Run("no text is lost or reordered", func(t *testing.T) {
+		start := strings.Index(v.Body, "## What is refunded") + len("## What is refunded")
+		source := v.Body[start:strings.Index(v.Body, "## Accepted cases")]
+		parts := strings.TrimPrefix(v.Chunks[0].Text, "What is refunded\n") + " " +
+			strings.TrimPrefix(v.Chunks[1].Text, "What is refunded\n")
+		assert.Equal(t, strings.Join(strings.Fields(source), " "), strings.Join(strings.Fields(parts), " "))
+		assert.Contains(t, v.Chunks[0].Text, "e.g. Pro with 10 seats costs €99.90 per month.", "no split inside a sentence")
+	})
+	t.Run("a list or table longer than the limit stays whole", func(t *testing.T) {
+		list, table := v.Chunks[2], v.Chunks[3]
+		assert.Greater(t, utf8.RuneCountInString(list.Text), maxChunkRunes)
+		assert.Equal(t, 13, strings.Count(list.Text, "\n"), "heading, then 13 items")
+		assert.Greater(t, utf8.RuneCountInString(table.Text), maxChunkRunes)
+		assert.Equal(t, 21, strings.Count(table.Text, "\n"), "heading, then a header row and 20 rows")
+	})
+}
+
+func TestSlug(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ heading, want string }{
+		{"Refund window", "refund-window"},
+		{"  Refunds on annual plans  ", "refunds-on-annual-plans"},
+		{"Refunds & credits", "refunds--credits"},
+		{"What about monthly plans?", "what-about-monthly-plans"},
+		{"14-day window (EU/UK)", "14-day-window-euuk"},
+		{"snake_case stays", "snake_case-stays"},
+		{"Rückerstattung", "rückerstattung"},
+		{"Größe & Maße", "größe--maße"},
+		{"Ärger über Überweisungen", "ärger-über-überweisungen"},
+		{"Café résumé", "café-résumé"},
+		{"Refunds 💸", "refunds-"},
+		{"???", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.heading, func(t *testing.T) {
+			assert.Equal(t, tt.want, Slug(tt.heading))
+		})
+	}
+}
+
+func TestSentences(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, text string
+		want       []string
+		locale     string
+	}{
+		{"plain", "One rule. Two rules! Three rules? Four.", []string{"One rule.", "Two rules!", "Three rules?", "Four."}, "en"},
+		{"decimals and lower case", "It costs €9.99 per seat. then more", []string{"It costs €9.99 per seat. then more"}, "en"},
+		{"abbreviations", "Plans, e.g. Pro, qualify. Pay in the U.S. Dollar. Ends on day 7. After that, no.",
+			[]string{"Plans, e.g. Pro, qualify.", "Pay in the U.S. Dollar.", "Ends on day 7.", "After that, no."}, "en"},
+		{"german abbreviation", "Zum Beispiel z. B. Pro. Danach nicht.", []string{"Zum Beispiel z. B. Pro.", "Danach nicht."}, "de"},
+		{"german ordinal", "Gilt ab dem 1. März 2026. Danach nicht.", []string{"Gilt ab dem 1. März 2026.", "Danach nicht."}, "de"},
+		{"closing quote", `It says "refund within 14 days." Then stop.`, []string{`It says "refund within 14 days."`, "Then stop."}, "en"},
+		{"digit after", "Retries happen 3 times. 5 days later it stops.", []string{"Retries happen 3 times.", "5 days later it stops."}, "en"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, sentences(tt.text, tt.locale))
+		})
+	}
+}

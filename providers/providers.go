@@ -1,0 +1,40 @@
+// Package providers builds the configured model providers. With no model configured the
+// local deterministic ones are used: an extractive drafter that quotes eligible chunks
+// verbatim, a rule-based judge and a hashing embedder. They are the product's default,
+// not test doubles.
+package providers
+
+import (
+	"github.com/supportdraft/supportdraft/config"
+	"github.com/supportdraft/supportdraft/embedding"
+	"github.com/supportdraft/supportdraft/llm"
+)
+
+// Set is one embedder, drafter and judge.
+type Set struct {
+	Embedder embedding.Embedder
+	Drafter  llm.Drafter
+	Judge    llm.Judge
+}
+
+// FromConfig builds the providers cfg names.
+func FromConfig(cfg config.Config) Set {
+	oc := llm.OpenAIConfig{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, DraftModel: cfg.DraftModel,
+		JudgeModel: cfg.JudgeModel, ToolRounds: cfg.ToolRounds}
+	s := Set{Embedder: Embedder(cfg), Drafter: llm.Extractive{}, Judge: llm.RuleJudge{}}
+	if cfg.Provider == "openai" {
+		client := llm.NewOpenAIClient(oc)
+		s.Drafter = llm.NewOpenAIDrafter(client, oc, nil) // searches come per request, scoped to the ticket's account and time
+		s.Judge = llm.NewOpenAIJudge(client, oc)
+	}
+	return s
+}
+
+// Embedder builds only the embedder (policy import needs nothing else).
+func Embedder(cfg config.Config) embedding.Embedder {
+	if cfg.Embedder == "openai" {
+		oc := llm.OpenAIConfig{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey}
+		return embedding.NewOpenAI(llm.NewOpenAIClient(oc), cfg.EmbeddingModel, cfg.EmbeddingDims)
+	}
+	return embedding.NewHashing(cfg.EmbeddingDims)
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# services.sh brings up what supportdraft needs on this machine, idempotently:
+# Postgres 15 with pgvector 0.8.0 and a Temporal dev server. The README, `supportdraft dev`
+# and .ci/run all call it. When DATABASE_URL and TEMPORAL_ADDRESS are both set it starts
+# nothing and only checks that they answer. It prints the environment to use as
+# `export NAME=value` lines on stdout (progress goes to stderr), so callers can
+#   eval "$(scripts/services.sh)"
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+data="${SUPPORTDRAFT_DATA:-$root/.data}"
+mkdir -p "$data"
+log() { printf 'services: %s\n' "$*" >&2; }
+die() { printf 'services: error: %s\n' "$*" >&2; exit 1; }
+
+TEMPORAL_VERSION=1.5.1
+PG_VERSION=15
+PG_BIN=/usr/lib/postgresql/$PG_VERSION/bin
+DB_USER=supportdraft
+DB_PASS=supportdraft
+DB_PORT=${SUPPORTDRAFT_PG_PORT:-5432}
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
+
+install_pgvector() {
+  [ -f /usr/share/postgresql/$PG_VERSION/extension/vector.control ] && return 0
+  log "building pgvector 0.8.0 from Debian's source package (once, ~30 s)"
+  local d="$data/pgvector-src"; rm -rf "$d"; mkdir -p "$d/lists/partial"
+  sed -n '1,/^$/p' /etc/apt/sources.list.d/debian.sources |
+    sed 's/^Types:.*/Types: deb-src/; s/^Suites:.*/Suites: trixie/' > "$d/src.sources"
+  local o=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$d" -o "Dir::State::Lists=$d/lists")
+  as_root apt-get "${o[@]}" update -qq >&2
+  (cd "$d" && as_root apt-get "${o[@]}" source --download-only pgvector >&2)
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-server-dev-$PG_VERSION >&2
+  tar xzf "$d"/pgvector_*.orig.tar.gz -C "$d"
+  local src; src=$(ls -d "$d"/pgvector-*/ | head -1)
+  as_root make -s -C "$src" PG_CONFIG=$PG_BIN/pg_config >&2
+  as_root make -s -C "$src" install PG_CONFIG=$PG_BIN/pg_config >&2
+  [ -f /usr/share/postgresql/$PG_VERSION/extension/vector.control ] || die "pgvector install did not produce vector.control"
+}
+
+start_postgres() {
+  [ -x $PG_BIN/postgres ] || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-$PG_VERSION >&2
+  install_pgvector
+  if ! pg_lsclusters -h | awk -v v=$PG_VERSION '$1==v && $2=="main"' | grep -q online; then
+    log "starting Postgres $PG_VERSION"
+    as_root pg_ctlcluster $PG_VERSION main start
+  fi
+  for _ in $(seq 1 50); do as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
+  as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null || die "Postgres did not answer on port $DB_PORT; see /var/log/postgresql/"
+  # Retrieval scans the eligible chunks exactly; keep them in memory (once, then restart).
+  if [ "$(as_postgres psql -p "$DB_PORT" -Atqc 'show shared_buffers')" != "512MB" ]; then
+    log "setting shared_buffers = 512MB (one restart)"
+    as_postgres psql -p "$DB_PORT" -qc "ALTER SYSTEM SET shared_buffers = '512MB'" >/dev/null
+    as_root pg_ctlcluster $PG_VERSION main restart
+    for _ in $(seq 1 50); do as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
+  fi
+  as_postgres psql -p "$DB_PORT" -qv ON_ERROR_STOP=1 >/dev/null <<SQL
+DO \$\$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER') THEN
+    CREATE ROLE $DB_USER LOGIN PASSWORD '$DB_PASS' CREATEDB;
+  END IF;
+END \$\$;
+SQL
+  local db
+  for db in supportdraft supportdraft_test; do
+    if [ -z "$(as_postgres psql -p "$DB_PORT" -Atqc "select 1 from pg_database where datname='$db'")" ]; then
+      as_postgres createdb -p "$DB_PORT" -O $DB_USER "$db"
+    fi
+    # Extensions need a superuser once; migrations then only check they exist.
+    as_postgres psql -p "$DB_PORT" -d "$db" -qc 'CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS btree_gist;' >/dev/null
+  done
+}
+
+temporal_bin() {
+  local gobin; gobin="$(go env GOPATH)/bin"
+  if [ -x "$gobin/temporal" ] && "$gobin/temporal" --version 2>/dev/null | grep -q "$TEMPORAL_VERSION"; then
+    echo "$gobin/temporal"; return
+  fi
+  log "building the Temporal CLI v$TEMPORAL_VERSION (once, ~3 min)"
+  GOBIN="$gobin" GOFLAGS= go install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION" >&2 ||
+    die "could not build the Temporal CLI (go install github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION)"
+  [ -x "$gobin/temporal" ] || die "the Temporal CLI build did not produce $gobin/temporal"
+  echo "$gobin/temporal"
+}
+
+start_temporal() {
+  local bin; bin=$(temporal_bin) || exit 1
+  if "$bin" operator cluster health --address 127.0.0.1:7233 >/dev/null 2>&1; then return; fi
+  log "starting the Temporal dev server (UI on http://127.0.0.1:8233)"
+  nohup "$bin" server start-dev --ip 127.0.0.1 --db-filename "$data/temporal.db" \
+    --log-level warn >"$data/temporal.log" 2>&1 &
+  echo $! >"$data/temporal.pid"
+  for _ in $(seq 1 150); do
+    "$bin" operator cluster health --address 127.0.0.1:7233 >/dev/null 2>&1 && return
+    sleep 0.2
+  done
+  die "Temporal dev server did not become healthy in 30 s; see $data/temporal.log"
+}
+
+if [ -n "${DATABASE_URL:-}" ] && [ -n "${TEMPORAL_ADDRESS:-}" ]; then
+  log "using DATABASE_URL and TEMPORAL_ADDRESS from the environment; starting nothing"
+else
+  start_postgres
+  start_temporal
+  DATABASE_URL="postgres://$DB_USER:$DB_PASS@127.0.0.1:$DB_PORT/supportdraft?sslmode=disable"
+  TEST_DATABASE_URL="postgres://$DB_USER:$DB_PASS@127.0.0.1:$DB_PORT/supportdraft_test?sslmode=disable"
+  TEMPORAL_ADDRESS=127.0.0.1:7233
+fi
+echo "export DATABASE_URL='$DATABASE_URL'"
+echo "export TEST_DATABASE_URL='${TEST_DATABASE_URL:-$DATABASE_URL}'"
+echo "export TEMPORAL_ADDRESS='$TEMPORAL_ADDRESS'"
+echo "export SUPPORTDRAFT_TEMPORAL_CLI='$(command -v temporal || echo "$(go env GOPATH)/bin/temporal")'"
+log "ready"

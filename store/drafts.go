@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/supportdraft/supportdraft/drafts"
+)
+
+// SaveDraft stores one draft iteration with its rejections, in one transaction. Saving the
+// same iteration again (an activity retry) replaces it, so a retry never duplicates.
+func (s *Store) SaveDraft(ctx context.Context, r *drafts.Record, area string) error {
+	js := func(v any) []byte { b, _ := json.Marshal(v); return b }
+	return s.inTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `
+			INSERT INTO drafts (ticket_id, iteration, revision, status, eligible_at, plan, region, locale, reply,
+			  model_reply, abstained, note, claims, sentences, bound, evidence, scores, unsupported, confidence, stale_reasons)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)
+			ON CONFLICT (ticket_id, iteration) DO UPDATE SET revision = EXCLUDED.revision, status = EXCLUDED.status,
+			  eligible_at = EXCLUDED.eligible_at, plan = EXCLUDED.plan, region = EXCLUDED.region, locale = EXCLUDED.locale,
+			  reply = EXCLUDED.reply, model_reply = EXCLUDED.model_reply, abstained = EXCLUDED.abstained, note = EXCLUDED.note,
+			  claims = EXCLUDED.claims, sentences = EXCLUDED.sentences, bound = EXCLUDED.bound, evidence = EXCLUDED.evidence,
+			  scores = EXCLUDED.scores, unsupported = EXCLUDED.unsupported, confidence = EXCLUDED.confidence,
+			  stale_reasons = EXCLUDED.stale_reasons, updated_at = now()`,
+			r.TicketID, r.Iteration, r.Revision, r.Status, r.EligibleAt, r.Account.Plan, r.Account.Region, r.Account.Locale,
+			r.Reply, r.ModelReply, r.Abstained, r.Note, js(r.Claims), js(r.Sentences), js(r.Bound), js(r.Evidence),
+			js(r.Scores), r.Unsupported, r.Confidence, js(nonNil(r.StaleReasons)))
+		if err != nil {
+			return fmt.Errorf("save draft %s #%d: %w", r.TicketID, r.Iteration, err)
+		}
+		for _, sr := range r.Sentences {
+			if sr.Kept {
+				continue
+			}
+			_, err := tx.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area)
+				VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING`, r.TicketID, r.Iteration, sr.Text, sr.Reason, area)
+			if err != nil {
+				return fmt.Errorf("log rejection for %s: %w", r.TicketID, err)
+			}
+		}
+		return nil
+	})
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// SetDraftStatus records a status change (stale, discarded, closed) with its reasons.
+func (s *Store) SetDraftStatus(ctx context.Context, ticketID string, iteration int, status string, reasons []drafts.StaleReason) error {
+	b, _ := json.Marshal(nonNil(reasons))
+	tag, err := s.pool.Exec(ctx, `UPDATE drafts SET status = $3, stale_reasons = $4, updated_at = now()
+		WHERE ticket_id = $1 AND iteration = $2`, ticketID, iteration, status, b)
+	if err != nil {
+		return fmt.Errorf("set status of draft %s #%d: %w", ticketID, iteration, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("draft %s #%d: %w", ticketID, iteration, ErrNotFound)
+	}
+	return nil
+}
+
+// SaveEdit stores the agent's edited text for a draft iteration.
+func (s *Store) SaveEdit(ctx context.Context, ticketID string, iteration int, text string) error {
+	_, err := s.pool.Exec(ctx, `UPDATE drafts SET edited_text = $3, edited_at = now(), updated_at = now()
+		WHERE ticket_id = $1 AND iteration = $2`, ticketID, iteration, text)
+	return err
+}
+
+// RecordSendCheck keeps every send-check verdict, so unchecked sends can be counted and read.
+func (s *Store) RecordSendCheck(ctx context.Context, ticketID string, c drafts.SendCheck) error {
+	b, _ := json.Marshal(nonNil(c.Reasons))
+	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons) VALUES ($1,$2,$3,$4)`,
+		ticketID, c.Iteration, c.Verdict, b)
+	return err
+}
+
+// LastIteration is the highest saved iteration of a ticket's draft, 0 if none.
+func (s *Store) LastIteration(ctx context.Context, ticketID string) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(max(iteration), 0) FROM drafts WHERE ticket_id = $1`, ticketID).Scan(&n)
+	return n, err
+}
+
+// LatestDraft returns the newest iteration of a ticket's draft.
+func (s *Store) LatestDraft(ctx context.Context, ticketID string) (*drafts.Record, error) {
+	return s.draft(ctx, ticketID, 0)
+}
+
+// Draft returns one iteration of a ticket's draft.
+func (s *Store) Draft(ctx context.Context, ticketID string, iteration int) (*drafts.Record, error) {
+	return s.draft(ctx, ticketID, iteration)
+}
+
+// draft loads iteration (0: the newest).
+func (s *Store) draft(ctx context.Context, ticketID string, iteration int) (*drafts.Record, error) {
+	var r drafts.Record
+	var claims, sentences, bound, evidence, scores, stale []byte
+	var edited *string
+	err := s.pool.QueryRow(ctx, `
+		SELECT ticket_id, iteration, revision, status, eligible_at, plan, region, locale, reply, model_reply, abstained,
+		       note, claims, sentences, bound, evidence, scores, unsupported, confidence, edited_text, stale_reasons, created_at
+		FROM drafts WHERE ticket_id = $1 AND ($2 = 0 OR iteration = $2)
+		ORDER BY iteration DESC LIMIT 1`, ticketID, iteration).Scan(
+		&r.TicketID, &r.Iteration, &r.Revision, &r.Status, &r.EligibleAt, &r.Account.Plan, &r.Account.Region,
+		&r.Account.Locale, &r.Reply, &r.ModelReply, &r.Abstained, &r.Note, &claims, &sentences, &bound, &evidence,
+		&scores, &r.Unsupported, &r.Confidence, &edited, &stale, &r.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("draft for ticket %s: %w", ticketID, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load draft for ticket %s: %w", ticketID, err)
+	}
+	if edited != nil {
+		r.EditedText = *edited
+	}
+	for _, f := range []struct {
+		raw []byte
+		dst any
+	}{{claims, &r.Claims}, {sentences, &r.Sentences}, {bound, &r.Bound}, {evidence, &r.Evidence}, {scores, &r.Scores}, {stale, &r.StaleReasons}} {
+		if err := json.Unmarshal(f.raw, f.dst); err != nil {
+			return nil, fmt.Errorf("draft for ticket %s: stored JSON: %w", ticketID, err)
+		}
+	}
+	return &r, nil
+}

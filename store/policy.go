@@ -1,0 +1,202 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/supportdraft/supportdraft/embedding"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// ImportResult says what an import changed, by doc_id@version.
+type ImportResult struct {
+	Added      []string `json:"added"`
+	Unchanged  []string `json:"unchanged"`
+	Superseded []string `json:"superseded"`
+}
+
+// Import stores versions in ONE transaction: either every file lands or none does.
+// Re-importing identical bytes is a no-op; different bytes under an existing
+// doc_id@version are refused. Approving a version supersedes the one before it in the same
+// transaction, and the schema's exclusion constraint refuses any overlap that remains, so
+// two concurrent approvals of one document cannot both win.
+func (s *Store) Import(ctx context.Context, versions []*policy.Version, emb embedding.Embedder) (*ImportResult, error) {
+	res := &ImportResult{}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		for _, v := range versions {
+			if err := importOne(ctx, tx, v, emb, res); err != nil {
+				return fmt.Errorf("%s (%s): %w", v.Ref(), v.Path, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func importOne(ctx context.Context, tx pgx.Tx, v *policy.Version, emb embedding.Embedder, res *ImportResult) error {
+	// Lock the document row: approvals of one document are serialised.
+	if _, err := tx.Exec(ctx, `INSERT INTO documents (doc_id) VALUES ($1) ON CONFLICT DO NOTHING`, v.DocID); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM documents WHERE doc_id = $1 FOR UPDATE`, v.DocID); err != nil {
+		return err
+	}
+	var existing string
+	err := tx.QueryRow(ctx, `SELECT content_hash FROM versions WHERE doc_id = $1 AND version = $2`, v.DocID, v.Version).Scan(&existing)
+	switch {
+	case err == nil && existing == v.ContentHash:
+		res.Unchanged = append(res.Unchanged, v.Ref())
+		return nil
+	case err == nil:
+		return fmt.Errorf("version %d of %s is already stored with different content; a published version never changes: save your edit as version %d", v.Version, v.DocID, v.Version+1)
+	case !errors.Is(err, pgx.ErrNoRows):
+		return err
+	}
+
+	if v.Status != policy.StatusDraft {
+		superseded, err := supersede(ctx, tx, v)
+		if err != nil {
+			return err
+		}
+		res.Superseded = append(res.Superseded, superseded...)
+	}
+	var id int64
+	err = tx.QueryRow(ctx, `
+		INSERT INTO versions (doc_id, version, status, source, title, area, effective_from, effective_to,
+		                      approved_at, plans, regions, locale, owner, path, content_hash, body)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING id`,
+		v.DocID, v.Version, v.Status, v.Source, v.Title, v.Area, v.EffectiveFrom, v.EffectiveTo,
+		v.ApprovedAt, v.Plans, v.Regions, v.Locale, v.Owner, v.Path, v.ContentHash, v.Body).Scan(&id)
+	if err != nil {
+		return explainVersionError(v, err)
+	}
+	if err := insertChunks(ctx, tx, id, v.Chunks, emb); err != nil {
+		return err
+	}
+	action := "imported"
+	if v.Status == policy.StatusApproved {
+		action = "approved"
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO approvals (doc_id, version, action, detail) VALUES ($1,$2,$3,$4)`,
+		v.DocID, v.Version, action, v.Path); err != nil {
+		return err
+	}
+	res.Added = append(res.Added, v.Ref())
+	return nil
+}
+
+// supersede closes the window of every earlier non-draft version of v's document that is
+// still open when v becomes eligible, and marks it superseded.
+func supersede(ctx context.Context, tx pgx.Tx, v *policy.Version) ([]string, error) {
+	start := *v.EffectiveFrom
+	if v.ApprovedAt != nil && v.ApprovedAt.After(start) {
+		start = *v.ApprovedAt
+	}
+	rows, err := tx.Query(ctx, `
+		UPDATE versions SET effective_to = $3, status = 'superseded'
+		WHERE doc_id = $1 AND version < $2 AND status <> 'draft'
+		  AND greatest(effective_from, approved_at) < $3
+		  AND (effective_to IS NULL OR effective_to > $3)
+		RETURNING version`, v.DocID, v.Version, start)
+	if err != nil {
+		return nil, err
+	}
+	olds, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		return nil, err
+	}
+	var refs []string
+	for _, old := range olds {
+		ref := fmt.Sprintf("%s@%d", v.DocID, old)
+		refs = append(refs, ref)
+		if _, err := tx.Exec(ctx, `INSERT INTO approvals (doc_id, version, action, detail) VALUES ($1,$2,'superseded',$3)`,
+			v.DocID, old, fmt.Sprintf("by version %d from %s", v.Version, start.Format(time.RFC3339))); err != nil {
+			return nil, err
+		}
+	}
+	return refs, nil
+}
+
+func explainVersionError(v *policy.Version, err error) error {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return err
+	}
+	switch pgErr.ConstraintName {
+	case "one_eligible_version_per_doc":
+		return fmt.Errorf("its eligibility window overlaps another non-draft version of %s: at most one version of a document may be eligible at any instant; set effective_to on the other version or supersede it with a higher version number", v.DocID)
+	case "approved_needs_scope":
+		return fmt.Errorf("an approved version needs effective_from, plans and regions")
+	case "window_is_ordered":
+		return fmt.Errorf("effective_to must be after both effective_from and approved_at")
+	}
+	return err
+}
+
+func insertChunks(ctx context.Context, tx pgx.Tx, versionID int64, chunks []policy.Chunk, emb embedding.Embedder) error {
+	if len(chunks) == 0 {
+		return nil
+	}
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.Text
+	}
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed chunks with %s: %w", emb.Name(), err)
+	}
+	batch := &pgx.Batch{}
+	for i, c := range chunks {
+		batch.Queue(`INSERT INTO chunks (id, version_id, anchor, heading, ord, text, embedder, embedding)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+			c.ID, versionID, c.Anchor, c.Heading, c.Ord, c.Text, emb.Name(), pgvector.NewVector(vecs[i]))
+	}
+	return tx.SendBatch(ctx, batch).Close()
+}
+
+// Reembed re-embeds every chunk whose stored embedder differs from emb, so a change of
+// embedder (model or dimensions) never mixes incomparable vectors. It reports how many
+// chunks it rewrote.
+func (s *Store) Reembed(ctx context.Context, emb embedding.Embedder, progress func(done, total int)) (int, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, text FROM chunks WHERE embedder <> $1 ORDER BY id`, emb.Name())
+	if err != nil {
+		return 0, err
+	}
+	type stale struct{ ID, Text string }
+	todo, err := pgx.CollectRows(rows, pgx.RowToStructByPos[stale])
+	if err != nil {
+		return 0, err
+	}
+	const batchSize = 64
+	for start := 0; start < len(todo); start += batchSize {
+		part := todo[start:min(start+batchSize, len(todo))]
+		texts := make([]string, len(part))
+		for i, c := range part {
+			texts[i] = c.Text
+		}
+		vecs, err := emb.Embed(ctx, texts)
+		if err != nil {
+			return start, fmt.Errorf("re-embed with %s: %w", emb.Name(), err)
+		}
+		batch := &pgx.Batch{}
+		for i, c := range part {
+			batch.Queue(`UPDATE chunks SET embedder = $2, embedding = $3 WHERE id = $1`, c.ID, emb.Name(), pgvector.NewVector(vecs[i]))
+		}
+		if err := s.pool.SendBatch(ctx, batch).Close(); err != nil {
+			return start, err
+		}
+		if progress != nil {
+			progress(start+len(part), len(todo))
+		}
+	}
+	return len(todo), nil
+}

@@ -1,0 +1,78 @@
+// Package store is the only place that speaks SQL. It holds the policy store (versions,
+// chunks, approvals), eligible-only retrieval, and the drafts the workflow saves. Errors
+// from Postgres are mapped here once, into messages that name the document or ticket.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	pgxvec "github.com/pgvector/pgvector-go/pgx"
+	"github.com/pressly/goose/v3"
+
+	"github.com/supportdraft/supportdraft/migrations"
+)
+
+// ErrNotFound is returned when a row asked for by ID does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store wraps a pgx pool with pgvector types registered on every connection.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+// Open connects to databaseURL and checks the connection.
+func Open(ctx context.Context, databaseURL string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
+	}
+	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
+		return pgxvec.RegisterTypes(ctx, conn)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to Postgres: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to Postgres at %s: %w (is it running? `scripts/services.sh` starts it)", cfg.ConnConfig.Host, err)
+	}
+	return &Store{pool: pool}, nil
+}
+
+// Close releases the pool.
+func (s *Store) Close() { s.pool.Close() }
+
+// Pool exposes the pool to benchmarks and tests that load data in bulk.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// Migrate applies every embedded migration not yet recorded in goose_db_version.
+// It needs the vector and btree_gist extensions, which scripts/services.sh creates as
+// superuser; the first migration only re-asserts them.
+func Migrate(ctx context.Context, databaseURL string) (applied int, err error) {
+	cfg, err := pgx.ParseConfig(databaseURL)
+	if err != nil {
+		return 0, fmt.Errorf("parse DATABASE_URL: %w", err)
+	}
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS)
+	if err != nil {
+		return 0, fmt.Errorf("load migrations: %w", err)
+	}
+	results, err := provider.Up(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("migrate: %w", err)
+	}
+	return len(results), nil
+}
+
+// inTx runs fn in one transaction, committing only if fn returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, fn)
+}

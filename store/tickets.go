@@ -1,0 +1,61 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/supportdraft/supportdraft/ticket"
+)
+
+// SaveTicket stores one ticket revision. Saving the same revision again is a no-op: the
+// help desk may deliver a webhook twice.
+func (s *Store) SaveTicket(ctx context.Context, t *ticket.Ticket) error {
+	msgs, err := json.Marshal(t.Messages)
+	if err != nil {
+		return err
+	}
+	_, err = s.pool.Exec(ctx, `
+		INSERT INTO ticket_revisions (ticket_id, revision, updated_at, account_id, plan, region, locale, channel, subject, messages)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (ticket_id, revision) DO NOTHING`,
+		t.TicketID, t.Revision, t.UpdatedAt, t.Account.ID, t.Account.Plan, t.Account.Region,
+		t.Account.Eligibility().Locale, t.Channel, t.Subject, msgs)
+	if err != nil {
+		return fmt.Errorf("save ticket %s revision %d: %w", t.TicketID, t.Revision, err)
+	}
+	return nil
+}
+
+const ticketColumns = `ticket_id, revision, updated_at, account_id, plan, region, locale, channel, subject, messages`
+
+// Ticket loads one revision of a ticket.
+func (s *Store) Ticket(ctx context.Context, ticketID string, revision int) (*ticket.Ticket, error) {
+	row := s.pool.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 AND revision = $2`, ticketID, revision)
+	return scanTicket(row, ticketID)
+}
+
+// LatestTicket loads the highest revision of a ticket: the state of the ticket now.
+func (s *Store) LatestTicket(ctx context.Context, ticketID string) (*ticket.Ticket, error) {
+	row := s.pool.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 ORDER BY revision DESC LIMIT 1`, ticketID)
+	return scanTicket(row, ticketID)
+}
+
+func scanTicket(row pgx.Row, ticketID string) (*ticket.Ticket, error) {
+	t := &ticket.Ticket{}
+	var msgs []byte
+	err := row.Scan(&t.TicketID, &t.Revision, &t.UpdatedAt, &t.Account.ID, &t.Account.Plan, &t.Account.Region,
+		&t.Account.Locale, &t.Channel, &t.Subject, &msgs)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("ticket %s: %w", ticketID, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load ticket %s: %w", ticketID, err)
+	}
+	if err := json.Unmarshal(msgs, &t.Messages); err != nil {
+		return nil, fmt.Errorf("ticket %s: stored messages: %w", ticketID, err)
+	}
+	return t, nil
+}

@@ -1,0 +1,19 @@
+// Package worker runs the Temporal worker that executes DraftWorkflows and their
+// activities against the policy store and the configured model providers.
+package worker
+
+import (
+	"go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// New registers the draft workflow and every activity on the draft task queue.
+func New(c client.Client, acts *activities.Activities) sdkworker.Worker {
+	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
+	w.RegisterWorkflow(workflows.Draft)
+	w.RegisterActivity(acts)
+	return w
+}

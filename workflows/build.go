@@ -1,0 +1,167 @@
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/llm"
+)
+
+// dbOptions is for steps that only touch Postgres: quick, retried a bounded number of times.
+func dbOptions(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumAttempts: 5},
+	})
+}
+
+// modelOptions is for steps that may call a model: longer, fewer attempts; permanent model
+// errors are marked non-retryable by the activity.
+func modelOptions(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 90 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: 4},
+	})
+}
+
+// codeOptions is for deterministic steps (span checks, guard, compose): they fail only on
+// a bug, so one retry is plenty.
+func codeOptions(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 2},
+	})
+}
+
+// build runs one draft iteration, step by step, each a visible activity in the history:
+// load context → retrieve (eligible only) → generate → verify spans → judge claims → guard
+// → compose → score → save. A failure leaves the previous iteration in place and is
+// reported to whoever waits for the build.
+func (w *run) build(ctx workflow.Context) {
+	if err := w.buildSteps(ctx); err != nil {
+		w.buildErr = err.Error()
+		workflow.GetLogger(ctx).Error("draft build failed", "ticket", w.in.TicketID, "revision", w.revision, "error", err)
+	}
+}
+
+func (w *run) buildSteps(ctx workflow.Context) error {
+	ref := activities.TicketRef{TicketID: w.in.TicketID, Revision: w.revision}
+	var tc activities.Context
+	if err := workflow.ExecuteActivity(dbOptions(ctx), a.LoadContext, ref, w.in.Replay).Get(ctx, &tc); err != nil {
+		return err
+	}
+	var evidence []llm.Evidence
+	if err := workflow.ExecuteActivity(dbOptions(ctx), a.Retrieve, activities.RetrieveInput{Ticket: ref, At: tc.At, Account: tc.Account}).Get(ctx, &evidence); err != nil {
+		return err
+	}
+	draft := llm.Draft{Abstain: true, Reply: drafts.NoEvidenceReply}
+	if len(evidence) > 0 { // nothing eligible: no model call can ground an answer
+		if err := workflow.ExecuteActivity(modelOptions(ctx), a.Generate, activities.GenerateInput{Ticket: ref, At: tc.At, Account: tc.Account, Evidence: evidence}).Get(ctx, &draft); err != nil {
+			return err
+		}
+	}
+	evidence = mergeEvidence(evidence, draft.Evidence)
+	var checks []drafts.ClaimCheck
+	if err := workflow.ExecuteActivity(codeOptions(ctx), a.VerifySpans, activities.SpansInput{Claims: draft.Claims, Evidence: evidence}).Get(ctx, &checks); err != nil {
+		return err
+	}
+	if err := workflow.ExecuteActivity(modelOptions(ctx), a.JudgeClaims, activities.JudgeInput{TicketID: w.in.TicketID, Checks: checks, Evidence: evidence}).Get(ctx, &checks); err != nil {
+		return err
+	}
+	var guarded guard.Result
+	if err := workflow.ExecuteActivity(codeOptions(ctx), a.Guard, activities.GuardInput{Reply: draft.Reply, Checks: checks, Evidence: evidence}).Get(ctx, &guarded); err != nil {
+		return err
+	}
+	var comp drafts.Composition
+	if err := workflow.ExecuteActivity(codeOptions(ctx), a.Compose, activities.ComposeInput{Draft: draft, Checks: checks, Guarded: guarded, Evidence: evidence}).Get(ctx, &comp); err != nil {
+		return err
+	}
+	var score activities.Score
+	if err := workflow.ExecuteActivity(modelOptions(ctx), a.Score, activities.ScoreInput{Ticket: ref, Reply: comp.Reply, Evidence: evidence, Unsupported: comp.Unsupported}).Get(ctx, &score); err != nil {
+		return err
+	}
+	record := drafts.Record{
+		TicketID: w.in.TicketID, Iteration: max(w.iteration, tc.LastIteration) + 1, Revision: w.revision,
+		Status: comp.Status, EligibleAt: tc.At, Account: tc.Account, Reply: comp.Reply, ModelReply: draft.Reply,
+		Abstained: comp.Status == drafts.StatusAbstained, Note: comp.Note, Claims: checks, Sentences: guarded.Sentences,
+		Bound: comp.Bound, Evidence: evidenceRefs(evidence), Scores: score.Scores, Unsupported: comp.Unsupported,
+		Confidence: score.Confidence, CreatedAt: workflow.Now(ctx),
+	}
+	var summary drafts.Summary
+	if err := workflow.ExecuteActivity(dbOptions(ctx), a.Save, record, activities.Area(evidence)).Get(ctx, &summary); err != nil {
+		return err
+	}
+	w.iteration, w.current, w.staleReasons, w.buildErr = summary.Iteration, &summary, nil, ""
+	return nil
+}
+
+// mergeEvidence adds the snippets a tool-using drafter found by searching, once each.
+func mergeEvidence(retrieved, seen []llm.Evidence) []llm.Evidence {
+	have := map[string]bool{}
+	for _, e := range retrieved {
+		have[e.ChunkID] = true
+	}
+	for _, e := range seen {
+		if !have[e.ChunkID] {
+			have[e.ChunkID] = true
+			retrieved = append(retrieved, e)
+		}
+	}
+	return retrieved
+}
+
+func evidenceRefs(evidence []llm.Evidence) []drafts.EvidenceRef {
+	out := make([]drafts.EvidenceRef, len(evidence))
+	for i, e := range evidence {
+		out[i] = drafts.EvidenceRef{ChunkID: e.ChunkID, Score: e.Score}
+	}
+	return out
+}
+
+// edit stores the agent's text and answers with the deterministic checks on it.
+func (w *run) edit(ctx workflow.Context, req EditRequest) (guard.Result, error) {
+	w.touched = true
+	var res guard.Result
+	in := activities.EditInput{TicketID: w.in.TicketID, Iteration: w.current.Iteration, Text: req.Text}
+	err := workflow.ExecuteActivity(dbOptions(ctx), a.SaveEdit, in).Get(ctx, &res)
+	return res, err
+}
+
+// sendCheck answers the send hook. The freshness check gets a short budget; if it cannot
+// run, the answer is "unchecked": the send is allowed with a visible warning, because
+// blocking every reply is worse than one unchecked draft. The verdict stays in this history,
+// is recorded in send_checks, and the API counts it.
+func (w *run) sendCheck(ctx workflow.Context, req SendCheckRequest) (drafts.SendCheck, error) {
+	w.touched = true
+	res := drafts.SendCheck{Iteration: w.current.Iteration}
+	checkCtx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		ScheduleToCloseTimeout: w.in.CheckBudget,
+		StartToCloseTimeout:    w.in.CheckBudget,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, BackoffCoefficient: 2, MaximumAttempts: 5},
+	})
+	var reasons []drafts.StaleReason
+	err := workflow.ExecuteActivity(checkCtx, a.CheckFresh, activities.FreshInput{TicketID: w.in.TicketID, Bound: *w.current}).Get(ctx, &reasons)
+	switch {
+	case err != nil:
+		res.Verdict, res.Warning = drafts.VerdictUnchecked, drafts.UncheckedWarning
+		workflow.GetLogger(ctx).Warn("send-check unavailable: send allowed unchecked", "ticket", w.in.TicketID, "error", err)
+	case len(reasons) > 0:
+		res.Verdict, res.Reasons = drafts.VerdictStale, reasons
+		w.staleReasons = reasons
+		w.markStatus(ctx, drafts.StatusStale, reasons)
+	default:
+		res.Verdict = drafts.VerdictOK
+	}
+	recordCtx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 5 * time.Second, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3},
+	})
+	// Not awaited: the send hook gets its answer now; the record follows (or, with the
+	// database down, fails in the history, which still holds the verdict).
+	workflow.ExecuteActivity(recordCtx, a.RecordSendCheck, w.in.TicketID, res)
+	return res, nil
+}

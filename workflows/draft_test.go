@@ -1,0 +1,295 @@
+package workflows_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/mock"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+const refundQuestion = "Hi, I renewed my annual Pro plan last week by mistake. Can I still get a refund for the annual plan?"
+
+// harness runs the real Draft workflow in the test environment with the real activities
+// over a scratch store holding the sample corpus. Only the drafter may be scripted, and
+// single activities may be overridden to fail. Steps run one after another: each starts a
+// minute (of skipped test time) after the previous one completed.
+type harness struct {
+	t     *testing.T
+	env   *testsuite.TestWorkflowEnvironment
+	store *store.Store
+	acts  *activities.Activities
+	steps []func(done func())
+}
+
+func newHarness(t *testing.T, drafter llm.Drafter) *harness {
+	t.Parallel()
+	s := testenv.Store(t)
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(testenv.QuietLogger())
+	env := suite.NewTestWorkflowEnvironment()
+	acts := testenv.Activities(t, s, drafter)
+	env.RegisterWorkflow(workflows.Draft)
+	env.RegisterActivity(acts)
+	return &harness{t: t, env: env, store: s, acts: acts}
+}
+
+// at adds a plain step.
+func (h *harness) at(fn func()) {
+	h.steps = append(h.steps, func(done func()) { fn(); done() })
+}
+
+// update adds a step that sends an update and decodes its result into out (if non-nil).
+func (h *harness) update(name string, out any, args ...any) {
+	id := fmt.Sprintf("%s-%d", name, len(h.steps))
+	h.steps = append(h.steps, func(done func()) {
+		h.env.UpdateWorkflow(name, id, &testsuite.TestUpdateCallback{
+			OnAccept: func() {},
+			OnReject: func(err error) { h.t.Errorf("%s rejected: %v", name, err); done() },
+			OnComplete: func(res any, err error) {
+				defer done()
+				if err != nil {
+					h.t.Errorf("%s failed: %v", name, err)
+					return
+				}
+				if out != nil {
+					if err := jsonRoundTrip(res, out); err != nil {
+						h.t.Errorf("%s result: %v", name, err)
+					}
+				}
+			},
+		}, args...)
+	})
+}
+
+func (h *harness) runStep(i int) {
+	if i < len(h.steps) {
+		h.steps[i](func() { h.env.RegisterDelayedCallback(func() { h.runStep(i + 1) }, time.Minute) })
+	}
+}
+
+func (h *harness) run(ticketID string, revision int) *workflows.DraftResult {
+	h.env.RegisterDelayedCallback(func() { h.runStep(0) }, time.Minute)
+	h.env.ExecuteWorkflow(workflows.Draft, &workflows.DraftInput{TicketID: ticketID, Revision: revision, IdleTimeout: 24 * time.Hour})
+	require.True(h.t, h.env.IsWorkflowCompleted())
+	require.NoError(h.t, h.env.GetWorkflowError())
+	var res workflows.DraftResult
+	require.NoError(h.t, h.env.GetWorkflowResult(&res))
+	return &res
+}
+
+func (h *harness) latest(ticketID string) *drafts.Record {
+	r, err := h.store.LatestDraft(context.Background(), ticketID)
+	require.NoError(h.t, err)
+	return r
+}
+
+var now = time.Now().UTC().Add(-time.Hour)
+
+func TestDraftHappyPathCitesCurrentPolicyAndSendsOK(t *testing.T) {
+	h := newHarness(t, nil)
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-1", 1, "pro", "eu", now, refundQuestion))
+	var opened workflows.DraftState
+	var check drafts.SendCheck
+	h.update(workflows.UpdateOpen, &opened, workflows.OpenRequest{Revision: 1})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi, see below."})
+	h.update(workflows.UpdateDiscard, nil)
+	res := h.run("T-1", 1)
+
+	assert.Equal(t, drafts.StatusDiscarded, res.Status)
+	assert.Equal(t, drafts.StatusReady, opened.Status)
+	assert.Contains(t, opened.Current.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
+	assert.Equal(t, drafts.VerdictOK, check.Verdict)
+	r := h.latest("T-1")
+	assert.Contains(t, r.Reply, "14 days")
+	assert.NotContains(t, r.Reply, "30 days")
+	assert.Equal(t, 0, r.Unsupported)
+	for _, c := range r.Claims {
+		assert.True(t, c.Supported(), "claim %q: %s", c.Sentence, c.Failure)
+	}
+	assert.Greater(t, r.Confidence, 0.5)
+	assert.Equal(t, drafts.StatusDiscarded, r.Status, "discard is recorded on the saved draft")
+}
+
+// liar is a model that invents a refund window, cites a chunk that does not exist, and
+// misquotes a real one, around one honest sentence.
+var liar = llm.Draft{
+	Reply: "Hi, thanks for writing. Annual plans can be refunded in full within 14 days of the purchase date or the renewal date. " +
+		"You have a 30-day refund window on annual plans. We will credit 20% of your plan as compensation. " +
+		"Refunds are issued within 2 business days. If anything is unclear, just reply to this email.",
+	Claims: []llm.Claim{
+		{Sentence: "Annual plans can be refunded in full within 14 days of the purchase date or the renewal date.",
+			ChunkIDs: []string{"billing/refunds-annual@4#refund-window"},
+			Quote:    "Annual Pro and Business plans can be refunded in full within 14 days of the purchase date or the renewal date."},
+		{Sentence: "You have a 30-day refund window on annual plans.",
+			ChunkIDs: []string{"billing/refunds-annual@4#refund-window"},
+			Quote:    "Annual Pro and Business plans can be refunded in full within 14 days of the purchase date or the renewal date."},
+		{Sentence: "We will credit 20% of your plan as compensation.",
+			ChunkIDs: []string{"billing/goodwill@1#credits"}, Quote: "We credit 20% of the plan."},
+		{Sentence: "Refunds are issued within 2 business days.",
+			ChunkIDs: []string{"billing/refunds-annual@4#what-is-refunded"}, Quote: "Refunds are issued within 2 business days."},
+	},
+}
+
+func TestDraftStrikesWhatTheModelInventedAndKeepsTheRest(t *testing.T) {
+	h := newHarness(t, testenv.Scripted{Reply: liar})
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-2", 1, "pro", "eu", now, refundQuestion))
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-2", 1)
+
+	r := h.latest("T-2")
+	struck := map[string]string{}
+	for _, s := range r.Sentences {
+		if !s.Kept {
+			struck[s.Text] = s.Reason
+		}
+	}
+	require.Len(t, struck, 3, "sentences: %+v", r.Sentences)
+	assert.Contains(t, struck["You have a 30-day refund window on annual plans."], "contradicts", "judge verdict")
+	assert.Contains(t, struck["We will credit 20% of your plan as compensation."], "billing/goodwill@1#credits", "unknown chunk")
+	assert.Contains(t, struck["Refunds are issued within 2 business days."], "verbatim", "non-verbatim quote")
+	assert.Contains(t, r.Reply, "within 14 days of the purchase date", "the honest sentence stays")
+	assert.NotContains(t, r.Reply, "30-day")
+	assert.Contains(t, r.Reply, "Not covered by current policy")
+	assert.Equal(t, 3, r.Unsupported)
+	assert.LessOrEqual(t, r.Confidence, 0.3, "two or more unsupported claims cap confidence at 0.3")
+	assert.Equal(t, []drafts.BoundVersion{{DocID: "billing/refunds-annual", Version: 4}}, r.Bound)
+
+	var logged int
+	require.NoError(t, h.store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM rejections WHERE ticket_id = 'T-2'`).Scan(&logged))
+	assert.Equal(t, 3, logged, "every strike is in the rejection log")
+}
+
+func TestDraftAbstainsWhenNoPolicyAnswers(t *testing.T) {
+	h := newHarness(t, nil)
+	// Enterprise accounts have no refund policy in the sample corpus.
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-3", 1, "free", "apac", now,
+		"Can you send me a hoodie with your logo on it? I love the product."))
+	var opened workflows.DraftState
+	h.update(workflows.UpdateOpen, &opened, workflows.OpenRequest{Revision: 1})
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-3", 1)
+	assert.Equal(t, drafts.StatusAbstained, opened.Status)
+	r := h.latest("T-3")
+	assert.True(t, r.Abstained)
+	assert.Contains(t, r.Note, drafts.AbstainNote)
+}
+
+func TestSendCheckStaleByRevisionThenRebuildIsOK(t *testing.T) {
+	h := newHarness(t, nil)
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-4", 1, "pro", "eu", now, refundQuestion))
+	var stale, fresh drafts.SendCheck
+	var rebuilt workflows.DraftState
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.at(func() {
+		testenv.SaveTicket(t, h.store, testenv.Ticket("T-4", 2, "pro", "eu", now.Add(30*time.Minute), "Also, is VAT refunded too?"))
+		h.env.SignalWorkflow(workflows.SignalRevision, workflows.RevisionSignal{Revision: 2, UpdatedAt: now.Add(30 * time.Minute)})
+	})
+	h.update(workflows.UpdateSendCheck, &stale, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateRebuild, &rebuilt)
+	h.update(workflows.UpdateSendCheck, &fresh, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-4", 1)
+
+	assert.Equal(t, drafts.VerdictStale, stale.Verdict)
+	require.NotEmpty(t, stale.Reasons)
+	assert.Contains(t, stale.Reasons[0].Message, "customer replied at")
+	assert.Equal(t, 2, rebuilt.Current.Iteration)
+	assert.Equal(t, 2, rebuilt.Current.Revision)
+	assert.Equal(t, drafts.VerdictOK, fresh.Verdict, "reasons: %+v", fresh.Reasons)
+	first, err := h.store.Draft(context.Background(), "T-4", 1)
+	require.NoError(t, err)
+	assert.Equal(t, drafts.StatusStale, first.Status, "the earlier iteration stays, marked stale")
+}
+
+func TestSendCheckStaleByPolicyVersion(t *testing.T) {
+	h := newHarness(t, nil)
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-5", 1, "pro", "eu", now, refundQuestion))
+	var check drafts.SendCheck
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.at(func() {
+		approved := time.Now().UTC().Add(-time.Minute)
+		v := &policy.Version{DocID: "billing/refunds-annual", Version: 6, Status: policy.StatusApproved, Source: "wiki",
+			Title: "Refunds on annual plans", Area: "refunds", EffectiveFrom: &approved, ApprovedAt: &approved,
+			Plans: []string{"pro", "business"}, Regions: []string{"eu", "uk"}, Locale: "en", ContentHash: "v6",
+			Chunks: []policy.Chunk{{ID: "billing/refunds-annual@6#refund-window", Anchor: "refund-window", Text: "Refunds within 21 days."}}}
+		_, err := h.store.Import(context.Background(), []*policy.Version{v}, testenv.Embedder)
+		require.NoError(t, err)
+	})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-5", 1)
+	require.Equal(t, drafts.VerdictStale, check.Verdict)
+	assert.Contains(t, check.Reasons[0].Message, "policy billing/refunds-annual v6 approved at")
+}
+
+func TestSendCheckStaleByPlan(t *testing.T) {
+	h := newHarness(t, nil)
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-6", 1, "pro", "eu", now, refundQuestion))
+	var check drafts.SendCheck
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.at(func() {
+		testenv.SaveTicket(t, h.store, testenv.Ticket("T-6", 2, "business", "eu", now.Add(time.Minute), refundQuestion))
+	})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-6", 1)
+	require.Equal(t, drafts.VerdictStale, check.Verdict)
+	var messages []string
+	for _, r := range check.Reasons {
+		messages = append(messages, r.Message)
+	}
+	assert.Contains(t, messages, "plan changed from pro to business")
+}
+
+func TestSendCheckUncheckedWhenTheCheckCannotRun(t *testing.T) {
+	h := newHarness(t, nil)
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-7", 1, "pro", "eu", now, refundQuestion))
+	h.env.OnActivity(h.acts.CheckFresh, mock.Anything, mock.Anything).Return(nil, errors.New("connection refused"))
+	var check drafts.SendCheck
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-7", 1)
+	assert.Equal(t, drafts.VerdictUnchecked, check.Verdict)
+	assert.Equal(t, drafts.UncheckedWarning, check.Warning)
+}
+
+func TestIdleDraftClosesAfterTimeout(t *testing.T) {
+	h := newHarness(t, nil)
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-8", 1, "pro", "eu", now, refundQuestion))
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	res := h.run("T-8", 1)
+	assert.Equal(t, drafts.StatusClosed, res.Status)
+	assert.Equal(t, drafts.StatusClosed, h.latest("T-8").Status)
+}
+
+func TestEditIsCheckedNotStruck(t *testing.T) {
+	h := newHarness(t, nil)
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-9", 1, "pro", "eu", now, refundQuestion))
+	var checked guard.Result
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.update(workflows.UpdateEdit, &checked, workflows.EditRequest{Text: "Hi {{first_name}}, we will refund you within 30 days."})
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-9", 1)
+	require.Len(t, checked.Sentences, 1)
+	assert.False(t, checked.Sentences[0].Kept)
+	assert.NotEmpty(t, checked.Sentences[0].Placeholders)
+	assert.True(t, strings.Contains(h.latest("T-9").EditedText, "{{first_name}}"), "the agent's text is stored as written")
+}
