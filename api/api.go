@@ -34,6 +34,7 @@ type Server struct {
 
 // Config is the part of the configuration the API acts on.
 type Config struct {
+	TaskQueue   string        // where draft workflows run (workflows.TaskQueue)
 	KillSwitch  bool          // refuse new drafts at intake
 	TemporalUI  string        // base URL of the Temporal Web UI, for links in responses
 	Namespace   string        // Temporal namespace, for those links

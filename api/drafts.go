@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
@@ -43,22 +42,8 @@ func (s *Server) startDraft(c echo.Context) error {
 	if err := s.Store.SaveTicket(ctx, t); err != nil {
 		return err
 	}
-	start := s.Temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
-		ID:                       workflows.DraftWorkflowID(t.TicketID),
-		TaskQueue:                workflows.TaskQueue,
-		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-	}, workflows.Draft, &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision,
-		IdleTimeout: s.Config.IdleTimeout, CheckBudget: s.Config.CheckBudget})
-	handle, err := s.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
-		StartWorkflowOperation: start,
-		UpdateOptions: client.UpdateWorkflowOptions{UpdateName: workflows.UpdateOpen,
-			Args: []any{workflows.OpenRequest{Revision: t.Revision}}, WaitForStage: client.WorkflowUpdateStageCompleted},
-	})
-	if err != nil {
-		return err
-	}
-	var state workflows.DraftState
-	if err := handle.Get(ctx, &state); err != nil {
+	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout, CheckBudget: s.Config.CheckBudget}
+	if _, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in); err != nil {
 		return err
 	}
 	s.metrics.intake.WithLabelValues("drafted").Inc()

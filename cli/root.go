@@ -57,7 +57,7 @@ With no model configured, local deterministic providers draft, judge and embed.`
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newMigrateCmd(), newPolicyCmd(), newBenchCmd())
+	root.AddCommand(newDevCmd(), newWorkerCmd(), newAPICmd(), newMigrateCmd(), newPolicyCmd(), newDraftCmd(), newBenchCmd())
 	return root
 }
 

@@ -19,6 +19,8 @@ type Config struct {
 	KillSwitch        bool          // SUPPORTDRAFT_KILL_SWITCH: refuse new drafts at intake
 	IdleTimeout       time.Duration // SUPPORTDRAFT_DRAFT_IDLE_TIMEOUT: a draft nobody touches closes after this
 	CheckBudget       time.Duration // SUPPORTDRAFT_CHECK_BUDGET: how long send-check may try before answering "unchecked"
+	TemporalUI        string        // SUPPORTDRAFT_TEMPORAL_UI: Web UI base URL, for links
+	Vocabulary        string        // SUPPORTDRAFT_VOCABULARY: a file of extra commitment vocabulary
 
 	Provider      string // SUPPORTDRAFT_PROVIDER: local | openai
 	OpenAIBaseURL string // OPENAI_BASE_URL
@@ -39,6 +41,8 @@ func FromEnv() (Config, error) {
 		TemporalAddress:   env("TEMPORAL_ADDRESS", "127.0.0.1:7233"),
 		TemporalNamespace: env("TEMPORAL_NAMESPACE", "default"),
 		HTTPAddr:          env("SUPPORTDRAFT_HTTP_ADDR", "127.0.0.1:8080"),
+		TemporalUI:        env("SUPPORTDRAFT_TEMPORAL_UI", "http://127.0.0.1:8233"),
+		Vocabulary:        os.Getenv("SUPPORTDRAFT_VOCABULARY"),
 		Provider:          env("SUPPORTDRAFT_PROVIDER", "local"),
 		OpenAIBaseURL:     env("OPENAI_BASE_URL", "https://api.openai.com/v1"),
 		OpenAIAPIKey:      os.Getenv("OPENAI_API_KEY"),

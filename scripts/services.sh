@@ -22,6 +22,8 @@ DB_PORT=${SUPPORTDRAFT_PG_PORT:-5432}
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
+export PGOPTIONS='-c client_min_messages=warning'
+
 
 install_pgvector() {
   [ -f /usr/share/postgresql/$PG_VERSION/extension/vector.control ] && return 0
@@ -73,15 +75,19 @@ SQL
   done
 }
 
+# temporal_bin builds the pinned CLI into the project's data directory once; a marker file
+# records the version, because a CLI built with `go install` reports 0.0.0-DEV.
 temporal_bin() {
-  local gobin; gobin="$(go env GOPATH)/bin"
-  if [ -x "$gobin/temporal" ] && "$gobin/temporal" --version 2>/dev/null | grep -q "$TEMPORAL_VERSION"; then
+  local gobin="$data/bin"
+  if [ -x "$gobin/temporal" ] && [ "$(cat "$gobin/temporal.version" 2>/dev/null)" = "$TEMPORAL_VERSION" ]; then
     echo "$gobin/temporal"; return
   fi
+  mkdir -p "$gobin"
   log "building the Temporal CLI v$TEMPORAL_VERSION (once, ~3 min)"
   GOBIN="$gobin" GOFLAGS= go install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION" >&2 ||
     die "could not build the Temporal CLI (go install github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION)"
   [ -x "$gobin/temporal" ] || die "the Temporal CLI build did not produce $gobin/temporal"
+  echo "$TEMPORAL_VERSION" >"$gobin/temporal.version"
   echo "$gobin/temporal"
 }
 
@@ -111,5 +117,5 @@ fi
 echo "export DATABASE_URL='$DATABASE_URL'"
 echo "export TEST_DATABASE_URL='${TEST_DATABASE_URL:-$DATABASE_URL}'"
 echo "export TEMPORAL_ADDRESS='$TEMPORAL_ADDRESS'"
-echo "export SUPPORTDRAFT_TEMPORAL_CLI='$(command -v temporal || echo "$(go env GOPATH)/bin/temporal")'"
+if [ -x "$data/bin/temporal" ]; then echo "export SUPPORTDRAFT_TEMPORAL_CLI='$data/bin/temporal'"; fi
 log "ready"

@@ -10,9 +10,10 @@ import (
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
-// New registers the draft workflow and every activity on the draft task queue.
-func New(c client.Client, acts *activities.Activities) sdkworker.Worker {
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
+// New registers the draft workflow and every activity on taskQueue (normally
+// workflows.TaskQueue; tests and evals use their own so no other worker takes their tasks).
+func New(c client.Client, taskQueue string, acts *activities.Activities) sdkworker.Worker {
+	w := sdkworker.New(c, taskQueue, sdkworker.Options{})
 	w.RegisterWorkflow(workflows.Draft)
 	w.RegisterActivity(acts)
 	return w

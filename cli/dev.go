@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/store"
+)
+
+func newDevCmd() *cobra.Command {
+	var corpus, ticketFile string
+	var once bool
+	cmd := &cobra.Command{
+		Use:   "dev",
+		Short: "Migrate, import the sample corpus, run worker + API, and print a first draft",
+		Long: `dev is the whole product on one machine: it applies migrations, imports the corpus
+(default corpus/sample), runs the Temporal worker and the HTTP API in this process,
+drafts the example ticket through the API and prints it with its citations and the
+Temporal UI link, then keeps serving until Ctrl-C (or exits with --once).
+Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
+		Example: `  scripts/dev.sh                      # services up, then this command
+  supportdraft dev --once             # print the first draft and exit`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			out := cmd.OutOrStdout()
+			cfg, err := loadConfig()
+			if err != nil {
+				return err
+			}
+			n, err := store.Migrate(ctx, cfg.DatabaseURL)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "migrations applied: %d\n", n)
+			versions, err := policy.ParseDir(corpus)
+			if err != nil {
+				return usageError{fmt.Errorf("corpus %s:\n%w", corpus, err)}
+			}
+			st, err := open(ctx)
+			if err != nil {
+				return err
+			}
+			defer st.close()
+			res, err := st.store.Import(ctx, versions, st.embedder)
+			if err != nil {
+				return fmt.Errorf("import %s: %w", corpus, err)
+			}
+			fmt.Fprintf(out, "corpus %s: %d versions added, %d unchanged\n", corpus, len(res.Added), len(res.Unchanged))
+			if err := st.worker.Start(); err != nil {
+				return fmt.Errorf("start worker: %w", err)
+			}
+			defer st.worker.Stop()
+			serveCtx, stop := context.WithCancel(ctx)
+			defer stop()
+			errc := make(chan error, 1)
+			go func() { errc <- serveAPI(serveCtx, st) }()
+			t, err := readTicket(ticketFile)
+			if err != nil {
+				return err
+			}
+			client := api.NewClient("http://" + cfg.HTTPAddr)
+			if err := client.WaitReady(ctx, 10*time.Second); err != nil {
+				return err
+			}
+			v, err := client.Draft(ctx, t)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(out)
+			printDraft(out, v)
+			fmt.Fprintf(out, "\nAPI: http://%s   Temporal UI: %s\n", cfg.HTTPAddr, cfg.TemporalUI)
+			if once {
+				stop()
+				return <-errc
+			}
+			fmt.Fprintln(out, "Serving; press Ctrl-C to stop.")
+			return <-errc
+		},
+	}
+	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "policy corpus directory to import")
+	cmd.Flags().StringVar(&ticketFile, "ticket", "examples/ticket-refund.json", "ticket to draft first")
+	cmd.Flags().BoolVar(&once, "once", false, "exit after printing the first draft")
+	return cmd
+}

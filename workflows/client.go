@@ -1,0 +1,30 @@
+package workflows
+
+import (
+	"context"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+)
+
+// Open starts the ticket's draft workflow, or reaches the running one, with update-with-
+// start: the start is idempotent per workflow ID, and the "open" update brings the
+// revision in. It waits until the draft for that revision is built.
+func Open(ctx context.Context, c client.Client, workflowID, taskQueue string, in *DraftInput) (DraftState, error) {
+	start := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
+		ID:                       workflowID,
+		TaskQueue:                taskQueue,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, Draft, in)
+	handle, err := c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: start,
+		UpdateOptions: client.UpdateWorkflowOptions{UpdateName: UpdateOpen,
+			Args: []any{OpenRequest{Revision: in.Revision}}, WaitForStage: client.WorkflowUpdateStageCompleted},
+	})
+	if err != nil {
+		return DraftState{}, err
+	}
+	var state DraftState
+	err = handle.Get(ctx, &state)
+	return state, err
+}
