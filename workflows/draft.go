@@ -47,6 +47,7 @@ type run struct {
 	pendingBuild bool // a build (first draft, open at a newer revision, rebuild) is due
 	pendingStale bool // a new revision arrived: mark the saved draft stale
 	discarded    bool
+	finished     bool // the final status is recorded
 	touched      bool // any message since the last wait: the idle timer restarts
 }
 
@@ -148,6 +149,7 @@ func (w *run) finish(ctx workflow.Context, idle bool) (*DraftResult, error) {
 	if w.current != nil {
 		w.markStatus(ctx, status, w.staleReasons)
 	}
+	w.finished = true
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 		return nil, err
 	}
@@ -204,8 +206,13 @@ func (w *run) awaitBuild(ctx workflow.Context, done func() bool) (DraftState, er
 	return w.state(), nil
 }
 
+// discard ends the draft; it answers once the discarded status is recorded, so a read
+// right after sees it.
 func (w *run) discard(ctx workflow.Context) (DraftState, error) {
 	w.discarded = true
+	if err := workflow.Await(ctx, func() bool { return w.finished }); err != nil {
+		return DraftState{}, err
+	}
 	return w.state(), nil
 }
 

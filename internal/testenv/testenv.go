@@ -4,6 +4,8 @@ package testenv
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 
 	"github.com/supportdraft/supportdraft/activities"
@@ -91,4 +94,28 @@ func (s Scripted) Draft(context.Context, llm.Request) (*llm.Draft, error) {
 // QuietLogger logs only warnings and errors, so test output shows what matters.
 func QuietLogger() log.Logger {
 	return log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+}
+
+// Temporal connects to the dev server that scripts/services.sh starts, or fails the test:
+// CI must never pass without the real server.
+func Temporal(t testing.TB) client.Client {
+	t.Helper()
+	addr := os.Getenv("TEMPORAL_ADDRESS")
+	if addr == "" {
+		t.Fatal("TEMPORAL_ADDRESS is not set: run the tests with scripts/test.sh, which starts the Temporal dev server and sets it")
+	}
+	c, err := client.Dial(client.Options{HostPort: addr, Logger: QuietLogger()})
+	if err != nil {
+		t.Fatalf("connect to Temporal at %s: %v", addr, err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// Unique returns prefix plus a random suffix: workflow IDs and task queues are shared by
+// every test run on the same dev server.
+func Unique(prefix string) string {
+	b := make([]byte, 5)
+	_, _ = rand.Read(b)
+	return prefix + hex.EncodeToString(b)
 }

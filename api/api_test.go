@@ -1,0 +1,161 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
+
+	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/worker"
+)
+
+// stackAPI serves the real API over a real worker on the Temporal dev server and a scratch
+// store with the sample corpus. Each test has its own task queue and ticket IDs.
+func stackAPI(t *testing.T) *httptest.Server {
+	t.Helper()
+	s := testenv.Store(t)
+	c := testenv.Temporal(t)
+	tq := testenv.Unique("test-api-")
+	w := worker.New(c, tq, testenv.Activities(t, s, nil))
+	require.NoError(t, w.Start())
+	t.Cleanup(w.Stop)
+	srv := &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: tq, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func call(t *testing.T, ts *httptest.Server, method, path string, body any, out any) int {
+	t.Helper()
+	var r io.Reader
+	if s, ok := body.(string); ok {
+		r = strings.NewReader(s)
+	} else if body != nil {
+		b, err := json.Marshal(body)
+		require.NoError(t, err)
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, ts.URL+path, r)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	if out != nil {
+		require.NoError(t, json.Unmarshal(raw, out), "body: %s", raw)
+	}
+	return resp.StatusCode
+}
+
+var asked = time.Now().UTC().Add(-time.Hour)
+
+func refundTicket(id string, revision int, plan string, at time.Time, body string) *ticket.Ticket {
+	return testenv.Ticket(id, revision, plan, "eu", at, body)
+}
+
+func TestDraftLifecycleThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	ts := stackAPI(t)
+	id := testenv.Unique("IT-")
+
+	var v api.DraftView
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
+		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?"), &v))
+	assert.Equal(t, drafts.StatusReady, v.Status)
+	assert.Contains(t, v.Reply, "14")
+	require.NotEmpty(t, v.Claims)
+	assert.Contains(t, v.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
+
+	var again api.DraftView
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked, "same revision again"), &again))
+	assert.Equal(t, 1, again.Iteration, "a repeated start for the same revision is idempotent")
+
+	var notified map[string]any
+	require.Equal(t, http.StatusAccepted, call(t, ts, "POST", "/v1/tickets/"+id+"/revisions",
+		refundTicket(id, 2, "pro", asked.Add(10*time.Minute), "Also: is VAT included in the refund?"), &notified))
+	assert.Equal(t, true, notified["draft_notified"])
+
+	var check drafts.SendCheck
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": v.Reply}, &check))
+	require.Equal(t, drafts.VerdictStale, check.Verdict)
+	assert.Contains(t, check.Reasons[0].Message, "customer replied at")
+
+	var rebuilt api.DraftView
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/rebuild", nil, &rebuilt))
+	assert.Equal(t, 2, rebuilt.Iteration)
+	assert.Equal(t, 2, rebuilt.Revision)
+
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": rebuilt.Reply}, &check))
+	assert.Equal(t, drafts.VerdictOK, check.Verdict, "reasons: %+v", check.Reasons)
+
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": "Hi [NAME], done."}, &check))
+	assert.Equal(t, drafts.VerdictBlocked, check.Verdict)
+	assert.Equal(t, []string{"[NAME]"}, check.Placeholders)
+
+	var history struct{ Steps []api.Step }
+	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+id+"/history", nil, &history))
+	var names []string
+	for _, s := range history.Steps {
+		if s.Outcome == "completed" && s.Kind == "activity" {
+			names = append(names, s.Name)
+		}
+	}
+	for _, step := range []string{"LoadContext", "Retrieve", "Generate", "VerifySpans", "JudgeClaims", "Guard", "Compose", "Score", "Save", "CheckFresh"} {
+		assert.Contains(t, names, step)
+	}
+
+	var state map[string]any
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/discard", nil, &state))
+	var after api.DraftView
+	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+id, nil, &after))
+	assert.Equal(t, drafts.StatusDiscarded, after.Status)
+}
+
+func TestBadRequestsNameTheField(t *testing.T) {
+	t.Parallel()
+	ts := stackAPI(t)
+	var e struct{ Error string }
+	assert.Equal(t, http.StatusBadRequest, call(t, ts, "POST", "/v1/drafts", `{"ticket_id": "X-1", "revision": 1}`, &e))
+	assert.Contains(t, e.Error, `"updated_at"`)
+	assert.Equal(t, http.StatusBadRequest, call(t, ts, "POST", "/v1/drafts", `{not json`, &e))
+	assert.Equal(t, http.StatusNotFound, call(t, ts, "GET", "/v1/drafts/"+testenv.Unique("nope-"), nil, &e))
+	big := `{"ticket_id": "` + strings.Repeat("x", 300*1024) + `"}`
+	assert.Equal(t, http.StatusRequestEntityTooLarge, call(t, ts, "POST", "/v1/drafts", big, &e))
+}
+
+// When the API cannot reach Temporal at all, the send hook still gets an answer: send
+// allowed, unchecked, with a warning; the event is counted.
+func TestSendCheckWithoutTemporalIsUncheckedAndCounted(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: testenv.QuietLogger()})
+	require.NoError(t, err)
+	srv := &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: "unused", CheckBudget: 200 * time.Millisecond}}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+
+	var check drafts.SendCheck
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/T-404/send-check", map[string]string{"text": "Hello"}, &check))
+	assert.Equal(t, drafts.VerdictUnchecked, check.Verdict)
+	assert.Equal(t, drafts.UncheckedWarning, check.Warning)
+
+	resp, err := http.Get(ts.URL + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	metrics, _ := io.ReadAll(resp.Body)
+	assert.Contains(t, string(metrics), `supportdraft_unchecked_sends_total{cause="temporal_unreachable"} 1`)
+}

@@ -1,0 +1,280 @@
+// Package trace answers the question to ask before anyone touches a prompt when a draft
+// asserted a term nobody expected: where could it have come from? It searches every
+// version of the corpus (drafts, superseded versions, every locale, the help center and
+// the macros) by wording and by concept, and says which of the defects it is, because
+// each needs a different fix:
+//
+//   - absent: nobody wrote it; the drafter invented it, and the guard must strike it;
+//   - present but not eligible: it is written only where this account may not read it
+//     (stale, draft, another plan, region or locale): a scoping or index problem;
+//   - present and contradicted: an eligible version states another value for the same
+//     term: fix it at the document, not in the prompt.
+//
+// A fourth answer, present and eligible, means the claim is grounded. The package also
+// lints a corpus for eligible versions that contradict each other (Lint) and compares the
+// account a draft was built for with the account now (CompareAccounts). It is pure: the
+// command line reads the files and the store.
+package trace
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// Outcome is the one answer a trace gives.
+type Outcome string
+
+// The outcomes of a trace, from the seed's three defects plus the grounded case.
+const (
+	Absent              Outcome = "absent"               // no version states it
+	PresentNotEligible  Outcome = "present_not_eligible" // stated only where the account may not read it
+	PresentContradicted Outcome = "present_contradicted" // an eligible version states another value
+	PresentEligible     Outcome = "present_eligible"     // an eligible version states it: grounded
+)
+
+// Match is one sentence of the corpus that states the term.
+type Match struct {
+	Ref      string `json:"ref"`      // doc_id@version
+	ChunkID  string `json:"chunk_id"` // doc_id@version#anchor
+	Path     string `json:"path"`     // the file to fix
+	Source   string `json:"source"`   // wiki | helpcenter | macro
+	Status   string `json:"status"`   // draft | approved | superseded
+	Locale   string `json:"locale"`
+	Quote    string `json:"quote"`
+	How      string `json:"how"` // what matched: wording, amounts, verbs, topic words
+	Eligible bool   `json:"eligible"`
+	WhyNot   string `json:"why_not"` // "" when eligible
+}
+
+// Statement is a sentence of an eligible version that states another value for the term.
+type Statement struct {
+	Ref     string   `json:"ref"`
+	ChunkID string   `json:"chunk_id"`
+	Path    string   `json:"path"`
+	Locale  string   `json:"locale"`
+	Quote   string   `json:"quote"`
+	Values  []string `json:"values"` // the values it states instead, e.g. ["14 days"]
+}
+
+// Reading is how trace understood the term: what it searches for.
+type Reading struct {
+	Amounts []string `json:"amounts"` // "30 days"; months are read as 30 days
+	Verbs   []string `json:"verbs"`   // canonical commercial verbs
+	Topic   []string `json:"topic"`   // content-word stems
+}
+
+// Result is a trace's answer.
+type Result struct {
+	Term               string      `json:"term"`
+	ReadAs             Reading     `json:"read_as"`
+	Account            Account     `json:"account"`
+	Outcome            Outcome     `json:"outcome"`
+	Explanation        string      `json:"explanation"`
+	Remedy             string      `json:"remedy"`
+	Matches            []Match     `json:"matches"`
+	EligibleStatements []Statement `json:"eligible_statements"`
+	Versions           int         `json:"versions_searched"`
+	Sentences          int         `json:"sentences_searched"`
+}
+
+// term is a parsed search term.
+type term struct {
+	norm    string
+	verbs   []string
+	amounts []amount
+	topic   []string
+}
+
+func readTerm(text string, vocab *guard.Vocabulary) term {
+	t := term{norm: normaliseText(text), verbs: vocab.Verbs(text)}
+	for _, q := range guard.Quantities(text) {
+		t.amounts = append(t.amounts, amountOf(q))
+	}
+	topic := contentStems(text)
+	for _, f := range vocab.Flags(text) {
+		if f.Kind == guard.KindCommercial {
+			for w := range contentStems(f.Match) {
+				delete(topic, w) // "refund" is searched as a verb, in every language
+			}
+		}
+	}
+	t.topic = sortedKeys(topic)
+	return t
+}
+
+// Trace searches versions for term and judges what it finds for account.
+func Trace(versions []*policy.Version, text string, account Account, vocab *guard.Vocabulary) (*Result, error) {
+	t := readTerm(text, vocab)
+	if len(t.amounts) == 0 && len(t.verbs) == 0 && len(t.topic) == 0 {
+		return nil, fmt.Errorf("term %q has no number, duration, commercial verb or content word to search for: quote the claim from the draft, e.g. \"30-day refund window\"", text)
+	}
+	res := &Result{Term: text, Account: account, Versions: len(versions),
+		ReadAs: Reading{Amounts: []string{}, Verbs: nonNil(t.verbs), Topic: nonNil(t.topic)},
+		Matches: []Match{}, EligibleStatements: []Statement{}}
+	for _, a := range t.amounts {
+		res.ReadAs.Amounts = append(res.ReadAs.Amounts, a.describe())
+	}
+
+	wins := windows(versions)
+	all := statements(versions, vocab)
+	res.Sentences = len(all)
+	areas := map[string]bool{}
+	eligibleDocs := map[string]bool{} // documents with an eligible match
+	for _, s := range all {
+		how, ok := t.match(s)
+		if !ok {
+			continue
+		}
+		why := whyNot(s.version, wins[s.version], account)
+		m := Match{Ref: s.version.Ref(), ChunkID: s.chunk.ID, Path: s.version.Path, Source: s.version.Source,
+			Status: string(s.version.Status), Locale: s.version.Locale, Quote: s.text, How: how,
+			Eligible: len(why) == 0, WhyNot: strings.Join(why, "; ")}
+		res.Matches = append(res.Matches, m)
+		areas[s.version.Area] = true
+		if m.Eligible {
+			eligibleDocs[s.version.DocID] = true
+		}
+	}
+	otherDoc := false // an eligible statement from a document without an eligible match
+	for _, s := range all {
+		if len(whyNot(s.version, wins[s.version], account)) > 0 {
+			continue
+		}
+		if _, ok := t.match(s); ok {
+			continue
+		}
+		values, ok := t.restates(s, areas)
+		if !ok {
+			continue
+		}
+		res.EligibleStatements = append(res.EligibleStatements, Statement{Ref: s.version.Ref(), ChunkID: s.chunk.ID,
+			Path: s.version.Path, Locale: s.version.Locale, Quote: s.text, Values: values})
+		if !eligibleDocs[s.version.DocID] {
+			otherDoc = true
+		}
+	}
+	slices.SortStableFunc(res.Matches, func(a, b Match) int {
+		switch {
+		case a.Eligible == b.Eligible:
+			return 0
+		case a.Eligible:
+			return -1
+		}
+		return 1
+	})
+
+	switch {
+	case len(eligibleDocs) > 0 && otherDoc:
+		res.Outcome = PresentContradicted
+	case len(eligibleDocs) > 0:
+		res.Outcome = PresentEligible
+	case len(res.Matches) > 0 && len(res.EligibleStatements) > 0:
+		res.Outcome = PresentContradicted
+	case len(res.Matches) > 0:
+		res.Outcome = PresentNotEligible
+	default:
+		res.Outcome = Absent
+	}
+	res.Explanation, res.Remedy = advice(res.Outcome, len(eligibleDocs) > 0)
+	return res, nil
+}
+
+// match reports whether s states the term, and how. A sentence states it when it has the
+// term's wording, or every amount of the term (months read as days) and every commercial
+// verb; a term with neither needs all its topic words in the sentence or its heading, and
+// one with amounts but no verb needs at least one topic word, so that "14 days" about
+// suspension is not taken for a "14-day refund window" written without the verb.
+func (t term) match(s *statement) (string, bool) {
+	if t.norm != "" && strings.Contains(normaliseText(s.text), t.norm) {
+		return "same wording", true
+	}
+	topic := s.topicOverlap(t.topic)
+	var how []string
+	if len(t.amounts) == 0 && len(t.verbs) == 0 {
+		if len(topic) < len(t.topic) {
+			return "", false
+		}
+		return "words " + strings.Join(topic, ", "), true
+	}
+	for _, ta := range t.amounts {
+		i := slices.IndexFunc(s.amounts, ta.same)
+		if i < 0 {
+			return "", false
+		}
+		how = append(how, s.amounts[i].describe())
+	}
+	for _, verb := range t.verbs {
+		if !slices.Contains(s.verbs, verb) {
+			return "", false
+		}
+		how = append(how, "verb "+verb)
+	}
+	if len(t.verbs) == 0 && len(t.topic) > 0 && len(topic) == 0 {
+		return "", false
+	}
+	if len(topic) > 0 {
+		how = append(how, "topic "+strings.Join(topic, ", "))
+	}
+	return strings.Join(how, "; "), true
+}
+
+// restates reports whether s speaks of the same term with another value, and returns the
+// values it states instead. It needs the term's verbs, an amount in the unit of one of the
+// term's amounts, and the same topic: a topic word in the sentence or its heading, or the
+// same policy area as a match (a German version shares no English words with the term).
+func (t term) restates(s *statement, areas map[string]bool) ([]string, bool) {
+	if len(t.amounts) == 0 {
+		return nil, false
+	}
+	for _, verb := range t.verbs {
+		if !slices.Contains(s.verbs, verb) {
+			return nil, false
+		}
+	}
+	onTopic := len(s.topicOverlap(t.topic)) > 0 || areas[s.version.Area] ||
+		(len(t.topic) == 0 && len(areas) == 0 && len(t.verbs) > 0)
+	if !onTopic {
+		return nil, false
+	}
+	var values []string
+	for _, ta := range t.amounts {
+		for _, a := range s.amounts {
+			if a.unit == ta.unit && !a.same(ta) && !slices.Contains(values, a.describe()) {
+				values = append(values, a.describe())
+			}
+		}
+	}
+	return values, len(values) > 0
+}
+
+// advice explains an outcome and says what to do about it, in the seed's words.
+func advice(o Outcome, eligibleMatch bool) (explanation, remedy string) {
+	switch o {
+	case Absent:
+		return "No version of any document (drafts, superseded versions, every locale, help center and macros) states this, by wording or by concept: nobody at the company wrote it, the drafter invented it.",
+			"Do not add a prompt instruction: the guard strikes the sentence because no source carries it. If customers keep asking, write and approve the missing policy (`supportdraft gaps` lists what the corpus could not answer)."
+	case PresentNotEligible:
+		return "The term is written only in versions this account may not use at this time (stale, draft, or another plan, region or locale), and no eligible version states another value for it.",
+			"This is a corpus scoping problem, not an invention: find out why the drafter could read these versions (retrieval filters, a stale index, wrong plans/regions/locale in the front matter), and retire or re-scope the document. Also check the account state the draft was given (--draft TICKET): a correct policy applied to a stale plan yields a false sentence built from true inputs."
+	case PresentContradicted:
+		if eligibleMatch {
+			return "Two eligible documents disagree: one states this, another states a different value for the same term.",
+				"Fix it at the document, not in the prompt: resolve the contradiction in the documents (`supportdraft policy lint` lists them) rather than tuning retrieval to prefer one, then re-import and confirm the index picked the change up."
+		}
+		return "The term is written only where this account may not use it, and an eligible version states a different value for the same term.",
+			"Fix it at the document, not in the prompt: correct or retire the stale or out-of-scope text, re-import, and confirm the index picked the change up. The model repeated a real document; a prompt instruction that overrides it makes two sources of policy."
+	}
+	return "An eligible version states this: the claim is grounded in current policy for this account.",
+		"Nothing to fix in the corpus. If the sentence was still wrong for the customer, check the account state the draft was built with (--draft TICKET): the plan or region may have changed since."
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
