@@ -62,10 +62,13 @@ func windows(versions []*policy.Version) map[*policy.Version]window {
 			start := *out[later].from
 			for _, earlier := range vs[:i] {
 				w := out[earlier]
-				if w.from.Before(start) && (w.to == nil || w.to.After(start)) {
+				switch {
+				case w.from.Before(start) && (w.to == nil || w.to.After(start)):
 					w.to, w.supersededBy = &start, later
-					out[earlier] = w
+				case w.to != nil && w.to.Equal(start) && w.supersededBy == nil:
+					w.supersededBy = later // the file already closed it where the next one starts
 				}
+				out[earlier] = w
 			}
 		}
 	}

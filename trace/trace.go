@@ -113,7 +113,7 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 		return nil, fmt.Errorf("term %q has no number, duration, commercial verb or content word to search for: quote the claim from the draft, e.g. \"30-day refund window\"", text)
 	}
 	res := &Result{Term: text, Account: account, Versions: len(versions),
-		ReadAs: Reading{Amounts: []string{}, Verbs: nonNil(t.verbs), Topic: nonNil(t.topic)},
+		ReadAs:  Reading{Amounts: []string{}, Verbs: nonNil(t.verbs), Topic: nonNil(t.topic)},
 		Matches: []Match{}, EligibleStatements: []Statement{}}
 	for _, a := range t.amounts {
 		res.ReadAs.Amounts = append(res.ReadAs.Amounts, a.describe())
@@ -223,12 +223,12 @@ func (t term) match(s *statement) (string, bool) {
 }
 
 // restates reports whether s speaks of the same term with another value, and returns the
-// values it states instead. It needs the term's verbs, an amount in the unit of one of the
+// values it states instead. It needs a term named by more than its value, the term's verbs, an amount in the unit of one of the
 // term's amounts, and the same topic: a topic word in the sentence or its heading, or the
 // same policy area as a match (a German version shares no English words with the term).
 func (t term) restates(s *statement, areas map[string]bool) ([]string, bool) {
-	if len(t.amounts) == 0 {
-		return nil, false
+	if len(t.amounts) == 0 || len(t.verbs) == 0 && len(t.topic) == 0 {
+		return nil, false // a bare "14 days" names no term that another value could contradict
 	}
 	for _, verb := range t.verbs {
 		if !slices.Contains(s.verbs, verb) {
@@ -265,8 +265,8 @@ func advice(o Outcome, eligibleMatch bool) (explanation, remedy string) {
 			return "Two eligible documents disagree: one states this, another states a different value for the same term.",
 				"Fix it at the document, not in the prompt: resolve the contradiction in the documents (`supportdraft policy lint` lists them) rather than tuning retrieval to prefer one, then re-import and confirm the index picked the change up."
 		}
-		return "The term is written only where this account may not use it, and an eligible version states a different value for the same term.",
-			"Fix it at the document, not in the prompt: correct or retire the stale or out-of-scope text, re-import, and confirm the index picked the change up. The model repeated a real document; a prompt instruction that overrides it makes two sources of policy."
+		return "The term is written only where this account may not use it (see why_not), and an eligible version states a different value for the same term: the draft repeated stale or out-of-scope text instead of current policy.",
+			"Fix it at the document, not in the prompt: retire or correct the stale or out-of-scope copy (a help-center article, a regional page), re-import, and confirm the index picked the change up; check why retrieval could reach a version that is not eligible. A prompt instruction that overrides a document makes two sources of policy."
 	}
 	return "An eligible version states this: the claim is grounded in current policy for this account.",
 		"Nothing to fix in the corpus. If the sentence was still wrong for the customer, check the account state the draft was built with (--draft TICKET): the plan or region may have changed since."

@@ -1,0 +1,30 @@
+package workflows_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// TestReplayRecordedHistories replays histories recorded from the real dev server (draft,
+// new revision, stale send-check, edit, rebuild, ok send-check, discard). A change to the
+// workflow that would break running drafts fails here; guard it with workflow.GetVersion.
+// Record a new one with: temporal workflow show -w draft/ID --output json > testdata/histories/NAME.json
+func TestReplayRecordedHistories(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/histories/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "no recorded histories in testdata/histories")
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			r := worker.NewWorkflowReplayer()
+			r.RegisterWorkflow(workflows.Draft)
+			require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(testenv.QuietLogger(), f))
+		})
+	}
+}
