@@ -109,7 +109,7 @@ func open(ctx context.Context) (*stack, error) {
 	} else if n > 0 {
 		slog.Info("re-embedded chunks for the configured embedder", "chunks", n, "embedder", p.Embedder.Name())
 	}
-	vocab, err := vocabulary(cfg)
+	vocab, err := vocabularyFromConfig(cfg)
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -123,7 +123,7 @@ func open(ctx context.Context) (*stack, error) {
 	return &stack{cfg: cfg, store: st, temporal: c, worker: worker.New(c, workflows.TaskQueue, activities.New(st, p, vocab)), embedder: p.Embedder}, nil
 }
 
-func vocabulary(cfg config.Config) (*guard.Vocabulary, error) {
+func vocabularyFromConfig(cfg config.Config) (*guard.Vocabulary, error) {
 	if cfg.Vocabulary != "" {
 		return guard.LoadVocabulary(cfg.Vocabulary)
 	}

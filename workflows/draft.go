@@ -18,8 +18,9 @@ var a *activities.Activities
 // small (Temporal also suggests it on its own limits).
 const maxHistoryEvents = 2000
 
-// Draft is the workflow of one ticket's draft: build it, then wait for the agent (edit,
-// send-check, rebuild, discard), for new ticket revisions, or for the idle timeout.
+// Draft is the workflow of one ticket's draft: build it when opened (the API starts it with
+// update-with-start "open"), then wait for the agent (edit, send-check, rebuild, discard),
+// for new ticket revisions, or for the idle timeout.
 func Draft(ctx workflow.Context, in *DraftInput) (*DraftResult, error) {
 	w := &run{in: in, revision: in.Revision, iteration: in.Iteration, current: in.Current, staleReasons: in.StaleReason}
 	if w.in.IdleTimeout <= 0 {
@@ -45,6 +46,7 @@ type run struct {
 	buildErr     string
 
 	pendingBuild bool // a build (first draft, open at a newer revision, rebuild) is due
+	building     bool // a build is running now
 	pendingStale bool // a new revision arrived: mark the saved draft stale
 	discarded    bool
 	finished     bool // the final status is recorded
@@ -103,9 +105,6 @@ func (w *run) setup(ctx workflow.Context) error {
 			return err
 		}
 	}
-	if w.current == nil {
-		w.pendingBuild = true
-	}
 	return nil
 }
 
@@ -116,8 +115,9 @@ func (w *run) loop(ctx workflow.Context) (*DraftResult, error) {
 			w.markStatus(ctx, drafts.StatusStale, w.staleReasons)
 		}
 		if w.pendingBuild {
-			w.pendingBuild = false
+			w.pendingBuild, w.building = false, true
 			w.build(ctx)
+			w.building = false
 		}
 		w.touched = false
 		active, err := workflow.AwaitWithTimeout(ctx, w.in.IdleTimeout, func() bool {
@@ -169,7 +169,9 @@ func (w *run) open(ctx workflow.Context, req OpenRequest) (DraftState, error) {
 	if req.Revision > w.revision {
 		w.revision = req.Revision
 	}
-	if w.current != nil && w.current.Revision < w.revision && !w.pendingBuild {
+	// Build unless one is due or running: no draft yet (the first build may have failed),
+	// or the draft is for an older revision.
+	if !w.pendingBuild && !w.building && (w.current == nil || w.current.Revision < w.revision) {
 		w.pendingBuild = true
 	}
 	return w.awaitBuild(ctx, func() bool { return w.current != nil && w.current.Revision >= req.Revision })
@@ -194,11 +196,16 @@ func (w *run) rebuild(ctx workflow.Context) (DraftState, error) {
 	return w.awaitBuild(ctx, func() bool { return w.iteration > before })
 }
 
-// awaitBuild waits until done() or until a build fails, and answers with the state.
+// awaitBuild waits until done(), until a build fails, or until the workflow is closing,
+// and answers with the state.
 func (w *run) awaitBuild(ctx workflow.Context, done func() bool) (DraftState, error) {
 	w.buildErr = ""
-	if err := workflow.Await(ctx, func() bool { return done() || (w.buildErr != "" && !w.pendingBuild) }); err != nil {
+	failed := func() bool { return w.buildErr != "" && !w.pendingBuild && !w.building }
+	if err := workflow.Await(ctx, func() bool { return done() || failed() || w.finished }); err != nil {
 		return DraftState{}, err
+	}
+	if w.finished && !done() {
+		return w.state(), rejected("the draft closed before it was built")
 	}
 	if !done() {
 		return w.state(), temporal.NewApplicationError(w.buildErr, ErrBuildFailed)
