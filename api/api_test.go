@@ -110,7 +110,7 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+id+"/history", nil, &history))
 	var names []string
 	for _, s := range history.Steps {
-		if s.Outcome == "completed" && s.Kind == "activity" {
+		if s.Outcome == "completed" && (s.Kind == "activity" || s.Kind == "local activity") {
 			names = append(names, s.Name)
 		}
 	}

@@ -26,13 +26,15 @@ func NewClient(baseURL string) *Client {
 // Draft starts (or gets) the draft for a ticket revision and returns it.
 func (c *Client) Draft(ctx context.Context, t *ticket.Ticket) (*DraftView, error) {
 	var v DraftView
-	if err := c.post(ctx, "/v1/drafts", t, &v); err != nil {
+	if err := c.Post(ctx, "/v1/drafts", t, &v); err != nil {
 		return nil, err
 	}
 	return &v, nil
 }
 
-func (c *Client) post(ctx context.Context, path string, body, out any) error {
+// Post sends body as JSON to path and decodes the answer into out; a non-2xx answer is an
+// error carrying the API's message.
+func (c *Client) Post(ctx context.Context, path string, body, out any) error {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return err

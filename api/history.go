@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -67,6 +68,15 @@ func step(ev *historypb.HistoryEvent, activityNames map[int64]string) (Step, boo
 	case enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT:
 		a := ev.GetActivityTaskTimedOutEventAttributes()
 		st.Kind, st.Name, st.Outcome, st.Detail = "activity", activityNames[a.GetScheduledEventId()], "timed_out", a.GetFailure().GetMessage()
+	case enumspb.EVENT_TYPE_MARKER_RECORDED:
+		m := ev.GetMarkerRecordedEventAttributes()
+		if m.GetMarkerName() != "LocalActivity" {
+			return st, false
+		}
+		st.Kind, st.Name, st.Outcome = "local activity", localActivityName(m), "completed"
+		if f := m.GetFailure(); f != nil {
+			st.Outcome, st.Detail = "failed", f.GetMessage()
+		}
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
 		st.Kind, st.Name, st.Outcome = "update", ev.GetWorkflowExecutionUpdateAcceptedEventAttributes().GetAcceptedRequest().GetInput().GetName(), "accepted"
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED:
@@ -84,4 +94,14 @@ func step(ev *historypb.HistoryEvent, activityNames map[int64]string) (Step, boo
 		return st, false
 	}
 	return st, true
+}
+
+// localActivityName reads the activity type from a local activity's marker: the SDK
+// stores it in the "data" detail as JSON.
+func localActivityName(m *historypb.MarkerRecordedEventAttributes) string {
+	var data struct{ ActivityType string }
+	if p := m.GetDetails()["data"].GetPayloads(); len(p) > 0 {
+		_ = json.Unmarshal(p[0].GetData(), &data)
+	}
+	return data.ActivityType
 }

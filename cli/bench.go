@@ -17,7 +17,7 @@ func newBenchCmd() *cobra.Command {
 		Long: `bench runs a benchmark against the real services and prints its figures. Benchmarks
 work in scratch schemas they create and drop; the live policy store is never touched.`,
 	}
-	cmd.AddCommand(newBenchRetrievalCmd())
+	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd())
 	return cmd
 }
 
@@ -68,5 +68,45 @@ ineligible chunks or fewer than k eligible ones.`,
 	cmd.Flags().IntVar(&chunks, "chunks", 0, "run one corpus of this many chunks instead of 10k and 100k")
 	cmd.Flags().IntVar(&queries, "queries", 100, "timed queries per case (the first 20 are also checked for recall)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"cases":[…]} as JSON`)
+	return cmd
+}
+
+func newBenchWorkflowCmd() *cobra.Command {
+	var n, concurrency int
+	var corpus string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "workflow",
+		Short: "Draft latency, throughput and send-check latency through the real stack",
+		Long: `workflow drives --drafts tickets through the real Temporal dev server, an in-process
+worker with the local providers, and the real HTTP API (in a scratch schema with the
+sample corpus), then send-checks each draft five times. It prints p50/p95 draft latency
+as the sidebar sees it, drafts per second, history events per workflow, and send-check
+p50/p99 as the send hook sees it.`,
+		Example: `  supportdraft bench workflow --drafts 200 --json`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig()
+			if err != nil {
+				return err
+			}
+			res, err := bench.Workflow(cmd.Context(), cfg.DatabaseURL, cfg.TemporalAddress, bench.WorkflowOptions{
+				Drafts: n, Concurrency: concurrency, Corpus: corpus, Progress: cmd.ErrOrStderr()})
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return json.NewEncoder(out).Encode(res)
+			}
+			fmt.Fprintf(out, "drafts %d (concurrency %d)\ndraft latency p50 %.1f ms, p95 %.1f ms\nthroughput %.1f drafts/s\nhistory events per workflow %.0f\nsend-check p50 %.1f ms, p99 %.1f ms\n",
+				res.Drafts, res.Concurrency, res.P50Ms, res.P95Ms, res.DraftsPerS, res.EventsPerWorkflow, res.SendCheckP50Ms, res.SendCheckP99Ms)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&n, "drafts", 100, "how many tickets to draft")
+	cmd.Flags().IntVar(&concurrency, "concurrency", 4, "drafts in flight at once")
+	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "policy corpus to draft from")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as JSON")
 	return cmd
 }

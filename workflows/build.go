@@ -29,11 +29,13 @@ func modelOptions(ctx workflow.Context) workflow.Context {
 	})
 }
 
-// codeOptions is for deterministic steps (span checks, guard, compose): they fail only on
-// a bug, so one retry is plenty.
+// codeOptions is for deterministic steps (span checks, guard, compose). They run as local
+// activities: in the worker that holds the workflow, recorded in the history as markers
+// with their results, without a round trip through the server's task queues. They fail
+// only on a bug, so one retry is plenty.
 func codeOptions(ctx workflow.Context) workflow.Context {
-	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 10 * time.Second,
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 5 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 2},
 	})
 }
@@ -67,18 +69,18 @@ func (w *run) buildSteps(ctx workflow.Context) error {
 	}
 	evidence = mergeEvidence(evidence, draft.Evidence)
 	var checks []drafts.ClaimCheck
-	if err := workflow.ExecuteActivity(codeOptions(ctx), a.VerifySpans, activities.SpansInput{Claims: draft.Claims, Evidence: evidence}).Get(ctx, &checks); err != nil {
+	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.VerifySpans, activities.SpansInput{Claims: draft.Claims, Evidence: evidence}).Get(ctx, &checks); err != nil {
 		return err
 	}
 	if err := workflow.ExecuteActivity(modelOptions(ctx), a.JudgeClaims, activities.JudgeInput{TicketID: w.in.TicketID, Checks: checks, Evidence: evidence}).Get(ctx, &checks); err != nil {
 		return err
 	}
 	var guarded guard.Result
-	if err := workflow.ExecuteActivity(codeOptions(ctx), a.Guard, activities.GuardInput{Reply: draft.Reply, Checks: checks, Evidence: evidence}).Get(ctx, &guarded); err != nil {
+	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.Guard, activities.GuardInput{Reply: draft.Reply, Checks: checks, Evidence: evidence}).Get(ctx, &guarded); err != nil {
 		return err
 	}
 	var comp drafts.Composition
-	if err := workflow.ExecuteActivity(codeOptions(ctx), a.Compose, activities.ComposeInput{Draft: draft, Checks: checks, Guarded: guarded, Evidence: evidence}).Get(ctx, &comp); err != nil {
+	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.Compose, activities.ComposeInput{Draft: draft, Checks: checks, Guarded: guarded, Evidence: evidence}).Get(ctx, &comp); err != nil {
 		return err
 	}
 	var score activities.Score
@@ -139,13 +141,14 @@ func (w *run) edit(ctx workflow.Context, req EditRequest) (guard.Result, error) 
 func (w *run) sendCheck(ctx workflow.Context, req SendCheckRequest) (drafts.SendCheck, error) {
 	w.touched = true
 	res := drafts.SendCheck{Iteration: w.current.Iteration}
-	checkCtx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+	// A local activity: the send hook waits on this, so it skips the task-queue round trip.
+	checkCtx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		ScheduleToCloseTimeout: w.in.CheckBudget,
 		StartToCloseTimeout:    w.in.CheckBudget,
 		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, BackoffCoefficient: 2, MaximumAttempts: 5},
 	})
 	var reasons []drafts.StaleReason
-	err := workflow.ExecuteActivity(checkCtx, a.CheckFresh, activities.FreshInput{TicketID: w.in.TicketID, Bound: *w.current}).Get(ctx, &reasons)
+	err := workflow.ExecuteLocalActivity(checkCtx, a.CheckFresh, activities.FreshInput{TicketID: w.in.TicketID, Bound: *w.current}).Get(ctx, &reasons)
 	switch {
 	case err != nil:
 		res.Verdict, res.Warning = drafts.VerdictUnchecked, drafts.UncheckedWarning

@@ -1,0 +1,207 @@
+package bench
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"sync"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/embedding"
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/worker"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// WorkflowResult is what `supportdraft bench workflow` prints.
+type WorkflowResult struct {
+	Drafts            int     `json:"drafts"`
+	Concurrency       int     `json:"concurrency"`
+	P50Ms             float64 `json:"p50_ms"`
+	P95Ms             float64 `json:"p95_ms"`
+	DraftsPerS        float64 `json:"drafts_per_s"`
+	EventsPerWorkflow float64 `json:"events_per_workflow"`
+	SendCheckP50Ms    float64 `json:"send_check_p50_ms"`
+	SendCheckP99Ms    float64 `json:"send_check_p99_ms"`
+}
+
+// WorkflowOptions sizes the run.
+type WorkflowOptions struct {
+	Drafts      int
+	Concurrency int
+	Corpus      string // imported into the scratch schema
+	Progress    io.Writer
+}
+
+var benchQuestions = []string{
+	"Our annual Pro plan renewed four days ago. Can we still get a refund of the annual charge?",
+	"How do I cancel my subscription, and do I keep access until the end of the period?",
+	"My card payment failed. When will you retry it and when is the account suspended?",
+	"If I upgrade from Pro to Business in the middle of the month, how is it prorated?",
+	"Do you issue VAT invoices with reverse charge for our company in Germany?",
+	"Can I get a refund on my monthly plan for this month?",
+}
+
+// Workflow drives opts.Drafts drafts through the real Temporal server, an in-process worker
+// with the local providers and the real HTTP API, in a scratch schema, and measures the
+// draft latency seen by the sidebar and the send-check latency seen by the send hook.
+func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts WorkflowOptions) (*WorkflowResult, error) {
+	scratchURL, drop, err := store.Scratch(ctx, databaseURL, "benchwf")
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = drop(context.Background()) }()
+	s, err := store.Open(ctx, scratchURL)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	// The local providers: the benchmark measures the system, not a model's latency.
+	p := providers.Set{Embedder: embedding.NewHashing(256), Drafter: llm.Extractive{}, Judge: llm.RuleJudge{}}
+	versions, err := policy.ParseDir(opts.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Import(ctx, versions, p.Embedder); err != nil {
+		return nil, err
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	c, err := client.Dial(client.Options{HostPort: temporalAddress, Logger: tlog.NewStructuredLogger(quiet)})
+	if err != nil {
+		return nil, fmt.Errorf("connect to Temporal at %s: %w", temporalAddress, err)
+	}
+	defer c.Close()
+	vocab, err := guard.DefaultVocabulary()
+	if err != nil {
+		return nil, err
+	}
+	run := randomID()
+	taskQueue := "bench-" + run
+	w := worker.New(c, taskQueue, activities.New(s, p, vocab))
+	if err := w.Start(); err != nil {
+		return nil, err
+	}
+	defer w.Stop()
+	srv := httptest.NewServer((&api.Server{Temporal: c, Store: s, Log: quiet,
+		Config: api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}}).Handler())
+	defer srv.Close()
+	apiClient := api.NewClient(srv.URL)
+
+	fmt.Fprintf(opts.Progress, "drafting %d tickets, %d at a time…\n", opts.Drafts, opts.Concurrency)
+	ids := make([]string, opts.Drafts)
+	draftLat := make([]float64, opts.Drafts)
+	start := time.Now()
+	err = parallel(opts.Drafts, opts.Concurrency, func(i int) error {
+		now := time.Now().UTC()
+		ids[i] = fmt.Sprintf("BENCH-%s-%d", run, i)
+		t := &ticket.Ticket{TicketID: ids[i], Revision: 1, UpdatedAt: now, Channel: "email", Subject: "Billing question",
+			Account:  ticket.Account{ID: "A-1", Plan: "pro", Region: "eu", Locale: "en"},
+			Messages: []ticket.Message{{Author: "customer", At: now, Body: benchQuestions[i%len(benchQuestions)]}}}
+		t0 := time.Now()
+		if _, err := apiClient.Draft(ctx, t); err != nil {
+			return err
+		}
+		draftLat[i] = ms(time.Since(t0))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	elapsed := time.Since(start)
+
+	fmt.Fprintf(opts.Progress, "send-checking each draft 5 times…\n")
+	checkLat := make([]float64, 0, opts.Drafts*5)
+	var mu sync.Mutex
+	err = parallel(opts.Drafts, opts.Concurrency, func(i int) error {
+		for range 5 {
+			t0 := time.Now()
+			var res drafts.SendCheck
+			if err := apiClient.Post(ctx, "/v1/drafts/"+ids[i]+"/send-check", map[string]string{"text": "Hi, thanks."}, &res); err != nil {
+				return err
+			}
+			if res.Verdict != drafts.VerdictOK {
+				return fmt.Errorf("send-check on %s answered %s, want ok", ids[i], res.Verdict)
+			}
+			mu.Lock()
+			checkLat = append(checkLat, ms(time.Since(t0)))
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	events, err := historyLength(ctx, c, workflows.DraftWorkflowID(ids[0]))
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		_ = apiClient.Post(ctx, "/v1/drafts/"+id+"/discard", nil, &map[string]any{})
+	}
+	return &WorkflowResult{
+		Drafts: opts.Drafts, Concurrency: opts.Concurrency,
+		P50Ms: percentile(draftLat, 50), P95Ms: percentile(draftLat, 95),
+		DraftsPerS:        float64(opts.Drafts) / elapsed.Seconds(),
+		EventsPerWorkflow: float64(events),
+		SendCheckP50Ms:    percentile(checkLat, 50), SendCheckP99Ms: percentile(checkLat, 99),
+	}, nil
+}
+
+// historyLength counts the events of one draft workflow after its first draft and five
+// send-checks: the size QA reads in the UI.
+func historyLength(ctx context.Context, c client.Client, workflowID string) (int, error) {
+	iter := c.GetWorkflowHistory(ctx, workflowID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	n := 0
+	for iter.HasNext() {
+		if _, err := iter.Next(); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// parallel runs fn(0..n-1) with at most k at a time and returns the first error.
+func parallel(n, k int, fn func(i int) error) error {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, k))
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := fn(i); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func randomID() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
