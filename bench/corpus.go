@@ -101,7 +101,19 @@ func loadCorpus(ctx context.Context, s *store.Store, emb embedding.Embedder, chu
 			return fmt.Errorf("copy synthetic %s: %w", c.table, err)
 		}
 	}
-	_, err := s.Pool().Exec(ctx, `ANALYZE documents; ANALYZE versions; ANALYZE chunks`)
+	// Build the HNSW index after the bulk load, with room to build it in memory.
+	conn, err := s.Pool().Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SET maintenance_work_mem = '1GB'; SET max_parallel_maintenance_workers = 2`); err != nil {
+		return err
+	}
+	if _, err := conn.Exec(ctx, store.VectorIndexSQL(emb.Dims())); err != nil {
+		return fmt.Errorf("build vector index: %w", err)
+	}
+	_, err = conn.Exec(ctx, `ANALYZE documents; ANALYZE versions; ANALYZE chunks`)
 	return err
 }
 

@@ -17,7 +17,7 @@ func newBenchCmd() *cobra.Command {
 		Long: `bench runs a benchmark against the real services and prints its figures. Benchmarks
 work in scratch schemas they create and drop; the live policy store is never touched.`,
 	}
-	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd())
+	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd(), newBenchGuardCmd())
 	return cmd
 }
 

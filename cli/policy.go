@@ -24,7 +24,7 @@ window, in scope for the account's plan and region) are ever quoted in a draft.
 The corpus format is one Markdown file per document version with YAML front matter;
 see corpus/sample/ for examples.`,
 	}
-	cmd.AddCommand(newPolicyImportCmd(), newPolicyApproveCmd(), newPolicyListCmd())
+	cmd.AddCommand(newPolicyImportCmd(), newPolicyApproveCmd(), newPolicyListCmd(), newPolicyLintCmd())
 	return cmd
 }
 

@@ -58,6 +58,7 @@ With no model configured, local deterministic providers draft, judge and embed.`
 		SilenceErrors: true,
 	}
 	root.AddCommand(newDevCmd(), newWorkerCmd(), newAPICmd(), newMigrateCmd(), newPolicyCmd(), newDraftCmd(), newBenchCmd())
+	root.AddCommand(guardCommands()...)
 	return root
 }
 

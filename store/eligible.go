@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -39,39 +40,52 @@ type Query struct {
 	K        int
 }
 
-// Ranking weights: cosine similarity leads; full-text rank (normalised to [0,1)) breaks
-// near-ties towards chunks that share the customer's exact words; the account's locale
-// is preferred, never required.
+// Ranking: similarity (inner product of unit vectors, i.e. cosine) picks the best
+// Candidates(k) eligible chunks; they are then ordered by similarity plus full-text rank
+// (normalised to [0,1)), which favours chunks sharing the customer's exact words, plus a
+// bonus for the account's locale, which is preferred, never required.
 const (
 	TextRankWeight = 0.3
 	LocaleBonus    = 0.1
 )
 
-// eligibleSQL is the whole retrieval: hard filters first (DESIGN.md's eligibility rule,
-// through the stored eligible_window), then an exact ranking of the eligible set only.
-// It is an exact scan over the filtered rows, never an approximate index, so it returns the
-// true top-k and never fewer rows than the eligible set holds (see `supportdraft bench
-// retrieval` for the figures behind that choice).
+// Candidates is how many eligible chunks by similarity the fused ranking reorders.
+func Candidates(k int) int { return max(5*k, 50) }
+
+// eligibleSQL is the whole retrieval in one statement: hard filters first (DESIGN.md's
+// eligibility rule through the stored eligible_window, plan and region), then the top
+// candidates of that filtered set by similarity, then the fused order. The candidate step
+// is written so the planner can choose: an exact scan of the filtered rows when they are
+// few, or the HNSW index with pgvector's iterative scan (set on every connection, with no
+// cap on scanned tuples, so the filtered result is never short) when they are many.
+// `supportdraft bench retrieval` measures both against an exact reference. The vector
+// cast carries the dimensions so the partial HNSW index for them applies; ties are broken
+// by chunk ID in byte order, whatever the database collation.
 const eligibleSQL = `
-SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, v.locale, c.heading, c.text,
-       s.similarity, s.text_rank,
-       s.similarity + $8 * s.text_rank + CASE WHEN v.locale = $4 THEN $9 ELSE 0 END AS score
-FROM versions v
-JOIN chunks c ON c.version_id = v.id
-CROSS JOIN LATERAL (SELECT 1 - (c.embedding <=> $5) AS similarity,
-                           ts_rank(c.tsv, to_tsquery('simple', $6), 32) AS text_rank) s
-WHERE v.status <> 'draft'
-  AND v.eligible_window @> $1::timestamptz
-  AND ('*' = ANY (v.plans) OR $2 = ANY (v.plans))
-  AND ('*' = ANY (v.regions) OR $3 = ANY (v.regions))
-  AND c.embedder = $10
-ORDER BY score DESC, c.id
+WITH candidates AS MATERIALIZED (
+  SELECT c.id, c.tsv, v.doc_id, v.version, v.title, v.source, v.area, v.locale, c.heading, c.text,
+         -((c.embedding::vector(%[1]d)) <#> $5::vector(%[1]d)) AS similarity
+  FROM versions v
+  JOIN chunks c ON c.version_id = v.id
+  WHERE v.status <> 'draft'
+    AND v.eligible_window @> $1::timestamptz
+    AND ('*' = ANY (v.plans) OR $2 = ANY (v.plans))
+    AND ('*' = ANY (v.regions) OR $3 = ANY (v.regions))
+    AND c.embedder = $10 AND vector_dims(c.embedding) = %[1]d
+  ORDER BY (c.embedding::vector(%[1]d)) <#> $5::vector(%[1]d), c.id COLLATE "C"
+  LIMIT $11)
+SELECT id, doc_id, version, title, source, area, locale, heading, text, similarity, r.text_rank,
+       similarity + $8::float8 * r.text_rank + CASE WHEN locale = $4 THEN $9::float8 ELSE 0 END AS score
+FROM candidates
+CROSS JOIN LATERAL (SELECT ts_rank(tsv, to_tsquery('simple', $6), 32)::float8 AS text_rank) r
+ORDER BY score DESC, id COLLATE "C"
 LIMIT $7`
 
-// Eligible returns the exact top-k chunks of the set eligible at q.At for q.Account.
+// Eligible returns the top-k chunks of the set eligible at q.At for q.Account.
 func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
-	rows, err := s.pool.Query(ctx, eligibleSQL, q.At, q.Account.Plan, q.Account.Region, q.Account.Locale,
-		pgvector.NewVector(q.Vector), TSQuery(q.Text), q.K, TextRankWeight, LocaleBonus, q.Embedder)
+	rows, err := s.pool.Query(ctx, fmt.Sprintf(eligibleSQL, len(q.Vector)), q.At, q.Account.Plan, q.Account.Region,
+		q.Account.Locale, pgvector.NewVector(q.Vector), TSQuery(q.Text), q.K, TextRankWeight, LocaleBonus, q.Embedder,
+		Candidates(q.K))
 	if err != nil {
 		return nil, err
 	}
@@ -83,22 +97,38 @@ func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
 // what unfiltered retrieval would have quoted.
 const similarityOnlySQL = `
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, v.locale, c.heading, c.text,
-       s.similarity, s.text_rank, s.similarity + $3 * s.text_rank AS score
+       -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity, 0::float8,
+       -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS score
 FROM versions v
 JOIN chunks c ON c.version_id = v.id
-CROSS JOIN LATERAL (SELECT 1 - (c.embedding <=> $1) AS similarity,
-                           ts_rank(c.tsv, to_tsquery('simple', $2), 32) AS text_rank) s
-WHERE c.embedder = $5
-ORDER BY score DESC, c.id
-LIMIT $4`
+WHERE c.embedder = $2 AND vector_dims(c.embedding) = %[1]d
+ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C"
+LIMIT $3`
 
 // SimilarityOnly returns the top-k chunks by similarity with no metadata filter at all.
 func (s *Store) SimilarityOnly(ctx context.Context, q Query) ([]Hit, error) {
-	rows, err := s.pool.Query(ctx, similarityOnlySQL, pgvector.NewVector(q.Vector), TSQuery(q.Text), TextRankWeight, q.K, q.Embedder)
+	rows, err := s.pool.Query(ctx, fmt.Sprintf(similarityOnlySQL, len(q.Vector)), pgvector.NewVector(q.Vector), q.Embedder, q.K)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[Hit])
+}
+
+// VectorIndexSQL is the statement EnsureVectorIndex runs, for bulk loaders that build the
+// index on their own connection after COPY.
+func VectorIndexSQL(dims int) string {
+	return fmt.Sprintf(`CREATE INDEX IF NOT EXISTS chunks_embedding_hnsw_%[1]d ON chunks
+		USING hnsw ((embedding::vector(%[1]d)) vector_ip_ops) WHERE vector_dims(embedding) = %[1]d`, dims)
+}
+
+// EnsureVectorIndex creates the HNSW index for vectors of dims dimensions if it is
+// missing. It is partial (one per dimension count), so a change of embedder never mixes
+// vector sizes in one index; the eligible query names the same expression and predicate.
+func (s *Store) EnsureVectorIndex(ctx context.Context, dims int) error {
+	if _, err := s.pool.Exec(ctx, VectorIndexSQL(dims)); err != nil {
+		return fmt.Errorf("create vector index for %d dimensions: %w", dims, err)
+	}
+	return nil
 }
 
 // TSQuery turns free text into an OR-query of its words for to_tsquery('simple', …).

@@ -271,9 +271,6 @@ func TestEligibilityMatrix(t *testing.T) {
 // locale, so that of two equally similar sections the account's language comes first.
 func TestEligibleScoresAndLocale(t *testing.T) {
 	t.Parallel()
-	t.Skip("known bug in store/eligible.go: in `CASE WHEN v.locale = $4 THEN $9 ELSE 0 END` Postgres infers $9 as " +
-		"integer and pgx binds LocaleBonus 0.1 as 0, so the locale is never preferred; fix: `THEN $9::float8` " +
-		"(and `$8::float8 * s.text_rank`). Remove this skip with the fix.")
 	ctx := context.Background()
 	s, _ := testdb.New(t)
 	body := "## Refund window\n\nAnnual plans are refunded within 14 days of the invoice date.\n"

@@ -32,7 +32,14 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
 	}
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
-		return pgxvec.RegisterTypes(ctx, conn)
+		if err := pgxvec.RegisterTypes(ctx, conn); err != nil {
+			return err
+		}
+		// When the planner takes the HNSW index for a filtered query, keep scanning until
+		// enough rows pass the filters: a short result would drop eligible policy.
+		_, err := conn.Exec(ctx, `SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100;
+			SET hnsw.max_scan_tuples = 10000000`)
+		return err
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

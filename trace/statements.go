@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
@@ -70,10 +71,14 @@ func (a amount) String() string {
 	return n
 }
 
-// describe says how the amount was read when that is not obvious: `"one month" read as 30 days`.
+// describe says how the amount was read when that is not obvious: `"one month" read as
+// 30 days`, `"two weeks" = 14 days`, and plainly "14 days" when it was written in digits.
 func (a amount) describe() string {
-	if a.approx {
+	switch first, _ := utf8.DecodeRuneInString(a.text); {
+	case a.approx:
 		return strconv.Quote(a.text) + " read as " + a.String()
+	case unicode.IsLetter(first):
+		return strconv.Quote(a.text) + " = " + a.String()
 	}
 	return a.String()
 }

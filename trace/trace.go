@@ -106,7 +106,18 @@ func readTerm(text string, vocab *guard.Vocabulary) term {
 	return t
 }
 
-// Trace searches versions for term and judges what it finds for account.
+// Trace searches versions for term and judges what it finds for account. A match is a
+// sentence that states the term (see match); an eligible statement is a sentence of a
+// version eligible for account that states another value for it (see restates). The
+// outcome follows in this order:
+//
+//   - an eligible match, and an eligible statement from another document that can reach
+//     the same account: present_contradicted (two live documents disagree);
+//   - an eligible match: present_eligible;
+//   - matches, none eligible, and an eligible statement: present_contradicted (the draft
+//     repeated stale or out-of-scope text; current policy says otherwise);
+//   - matches, none eligible, and no eligible statement: present_not_eligible;
+//   - no match: absent (eligible statements are still listed, as what policy does say).
 func Trace(versions []*policy.Version, text string, account Account, vocab *guard.Vocabulary) (*Result, error) {
 	t := readTerm(text, vocab)
 	if len(t.amounts) == 0 && len(t.verbs) == 0 && len(t.topic) == 0 {
@@ -123,7 +134,8 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 	all := statements(versions, vocab)
 	res.Sentences = len(all)
 	areas := map[string]bool{}
-	eligibleDocs := map[string]bool{} // documents with an eligible match
+	eligibleDocs := map[string]bool{}      // documents with an eligible match
+	var eligibleVersions []*policy.Version // their versions, to compare audiences
 	for _, s := range all {
 		how, ok := t.match(s)
 		if !ok {
@@ -135,11 +147,15 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 			Eligible: len(why) == 0, WhyNot: strings.Join(why, "; ")}
 		res.Matches = append(res.Matches, m)
 		areas[s.version.Area] = true
-		if m.Eligible {
+		if m.Eligible && !eligibleDocs[s.version.DocID] {
 			eligibleDocs[s.version.DocID] = true
+			eligibleVersions = append(eligibleVersions, s.version)
 		}
 	}
-	otherDoc := false // an eligible statement from a document without an eligible match
+	// otherDoc: an eligible statement from another document that can reach the same
+	// account as an eligible match. Without --plan and --region, a US policy and an EU
+	// policy are both "eligible" but never disagree in front of one customer.
+	otherDoc := false
 	for _, s := range all {
 		if len(whyNot(s.version, wins[s.version], account)) > 0 {
 			continue
@@ -153,7 +169,7 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 		}
 		res.EligibleStatements = append(res.EligibleStatements, Statement{Ref: s.version.Ref(), ChunkID: s.chunk.ID,
 			Path: s.version.Path, Locale: s.version.Locale, Quote: s.text, Values: values})
-		if !eligibleDocs[s.version.DocID] {
+		if !eligibleDocs[s.version.DocID] && slices.ContainsFunc(eligibleVersions, func(v *policy.Version) bool { return sameAudience(v, s.version) }) {
 			otherDoc = true
 		}
 	}
@@ -180,6 +196,9 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 		res.Outcome = Absent
 	}
 	res.Explanation, res.Remedy = advice(res.Outcome, len(eligibleDocs) > 0)
+	if account.Plan == "" || account.Region == "" {
+		res.Explanation += " Eligibility was judged for any plan or region not given: pass the customer's --plan and --region to judge it for them."
+	}
 	return res, nil
 }
 
@@ -270,6 +289,12 @@ func advice(o Outcome, eligibleMatch bool) (explanation, remedy string) {
 	}
 	return "An eligible version states this: the claim is grounded in current policy for this account.",
 		"Nothing to fix in the corpus. If the sentence was still wrong for the customer, check the account state the draft was built with (--draft TICKET): the plan or region may have changed since."
+}
+
+// sameAudience reports whether one account could be served both a and b: they share a
+// plan, a region and the locale.
+func sameAudience(a, b *policy.Version) bool {
+	return len(intersect(a.Plans, b.Plans)) > 0 && len(intersect(a.Regions, b.Regions)) > 0 && strings.EqualFold(a.Locale, b.Locale)
 }
 
 func nonNil(s []string) []string {

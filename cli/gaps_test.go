@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// TestGapsCommand reads a real rejection log. Not parallel: it sets DATABASE_URL.
+func TestGapsCommand(t *testing.T) {
+	s, url := testdb.New(t)
+	t.Setenv("DATABASE_URL", url)
+	ctx := context.Background()
+	for i, area := range []string{"refunds", "refunds", "invoices"} {
+		rec := &drafts.Record{TicketID: "T-" + string(rune('1'+i)), Iteration: 1, Revision: 1, Status: drafts.StatusReady,
+			EligibleAt: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "x", ModelReply: "x",
+			Sentences: []guard.SentenceResult{{Text: "Annual plans have a 30-day refund window.", Reason: "no eligible source states 30 day"}}}
+		if err := s.SaveDraft(ctx, rec, area); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	out, err, _ := run(t, newGapsCmd())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"refunds: 2 struck sentences in 2 tickets", "2× no eligible source states 30 day",
+		`e.g. "Annual plans have a 30-day refund window."`, "invoices: 1 struck sentence in 1 ticket"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Index(out, "refunds:") > strings.Index(out, "invoices:") {
+		t.Errorf("most frequent area must come first:\n%s", out)
+	}
+
+	out, err, _ = run(t, newGapsCmd(), "--since", "7d", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Gaps []struct {
+			Area  string `json:"area"`
+			Count int    `json:"count"`
+		} `json:"gaps"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Gaps) != 2 || got.Gaps[0].Area != "refunds" || got.Gaps[0].Count != 2 {
+		t.Errorf("JSON %s (err %v)", out, err)
+	}
+
+	out, err, _ = run(t, newGapsCmd(), "--since", time.Now().Add(time.Hour).Format(time.RFC3339))
+	if err != nil || !strings.Contains(out, "No sentence was struck") {
+		t.Errorf("future --since: %v\n%s", err, out)
+	}
+	if _, _, code := run(t, newGapsCmd(), "--since", "last week"); code != 2 {
+		t.Errorf("bad --since: exit %d, want 2", code)
+	}
+}
+
+func TestParseSince(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	tests := map[string]time.Time{
+		"":                     now.AddDate(0, 0, -30),
+		"7d":                   now.AddDate(0, 0, -7),
+		"72h":                  now.Add(-72 * time.Hour),
+		"2026-11-01":           time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		"2026-11-01T08:00:00Z": time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC),
+	}
+	for in, want := range tests {
+		got, err := parseSince(in, now)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("parseSince(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/trace"
+)
+
+// newPolicyLintCmd returns `policy lint DIR`, wired under the policy command.
+func newPolicyLintCmd() *cobra.Command {
+	var sinceFlag, vocabularyPath string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "lint DIR",
+		Short: "Find approved versions that contradict each other for the same accounts",
+		Long: `lint reads a corpus directory (no database) and warns about contradictions: two
+versions of different documents, in the same policy area and locale, that can both be
+served to one account at one instant (overlapping effective windows and overlapping
+plans and regions) and state different values for the same term, such as a refund
+window of 14 days in the wiki and "one month" in the help center.
+
+A term is a commercial verb (refund, credit, cancel, …) with an amount in the same
+sentence: a duration, money or a percentage. Two sentences are compared only when they
+share enough words to be about the same thing. Drafts are skipped; a version closed by a
+later version of its document is judged by its closed window, as the store would.
+
+Do not paper over a contradiction with a prompt instruction or by tuning retrieval to
+prefer one document: a system that relies on ranking to pick the right policy will
+eventually rank the other one first. Fix it at the document.
+
+Only overlaps that last past --since (default now) are reported: a contradiction that
+ended in the past is history no edit can fix. Exit code 0: none found; 1: contradictions
+found; 2: the directory could not be read or parsed.`,
+		Example: `  supportdraft policy lint corpus/sample
+  supportdraft policy lint --since 2025-01-01 corpus/sample
+  supportdraft policy lint --json corpus/sample`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			since, err := parseInstant("--since", sinceFlag, time.Now())
+			if err != nil {
+				return err
+			}
+			vocab, err := vocabulary(vocabularyPath)
+			if err != nil {
+				return err
+			}
+			versions, err := policy.ParseDir(args[0])
+			if err != nil {
+				return usageError{fmt.Errorf("policy lint: %w", err)}
+			}
+			findings := trace.Lint(versions, since, vocab)
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				if findings == nil {
+					findings = []trace.Finding{}
+				}
+				if err := enc.Encode(map[string]any{"versions": len(versions), "since": since.UTC(), "findings": findings}); err != nil {
+					return err
+				}
+			} else {
+				for _, f := range findings {
+					fmt.Fprintf(out, "warning: %s\n\n", f)
+				}
+				fmt.Fprintf(out, "checked %d versions for contradictions eligible together after %s: %d found\n",
+					len(versions), since.UTC().Format(time.RFC3339), len(findings))
+			}
+			if len(findings) > 0 {
+				return fmt.Errorf("policy lint: %d %s in %s: fix it at the document, not in the prompt",
+					len(findings), plural(len(findings), "contradiction"), args[0])
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&sinceFlag, "since", "", "report overlaps that last past this instant: RFC 3339 or YYYY-MM-DD (default now)")
+	cmd.Flags().StringVar(&vocabularyPath, "vocabulary", "", "extra commitment vocabulary file (extends the built-in one)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"versions": n, "since": …, "findings": [...]} as JSON`)
+	return cmd
+}

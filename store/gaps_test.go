@@ -1,0 +1,108 @@
+package store_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/store"
+)
+
+// saveStruck saves a draft iteration whose struck sentences land in the rejection log,
+// the way the workflow does, and then dates them at `at`.
+func saveStruck(t *testing.T, s *store.Store, ticketID, area string, at time.Time, struck ...guard.SentenceResult) {
+	t.Helper()
+	ctx := context.Background()
+	rec := &drafts.Record{TicketID: ticketID, Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
+		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", ModelReply: "Hello.",
+		Sentences: append([]guard.SentenceResult{{Text: "Hello.", Kept: true, Reason: "no commitment language"}}, struck...)}
+	if err := s.SaveDraft(ctx, rec, area); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Pool().Exec(ctx, `UPDATE rejections SET at = $2 WHERE ticket_id = $1`, ticketID, at); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func struck(sentence, reason string) guard.SentenceResult {
+	return guard.SentenceResult{Text: sentence, Flagged: true, Reason: reason}
+}
+
+func TestGaps(t *testing.T) {
+	t.Parallel()
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	day := func(d int) time.Time { return time.Date(2026, 11, d, 12, 0, 0, 0, time.UTC) }
+
+	saveStruck(t, s, "T-1", "refunds", day(2),
+		struck("Annual plans have a 30-day refund window.", "no eligible source states 30 day"),
+		struck("We can refund the unused months.", "no eligible source backs 'refund'"))
+	saveStruck(t, s, "T-2", "refunds", day(10),
+		struck("You have 30 days to ask for a refund.", "no eligible source states 30 day"),
+		struck("Refunds take 3 days.", `quote "takes 3 days" does not occur verbatim in billing/refunds-annual@4#what-is-refunded`))
+	saveStruck(t, s, "T-3", "refunds", day(12),
+		struck("Refunds are instant.", `quote "instant" does not occur verbatim in billing/refunds-monthly@1#duplicate-charges`),
+		struck("Hi {{first_name}},", "unresolved placeholder {{first_name}}"))
+	saveStruck(t, s, "T-4", "chargebacks", day(11),
+		struck("We will win the dispute.", "no eligible source backs it"))
+	saveStruck(t, s, "T-old", "invoices", day(1).AddDate(0, -2, 0),
+		struck("Invoices are kept for 10 years.", "no eligible source states 10 year"))
+
+	gaps, err := s.Gaps(ctx, day(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var areas []string
+	for _, g := range gaps {
+		areas = append(areas, g.Area)
+	}
+	if !slices.Equal(areas, []string{"refunds", "chargebacks"}) {
+		t.Fatalf("areas %v, want refunds then chargebacks (invoices is older than --since)", areas)
+	}
+	refunds := gaps[0]
+	if refunds.Count != 6 || refunds.Tickets != 3 || !refunds.Last.Equal(day(12)) {
+		t.Errorf("refunds: count %d, tickets %d, last %v", refunds.Count, refunds.Tickets, refunds.Last)
+	}
+	// Two quotes that are not verbatim count as one pattern; on a tie the newer comes first.
+	wantReasons := []store.ReasonCount{
+		{Pattern: `quote "…" does not occur verbatim in …`, Count: 2},
+		{Pattern: "no eligible source states 30 day", Count: 2},
+		{Pattern: "unresolved placeholder …", Count: 1},
+		{Pattern: "no eligible source backs 'refund'", Count: 1},
+	}
+	if !slices.Equal(refunds.Reasons, wantReasons) {
+		t.Errorf("reasons %+v,\nwant %+v", refunds.Reasons, wantReasons)
+	}
+	if len(refunds.Examples) != 3 || slices.Contains(refunds.Examples, "Annual plans have a 30-day refund window.") {
+		t.Errorf("examples %q: want the 3 newest", refunds.Examples)
+	}
+
+	all, err := s.Gaps(ctx, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 3 {
+		t.Errorf("since the beginning: %d areas, want 3", len(all))
+	}
+}
+
+func TestReasonPattern(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"no eligible source states 30 day":                                        "no eligible source states 30 day",
+		`quote "takes 3 days" does not occur verbatim in billing/x@4#what-is`:     `quote "…" does not occur verbatim in …`,
+		"cites billing/x@9#nope, which is not in the eligible retrieved set":      "cites …, which is not in the eligible retrieved set",
+		"unresolved placeholder {{first_name}}, [NAME]":                           "unresolved placeholder …",
+		"the judge found that billing/refunds-annual@4#refund-window contradicts": "the judge found that … contradicts",
+	}
+	for in, want := range tests {
+		if got := store.ReasonPattern(in); got != want {
+			t.Errorf("ReasonPattern(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
