@@ -18,6 +18,9 @@ import (
 type Retriever struct {
 	Store    *store.Store
 	Embedder embedding.Embedder
+	// SimilarityOnly drops every metadata filter: the baseline evals compare against, to
+	// show what plain similarity search would have quoted. Never set it for live drafting.
+	SimilarityOnly bool
 }
 
 // Eligible returns the k best chunks eligible at `at` for account, as drafting evidence.
@@ -26,7 +29,12 @@ func (r *Retriever) Eligible(ctx context.Context, at time.Time, account policy.A
 	if err != nil {
 		return nil, fmt.Errorf("embed question with %s: %w", r.Embedder.Name(), err)
 	}
-	hits, err := r.Store.Eligible(ctx, store.Query{At: at, Account: account, Text: query, Vector: vecs[0], Embedder: r.Embedder.Name(), K: k})
+	q := store.Query{At: at, Account: account, Text: query, Vector: vecs[0], Embedder: r.Embedder.Name(), K: k}
+	search := r.Store.Eligible
+	if r.SimilarityOnly {
+		search = r.Store.SimilarityOnly
+	}
+	hits, err := search(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("eligible retrieval: %w", err)
 	}
