@@ -12,6 +12,7 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/trace"
 )
 
 func newPolicyCmd() *cobra.Command {
@@ -36,7 +37,8 @@ func newPolicyImportCmd() *cobra.Command {
 invalid (every problem is listed with its file and field), and otherwise stores all of
 them in one transaction. Re-importing identical files changes nothing; changed content
 under an existing doc_id@version is refused. Approving a newer version supersedes the
-older one in the same transaction.`,
+older one in the same transaction. Contradictions between versions eligible together
+(see policy lint) are printed as warnings.`,
 		Example: `  supportdraft policy import corpus/sample`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -82,6 +84,13 @@ func importVersions(cmd *cobra.Command, versions []*policy.Version) error {
 	}
 	defer s.Close()
 	emb := providers.Embedder(cfg)
+	vocab, err := vocabulary(cfg.Vocabulary)
+	if err != nil {
+		return err
+	}
+	for _, f := range trace.Lint(versions, time.Now(), vocab) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n\n", f)
+	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(cmd.ErrOrStderr(), "importing %d version(s) with embedder %s…\n", len(versions), emb.Name())
 	res, err := s.Import(cmd.Context(), versions, emb)

@@ -17,7 +17,6 @@ import (
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/embedding"
-	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/worker"
@@ -109,7 +108,7 @@ func open(ctx context.Context) (*stack, error) {
 	} else if n > 0 {
 		slog.Info("re-embedded chunks for the configured embedder", "chunks", n, "embedder", p.Embedder.Name())
 	}
-	vocab, err := vocabularyFromConfig(cfg)
+	vocab, err := vocabulary(cfg.Vocabulary)
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -121,13 +120,6 @@ func open(ctx context.Context) (*stack, error) {
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
 	return &stack{cfg: cfg, store: st, temporal: c, worker: worker.New(c, workflows.TaskQueue, activities.New(st, p, vocab)), embedder: p.Embedder}, nil
-}
-
-func vocabularyFromConfig(cfg config.Config) (*guard.Vocabulary, error) {
-	if cfg.Vocabulary != "" {
-		return guard.LoadVocabulary(cfg.Vocabulary)
-	}
-	return guard.DefaultVocabulary()
 }
 
 // serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully.

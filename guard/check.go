@@ -143,8 +143,18 @@ func (v *Vocabulary) checkSentence(text string, mode Mode, sources []checkedSour
 	return r
 }
 
-// carries reports whether s states every quantity and commercial verb of a.
+// carries reports whether s states every quantity and commercial verb of a, and uses the
+// same eligibility, future-tense and legal phrases: a source about refunds in general backs
+// neither "you qualify for" nor "under EU law".
 func (s checkedSource) carries(a analysis) bool {
+	for _, f := range a.flags {
+		if f.Kind == KindNumber || f.Kind == KindCommercial {
+			continue
+		}
+		if !slices.ContainsFunc(s.flags, func(g Flag) bool { return g.Kind == f.Kind && strings.EqualFold(normalise(g.Match), normalise(f.Match)) }) {
+			return false
+		}
+	}
 	for _, k := range a.keys {
 		if !slices.Contains(s.keys, k) {
 			return false
@@ -181,6 +191,8 @@ func missingReason(a analysis, candidates []checkedSource) string {
 		return "no eligible source backs " + strings.Join(verbs, ", ")
 	case len(candidates) == 0:
 		return "no eligible source backs it"
+	case len(a.keys) == 0 && len(a.verbs) == 0:
+		return "no eligible source makes this " + strings.Join(kindNames(a.flags), " / ") + " statement"
 	}
 	all := slices.Clone(a.keys)
 	for _, verb := range a.verbs {
@@ -287,4 +299,15 @@ func widestGap(reply string, run []Sentence) string {
 		}
 	}
 	return best
+}
+
+// kindNames lists the distinct kinds of the phrase flags (eligibility, future, legal).
+func kindNames(flags []Flag) []string {
+	var out []string
+	for _, f := range flags {
+		if f.Kind != KindNumber && f.Kind != KindCommercial && !slices.Contains(out, string(f.Kind)) {
+			out = append(out, string(f.Kind))
+		}
+	}
+	return out
 }

@@ -216,3 +216,28 @@ func BenchmarkCheck(b *testing.B) {
 		v.Check(in)
 	}
 }
+
+// A source about refunds in general backs neither an eligibility statement about the
+// account nor a promise about the next release, even in the any-source mode of `check`.
+func TestPhraseFlagsNeedTheSamePhraseInTheSource(t *testing.T) {
+	v, err := DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources := []Source{{ID: "refunds", Text: "Annual plans can be refunded within 14 days of purchase."}}
+	res := v.Check(Input{Mode: ModeAnySource, Sources: sources,
+		Reply: "You qualify for a full refund. This will be fixed in the next release. Annual plans can be refunded within 14 days of purchase."})
+	if len(res.Sentences) != 3 {
+		t.Fatalf("sentences: %+v", res.Sentences)
+	}
+	for i, want := range []bool{false, false, true} {
+		if res.Sentences[i].Kept != want {
+			t.Errorf("sentence %q kept=%v, want %v (%s)", res.Sentences[i].Text, res.Sentences[i].Kept, want, res.Sentences[i].Reason)
+		}
+	}
+	backed := v.Check(Input{Mode: ModeAnySource, Sources: []Source{{ID: "elig", Text: "You qualify for a full refund if you ask within 14 days."}},
+		Reply: "You qualify for a full refund."})
+	if !backed.Sentences[0].Kept {
+		t.Errorf("a source with the same eligibility phrase should back it: %s", backed.Sentences[0].Reason)
+	}
+}
