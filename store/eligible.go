@@ -59,8 +59,9 @@ func Candidates(k int) int { return max(5*k, 50) }
 // few, or the HNSW index with pgvector's iterative scan (set on every connection, with no
 // cap on scanned tuples, so the filtered result is never short) when they are many.
 // `supportdraft bench retrieval` measures both against an exact reference. The vector
-// cast carries the dimensions so the partial HNSW index for them applies; ties are broken
-// by chunk ID in byte order, whatever the database collation.
+// cast carries the dimensions so the partial HNSW index for them applies, and the
+// candidate order is the distance alone, the only order the index can produce; the final
+// order breaks ties by chunk ID in byte order, whatever the database collation.
 const eligibleSQL = `
 WITH candidates AS MATERIALIZED (
   SELECT c.id, c.tsv, v.doc_id, v.version, v.title, v.source, v.area, v.locale, c.heading, c.text,
@@ -69,10 +70,10 @@ WITH candidates AS MATERIALIZED (
   JOIN chunks c ON c.version_id = v.id
   WHERE v.status <> 'draft'
     AND v.eligible_window @> $1::timestamptz
-    AND ('*' = ANY (v.plans) OR $2 = ANY (v.plans))
-    AND ('*' = ANY (v.regions) OR $3 = ANY (v.regions))
+    AND v.plans && ARRAY['*', $2]::text[]
+    AND v.regions && ARRAY['*', $3]::text[]
     AND c.embedder = $10 AND vector_dims(c.embedding) = %[1]d
-  ORDER BY (c.embedding::vector(%[1]d)) <#> $5::vector(%[1]d), c.id COLLATE "C"
+  ORDER BY (c.embedding::vector(%[1]d)) <#> $5::vector(%[1]d)
   LIMIT $11)
 SELECT id, doc_id, version, title, source, area, locale, heading, text, similarity, r.text_rank,
        similarity + $8::float8 * r.text_rank + CASE WHEN locale = $4 THEN $9::float8 ELSE 0 END AS score

@@ -37,8 +37,9 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		}
 		// When the planner takes the HNSW index for a filtered query, keep scanning until
 		// enough rows pass the filters: a short result would drop eligible policy.
+		// work_mem lets the exact path sort its filtered rows (vectors included) in memory.
 		_, err := conn.Exec(ctx, `SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100;
-			SET hnsw.max_scan_tuples = 10000000`)
+			SET hnsw.max_scan_tuples = 10000000; SET work_mem = '64MB'`)
 		return err
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
