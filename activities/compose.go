@@ -29,7 +29,7 @@ func (a *Activities) Guard(_ context.Context, in GuardInput) (*guard.Result, err
 func guardInput(reply string, checks []drafts.ClaimCheck, evidence []llm.Evidence) guard.Input {
 	in := guard.Input{Reply: reply, Mode: guard.ModeDraft}
 	for _, e := range evidence {
-		in.Sources = append(in.Sources, guard.Source{ID: e.ChunkID, Text: e.Text})
+		in.Sources = append(in.Sources, guard.Source{ID: e.ChunkID, Text: e.Text, Macro: e.Source == "macro"})
 	}
 	for _, c := range checks {
 		in.Claims = append(in.Claims, guard.Claim{Sentence: c.Sentence, SourceIDs: c.ChunkIDs, Quote: c.Quote, Failure: c.Failure})

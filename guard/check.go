@@ -34,6 +34,9 @@ const (
 type Source struct {
 	ID   string `json:"id"`
 	Text string `json:"text"`
+	// Macro marks fixed, approved wording (source: macro): a sentence that repeats it word
+	// for word is sourced by that alone, because a human wrote and approved exactly it.
+	Macro bool `json:"macro,omitempty"`
 }
 
 // Claim is the drafter's statement that Sentence rests on the sources SourceIDs, with a
@@ -77,7 +80,8 @@ type SentenceResult struct {
 
 // checkedSource is a source with its numbers and verbs read once per Check.
 type checkedSource struct {
-	id string
+	id    string
+	macro string // normalised text of a macro source, "" otherwise
 	analysis
 }
 
@@ -89,7 +93,11 @@ type checkedSource struct {
 func (v *Vocabulary) Check(in Input) Result {
 	sources := make([]checkedSource, 0, len(in.Sources))
 	for _, s := range in.Sources {
-		sources = append(sources, checkedSource{id: s.ID, analysis: v.analyse(s.Text)})
+		cs := checkedSource{id: s.ID, analysis: v.analyse(s.Text)}
+		if s.Macro {
+			cs.macro = normalise(s.Text)
+		}
+		sources = append(sources, cs)
 	}
 	claims := make([]Claim, 0, len(in.Claims))
 	for _, c := range in.Claims {
@@ -123,6 +131,10 @@ func (v *Vocabulary) checkSentence(text string, mode Mode, sources []checkedSour
 	}
 	if !r.Flagged {
 		r.Kept, r.Reason = true, "no commitment language"
+		return r
+	}
+	if id := verbatimMacro(text, sources); id != "" {
+		r.Kept, r.SourceID, r.Reason = true, id, "verbatim approved macro "+id
 		return r
 	}
 	candidates := sources
@@ -310,4 +322,15 @@ func kindNames(flags []Flag) []string {
 		}
 	}
 	return out
+}
+
+// verbatimMacro returns the ID of a macro source that contains sentence word for word.
+func verbatimMacro(sentence string, sources []checkedSource) string {
+	n := normalise(sentence)
+	for _, s := range sources {
+		if s.macro != "" && n != "" && strings.Contains(s.macro, n) {
+			return s.id
+		}
+	}
+	return ""
 }

@@ -241,3 +241,29 @@ func TestPhraseFlagsNeedTheSamePhraseInTheSource(t *testing.T) {
 		t.Errorf("a source with the same eligibility phrase should back it: %s", backed.Sentences[0].Reason)
 	}
 }
+
+// Macro wording is fixed and approved: repeated word for word it is sourced, even without a
+// claim; reworded, it is held to the ordinary rule.
+func TestVerbatimMacroCountsAsSourced(t *testing.T) {
+	v, err := DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	macro := Source{ID: "macros/chargeback@1#reply", Macro: true,
+		Text: "We have received the chargeback notice. The billing operations team answers the bank within 7 days of the notice."}
+	res := v.Check(Input{Mode: ModeDraft, Sources: []Source{macro},
+		Reply: "The billing operations team answers the bank within 7 days of the notice. We answer the bank within 5 days."})
+	if !res.Sentences[0].Kept || res.Sentences[0].SourceID != macro.ID {
+		t.Errorf("verbatim macro sentence: kept=%v %s", res.Sentences[0].Kept, res.Sentences[0].Reason)
+	}
+	if res.Sentences[1].Kept {
+		t.Errorf("reworded macro with another number must be struck: %s", res.Sentences[1].Reason)
+	}
+	plain := macro
+	plain.Macro = false
+	res = v.Check(Input{Mode: ModeDraft, Sources: []Source{plain},
+		Reply: "The billing operations team answers the bank within 7 days of the notice."})
+	if res.Sentences[0].Kept {
+		t.Error("without a claim, the same words from a non-macro source are not sourced in draft mode")
+	}
+}

@@ -85,7 +85,12 @@ func draftUserMessage(req Request) string {
 	}
 	b.WriteString("Policy evidence:\n")
 	for i, ev := range req.Evidence {
-		fmt.Fprintf(&b, "[%d] chunk_id: %s\ntitle: %s\ntext:\n%s\n\n", i+1, ev.ChunkID, ev.Title, strings.TrimSpace(ev.Text))
+		fmt.Fprintf(&b, "[%d] chunk_id: %s\ntitle: %s\n", i+1, ev.ChunkID, ev.Title)
+		if ev.Source == "macro" {
+			// Macros are fixed, approved wording: a model may use one only word for word.
+			b.WriteString("kind: approved macro: if you use it, copy its sentences verbatim; never reword it\n")
+		}
+		fmt.Fprintf(&b, "text:\n%s\n\n", strings.TrimSpace(ev.Text))
 	}
 	return b.String()
 }
