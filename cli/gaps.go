@@ -44,11 +44,7 @@ means customers expect a term the company never wrote down. Before writing it, r
 			if err != nil {
 				return err
 			}
-			cfg, err := loadConfig()
-			if err != nil {
-				return err
-			}
-			s, err := store.Open(cmd.Context(), cfg.DatabaseURL)
+			s, _, err := openStore(cmd.Context())
 			if err != nil {
 				return err
 			}

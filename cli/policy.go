@@ -74,11 +74,7 @@ status superseded in the same transaction.`,
 }
 
 func importVersions(cmd *cobra.Command, versions []*policy.Version) error {
-	cfg, err := loadConfig()
-	if err != nil {
-		return err
-	}
-	s, err := store.Open(cmd.Context(), cfg.DatabaseURL)
+	s, cfg, err := openStore(cmd.Context())
 	if err != nil {
 		return err
 	}
@@ -131,11 +127,7 @@ eligible at --as-of (default now) for --plan and --region (default: any).`,
 				}
 				at = t
 			}
-			cfg, err := loadConfig()
-			if err != nil {
-				return err
-			}
-			s, err := store.Open(cmd.Context(), cfg.DatabaseURL)
+			s, _, err := openStore(cmd.Context())
 			if err != nil {
 				return err
 			}

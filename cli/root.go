@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/supportdraft/supportdraft/config"
+	"github.com/supportdraft/supportdraft/store"
 )
 
 // usageError marks bad input (flags, files); it exits with code 2, as DESIGN.md's
@@ -69,4 +70,14 @@ func loadConfig() (config.Config, error) {
 		return cfg, usageError{err}
 	}
 	return cfg, nil
+}
+
+// openStore reads the configuration and connects to the policy store.
+func openStore(ctx context.Context) (*store.Store, config.Config, error) {
+	cfg, err := loadConfig()
+	if err != nil {
+		return nil, cfg, err
+	}
+	s, err := store.Open(ctx, cfg.DatabaseURL)
+	return s, cfg, err
 }
