@@ -110,7 +110,7 @@ func loadCorpus(ctx context.Context, s *store.Store, emb embedding.Embedder, chu
 	if _, err := conn.Exec(ctx, `SET maintenance_work_mem = '1GB'; SET max_parallel_maintenance_workers = 2`); err != nil {
 		return err
 	}
-	if _, err := conn.Exec(ctx, store.VectorIndexSQL(emb.Dims())); err != nil {
+	if _, err := conn.Exec(ctx, store.VectorIndexSQL(emb.Name(), emb.Dims())); err != nil {
 		return fmt.Errorf("build vector index: %w", err)
 	}
 	_, err = conn.Exec(ctx, `ANALYZE documents; ANALYZE versions; ANALYZE chunks`)

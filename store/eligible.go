@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"strings"
 	"time"
@@ -59,7 +60,7 @@ func Candidates(k int) int { return max(5*k, 50) }
 // few, or the HNSW index with pgvector's iterative scan (set on every connection, with no
 // cap on scanned tuples, so the filtered result is never short) when they are many.
 // `supportdraft bench retrieval` measures both against an exact reference. The vector
-// cast carries the dimensions so the partial HNSW index for them applies, and the
+// cast and the embedder filter match the partial HNSW index of that embedder, and the
 // candidate order is the distance alone, the only order the index can produce; the final
 // order breaks ties by chunk ID in byte order, whatever the database collation.
 const eligibleSQL = `
@@ -72,7 +73,7 @@ WITH candidates AS MATERIALIZED (
     AND v.eligible_window @> $1::timestamptz
     AND v.plans && ARRAY['*', $2]::text[]
     AND v.regions && ARRAY['*', $3]::text[]
-    AND c.embedder = $10 AND vector_dims(c.embedding) = %[1]d
+    AND c.embedder = $10
   ORDER BY (c.embedding::vector(%[1]d)) <#> $5::vector(%[1]d)
   LIMIT $11)
 SELECT id, doc_id, version, title, source, area, locale, heading, text, similarity, r.text_rank,
@@ -102,7 +103,7 @@ SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, v.locale, c.heading
        -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS score
 FROM versions v
 JOIN chunks c ON c.version_id = v.id
-WHERE c.embedder = $2 AND vector_dims(c.embedding) = %[1]d
+WHERE c.embedder = $2
 ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C"
 LIMIT $3`
 
@@ -116,18 +117,20 @@ func (s *Store) SimilarityOnly(ctx context.Context, q Query) ([]Hit, error) {
 }
 
 // VectorIndexSQL is the statement EnsureVectorIndex runs, for bulk loaders that build the
-// index on their own connection after COPY.
-func VectorIndexSQL(dims int) string {
-	return fmt.Sprintf(`CREATE INDEX IF NOT EXISTS chunks_embedding_hnsw_%[1]d ON chunks
-		USING hnsw ((embedding::vector(%[1]d)) vector_ip_ops) WHERE vector_dims(embedding) = %[1]d`, dims)
+// index on their own connection after COPY. The index is partial, one per embedder: the
+// planner then estimates from the embedder column's statistics, and a change of embedder
+// never mixes vector sizes in one index. The eligible query names the same expression.
+func VectorIndexSQL(embedder string, dims int) string {
+	sum := sha256.Sum256([]byte(embedder))
+	return fmt.Sprintf(`CREATE INDEX IF NOT EXISTS chunks_hnsw_%x ON chunks
+		USING hnsw ((embedding::vector(%d)) vector_ip_ops) WHERE embedder = '%s'`,
+		sum[:6], dims, strings.ReplaceAll(embedder, "'", "''"))
 }
 
-// EnsureVectorIndex creates the HNSW index for vectors of dims dimensions if it is
-// missing. It is partial (one per dimension count), so a change of embedder never mixes
-// vector sizes in one index; the eligible query names the same expression and predicate.
-func (s *Store) EnsureVectorIndex(ctx context.Context, dims int) error {
-	if _, err := s.pool.Exec(ctx, VectorIndexSQL(dims)); err != nil {
-		return fmt.Errorf("create vector index for %d dimensions: %w", dims, err)
+// EnsureVectorIndex creates the HNSW index for emb's vectors if it is missing.
+func (s *Store) EnsureVectorIndex(ctx context.Context, emb embedding.Embedder) error {
+	if _, err := s.pool.Exec(ctx, VectorIndexSQL(emb.Name(), emb.Dims())); err != nil {
+		return fmt.Errorf("create vector index for %s: %w", emb.Name(), err)
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ type ImportResult struct {
 // transaction, and the schema's exclusion constraint refuses any overlap that remains, so
 // two concurrent approvals of one document cannot both win.
 func (s *Store) Import(ctx context.Context, versions []*policy.Version, emb embedding.Embedder) (*ImportResult, error) {
-	if err := s.EnsureVectorIndex(ctx, emb.Dims()); err != nil {
+	if err := s.EnsureVectorIndex(ctx, emb); err != nil {
 		return nil, err
 	}
 	res := &ImportResult{}
@@ -170,7 +170,7 @@ func insertChunks(ctx context.Context, tx pgx.Tx, versionID int64, chunks []poli
 // embedder (model or dimensions) never mixes incomparable vectors. It reports how many
 // chunks it rewrote.
 func (s *Store) Reembed(ctx context.Context, emb embedding.Embedder, progress func(done, total int)) (int, error) {
-	if err := s.EnsureVectorIndex(ctx, emb.Dims()); err != nil {
+	if err := s.EnsureVectorIndex(ctx, emb); err != nil {
 		return 0, err
 	}
 	rows, err := s.pool.Query(ctx, `SELECT id, text FROM chunks WHERE embedder <> $1 ORDER BY id`, emb.Name())

@@ -81,7 +81,7 @@ func (c *Corpus) TopK(ctx context.Context, pool *pgxpool.Pool, q store.Query) ([
 	rows, err := pool.Query(ctx, fmt.Sprintf(`
 		SELECT c.id, -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)), ts_rank(c.tsv, to_tsquery('simple', $2), 32)::float8, v.locale
 		FROM chunks c JOIN versions v ON v.id = c.version_id
-		WHERE c.embedder = $3 AND vector_dims(c.embedding) = %[1]d`, dims),
+		WHERE c.embedder = $3`, dims),
 		pgvector.NewVector(q.Vector), store.TSQuery(q.Text), q.Embedder)
 	if err != nil {
 		return nil, err
