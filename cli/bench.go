@@ -45,7 +45,7 @@ ineligible chunks or fewer than k eligible ones.`,
 				sizes = []int{chunks}
 			}
 			cases, err := bench.Retrieval(cmd.Context(), cfg.DatabaseURL, bench.RetrievalOptions{
-				Sizes: sizes, Queries: queries, RecallQueries: min(queries, 20), Progress: cmd.ErrOrStderr(),
+				Sizes: sizes, Queries: queries, RecallQueries: min(queries, 50), Progress: cmd.ErrOrStderr(),
 			})
 			if err != nil {
 				return err
@@ -66,7 +66,7 @@ ineligible chunks or fewer than k eligible ones.`,
 		},
 	}
 	cmd.Flags().IntVar(&chunks, "chunks", 0, "run one corpus of this many chunks instead of 10k and 100k")
-	cmd.Flags().IntVar(&queries, "queries", 100, "timed queries per case (the first 20 are also checked for recall)")
+	cmd.Flags().IntVar(&queries, "queries", 100, "timed queries per case (the first 50 are also checked for recall)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"cases":[…]} as JSON`)
 	return cmd
 }

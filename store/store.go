@@ -40,7 +40,7 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		// work_mem lets the exact path sort its filtered rows (vectors included) in memory.
 		// Custom plans always: whether the index or an exact scan is cheaper depends on how
 		// many rows this account's plan and region match, which a generic plan cannot see.
-		_, err := conn.Exec(ctx, `SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 200;
+		_, err := conn.Exec(ctx, `SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 400;
 			SET hnsw.max_scan_tuples = 10000000; SET work_mem = '64MB'; SET plan_cache_mode = force_custom_plan`)
 		return err
 	}
