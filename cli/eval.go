@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -82,9 +83,16 @@ checked, so a failing run can still be read.`,
 
   # compare a reviewer's labels with the eval's
   supportdraft eval --corpus evals/corpus --tickets evals/tickets.jsonl --reviews qa.jsonl`,
-		Args: cobra.NoArgs,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("eval takes no arguments (got %q): name the files with --corpus and --tickets", args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd, f) },
 	}
+	// A mistyped flag is a usage error too (exit 2), like every other bad input.
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	fl := cmd.Flags()
 	fl.StringVar(&f.corpus, "corpus", "", "directory of policy version files (required)")
 	fl.StringVar(&f.tickets, "tickets", "", "JSONL file of labelled tickets (required)")
@@ -160,8 +168,10 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 			return err
 		}
 	}
+	// Both reasons to fail are reported, the gate first: it is what CI is asking.
+	var failed error
 	if n := len(rep.Run.Failures); n > 0 {
-		return fmt.Errorf("%d drafts failed to build (listed above and under run.failures in the JSON report)", n)
+		failed = fmt.Errorf("%d drafts failed to build (listed on stderr and under run.failures in the JSON report)", n)
 	}
-	return rep.Gate(f.maxStale, f.maxUnsupported)
+	return errors.Join(rep.Gate(f.maxStale, f.maxUnsupported), failed)
 }

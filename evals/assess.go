@@ -69,6 +69,9 @@ type Case struct {
 // Failed reports whether no draft was built for the ticket.
 func (c Case) Failed() bool { return c.Label == "" }
 
+// Unanswerable reports whether the ticket's label says no eligible policy answers it.
+func (c Case) Unanswerable() bool { return c.expect != nil && !c.expect.Answerable }
+
 // Drafted reports whether the draft answers (was built and did not abstain).
 func (c Case) Drafted() bool { return !c.Failed() && !c.abstained }
 

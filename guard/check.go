@@ -163,7 +163,9 @@ func (s checkedSource) carries(a analysis) bool {
 		if f.Kind == KindNumber || f.Kind == KindCommercial {
 			continue
 		}
-		if !slices.ContainsFunc(s.flags, func(g Flag) bool { return g.Kind == f.Kind && strings.EqualFold(normalise(g.Match), normalise(f.Match)) }) {
+		if !slices.ContainsFunc(s.flags, func(g Flag) bool {
+			return g.Kind == f.Kind && strings.EqualFold(normalise(g.Match), normalise(f.Match))
+		}) {
 			return false
 		}
 	}

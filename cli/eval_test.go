@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// evalSet is the shipped labelled set, from the cli package's directory.
+var (
+	evalCorpus  = filepath.Join("..", "evals", "corpus")
+	evalTickets = filepath.Join("..", "evals", "tickets.jsonl")
+)
+
+func TestEvalUsageErrorsExit2(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	badCorpus := filepath.Join(dir, "corpus")
+	if err := os.MkdirAll(badCorpus, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(badCorpus, "v1.md"), []byte("---\ndoc_id: x\nversion: 1\nstatus: approved\n---\nText.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badReviews := filepath.Join(dir, "qa.jsonl")
+	if err := os.WriteFile(badReviews, []byte(`{"ticket_id":"T-1","label":"grounded"}`+"\n"+`{"ticket_id":"T-2","label":"fine"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no corpus", []string{"--tickets", evalTickets}, "--corpus is required"},
+		{"no tickets", []string{"--corpus", evalCorpus}, "--tickets is required"},
+		{"corpus is not a directory", []string{"--corpus", evalTickets, "--tickets", evalTickets}, "is not a directory"},
+		{"bad concurrency", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "--concurrency", "0"}, "--concurrency is 0"},
+		{"bad threshold", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "--max-unsupported", "5"}, "--max-unsupported is 5"},
+		{"bad reviews line", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "--reviews", badReviews}, "qa.jsonl:2: field \"label\""},
+		{"corpus that does not parse", []string{"--corpus", badCorpus, "--tickets", evalTickets}, "v1.md"},
+		{"stray argument", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "extra"}, "eval takes no arguments"},
+		{"unknown flag", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "--max-stales", "0"}, "unknown flag: --max-stales"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err, code := run(t, newEvalCmd(), tc.args...)
+			if code != 2 || err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("exit %d, err = %v; want exit 2 and an error containing %q", code, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestEvalHelpTeaches(t *testing.T) {
+	t.Parallel()
+	cmd := newEvalCmd()
+	for _, want := range []string{"--max-stale", "stale_source_rate", "similarity-only", "scratch schema", "Exit codes", "useful_abstention_rate"} {
+		if !strings.Contains(cmd.Long, want) {
+			t.Errorf("long help does not explain %q", want)
+		}
+	}
+	if !strings.Contains(cmd.Example, "--corpus evals/corpus --tickets evals/tickets.jsonl") {
+		t.Errorf("examples lack the shipped set:\n%s", cmd.Example)
+	}
+	for _, flag := range []string{"corpus", "tickets", "json", "html", "reviews", "limit", "concurrency", "max-stale", "max-unsupported"} {
+		if cmd.Flags().Lookup(flag) == nil {
+			t.Errorf("no --%s flag", flag)
+		}
+	}
+}
+
+// TestEvalCommandEndToEnd runs the command on the first tickets of the shipped set against
+// the real services and reads what it wrote. Not parallel: it sets DATABASE_URL.
+func TestEvalCommandEndToEnd(t *testing.T) {
+	dbURL, addr := os.Getenv("TEST_DATABASE_URL"), os.Getenv("TEMPORAL_ADDRESS")
+	if dbURL == "" || addr == "" {
+		t.Fatal("TEST_DATABASE_URL and TEMPORAL_ADDRESS must be set: run the tests with scripts/test.sh")
+	}
+	t.Setenv("DATABASE_URL", dbURL) // the scratch schema goes into the test database
+	dir := t.TempDir()
+	jsonOut, htmlOut, reviews := filepath.Join(dir, "eval.json"), filepath.Join(dir, "eval.html"), filepath.Join(dir, "qa.jsonl")
+	if err := os.WriteFile(reviews, []byte(`{"ticket_id":"T-10002","label":"abstained","note":"price matching is not covered"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err, code := run(t, newEvalCmd(), "--corpus", evalCorpus, "--tickets", evalTickets, "--limit", "6",
+		"--json", jsonOut, "--html", htmlOut, "--reviews", reviews, "--no-progress")
+	if err != nil || code != 0 {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	for _, want := range []string{"stale_source_rate", "QA label", "area (system)", "reviewer label", "wall time"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	var rep map[string]any
+	b, err := os.ReadFile(jsonOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep["tickets"] != 6.0 || rep["baseline"].(map[string]any)["tickets"] != 6.0 || rep["reviews"] == nil {
+		t.Errorf("JSON: tickets %v, baseline tickets %v, reviews %v; want 6, 6 and an agreement", rep["tickets"],
+			rep["baseline"].(map[string]any)["tickets"], rep["reviews"])
+	}
+	page, err := os.ReadFile(htmlOut)
+	if err != nil || !strings.Contains(string(page), "<svg") {
+		t.Errorf("HTML report missing or without charts: %v", err)
+	}
+}

@@ -1,0 +1,92 @@
+package evals
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"go.temporal.io/sdk/client"
+
+	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// replay drafts one ticket in one arm, exactly as the sidebar would open it but at the
+// ticket's own time (Replay), reads the saved draft back and discards the workflow.
+//
+// Both arms share one scratch store, and drafts are keyed by ticket ID, so each arm saves
+// its own copy of the ticket under "<arm>/<ticket_id>". Nothing in drafting reads the ID
+// beyond loading the ticket, so the copy drafts exactly as the original would.
+func (r *replayer) replay(ctx context.Context, a *arm, t *ticket.Ticket) Outcome {
+	o := Outcome{Ticket: t}
+	ctx, cancel := context.WithTimeout(ctx, ticketTimeout)
+	defer cancel()
+	cp := *t
+	cp.TicketID = a.name + "/" + t.TicketID
+	if err := r.store.SaveTicket(ctx, &cp); err != nil {
+		o.Err = err.Error()
+		return o
+	}
+	workflowID := "eval-" + r.runID + "/" + cp.TicketID
+	in := &workflows.DraftInput{TicketID: cp.TicketID, Revision: t.Revision, Replay: true, IdleTimeout: ticketTimeout}
+	_, openErr := workflows.Open(ctx, r.temporal, workflowID, a.queue, in)
+	if openErr == nil {
+		rec, err := r.store.LatestDraft(ctx, cp.TicketID)
+		if err != nil {
+			o.Err = err.Error()
+		} else {
+			rec.TicketID = t.TicketID
+			o.Record = rec
+		}
+	} else {
+		o.Err = fmt.Sprintf("workflow %s: %v", workflowID, openErr)
+	}
+	r.discard(ctx, workflowID)
+	return o
+}
+
+// discard ends the draft workflow the way an agent would. If that fails (the build never
+// finished, the update was rejected) the workflow is terminated, so an eval leaves nothing
+// running on the server once its workers stop. Either way the draft was already read, so
+// the measurement stands.
+func (r *replayer) discard(ctx context.Context, workflowID string) {
+	h, err := r.temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: workflowID, UpdateName: workflows.UpdateDiscard, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	if err != nil {
+		// A fresh context: the ticket's may be what ran out.
+		tctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = r.temporal.TerminateWorkflow(tctx, workflowID, "", "eval: discard failed: "+err.Error())
+	}
+}
+
+// progress returns a function to call once per finished draft. It draws a bar on w unless
+// hidden; it is safe to call from many goroutines.
+func progress(w io.Writer, total int, hidden bool) func() {
+	if hidden || w == io.Discard {
+		return func() {}
+	}
+	bar := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("replaying drafts (system + baseline)"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("drafts"),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+	)
+	var mu sync.Mutex
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		_ = bar.Add(1)
+	}
+}

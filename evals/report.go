@@ -1,0 +1,176 @@
+package evals
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Report is the eval's output. The system's figures sit at the top level (DESIGN.md's
+// contract), the baseline's under "baseline" with the same keys.
+type Report struct {
+	Metrics
+	Baseline     Metrics       `json:"baseline"`
+	SkippedLines int           `json:"skipped_lines"`
+	Skipped      []SkippedLine `json:"skipped"`
+	ElapsedS     float64       `json:"elapsed_s"`
+	Run          RunInfo       `json:"run"`
+	Reviews      *Agreement    `json:"reviews,omitempty"`
+}
+
+// RunInfo says what was evaluated, with what, and what failed.
+type RunInfo struct {
+	Corpus      string    `json:"corpus"`
+	Tickets     string    `json:"tickets"`
+	Versions    int       `json:"versions"`
+	Concurrency int       `json:"concurrency"`
+	Drafter     string    `json:"drafter"`
+	Judge       string    `json:"judge"`
+	Embedder    string    `json:"embedder"`
+	StartedAt   time.Time `json:"started_at"`
+	Failures    []Failure `json:"failures"`
+}
+
+// Failure is a ticket for which one arm built no draft.
+type Failure struct {
+	TicketID string `json:"ticket_id"`
+	Arm      string `json:"arm"`
+	Error    string `json:"error"`
+}
+
+// metricRow is one line of the comparison: how to read it from Metrics, and its target
+// (from the issue: what the product promises on the shipped set).
+type metricRow struct {
+	key    string
+	rate   bool // a share in [0,1], shown as a percentage
+	get    func(m *Metrics) float64
+	target string  // "" when the figure has no target
+	goal   float64 // the target's value, for charts
+	cmp    int     // -1: at most goal, 0: exactly goal, +1: at least goal
+}
+
+// metricRows are DESIGN.md's figures in contract order.
+var metricRows = []metricRow{
+	{key: "tickets", get: func(m *Metrics) float64 { return float64(m.Tickets) }},
+	{key: "drafted", get: func(m *Metrics) float64 { return float64(m.Drafted) }},
+	{key: "abstained", get: func(m *Metrics) float64 { return float64(m.Abstained) }},
+	{key: "unsupported_claim_rate", rate: true, get: func(m *Metrics) float64 { return m.UnsupportedClaimRate }, target: "≤ 1%", goal: 0.01, cmp: -1},
+	{key: "stale_source_rate", rate: true, get: func(m *Metrics) float64 { return m.StaleSourceRate }, target: "= 0", goal: 0, cmp: 0},
+	{key: "useful_abstention_rate", rate: true, get: func(m *Metrics) float64 { return m.UsefulAbstentionRate }, target: "≥ 90%", goal: 0.9, cmp: 1},
+	{key: "citation_precision", rate: true, get: func(m *Metrics) float64 { return m.CitationPrecision }, target: "≥ 95%", goal: 0.95, cmp: 1},
+	{key: "citation_recall", rate: true, get: func(m *Metrics) float64 { return m.CitationRecall }},
+	{key: "must_include_rate", rate: true, get: func(m *Metrics) float64 { return m.MustIncludeRate }, target: "≥ 80%", goal: 0.8, cmp: 1},
+	{key: "must_not_include_violations", get: func(m *Metrics) float64 { return float64(m.MustNotIncludeViolations) }},
+	{key: "failed", get: func(m *Metrics) float64 { return float64(m.Failed) }, target: "= 0", goal: 0, cmp: 0},
+}
+
+// meets reports whether v reaches the row's target (true when there is none).
+func (row metricRow) meets(v float64) bool {
+	switch {
+	case row.target == "":
+		return true
+	case row.cmp < 0:
+		return v <= row.goal
+	case row.cmp > 0:
+		return v >= row.goal
+	default:
+		return v == row.goal
+	}
+}
+
+func (row metricRow) format(m *Metrics) string {
+	v := row.get(m)
+	if row.rate {
+		return fmt.Sprintf("%.1f%%", 100*v)
+	}
+	return fmt.Sprintf("%d", int(v))
+}
+
+// WriteJSON writes the report, indented, to path ("-" = w).
+func (r *Report) WriteJSON(path string, w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if path == "-" {
+		_, err = w.Write(b)
+		return err
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("write JSON report: %w", err)
+	}
+	return nil
+}
+
+// WriteTable prints the comparison, the labels with their mean confidence, the abstention
+// rate per area and, if reviews were given, the agreement with the reviewer.
+func (r *Report) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "metric\tsystem\tbaseline\ttarget")
+	for _, row := range metricRows {
+		target := row.target
+		if !row.meets(row.get(&r.Metrics)) {
+			target += "  MISSED"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row.key, row.format(&r.Metrics), row.format(&r.Baseline), target)
+	}
+	fmt.Fprintln(tw, "\t\t\t")
+	fmt.Fprintln(tw, "QA label\tsystem\tbaseline\tmean confidence (system / baseline)")
+	for _, l := range Labels {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s / %s\n", l, r.Labels[l], r.Baseline.Labels[l],
+			meanConfidence(r.ConfidenceByLabel, l), meanConfidence(r.Baseline.ConfidenceByLabel, l))
+	}
+	fmt.Fprintf(tw, "  useful abstentions\t%d of %d\t%d of %d\t\n", r.Counts.UsefulAbstentions, r.Counts.LabelledAbstentions,
+		r.Baseline.Counts.UsefulAbstentions, r.Baseline.Counts.LabelledAbstentions)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "area (system)\ttickets\tanswerable\tabstained\tabstention rate\tuseful")
+	for _, a := range r.PerArea {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f%%\t%d\n", a.Area, a.Tickets, a.Answerable, a.Abstained, 100*a.AbstentionRate, a.UsefulAbstentions)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if r.Reviews != nil {
+		fmt.Fprintln(w)
+		if err := r.Reviews.WriteTable(w); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "\nskipped lines: %d   failed drafts: %d   wall time: %.1f s\n", r.SkippedLines, len(r.Run.Failures), r.ElapsedS)
+	return nil
+}
+
+func meanConfidence(by map[string]ConfidenceStats, label string) string {
+	cs, ok := by[label]
+	if !ok || cs.N == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", cs.Mean)
+}
+
+// Gate checks the system's figures against CI's thresholds and says every one that fails.
+func (r *Report) Gate(maxStale, maxUnsupported float64) error {
+	var fails []string
+	if r.StaleSourceRate > maxStale {
+		fails = append(fails, fmt.Sprintf("stale_source_rate %.4f > --max-stale %g (%d of %d answers cite a version not eligible at the ticket's time: a metadata bug)",
+			r.StaleSourceRate, maxStale, r.Counts.StaleAnswers, r.Drafted))
+	}
+	if r.UnsupportedClaimRate > maxUnsupported {
+		fails = append(fails, fmt.Sprintf("unsupported_claim_rate %.4f > --max-unsupported %g (%d of %d material sentences not backed by an eligible cited chunk)",
+			r.UnsupportedClaimRate, maxUnsupported, r.Counts.UnsupportedSentences, r.Counts.MaterialSentences))
+	}
+	if len(fails) == 0 {
+		return nil
+	}
+	return fmt.Errorf("eval gate failed for the system: %s", strings.Join(fails, "; "))
+}
