@@ -1,0 +1,72 @@
+package drafts
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/supportdraft/supportdraft/llm"
+)
+
+func TestConfidenceWeightsAndCaps(t *testing.T) {
+	t.Parallel()
+	perfect := llm.Scores{Faithfulness: 1, Coverage: 1, Fit: 1}
+	cases := []struct {
+		name        string
+		scores      llm.Scores
+		unsupported int
+		want        float64
+	}{
+		{"weights 0.6 / 0.2 / 0.2", llm.Scores{Faithfulness: 0.5, Coverage: 1, Fit: 0}, 0, 0.5},
+		{"perfect and fully supported", perfect, 0, 1},
+		{"one unsupported claim caps at 0.5", perfect, 1, 0.5},
+		{"two unsupported claims cap at 0.3", perfect, 2, 0.3},
+		{"a low score stays below the cap", llm.Scores{Faithfulness: 0.2}, 3, 0.12},
+		{"out-of-range scores are clamped", llm.Scores{Faithfulness: 7, Coverage: -1, Fit: 1}, 0, 0.8},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.InDelta(t, tc.want, Confidence(tc.scores, tc.unsupported), 1e-9)
+		})
+	}
+}
+
+func TestVerifySpans(t *testing.T) {
+	t.Parallel()
+	evidence := []llm.Evidence{{ChunkID: "billing/refunds@4#window", Text: "Annual plans can be refunded\nwithin 14 days of purchase."}}
+	checks := VerifySpans([]llm.Claim{
+		{Sentence: "ok", ChunkIDs: []string{"billing/refunds@4#window"}, Quote: "refunded within 14  days"},
+		{Sentence: "unknown", ChunkIDs: []string{"billing/refunds@3#window"}, Quote: "refunded within 30 days"},
+		{Sentence: "not verbatim", ChunkIDs: []string{"billing/refunds@4#window"}, Quote: "refunded within 30 days"},
+		{Sentence: "no chunk", Quote: "x"},
+	}, evidence)
+	assert.True(t, checks[0].SpanOK, "whitespace is normalised, nothing else")
+	assert.Contains(t, checks[1].Failure, "not in the eligible retrieved set")
+	assert.Contains(t, checks[2].Failure, "does not occur verbatim")
+	assert.Equal(t, "cites no policy chunk", checks[3].Failure)
+}
+
+func TestStalenessSaysWhatChangedAndWhen(t *testing.T) {
+	t.Parallel()
+	replied := time.Date(2026, 4, 2, 9, 13, 0, 0, time.UTC)
+	approved := time.Date(2026, 4, 2, 11, 40, 0, 0, time.UTC)
+	bound := &Summary{Revision: 1, Plan: "pro", Region: "eu",
+		Bound: []BoundVersion{{DocID: "billing/refunds-annual", Version: 4}, {DocID: "billing/vat", Version: 2}}}
+
+	assert.Empty(t, Staleness(bound, Now{Revision: 1, Plan: "pro", Region: "eu",
+		Versions: map[string]CurrentVersion{"billing/refunds-annual": {Version: 4}, "billing/vat": {Version: 2}}}))
+
+	reasons := Staleness(bound, Now{Revision: 2, RevisionAt: replied, Plan: "business", Region: "eu",
+		Versions: map[string]CurrentVersion{"billing/refunds-annual": {Version: 5, ApprovedAt: &approved}}})
+	var messages []string
+	for _, r := range reasons {
+		messages = append(messages, r.Message)
+	}
+	assert.Equal(t, []string{
+		"customer replied at 2026-04-02 09:13 UTC (revision 2; the draft was built for revision 1)",
+		"policy billing/refunds-annual v5 approved at 2026-04-02 11:40 UTC (the draft quotes v4)",
+		"policy billing/vat v2 is no longer in force for this account, and no version replaces it",
+		"plan changed from pro to business",
+	}, messages)
+}
