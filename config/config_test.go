@@ -1,0 +1,46 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDefaultsNeedNoModel(t *testing.T) {
+	for _, name := range []string{"SUPPORTDRAFT_PROVIDER", "SUPPORTDRAFT_EMBEDDER", "OPENAI_API_KEY", "SUPPORTDRAFT_CHECK_BUDGET"} {
+		t.Setenv(name, "")
+	}
+	c, err := FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Provider != "local" || c.Embedder != "hashing" || c.CheckBudget != 2*time.Second || c.IdleTimeout != 72*time.Hour {
+		t.Errorf("defaults: %+v", c)
+	}
+}
+
+func TestBadValuesNameTheVariable(t *testing.T) {
+	cases := []struct{ name, value, want string }{
+		{"SUPPORTDRAFT_PROVIDER", "anthropic", "SUPPORTDRAFT_PROVIDER"},
+		{"SUPPORTDRAFT_KILL_SWITCH", "maybe", "SUPPORTDRAFT_KILL_SWITCH"},
+		{"SUPPORTDRAFT_CHECK_BUDGET", "2", "SUPPORTDRAFT_CHECK_BUDGET"},
+		{"SUPPORTDRAFT_EMBEDDING_DIMS", "4", "SUPPORTDRAFT_EMBEDDING_DIMS"},
+		{"SUPPORTDRAFT_TOOL_ROUNDS", "two", "SUPPORTDRAFT_TOOL_ROUNDS"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(tc.name, tc.value)
+			_, err := FromEnv()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v should name %s", err, tc.want)
+			}
+		})
+	}
+	t.Run("openai without a key", func(t *testing.T) {
+		t.Setenv("SUPPORTDRAFT_PROVIDER", "openai")
+		t.Setenv("OPENAI_API_KEY", "")
+		if _, err := FromEnv(); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+			t.Fatalf("error %v should ask for OPENAI_API_KEY", err)
+		}
+	})
+}
