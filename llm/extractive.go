@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"math"
 	"sort"
 	"strings"
 )
@@ -15,10 +16,11 @@ type Extractive struct {
 	MinRelevance float64
 }
 
-// DefaultMinRelevance is the abstention threshold of the extractive drafter. A section
-// must hold about half of the question's key words (two of four, one of two) before it is
-// quoted; a high retrieval score alone cannot lift one shared word of four over it.
-const DefaultMinRelevance = 0.4
+// DefaultMinRelevance is the abstention threshold of the extractive drafter. Relevance
+// weighs question words by where they stand (subject and asking sentences count fully,
+// backstory a third) and by how rare they are in the evidence given, so a section that
+// shares only the common or chatty words of a question stays below it.
+const DefaultMinRelevance = 0.22
 
 // Relevance weights: lexical overlap with the question dominates, because retrieval
 // always returns its top k even when none of them is about the question; the retrieval
@@ -44,8 +46,8 @@ const (
 // Draft implements Drafter. Same request, same draft: ties are broken by evidence order
 // and sentence position, never by map order.
 func (x Extractive) Draft(_ context.Context, req Request) (*Draft, error) {
-	question := contentStems(req.Question())
-	ranked := rankEvidence(question, req.Evidence)
+	q := analyseQuestion(req.Subject, lastCustomerBody(req), req.Evidence)
+	ranked := rankEvidence(q, req.Evidence)
 	threshold := x.MinRelevance
 	if threshold == 0 {
 		threshold = DefaultMinRelevance
@@ -53,13 +55,8 @@ func (x Extractive) Draft(_ context.Context, req Request) (*Draft, error) {
 	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
 	all := dedupEvidence(nil, req.Evidence...)
 
-	var used []rankedChunk
-	for _, rc := range ranked {
-		if rc.relevance >= threshold && len(used) < maxChunksUsed {
-			used = append(used, rc)
-		}
-	}
-	picks := pickSentences(question, used)
+	used := chooseChunks(q, ranked, threshold)
+	picks := pickSentences(q, used)
 	if len(picks) == 0 {
 		return &Draft{Reply: abstainReply(german), Abstain: true, Claims: []Claim{}, Evidence: all}, nil
 	}
@@ -88,27 +85,251 @@ func abstainReply(german bool) string {
 	return greetingEN + "\n\n" + abstainEN
 }
 
+// lastCustomerBody is the message Request.Question pairs with the subject.
+func lastCustomerBody(req Request) string {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Author == "customer" {
+			return req.Messages[i].Body
+		}
+	}
+	if len(req.Messages) > 0 {
+		return req.Messages[len(req.Messages)-1].Body
+	}
+	return ""
+}
+
+// question is the customer's question as the drafter weighs it: every content stem in
+// first-seen order with a weight. A stem weighs more when it sits in the subject or in a
+// sentence that asks something (the intent), and less when most of the evidence it was
+// given shares it (an IDF over that evidence set), so "refund" in a refund-heavy evidence
+// set says little while "transfer" says a lot.
+type question struct {
+	stems   []string
+	weight  map[string]float64
+	focus   map[string]bool // stems of the subject and of the asking sentences
+	numeric bool            // asks how long, how much, how many or when
+}
+
+// focusShare is the weight of a stem that appears only in the backstory of a message,
+// not in its subject or in a sentence that asks something.
+const focusShare = 0.35
+
+// offTopicShare scales the relevance of a section whose topic (document title and
+// heading) shares no word of substance with the question: it may still answer, but it
+// must match much more of the question to be quoted than a section named after it.
+const offTopicShare = 0.6
+
+func analyseQuestion(subject, body string, evidence []Evidence) question {
+	q := question{weight: map[string]float64{}, focus: map[string]bool{}}
+	asking := subject
+	for _, s := range sentences(body) {
+		if isAsking(s) {
+			asking += "\n" + s
+		}
+	}
+	if strings.TrimSpace(asking) == strings.TrimSpace(subject) { // no explicit question: the whole message asks
+		asking += "\n" + body
+	}
+	for _, st := range contentStems(asking) {
+		q.focus[st] = true
+	}
+	q.numeric = asksForNumber(asking)
+	chunkStems := make([]map[string]bool, len(evidence))
+	for i, ev := range evidence {
+		chunkStems[i] = stemSet(ev.Title + "\n" + ev.Text)
+	}
+	n := float64(len(evidence))
+	for _, st := range contentStems(subject + "\n" + body) {
+		df := 0.0
+		for _, cs := range chunkStems {
+			if cs[st] {
+				df++
+			}
+		}
+		idf := 1.0
+		if n > 0 && df > 0 {
+			// 1 for a stem only one chunk holds, falling to about a third for one all share.
+			idf = 1 / (1 + math.Log(df))
+		}
+		w := idf * stemWeight(st)
+		if !q.focus[st] {
+			w *= focusShare
+		}
+		q.stems = append(q.stems, st)
+		q.weight[st] = w
+	}
+	return q
+}
+
+// isAsking reports whether a sentence of the message asks something.
+func isAsking(s string) bool {
+	t := strings.TrimSpace(s)
+	if strings.HasSuffix(t, "?") {
+		return true
+	}
+	lower := strings.ToLower(t)
+	for _, p := range askingOpeners {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var askingOpeners = []string{"how ", "what ", "when ", "can ", "could ", "do ", "does ", "is ", "are ",
+	"will ", "why ", "which ", "where ", "please tell", "wie ", "was ", "wann ", "kann ", "können ",
+	"gibt es", "bekomme", "ist ", "muss "}
+
+// asksForNumber reports whether the question asks for a duration, an amount or a date,
+// which the policy states as a number.
+func asksForNumber(s string) bool {
+	lower := " " + strings.ToLower(strings.Join(strings.Fields(s), " ")) + " "
+	for _, p := range numberAsks {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var numberAsks = []string{" how long", " how much", " how many", " how quickly", " how fast",
+	" how soon", " when ", " what percentage", " what rate", " what discount", " what price",
+	" how old", " how far back", " wie lange", " wie viel", " wieviel", " wann ", " wie schnell",
+	" wie hoch", " bis wann", " welcher satz", " wie oft", " how often", " deadline", " frist"}
+
 // rankedChunk is one evidence item with its relevance to the question.
 type rankedChunk struct {
 	ev        Evidence
 	order     int // position in the request, the tiebreak
 	relevance float64
+	covers    map[string]bool // question stems the chunk holds
 }
 
-// rankEvidence scores every evidence item against the question and sorts best first.
-func rankEvidence(question []string, evidence []Evidence) []rankedChunk {
+// chunkHeading returns the section heading of a chunk: its first line when more lines
+// follow and it does not end like a sentence.
+func chunkHeading(text string) string {
+	i := strings.IndexByte(text, '\n')
+	if i < 0 {
+		return ""
+	}
+	h := strings.TrimSpace(text[:i])
+	if strings.HasSuffix(h, ".") {
+		return ""
+	}
+	return h
+}
+
+// internalSection reports whether a chunk is written for agents rather than customers
+// ("Notes for agents", "When to use this macro"): quoting it to a customer would answer
+// nothing they asked.
+func internalSection(heading string) bool {
+	for _, t := range tokenize(heading) {
+		switch t.text {
+		case "agent", "agents", "macro", "macros", "internal", "intern", "agenten":
+			return true
+		}
+	}
+	return false
+}
+
+// rankEvidence scores every evidence item against the question and sorts best first. A
+// chunk counts only when its topic (document title or section heading) shares a word of
+// substance with the question: a section that merely mentions "refund" in passing is not
+// about the customer's refund question.
+func rankEvidence(q question, evidence []Evidence) []rankedChunk {
 	out := make([]rankedChunk, 0, len(evidence))
 	for i, ev := range evidence {
-		lexical := overlap(question, stemSet(ev.Title+"\n"+ev.Text))
+		heading := chunkHeading(ev.Text)
+		words := stemSet(ev.Title + "\n" + ev.Text)
+		topic := stemSet(ev.Title + "\n" + heading)
 		rel := 0.0 // a high score alone never makes a section quotable
-		if lexical > 0 {
-			rel = lexicalWeight*lexical + retrievalWeight*clamp01(ev.Score)
+		if !internalSection(heading) {
+			lexical := weightedOverlap(q, words)
+			// The heading names what the section answers: matching it counts extra.
+			lexical = clamp01(lexical + 0.25*weightedOverlap(q, stemSet(heading)))
+			if !sharesStrongWord(q.stems, topic) {
+				lexical *= offTopicShare
+			}
+			if lexical > 0 {
+				rel = lexicalWeight*lexical + retrievalWeight*clamp01(ev.Score)
+			}
 		}
-		out = append(out, rankedChunk{ev: ev, order: i, relevance: rel})
+		covers := map[string]bool{}
+		for _, st := range q.stems {
+			if words[st] {
+				covers[st] = true
+			}
+		}
+		out = append(out, rankedChunk{ev: ev, order: i, relevance: rel, covers: covers})
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].relevance > out[b].relevance })
 	return out
 }
+
+// weightedOverlap is the weighted share of the question a text holds, the denominator
+// capped at the questionFocus heaviest stems so a long email does not dilute a section
+// that matches its key words.
+func weightedOverlap(q question, text map[string]bool) float64 {
+	var ws []float64
+	hit := 0.0
+	for _, st := range q.stems {
+		w := q.weight[st]
+		ws = append(ws, w)
+		if text[st] {
+			hit += w
+		}
+	}
+	if len(ws) == 0 {
+		return 0
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(ws)))
+	total := 0.0
+	for i, w := range ws {
+		if float64(i) >= questionFocus {
+			break
+		}
+		total += w
+	}
+	if total == 0 {
+		return 0
+	}
+	return clamp01(hit / total)
+}
+
+// chooseChunks keeps the best chunk above the threshold and, at most, one more: only when
+// it is about the same policy area and holds focus words of the question the first lacks.
+// A second section that merely repeats the first's words is a related, non-answering one.
+func chooseChunks(q question, ranked []rankedChunk, threshold float64) []rankedChunk {
+	var used []rankedChunk
+	for _, rc := range ranked {
+		if rc.relevance < threshold || len(used) == maxChunksUsed {
+			break
+		}
+		if len(used) == 0 {
+			used = append(used, rc)
+			continue
+		}
+		first := used[0]
+		if rc.ev.Area != first.ev.Area || rc.relevance < secondChunkShare*first.relevance {
+			continue
+		}
+		adds := 0.0
+		for _, st := range q.stems {
+			if q.focus[st] && !weakStems[st] && rc.covers[st] && !first.covers[st] {
+				adds += q.weight[st]
+			}
+		}
+		if adds >= secondChunkGain {
+			used = append(used, rc)
+		}
+	}
+	return used
+}
+
+const (
+	secondChunkShare = 0.85 // a second chunk must be nearly as relevant as the first
+	secondChunkGain  = 0.5  // and add at least half a distinctive focus word
+)
 
 // pick is one sentence chosen for the reply.
 type pick struct {
@@ -123,37 +344,59 @@ type pick struct {
 // the most question words, then presented best chunk first and in reading order inside a
 // chunk, so the reply reads like the policy rather than a shuffled list. A sentence that
 // shares only generic words ("plan", "account") with the question is never quoted, and
-// neither are headings or fragments of one or two words.
-func pickSentences(question []string, chunks []rankedChunk) []pick {
+// neither are headings, questions or fragments of one or two words. When the customer
+// asks how long, how much or when, sentences that state a number come first.
+func pickSentences(q question, chunks []rankedChunk) []pick {
 	var cands []pick
 	for rank, rc := range chunks {
+		heading := chunkHeading(rc.ev.Text)
+		// Every sentence of a chosen section shares its topic; the heading's words
+		// count for each sentence, so "Bank transfer is available for ..." under
+		// "Bank transfer" and a follow-up sentence are judged together.
+		headWords := stemSet(rc.ev.Title + "\n" + heading)
 		for pos, s := range sentences(rc.ev.Text) {
-			if len(strings.Fields(s)) < 3 {
+			if len(strings.Fields(s)) < 3 || (pos == 0 && heading != "" && strings.TrimSpace(s) == heading) ||
+				strings.HasSuffix(strings.TrimSpace(s), "?") {
 				continue
 			}
 			words := stemSet(s)
-			if !sharesStrongWord(question, words) {
+			// The best section is quoted whole (its sentences are one answer); a second
+			// one only where a sentence itself shares a word of substance.
+			if rank > 0 && !sharesStrongWord(q.stems, words) && !(len(facts(s)) > 0 && q.numeric) {
 				continue
 			}
-			score := overlap(question, words)
+			for st := range headWords {
+				words[st] = true
+			}
+			score := weightedOverlap(q, words)
+			if q.numeric && len(facts(s)) > 0 {
+				score += 0.3
+			}
 			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, score: score})
 		}
 	}
 	sort.SliceStable(cands, func(a, b int) bool {
-		if cands[a].score != cands[b].score {
-			return cands[a].score > cands[b].score
-		}
 		if cands[a].rank != cands[b].rank {
 			return cands[a].rank < cands[b].rank
+		}
+		if cands[a].score != cands[b].score {
+			return cands[a].score > cands[b].score
 		}
 		return cands[a].pos < cands[b].pos
 	})
 	var picks []pick
 	seen := map[string]bool{}
+	best := map[int]float64{}
 	for _, c := range cands {
 		key := normalizeSpace(c.text)
 		if seen[key] || len(picks) == maxQuoted {
 			continue
+		}
+		if b, ok := best[c.rank]; ok && c.rank > 0 && c.score < sentenceShare*b {
+			continue
+		}
+		if _, ok := best[c.rank]; !ok {
+			best[c.rank] = c.score
 		}
 		seen[key] = true
 		picks = append(picks, c)
@@ -166,6 +409,9 @@ func pickSentences(question []string, chunks []rankedChunk) []pick {
 	})
 	return picks
 }
+
+// sentenceShare is how close to a chunk's best sentence another must score to be quoted too.
+const sentenceShare = 0.6
 
 // sharesStrongWord reports whether words holds a question word that is not a weak stem.
 func sharesStrongWord(question []string, words map[string]bool) bool {

@@ -214,3 +214,26 @@ func TestRuleJudgeScore(t *testing.T) {
 	assert.Less(t, offTopic.Fit, 0.3)
 	assert.Less(t, offTopic.Coverage, 0.3)
 }
+
+// A second section is quoted only when it is about the same area and adds what the first
+// lacks; sections written for agents are never quoted to a customer.
+func TestExtractiveQuotesOneTopic(t *testing.T) {
+	t.Parallel()
+	ev := []llm.Evidence{
+		{ChunkID: "macros/dispute@1#notes-for-agents", DocID: "macros/dispute", Version: 1, Title: "Dispute macro",
+			Area: "chargebacks", Text: "Notes for agents\nDo not promise a refund in a dispute ticket.", Score: 0.9},
+		{ChunkID: "billing/refunds@1#refund-window", DocID: "billing/refunds", Version: 1, Title: "Refunds on annual plans",
+			Area: "refunds", Text: "Refund window\nAnnual plans can be refunded in full within 14 days of purchase.", Score: 0.7},
+		{ChunkID: "billing/invoices@1#invoice-emails", DocID: "billing/invoices", Version: 1, Title: "Invoices",
+			Area: "invoices", Text: "Invoice emails\nThe refund receipt arrives by email within 1 hour.", Score: 0.7},
+	}
+	d, err := llm.Extractive{}.Draft(context.Background(),
+		customerRequest("Refund", "How long do I have to get a refund on my annual plan?", proEU, ev))
+	require.NoError(t, err)
+	require.False(t, d.Abstain, d.Reply)
+	for _, c := range d.Claims {
+		assert.Equal(t, "billing/refunds@1#refund-window", c.ChunkIDs[0], d.Reply)
+	}
+	assert.Contains(t, d.Reply, "14 days")
+	assert.NotContains(t, d.Reply, "Refund window\n")
+}

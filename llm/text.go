@@ -106,9 +106,11 @@ var phrases = strings.NewReplacer("money back", "refund", "charged back", "charg
 var synonyms = func() map[string]string {
 	out := map[string]string{}
 	for canonical, words := range map[string][]string{
-		"refund":  {"reimburse", "reimbursed", "reimbursement", "repay", "repaid", "repayment"},
-		"invoice": {"receipt", "receipts"},
-		"cancel":  {"terminate", "terminated", "termination", "unsubscribe"},
+		"refund":         {"reimburse", "reimbursed", "reimbursement", "repay", "repaid", "repayment"},
+		"invoice":        {"receipt", "receipts"},
+		"cancel":         {"terminate", "terminated", "termination", "unsubscribe"},
+		"suspend":        {"suspension", "suspensions", "lock", "locked", "unlock", "unlocked", "lockout"},
+		"mehrwertsteuer": {"mwst"},
 	} {
 		for _, w := range words {
 			out[stem(w)] = stem(canonical)
