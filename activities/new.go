@@ -8,7 +8,7 @@ import (
 )
 
 // DefaultK is how many eligible chunks a drafter sees by default.
-const DefaultK = 6
+const DefaultK = 10
 
 // New wires the activities over a store and a provider set.
 func New(s *store.Store, p providers.Set, vocab *guard.Vocabulary) *Activities {
