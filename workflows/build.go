@@ -20,6 +20,16 @@ func dbOptions(ctx workflow.Context) workflow.Context {
 	})
 }
 
+// localDBOptions is for the drafting steps that only read or write Postgres (load context,
+// retrieve, save): short, so they run as local activities, in the workflow's own worker,
+// recorded as markers, without a task-queue round trip each. Bounded retries as for dbOptions.
+func localDBOptions(ctx workflow.Context) workflow.Context {
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumAttempts: 5},
+	})
+}
+
 // modelOptions is for steps that may call a model: longer, fewer attempts; permanent model
 // errors are marked non-retryable by the activity.
 func modelOptions(ctx workflow.Context) workflow.Context {
@@ -42,8 +52,10 @@ func codeOptions(ctx workflow.Context) workflow.Context {
 
 // build runs one draft iteration, step by step, each a visible activity in the history:
 // load context → retrieve (eligible only) → generate → verify spans → judge claims → guard
-// → compose → score → save. A failure leaves the previous iteration in place and is
-// reported to whoever waits for the build.
+// → compose → score → save. Steps that call a model are regular activities (long timeouts,
+// retried by Temporal, non-retryable on permanent errors); the short store and code steps
+// are local activities, recorded as markers, which saves a server round trip each. A
+// failure leaves the previous iteration in place and is reported to whoever waits.
 func (w *run) build(ctx workflow.Context) {
 	if err := w.buildSteps(ctx); err != nil {
 		w.buildErr = err.Error()
@@ -54,11 +66,11 @@ func (w *run) build(ctx workflow.Context) {
 func (w *run) buildSteps(ctx workflow.Context) error {
 	ref := activities.TicketRef{TicketID: w.in.TicketID, Revision: w.revision}
 	var tc activities.Context
-	if err := workflow.ExecuteActivity(dbOptions(ctx), a.LoadContext, ref, w.in.Replay).Get(ctx, &tc); err != nil {
+	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.LoadContext, ref, w.in.Replay).Get(ctx, &tc); err != nil {
 		return err
 	}
 	var evidence []llm.Evidence
-	if err := workflow.ExecuteActivity(dbOptions(ctx), a.Retrieve, activities.RetrieveInput{Ticket: ref, At: tc.At, Account: tc.Account}).Get(ctx, &evidence); err != nil {
+	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Retrieve, activities.RetrieveInput{Ticket: ref, At: tc.At, Account: tc.Account}).Get(ctx, &evidence); err != nil {
 		return err
 	}
 	draft := llm.Draft{Abstain: true, Reply: drafts.NoEvidenceReply}
@@ -95,7 +107,7 @@ func (w *run) buildSteps(ctx workflow.Context) error {
 		Confidence: score.Confidence, CreatedAt: workflow.Now(ctx),
 	}
 	var summary drafts.Summary
-	if err := workflow.ExecuteActivity(dbOptions(ctx), a.Save, record, activities.Area(evidence)).Get(ctx, &summary); err != nil {
+	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Save, record, activities.Area(evidence)).Get(ctx, &summary); err != nil {
 		return err
 	}
 	w.iteration, w.current, w.staleReasons, w.buildErr = summary.Iteration, &summary, nil, ""
