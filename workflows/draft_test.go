@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/drafts"
@@ -83,8 +85,11 @@ func (h *harness) runStep(i int) {
 	}
 }
 
+// runStep0 schedules the first step; run does it too.
+func (h *harness) runStep0() { h.env.RegisterDelayedCallback(func() { h.runStep(0) }, time.Minute) }
+
 func (h *harness) run(ticketID string, revision int) *workflows.DraftResult {
-	h.env.RegisterDelayedCallback(func() { h.runStep(0) }, time.Minute)
+	h.runStep0()
 	h.env.ExecuteWorkflow(workflows.Draft, &workflows.DraftInput{TicketID: ticketID, Revision: revision, IdleTimeout: 24 * time.Hour})
 	require.True(h.t, h.env.IsWorkflowCompleted())
 	require.NoError(h.t, h.env.GetWorkflowError())
@@ -292,4 +297,26 @@ func TestEditIsCheckedNotStruck(t *testing.T) {
 	assert.False(t, checked.Sentences[0].Kept)
 	assert.NotEmpty(t, checked.Sentences[0].Placeholders)
 	assert.True(t, strings.Contains(h.latest("T-9").EditedText, "{{first_name}}"), "the agent's text is stored as written")
+}
+
+// A long-lived draft continues as new and carries its state: the current draft, its
+// iteration, the revision and the stale reasons.
+func TestLongDraftContinuesAsNewWithItsState(t *testing.T) {
+	h := newHarness(t, nil)
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-10", 1, "pro", "eu", now, refundQuestion))
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.at(func() { h.env.SetCurrentHistoryLength(2500) })
+	h.update(workflows.UpdateSendCheck, nil, workflows.SendCheckRequest{Text: "Hi"})
+	h.runStep0()
+	h.env.ExecuteWorkflow(workflows.Draft, &workflows.DraftInput{TicketID: "T-10", Revision: 1, IdleTimeout: 24 * time.Hour})
+	require.True(t, h.env.IsWorkflowCompleted())
+	var can *workflow.ContinueAsNewError
+	require.ErrorAs(t, h.env.GetWorkflowError(), &can)
+	var next workflows.DraftInput
+	require.NoError(t, converter.GetDefaultDataConverter().FromPayloads(can.Input, &next))
+	assert.Equal(t, "T-10", next.TicketID)
+	assert.Equal(t, 1, next.Iteration)
+	require.NotNil(t, next.Current)
+	assert.Equal(t, drafts.StatusReady, next.Current.Status)
+	assert.Equal(t, 24*time.Hour, next.IdleTimeout, "settings carry over")
 }
