@@ -18,9 +18,7 @@ import (
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/drafts"
-	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/guard"
-	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/store"
@@ -73,7 +71,7 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 	}
 	defer s.Close()
 	// The local providers: the benchmark measures the system, not a model's latency.
-	p := providers.Set{Embedder: embedding.NewHashing(256), Drafter: llm.Extractive{}, Judge: llm.RuleJudge{}}
+	p := providers.Local(256)
 	versions, err := policy.ParseDir(opts.Corpus)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 
@@ -52,9 +51,7 @@ ineligible chunks or fewer than k eligible ones.`,
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(map[string]any{"cases": cases})
+				return writeJSON(out, map[string]any{"cases": cases})
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "chunks\tselectivity\teligible\tp50 ms\tp95 ms\trecall@10\tbaseline ineligible\tbaseline short\t")
@@ -97,7 +94,7 @@ p50/p99 as the send hook sees it.`,
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				return json.NewEncoder(out).Encode(res)
+				return writeJSON(out, res)
 			}
 			fmt.Fprintf(out, "drafts %d (concurrency %d)\ndraft latency p50 %.1f ms, p95 %.1f ms\nthroughput %.1f drafts/s\nhistory events per workflow %.0f\nsend-check p50 %.1f ms, p99 %.1f ms\n",
 				res.Drafts, res.Concurrency, res.P50Ms, res.P95Ms, res.DraftsPerS, res.EventsPerWorkflow, res.SendCheckP50Ms, res.SendCheckP99Ms)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 
@@ -43,9 +42,7 @@ draft. The target is a p99 under 5 ms per draft. No database or model is needed.
 			res := bench.Guard(vocab, bench.GuardOptions{Drafts: drafts, Chars: chars, Seed: seed})
 			out := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
+				return writeJSON(out, res)
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "drafts\tchars/draft\tsources\tsentences\tsentences/s\tp50 ms\tp99 ms\tmax ms\tstruck\t")

@@ -77,10 +77,7 @@ Malformed input exits with code 2 and names the file and field to fix.`,
 				return err
 			}
 			res := vocab.Check(guard.Input{Reply: reply, Sources: sources, Mode: guard.ModeAnySource})
-			enc := json.NewEncoder(cmd.OutOrStdout())
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			return enc.Encode(checkOutput{Sentences: res.Sentences, Reply: res.Reply, Struck: res.Struck, Note: res.Note})
+			return writeJSON(cmd.OutOrStdout(), checkOutput{Sentences: res.Sentences, Reply: res.Reply, Struck: res.Struck, Note: res.Note})
 		},
 	}
 	cmd.Flags().StringVar(&sourcesPath, "sources", "", `JSON file: [{"id": "...", "text": "..."}]`)

@@ -40,9 +40,7 @@ build it, and prints the reply with its citations, struck sentences and confiden
 				return err
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(v)
+				return writeJSON(cmd.OutOrStdout(), v)
 			}
 			printDraft(cmd.OutOrStdout(), v)
 			return nil

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -55,10 +54,7 @@ means customers expect a term the company never wrote down. Before writing it, r
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(map[string]any{"since": since.UTC(), "gaps": gaps})
+				return writeJSON(out, map[string]any{"since": since.UTC(), "gaps": gaps})
 			}
 			printGaps(out, gaps, since)
 			return nil

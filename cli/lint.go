@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -56,13 +55,10 @@ found; 2: the directory could not be read or parsed.`,
 			findings := trace.Lint(versions, since, vocab)
 			out := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
 				if findings == nil {
 					findings = []trace.Finding{}
 				}
-				if err := enc.Encode(map[string]any{"versions": len(versions), "since": since.UTC(), "findings": findings}); err != nil {
+				if err := writeJSON(out, map[string]any{"versions": len(versions), "since": since.UTC(), "findings": findings}); err != nil {
 					return err
 				}
 			} else {

@@ -4,8 +4,10 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -81,4 +83,13 @@ func openStore(ctx context.Context) (*store.Store, config.Config, error) {
 	}
 	s, err := store.Open(ctx, cfg.DatabaseURL)
 	return s, cfg, err
+}
+
+// writeJSON prints v indented, with <, > and & as written: every --json output is read by
+// people and tools, never embedded in HTML.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

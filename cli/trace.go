@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -88,10 +87,7 @@ a correct policy applied to a stale plan produces a false sentence from true inp
 				return usageError{err}
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(traceOutput{Result: res, AccountCheck: check})
+				return writeJSON(cmd.OutOrStdout(), traceOutput{Result: res, AccountCheck: check})
 			}
 			printTrace(cmd.OutOrStdout(), res, check)
 			return nil

@@ -33,9 +33,7 @@ type CurrentVersion struct {
 func Staleness(s *Summary, now Now) []StaleReason {
 	var out []StaleReason
 	if now.Revision > s.Revision {
-		at := now.RevisionAt
-		out = append(out, StaleReason{Kind: "revision", At: &at,
-			Message: fmt.Sprintf("customer replied at %s (revision %d; the draft was built for revision %d)", stamp(at), now.Revision, s.Revision)})
+		out = append(out, RevisionReason(s.Revision, now.Revision, now.RevisionAt))
 	}
 	for _, b := range s.Bound {
 		cur, ok := now.Versions[b.DocID]
@@ -58,6 +56,13 @@ func Staleness(s *Summary, now Now) []StaleReason {
 		out = append(out, StaleReason{Kind: "region", Message: fmt.Sprintf("region changed from %s to %s", s.Region, now.Region)})
 	}
 	return out
+}
+
+// RevisionReason says that the customer wrote again: revision at `at`, while the draft
+// was built for builtFor. The send-check and the revision signal word it the same way.
+func RevisionReason(builtFor, revision int, at time.Time) StaleReason {
+	return StaleReason{Kind: "revision", At: &at,
+		Message: fmt.Sprintf("customer replied at %s (revision %d; the draft was built for revision %d)", stamp(at), revision, builtFor)}
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }

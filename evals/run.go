@@ -27,10 +27,8 @@ import (
 	tlog "go.temporal.io/sdk/log"
 
 	"github.com/supportdraft/supportdraft/activities"
-	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/reference"
-	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/store"
@@ -89,7 +87,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := providers.Set{Embedder: embedding.NewHashing(256), Drafter: llm.Extractive{}, Judge: llm.RuleJudge{}}
+	p := providers.Local(256)
 	if opts.Providers != nil {
 		p = *opts.Providers
 	}

@@ -21,13 +21,20 @@ type Set struct {
 func FromConfig(cfg config.Config) Set {
 	oc := llm.OpenAIConfig{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, DraftModel: cfg.DraftModel,
 		JudgeModel: cfg.JudgeModel, ToolRounds: cfg.ToolRounds}
-	s := Set{Embedder: Embedder(cfg), Drafter: llm.Extractive{}, Judge: llm.RuleJudge{}}
+	s := Local(cfg.EmbeddingDims)
+	s.Embedder = Embedder(cfg)
 	if cfg.Provider == "openai" {
 		client := llm.NewOpenAIClient(oc)
 		s.Drafter = llm.NewOpenAIDrafter(client, oc, nil) // searches come per request, scoped to the ticket's account and time
 		s.Judge = llm.NewOpenAIJudge(client, oc)
 	}
 	return s
+}
+
+// Local is the set that needs no network: hashing embedder, extractive drafter, rule judge.
+// Benchmarks and evals use it so they measure the system, not a model's latency.
+func Local(dims int) Set {
+	return Set{Embedder: embedding.NewHashing(dims), Drafter: llm.Extractive{}, Judge: llm.RuleJudge{}}
 }
 
 // Embedder builds only the embedder (policy import needs nothing else).

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -56,8 +58,8 @@ func (s *Store) CurrentVersion(ctx context.Context, docID string, at time.Time, 
 		return VersionRow{}, err
 	}
 	row, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[VersionRow])
-	if err == pgx.ErrNoRows {
-		return VersionRow{}, ErrNotFound
+	if errors.Is(err, pgx.ErrNoRows) {
+		return VersionRow{}, fmt.Errorf("version of %s eligible at %s: %w", docID, at.UTC().Format(time.RFC3339), ErrNotFound)
 	}
 	return row, err
 }

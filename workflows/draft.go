@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -81,9 +80,7 @@ func (w *run) setup(ctx workflow.Context) error {
 			if sig.Revision > w.revision {
 				w.revision = sig.Revision
 				if w.current != nil && w.current.Revision < sig.Revision {
-					at := sig.UpdatedAt
-					w.staleReasons = append(w.staleReasons, drafts.StaleReason{Kind: "revision", At: &at,
-						Message: fmt.Sprintf("customer replied at %s (revision %d)", at.UTC().Format("2006-01-02 15:04 UTC"), sig.Revision)})
+					w.staleReasons = append(w.staleReasons, drafts.RevisionReason(w.current.Revision, sig.Revision, sig.UpdatedAt))
 					w.pendingStale = true
 				}
 			}
