@@ -10,6 +10,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 data="${SUPPORTDRAFT_DATA:-$root/.data}"
 mkdir -p "$data"
+# Only the export lines may reach stdout: keep it on fd 3 and send everything else, including
+# what pg_ctlcluster prints ("Removed stale pid file." after a killed session), to stderr.
+exec 3>&1 1>&2
 log() { printf 'services: %s\n' "$*" >&2; }
 die() { printf 'services: error: %s\n' "$*" >&2; exit 1; }
 
@@ -118,8 +121,10 @@ else
   TEST_DATABASE_URL="postgres://$DB_USER:$DB_PASS@127.0.0.1:$DB_PORT/supportdraft_test?sslmode=disable"
   TEMPORAL_ADDRESS=127.0.0.1:7233
 fi
-echo "export DATABASE_URL='$DATABASE_URL'"
-echo "export TEST_DATABASE_URL='${TEST_DATABASE_URL:-$DATABASE_URL}'"
-echo "export TEMPORAL_ADDRESS='$TEMPORAL_ADDRESS'"
-if [ -x "$data/bin/temporal" ]; then echo "export SUPPORTDRAFT_TEMPORAL_CLI='$data/bin/temporal'"; fi
+{
+  echo "export DATABASE_URL='$DATABASE_URL'"
+  echo "export TEST_DATABASE_URL='${TEST_DATABASE_URL:-$DATABASE_URL}'"
+  echo "export TEMPORAL_ADDRESS='$TEMPORAL_ADDRESS'"
+  if [ -x "$data/bin/temporal" ]; then echo "export SUPPORTDRAFT_TEMPORAL_CLI='$data/bin/temporal'"; fi
+} >&3
 log "ready"
