@@ -160,7 +160,8 @@ func (a *Activities) CheckFresh(ctx context.Context, in FreshInput) ([]drafts.St
 	return drafts.Staleness(&in.Bound, now), nil
 }
 
-// RecordSendCheck keeps the verdict in the database; unchecked sends are counted from it.
+// RecordSendCheck keeps the verdict in the database. Only drafts started before the API
+// recorded verdicts itself still schedule it (see workflows' send-check-recorded-by-api).
 func (a *Activities) RecordSendCheck(ctx context.Context, ticketID string, c drafts.SendCheck) error {
 	return a.Store.RecordSendCheck(ctx, ticketID, c)
 }

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
@@ -17,13 +19,14 @@ import (
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/worker"
 )
 
 // stackAPI serves the real API over a real worker on the Temporal dev server and a scratch
 // store with the sample corpus. Each test has its own task queue and ticket IDs.
-func stackAPI(t *testing.T) *httptest.Server {
+func stackAPI(t *testing.T) (*httptest.Server, *store.Store) {
 	t.Helper()
 	s := testenv.Store(t)
 	c := testenv.Temporal(t)
@@ -34,7 +37,17 @@ func stackAPI(t *testing.T) *httptest.Server {
 	srv := &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: tq, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}}
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
-	return ts
+	return ts, s
+}
+
+// sendChecks reads the verdicts recorded for a ticket, oldest first.
+func sendChecks(t *testing.T, s *store.Store, ticketID string) []string {
+	t.Helper()
+	rows, err := s.Pool().Query(context.Background(), `SELECT verdict FROM send_checks WHERE ticket_id = $1 ORDER BY id`, ticketID)
+	require.NoError(t, err)
+	verdicts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	return verdicts
 }
 
 func call(t *testing.T, ts *httptest.Server, method, path string, body any, out any) int {
@@ -69,7 +82,7 @@ func refundTicket(id string, revision int, plan string, at time.Time, body strin
 
 func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 	t.Parallel()
-	ts := stackAPI(t)
+	ts, s := stackAPI(t)
 	id := testenv.Unique("IT-")
 
 	var v api.DraftView
@@ -105,6 +118,8 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": "Hi [NAME], done."}, &check))
 	assert.Equal(t, drafts.VerdictBlocked, check.Verdict)
 	assert.Equal(t, []string{"[NAME]"}, check.Placeholders)
+	assert.Equal(t, []string{drafts.VerdictStale, drafts.VerdictOK, drafts.VerdictBlocked}, sendChecks(t, s, id),
+		"every answer the send hook got is on record")
 
 	var history struct{ Steps []api.Step }
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+id+"/history", nil, &history))
@@ -127,7 +142,7 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 
 func TestBadRequestsNameTheField(t *testing.T) {
 	t.Parallel()
-	ts := stackAPI(t)
+	ts, _ := stackAPI(t)
 	var e struct{ Error string }
 	assert.Equal(t, http.StatusBadRequest, call(t, ts, "POST", "/v1/drafts", `{"ticket_id": "X-1", "revision": 1}`, &e))
 	assert.Contains(t, e.Error, `"updated_at"`)
@@ -158,4 +173,5 @@ func TestSendCheckWithoutTemporalIsUncheckedAndCounted(t *testing.T) {
 	defer resp.Body.Close()
 	metrics, _ := io.ReadAll(resp.Body)
 	assert.Contains(t, string(metrics), `supportdraft_unchecked_sends_total{cause="temporal_unreachable"} 1`)
+	assert.Equal(t, []string{drafts.VerdictUnchecked}, sendChecks(t, s, "T-404"))
 }

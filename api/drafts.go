@@ -118,8 +118,7 @@ func (s *Server) sendCheck(c echo.Context) error {
 	}
 	id := c.Param("ticket")
 	if spans := guard.Placeholders(b.Text); len(spans) > 0 {
-		s.metrics.sendChecks.WithLabelValues(drafts.VerdictBlocked).Inc()
-		return c.JSON(http.StatusOK, drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans,
+		return s.answerSendCheck(c, id, drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans,
 			Warning: "The reply still contains unresolved placeholders: fill them in before sending."})
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
@@ -139,7 +138,21 @@ func (s *Server) sendCheck(c echo.Context) error {
 	case res.Verdict == drafts.VerdictUnchecked:
 		s.metrics.unchecked.WithLabelValues("check_failed").Inc()
 	}
+	return s.answerSendCheck(c, id, res)
+}
+
+// answerSendCheck counts the verdict, keeps it in send_checks and answers the hook. The API
+// records it, not the workflow, so that every answer the hook got is on record, including
+// those given without the workflow (placeholders, Temporal unreachable), and so that a
+// send-check costs the workflow no extra activity. A failed record is logged; it never
+// turns into a refused send (the workflow's history still holds its verdicts).
+func (s *Server) answerSendCheck(c echo.Context, ticketID string, res drafts.SendCheck) error {
 	s.metrics.sendChecks.WithLabelValues(res.Verdict).Inc()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), time.Second)
+	defer cancel()
+	if err := s.Store.RecordSendCheck(ctx, ticketID, res); err != nil {
+		s.Log.Error("send-check verdict not recorded in send_checks", "ticket", ticketID, "verdict", res.Verdict, "error", err)
+	}
 	return c.JSON(http.StatusOK, res)
 }
 

@@ -148,8 +148,8 @@ func (w *run) edit(ctx workflow.Context, req EditRequest) (guard.Result, error) 
 
 // sendCheck answers the send hook. The freshness check gets a short budget; if it cannot
 // run, the answer is "unchecked": the send is allowed with a visible warning, because
-// blocking every reply is worse than one unchecked draft. The verdict stays in this history,
-// is recorded in send_checks, and the API counts it.
+// blocking every reply is worse than one unchecked draft. The verdict stays in this history;
+// the API records it in send_checks and counts it.
 func (w *run) sendCheck(ctx workflow.Context, req SendCheckRequest) (drafts.SendCheck, error) {
 	w.touched = true
 	res := drafts.SendCheck{Iteration: w.current.Iteration}
@@ -172,11 +172,14 @@ func (w *run) sendCheck(ctx workflow.Context, req SendCheckRequest) (drafts.Send
 	default:
 		res.Verdict = drafts.VerdictOK
 	}
-	recordCtx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 5 * time.Second, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3},
-	})
-	// Not awaited: the send hook gets its answer now; the record follows (or, with the
-	// database down, fails in the history, which still holds the verdict).
-	workflow.ExecuteActivity(recordCtx, a.RecordSendCheck, w.in.TicketID, res)
+	// Drafts started before the API took over recording the verdict scheduled RecordSendCheck
+	// here; they still do, so that their histories replay. New drafts skip it: one activity
+	// and one workflow task less on the path the send hook waits behind.
+	if workflow.GetVersion(ctx, "send-check-recorded-by-api", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		recordCtx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: 5 * time.Second, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3},
+		})
+		workflow.ExecuteActivity(recordCtx, a.RecordSendCheck, w.in.TicketID, res)
+	}
 	return res, nil
 }
