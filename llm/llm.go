@@ -76,9 +76,11 @@ type Draft struct {
 	Reply   string  `json:"reply"`
 	Abstain bool    `json:"abstain"`
 	Claims  []Claim `json:"claims"`
-	// Evidence is every snippet the drafter saw, deduplicated by chunk ID: the request's
-	// evidence plus, in tool mode, every search result. It is the set claims may cite.
-	Evidence []Evidence `json:"evidence,omitempty"`
+	// Found is what a tool-use drafter's searches returned beyond the request's evidence,
+	// each snippet once. With the request's evidence it is the set claims may cite. A
+	// drafter that does not search leaves it empty rather than echo the request back:
+	// every copy of the evidence is one more payload in the draft's workflow history.
+	Found []Evidence `json:"found,omitempty"`
 }
 
 // Drafter writes a reply to a ticket from the evidence in the request.
@@ -126,7 +128,7 @@ type Judge interface {
 type Searcher func(ctx context.Context, query string, k int) ([]Evidence, error)
 
 // dedupEvidence appends the items of more whose chunk ID is not yet in list, keeping the
-// first occurrence, so Draft.Evidence lists each snippet once in the order it was seen.
+// first occurrence, so each snippet is listed once in the order it was seen.
 func dedupEvidence(list []Evidence, more ...Evidence) []Evidence {
 	seen := make(map[string]bool, len(list)+len(more))
 	for _, e := range list {

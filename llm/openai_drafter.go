@@ -143,14 +143,13 @@ func NewOpenAIDrafter(client openai.Client, cfg OpenAIConfig, search Searcher) *
 // the claim checker's job, and it needs to see them to count them.
 func (d *OpenAIDrafter) Draft(ctx context.Context, req Request) (*Draft, error) {
 	params := BuildDraftRequest(d.model, req)
-	evidence := dedupEvidence(nil, req.Evidence...)
 	search := req.Search
 	if search == nil {
 		search = d.search
 	}
 	if d.rounds > 0 && search != nil {
 		params.Messages[0] = openai.SystemMessage(draftSystemPrompt + draftToolPrompt)
-		return d.draftWithTools(ctx, params, evidence, search)
+		return d.draftWithTools(ctx, params, req.Evidence, search)
 	}
 	completion, err := d.client.Chat.Completions.New(ctx, params)
 	if err != nil {
@@ -160,14 +159,14 @@ func (d *OpenAIDrafter) Draft(ctx context.Context, req Request) (*Draft, error) 
 	if err != nil {
 		return nil, fmt.Errorf("draft with %s: %w", d.model, err)
 	}
-	return finishDraft(d.model, msg, finish, evidence)
+	return finishDraft(d.model, msg, finish, nil)
 }
 
 // finishDraft parses the final answer. A refusal becomes an abstention: the question then
 // needs a human, which is exactly what abstaining says, and retrying would refuse again.
-func finishDraft(model string, msg openai.ChatCompletionMessage, finish string, evidence []Evidence) (*Draft, error) {
+func finishDraft(model string, msg openai.ChatCompletionMessage, finish string, found []Evidence) (*Draft, error) {
 	if msg.Refusal != "" {
-		return &Draft{Reply: abstainEN, Abstain: true, Claims: []Claim{}, Evidence: evidence}, nil
+		return &Draft{Reply: abstainEN, Abstain: true, Claims: []Claim{}, Found: found}, nil
 	}
 	content, err := contentJSON(msg, finish)
 	if err != nil {
@@ -177,6 +176,6 @@ func finishDraft(model string, msg openai.ChatCompletionMessage, finish string, 
 	if err != nil {
 		return nil, fmt.Errorf("draft with %s: %w", model, err)
 	}
-	draft.Evidence = evidence
+	draft.Found = found
 	return draft, nil
 }

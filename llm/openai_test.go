@@ -51,7 +51,7 @@ func TestOpenAIDrafterParsesStructuredOutput(t *testing.T) {
 	assert.Contains(t, draft.Reply, "14 days")
 	require.Len(t, draft.Claims, 1)
 	assert.Equal(t, []string{refundChunk}, draft.Claims[0].ChunkIDs)
-	assert.Equal(t, req.Evidence, draft.Evidence)
+	assert.Empty(t, draft.Found, "no search ran, so nothing beyond the request was found")
 	assert.Len(t, srv.RequestsTo("/chat/completions"), 1)
 }
 
@@ -69,13 +69,14 @@ func TestOpenAIDrafterPassesLiesThrough(t *testing.T) {
 	)
 	ctx := context.Background()
 
-	lie, err := d.Draft(ctx, refundRequest(t))
+	req := refundRequest(t)
+	lie, err := d.Draft(ctx, req)
 	require.NoError(t, err)
 	require.Len(t, lie.Claims, 1)
 	assert.Equal(t, madeUpQuote, lie.Claims[0].Quote)
 	assert.Contains(t, lie.Reply, "30-day refund window")
 	// Downstream, the rule judge catches it against the real chunk.
-	j, err := llm.RuleJudge{}.JudgeClaim(ctx, lie.Claims[0].Sentence, lie.Claims[0].Quote, lie.Evidence[0].Text)
+	j, err := llm.RuleJudge{}.JudgeClaim(ctx, lie.Claims[0].Sentence, lie.Claims[0].Quote, req.Evidence[0].Text)
 	require.NoError(t, err)
 	assert.Equal(t, llm.VerdictContradicts, j.Verdict, j.Reasoning)
 
@@ -201,10 +202,10 @@ func TestOpenAIDrafterToolUse(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"upgrade proration", "payment methods"}, queries)
 	var ids []string
-	for _, e := range draft.Evidence {
+	for _, e := range draft.Found {
 		ids = append(ids, e.ChunkID)
 	}
-	assert.Equal(t, []string{ev[0].ChunkID, ev[1].ChunkID, extra.ChunkID, ev[2].ChunkID}, ids)
+	assert.Equal(t, []string{extra.ChunkID, ev[2].ChunkID}, ids, "found: search results beyond the request's evidence, once each")
 
 	reqs := srv.RequestsTo("/chat/completions")
 	require.Len(t, reqs, 3)

@@ -49,15 +49,17 @@ func searchTool() (openai.ChatCompletionToolUnionParam, error) {
 
 // draftWithTools runs the tool-use loop. For at most d.rounds turns, and while searches
 // remain (d.rounds in all), the model may call search_policy; each call runs the
-// eligible-only Searcher and its results join the evidence. Then the request carries no
+// eligible-only Searcher and its new results are returned as Draft.Found. Then the request carries no
 // tools, so the model has to commit to a structured answer. Counting turns as well as
 // searches bounds the loop even for a model that only ever calls unknown tools: at most
 // d.rounds+1 requests.
-func (d *OpenAIDrafter) draftWithTools(ctx context.Context, params openai.ChatCompletionNewParams, evidence []Evidence, search Searcher) (*Draft, error) {
+func (d *OpenAIDrafter) draftWithTools(ctx context.Context, params openai.ChatCompletionNewParams, given []Evidence, search Searcher) (*Draft, error) {
 	tool, err := searchTool()
 	if err != nil {
 		return nil, err
 	}
+	seen := dedupEvidence(nil, given...)
+	known := len(seen) // seen[known:] is what the searches found
 	searches := 0
 	for turn := 0; ; turn++ {
 		offer := turn < d.rounds && searches < d.rounds
@@ -74,7 +76,7 @@ func (d *OpenAIDrafter) draftWithTools(ctx context.Context, params openai.ChatCo
 			return nil, fmt.Errorf("draft with %s: %w", d.model, err)
 		}
 		if len(msg.ToolCalls) == 0 {
-			return finishDraft(d.model, msg, finish, evidence)
+			return finishDraft(d.model, msg, finish, seen[known:])
 		}
 		if !offer {
 			return nil, fmt.Errorf("draft with %s: %w", d.model, malformed("tool call on the final turn, where no tools were offered"))
@@ -89,7 +91,7 @@ func (d *OpenAIDrafter) draftWithTools(ctx context.Context, params openai.ChatCo
 			}
 			if hits != nil {
 				searches++
-				evidence = dedupEvidence(evidence, hits...)
+				seen = dedupEvidence(seen, hits...)
 			}
 			params.Messages = append(params.Messages, openai.ToolMessage(content, call.ID))
 		}

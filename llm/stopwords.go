@@ -25,6 +25,8 @@ var stopwords = setOf(
 	"kind", "wondering", "wonder", "question", "questions", "know", "want", "wanted", "need",
 	"needs", "help", "able", "ok", "okay", "sure", "tell", "told", "ask", "asking", "really",
 	"anyone", "someone", "something", "reply", "email", "mail",
+	// Reply and forward prefixes of subjects ("Re:", "Fwd:", German "AW:", "WG:").
+	"re", "fw", "fwd", "aw", "wg",
 	// German
 	"aber", "alle", "allem", "allen", "aller", "alles", "als", "also", "am", "an", "ander",
 	"andere", "auch", "auf", "aus", "bei", "beim", "bin", "bis", "bitte", "bist", "da",

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -79,12 +80,12 @@ func (w *run) buildSteps(ctx workflow.Context) error {
 			return err
 		}
 	}
-	evidence = mergeEvidence(evidence, draft.Evidence)
+	evidence = mergeEvidence(evidence, draft.Found)
 	var checks []drafts.ClaimCheck
 	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.VerifySpans, activities.SpansInput{Claims: draft.Claims, Evidence: evidence}).Get(ctx, &checks); err != nil {
 		return err
 	}
-	if err := workflow.ExecuteActivity(modelOptions(ctx), a.JudgeClaims, activities.JudgeInput{TicketID: w.in.TicketID, Checks: checks, Evidence: evidence}).Get(ctx, &checks); err != nil {
+	if err := workflow.ExecuteActivity(modelOptions(ctx), a.JudgeClaims, activities.JudgeInput{TicketID: w.in.TicketID, Checks: checks, Evidence: citedBy(checks, evidence)}).Get(ctx, &checks); err != nil {
 		return err
 	}
 	var guarded guard.Result
@@ -114,19 +115,32 @@ func (w *run) buildSteps(ctx workflow.Context) error {
 	return nil
 }
 
-// mergeEvidence adds the snippets a tool-using drafter found by searching, once each.
-func mergeEvidence(retrieved, seen []llm.Evidence) []llm.Evidence {
+// mergeEvidence adds the snippets a tool-using drafter found by searching, once each: a
+// drafter that reports a retrieved chunk as found again must not bind or list it twice.
+func mergeEvidence(retrieved, found []llm.Evidence) []llm.Evidence {
 	have := map[string]bool{}
 	for _, e := range retrieved {
 		have[e.ChunkID] = true
 	}
-	for _, e := range seen {
+	for _, e := range found {
 		if !have[e.ChunkID] {
 			have[e.ChunkID] = true
 			retrieved = append(retrieved, e)
 		}
 	}
 	return retrieved
+}
+
+// citedBy is the evidence that span-checked claims cite: all the judge reads. The judge's
+// input is kept in the history, so it gets these few chunks rather than all twenty.
+func citedBy(checks []drafts.ClaimCheck, evidence []llm.Evidence) []llm.Evidence {
+	var out []llm.Evidence
+	for _, e := range evidence {
+		if slices.ContainsFunc(checks, func(c drafts.ClaimCheck) bool { return c.SpanOK && slices.Contains(c.ChunkIDs, e.ChunkID) }) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func evidenceRefs(evidence []llm.Evidence) []drafts.EvidenceRef {

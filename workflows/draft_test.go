@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -179,6 +180,44 @@ func TestDraftStrikesWhatTheModelInventedAndKeepsTheRest(t *testing.T) {
 	var logged int
 	require.NoError(t, h.store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM rejections WHERE ticket_id = 'T-2'`).Scan(&logged))
 	assert.Equal(t, 3, logged, "every strike is in the rejection log")
+}
+
+// searcher is a tool-use drafter in miniature: it answers from a chunk it "found by
+// searching", outside the retrieved evidence, and reports a retrieved chunk as found too.
+type searcher struct{ found []llm.Evidence }
+
+func (s searcher) Draft(_ context.Context, req llm.Request) (*llm.Draft, error) {
+	quote := strings.SplitAfter(s.found[0].Text, ".")[0]
+	quote = strings.TrimSpace(quote[strings.LastIndex(quote, "\n")+1:])
+	return &llm.Draft{Reply: "Hi,\n\n" + quote,
+		Claims: []llm.Claim{{Sentence: quote, ChunkIDs: []string{s.found[0].ChunkID}, Quote: quote}},
+		Found:  append(slices.Clone(s.found), req.Evidence[0])}, nil
+}
+
+// A chunk the drafter found by searching may be cited like retrieved evidence: it binds
+// the draft, and each chunk is listed once.
+func TestDraftCitesWhatTheDrafterFoundBySearching(t *testing.T) {
+	h := newHarness(t, nil)
+	found, err := h.store.Chunks(context.Background(), []string{"billing/refunds-annual@4#what-is-refunded"})
+	require.NoError(t, err)
+	require.Len(t, found, 1)
+	h.acts.Drafter = searcher{found: found}
+	h.acts.K = 1 // retrieval returns one chunk; the cited one only the search found
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-9", 1, "pro", "eu", now, refundQuestion))
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-9", 1)
+
+	r := h.latest("T-9")
+	require.Len(t, r.Claims, 1)
+	assert.True(t, r.Claims[0].Supported(), r.Claims[0].Failure)
+	assert.Contains(t, r.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
+	var ids []string
+	for _, e := range r.Evidence {
+		ids = append(ids, e.ChunkID)
+	}
+	assert.Len(t, ids, 2, "one retrieved chunk and one found: %v", ids)
+	assert.Contains(t, ids, found[0].ChunkID)
 }
 
 func TestDraftAbstainsWhenNoPolicyAnswers(t *testing.T) {
