@@ -10,6 +10,8 @@ import (
 	"math"
 	"strings"
 	"unicode"
+
+	"github.com/supportdraft/supportdraft/stopwords"
 )
 
 // Embedder maps texts to unit vectors. Name identifies the model and its settings: chunks
@@ -22,14 +24,17 @@ type Embedder interface {
 
 // Hashing is a feature-hashing embedder over word unigrams, word bigrams and character
 // trigrams, with sublinear term frequency and L2 normalisation. Character trigrams make it
-// forgiving of typos and inflections ("refund" / "refunds" / "refnd").
+// forgiving of typos and inflections ("refund" / "refunds" / "refnd"). Stopwords are
+// dropped first: without an IDF to discount them, "we", "your" and "thanks" would make a
+// long email most similar to the longest macro rather than to the section on its topic.
 type Hashing struct{ dims int }
 
 // NewHashing returns a hashing embedder with the given number of dimensions.
 func NewHashing(dims int) *Hashing { return &Hashing{dims: dims} }
 
-// Name includes the dimension count so that resizing re-embeds the corpus.
-func (h *Hashing) Name() string { return fmt.Sprintf("hashing-v1:%d", h.dims) }
+// Name includes the dimension count so that resizing re-embeds the corpus. v2 drops
+// stopwords; a store embedded by v1 is re-embedded on the next import or start.
+func (h *Hashing) Name() string { return fmt.Sprintf("hashing-v2:%d", h.dims) }
 
 // Dims is the vector length.
 func (h *Hashing) Dims() int { return h.dims }
@@ -50,7 +55,7 @@ func (h *Hashing) vector(text string) []float32 {
 		f.Write([]byte(feature))
 		counts[f.Sum32()%uint32(h.dims)] += weight
 	}
-	words := Words(text)
+	words := contentWords(text)
 	for i, w := range words {
 		add("w:"+w, 1)
 		if i > 0 {
@@ -80,6 +85,18 @@ func (h *Hashing) vector(text string) []float32 {
 		vec[i] *= inv
 	}
 	return vec
+}
+
+// contentWords is Words without stopwords.
+func contentWords(text string) []string {
+	words := Words(text)
+	kept := words[:0]
+	for _, w := range words {
+		if !stopwords.Is(w) {
+			kept = append(kept, w)
+		}
+	}
+	return kept
 }
 
 // Words lowercases text and splits it into letter/digit runs, keeping umlauts and ß.

@@ -84,6 +84,22 @@ func TestExtractiveAbstainsWithoutEvidence(t *testing.T) {
 	assert.True(t, d.Abstain)
 }
 
+// The fixed abstention line says that no policy answers; it is not a policy statement.
+// However many of its words the evidence holds, it must not make an abstention look
+// faithful, and so confident.
+func TestRuleJudgeDoesNotCountTheAbstentionLineAsFaithful(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d, err := llm.Extractive{}.Draft(ctx, customerRequest("Hoodie", "Can you send me a hoodie?", proEU, nil))
+	require.NoError(t, err)
+	require.True(t, d.Abstain)
+	ev := []llm.Evidence{{ChunkID: "billing/contact@1#team", Title: "Billing team",
+		Text: "No current approved policy covers gifts; the question needs a reply from a member of the billing team."}}
+	s, err := llm.RuleJudge{}.Score(ctx, "Can you send me a hoodie?", d.Reply, ev)
+	require.NoError(t, err)
+	assert.Zero(t, s.Faithfulness)
+}
+
 func TestExtractiveIsDeterministic(t *testing.T) {
 	t.Parallel()
 	ev := loadEvidence(t, "evidence.json")

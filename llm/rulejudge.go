@@ -166,6 +166,7 @@ func substantiveSentences(reply string) []string {
 		case words <= 6 && greetingLine.MatchString(s),
 			words <= 8 && closingLine.MatchString(s),
 			s == closingEN, s == closingDE,
+			s == abstainEN, s == abstainDE, // says no policy answers: nothing to be faithful to
 			len(contentStems(s)) == 0 && len(facts(s)) == 0:
 			continue
 		}

@@ -3,6 +3,8 @@ package llm
 import (
 	"strings"
 	"unicode"
+
+	"github.com/supportdraft/supportdraft/stopwords"
 )
 
 // This file holds the small amount of language handling the local providers share: content
@@ -52,7 +54,7 @@ func tokenize(s string) []token {
 // meet at "refund". The result is a comparison key, not a word.
 var suffixes = []string{
 	"ibility", "ability", "ations", "ation", "ments", "ment", "ables", "able", "ibles", "ible",
-	"ings", "ing", "ungen", "ung", "ies", "ied", "ers", "ed", "es", "er", "en", "ly", "s", "e",
+	"ings", "ing", "ungen", "ung", "ies", "ied", "ally", "als", "al", "ers", "ed", "es", "er", "en", "ly", "s", "e",
 }
 
 // foldUmlauts lets "für" and "fuer"-less spellings like "fur" meet, and "ß" match "ss".
@@ -83,7 +85,7 @@ func contentStems(s string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, t := range tokenize(phrases.Replace(strings.ToLower(s))) {
-		if t.number || t.text == "%" || len([]rune(t.text)) < 2 || stopwords[t.text] {
+		if t.number || t.text == "%" || len([]rune(t.text)) < 2 || stopwords.Is(t.text) {
 			continue
 		}
 		st := stem(t.text)

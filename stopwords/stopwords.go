@@ -1,9 +1,21 @@
-package llm
+// Package stopwords holds the English and German function words and the small talk of
+// support email ("hi", "thanks", "wondering"). They carry no topic, so retrieval (the
+// local embedder and the full-text query) and the extractive drafter both ignore them: a
+// long, polite email must not look similar to every long, polite macro.
+package stopwords
 
-// stopwords are English and German function words plus the small talk of support email
-// ("hi", "thanks", "wondering"). They carry no topic, so relevance, coverage and the
-// judge's "mostly covered" rule ignore them.
-var stopwords = setOf(
+// Is reports whether a lowercased word is a stopword.
+func Is(word string) bool { return set[word] }
+
+var set = func() map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, w := range list {
+		m[w] = true
+	}
+	return m
+}()
+
+var list = []string{
 	// English
 	"a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
 	"anything", "are", "as", "at", "be", "because", "been", "before", "being", "below",
@@ -41,4 +53,4 @@ var stopwords = setOf(
 	"unser", "unsere", "unter", "vom", "von", "vor", "war", "waren", "was", "weil", "wenn",
 	"wer", "werde", "werden", "wie", "wir", "wird", "wo", "zu", "zum", "zur", "danke",
 	"grüße", "gruß", "viele", "vielen", "frage", "liebe", "lieber", "guten",
-)
+}
