@@ -42,7 +42,8 @@ func (s *Server) startDraft(c echo.Context) error {
 	if err := s.Store.SaveTicket(ctx, t); err != nil {
 		return err
 	}
-	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout, CheckBudget: s.Config.CheckBudget}
+	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
+		CheckBudget: s.Config.CheckBudget, LocalModels: s.Config.LocalModels}
 	if _, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in); err != nil {
 		return err
 	}

@@ -97,7 +97,7 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 	}
 	defer w.Stop()
 	srv := httptest.NewServer((&api.Server{Temporal: c, Store: s, Log: quiet,
-		Config: api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}}).Handler())
+		Config: api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour, LocalModels: !p.Remote}}).Handler())
 	defer srv.Close()
 	apiClient := api.NewClient(srv.URL)
 

@@ -31,7 +31,8 @@ func (r *replayer) replay(ctx context.Context, a *arm, t *ticket.Ticket) Outcome
 		return o
 	}
 	workflowID := "eval-" + r.runID + "/" + cp.TicketID
-	in := &workflows.DraftInput{TicketID: cp.TicketID, Revision: t.Revision, Replay: true, IdleTimeout: ticketTimeout}
+	in := &workflows.DraftInput{TicketID: cp.TicketID, Revision: t.Revision, Replay: true, IdleTimeout: ticketTimeout,
+		LocalModels: r.localModels}
 	_, openErr := workflows.Open(ctx, r.temporal, workflowID, a.queue, in)
 	if openErr == nil {
 		rec, err := r.store.LatestDraft(ctx, cp.TicketID)

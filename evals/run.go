@@ -133,7 +133,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		defer w.Stop()
 	}
 
-	r := &replayer{temporal: c, store: s, runID: runID}
+	r := &replayer{temporal: c, store: s, runID: runID, localModels: !p.Remote}
 	outcomes, err := r.replayAll(ctx, arms, tickets, concurrency, progress(stderr, 2*len(tickets), opts.NoProgress))
 	if err != nil {
 		return nil, err
@@ -182,9 +182,10 @@ type arm struct {
 
 // replayer drafts tickets through the workflow and reads the drafts back.
 type replayer struct {
-	temporal client.Client
-	store    *store.Store
-	runID    string
+	temporal    client.Client
+	store       *store.Store
+	runID       string
+	localModels bool // run the model steps as local activities (providers.Set.Remote is false)
 }
 
 // replayAll drafts every ticket in every arm, at most `concurrency` at a time, and returns

@@ -15,6 +15,9 @@ type Set struct {
 	Embedder embedding.Embedder
 	Drafter  llm.Drafter
 	Judge    llm.Judge
+	// Remote is true when the drafter and judge call a model over the network; false for
+	// the embedded deterministic ones, whose draft steps then run as local activities.
+	Remote bool
 }
 
 // FromConfig builds the providers cfg names.
@@ -27,6 +30,7 @@ func FromConfig(cfg config.Config) Set {
 		client := llm.NewOpenAIClient(oc)
 		s.Drafter = llm.NewOpenAIDrafter(client, oc, nil) // searches come per request, scoped to the ticket's account and time
 		s.Judge = llm.NewOpenAIJudge(client, oc)
+		s.Remote = true
 	}
 	return s
 }

@@ -52,6 +52,11 @@ type DraftInput struct {
 	IdleTimeout time.Duration `json:"idle_timeout,omitempty"`
 	// CheckBudget bounds how long send-check tries before answering unchecked; zero means 2s.
 	CheckBudget time.Duration `json:"check_budget,omitempty"`
+	// LocalModels says the drafter and judge are the embedded deterministic providers:
+	// generate, judge and score then run as local activities. Set by whoever starts the
+	// draft from its provider configuration; drafts started without it (and every draft
+	// started before it existed) run them as regular activities.
+	LocalModels bool `json:"local_models,omitempty"`
 	// Carried across continue-as-new.
 	Iteration   int                  `json:"iteration,omitempty"`
 	Current     *drafts.Summary      `json:"current,omitempty"`

@@ -40,6 +40,17 @@ func modelOptions(ctx workflow.Context) workflow.Context {
 	})
 }
 
+// modelStep runs a step that may call a model. For a remote model it is a regular activity:
+// long timeout, retried through the server, non-retryable on permanent errors. The
+// embedded providers answer in microseconds, so for them the same step runs as a local
+// activity, recorded as a marker: a server round trip would be most of its cost.
+func (w *run) modelStep(ctx workflow.Context, activity any, args ...any) workflow.Future {
+	if w.in.LocalModels {
+		return workflow.ExecuteLocalActivity(codeOptions(ctx), activity, args...)
+	}
+	return workflow.ExecuteActivity(modelOptions(ctx), activity, args...)
+}
+
 // codeOptions is for deterministic steps (span checks, guard, compose). They run as local
 // activities: in the worker that holds the workflow, recorded in the history as markers
 // with their results, without a round trip through the server's task queues. They fail
@@ -53,10 +64,11 @@ func codeOptions(ctx workflow.Context) workflow.Context {
 
 // build runs one draft iteration, step by step, each a visible activity in the history:
 // load context → retrieve (eligible only) → generate → verify spans → judge claims → guard
-// → compose → score → save. Steps that call a model are regular activities (long timeouts,
-// retried by Temporal, non-retryable on permanent errors); the short store and code steps
-// are local activities, recorded as markers, which saves a server round trip each. A
-// failure leaves the previous iteration in place and is reported to whoever waits.
+// → compose → score → save. Steps that call a remote model are regular activities (long
+// timeouts, retried by Temporal, non-retryable on permanent errors); the short store and
+// code steps, and the model steps of the embedded providers, are local activities,
+// recorded as markers, which saves a server round trip each. A failure leaves the
+// previous iteration in place and is reported to whoever waits.
 func (w *run) build(ctx workflow.Context) {
 	if err := w.buildSteps(ctx); err != nil {
 		w.buildErr = err.Error()
@@ -76,7 +88,7 @@ func (w *run) buildSteps(ctx workflow.Context) error {
 	}
 	draft := llm.Draft{Abstain: true, Reply: drafts.NoEvidenceReply}
 	if len(evidence) > 0 { // nothing eligible: no model call can ground an answer
-		if err := workflow.ExecuteActivity(modelOptions(ctx), a.Generate, activities.GenerateInput{Ticket: ref, At: tc.At, Account: tc.Account, Evidence: evidence}).Get(ctx, &draft); err != nil {
+		if err := w.modelStep(ctx, a.Generate, activities.GenerateInput{Ticket: ref, At: tc.At, Account: tc.Account, Evidence: evidence}).Get(ctx, &draft); err != nil {
 			return err
 		}
 	}
@@ -85,7 +97,7 @@ func (w *run) buildSteps(ctx workflow.Context) error {
 	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.VerifySpans, activities.SpansInput{Claims: draft.Claims, Evidence: evidence}).Get(ctx, &checks); err != nil {
 		return err
 	}
-	if err := workflow.ExecuteActivity(modelOptions(ctx), a.JudgeClaims, activities.JudgeInput{TicketID: w.in.TicketID, Checks: checks, Evidence: citedBy(checks, evidence)}).Get(ctx, &checks); err != nil {
+	if err := w.modelStep(ctx, a.JudgeClaims, activities.JudgeInput{TicketID: w.in.TicketID, Checks: checks, Evidence: citedBy(checks, evidence)}).Get(ctx, &checks); err != nil {
 		return err
 	}
 	var guarded guard.Result
@@ -97,7 +109,7 @@ func (w *run) buildSteps(ctx workflow.Context) error {
 		return err
 	}
 	var score activities.Score
-	if err := workflow.ExecuteActivity(modelOptions(ctx), a.Score, activities.ScoreInput{Ticket: ref, Reply: comp.Reply, Evidence: evidence, Unsupported: comp.Unsupported}).Get(ctx, &score); err != nil {
+	if err := w.modelStep(ctx, a.Score, activities.ScoreInput{Ticket: ref, Reply: comp.Reply, Evidence: evidence, Unsupported: comp.Unsupported}).Get(ctx, &score); err != nil {
 		return err
 	}
 	record := drafts.Record{

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
@@ -33,7 +34,8 @@ const refundQuestion = "Hi, I renewed my annual Pro plan last week by mistake. C
 // single activities may be overridden to fail. Steps run one after another: each starts a
 // minute (of skipped test time) after the previous one completed.
 type harness struct {
-	t     *testing.T
+	t           *testing.T
+	localModels bool // DraftInput.LocalModels
 	env   *testsuite.TestWorkflowEnvironment
 	store *store.Store
 	acts  *activities.Activities
@@ -91,7 +93,8 @@ func (h *harness) runStep0() { h.env.RegisterDelayedCallback(func() { h.runStep(
 
 func (h *harness) run(ticketID string, revision int) *workflows.DraftResult {
 	h.runStep0()
-	h.env.ExecuteWorkflow(workflows.Draft, &workflows.DraftInput{TicketID: ticketID, Revision: revision, IdleTimeout: 24 * time.Hour})
+	h.env.ExecuteWorkflow(workflows.Draft, &workflows.DraftInput{TicketID: ticketID, Revision: revision, IdleTimeout: 24 * time.Hour,
+		LocalModels: h.localModels})
 	require.True(h.t, h.env.IsWorkflowCompleted())
 	require.NoError(h.t, h.env.GetWorkflowError())
 	var res workflows.DraftResult
@@ -130,6 +133,32 @@ func TestDraftHappyPathCitesCurrentPolicyAndSendsOK(t *testing.T) {
 	}
 	assert.Greater(t, r.Confidence, 0.5)
 	assert.Equal(t, drafts.StatusDiscarded, r.Status, "discard is recorded on the saved draft")
+}
+
+// With the embedded providers, generate, judge and score run as local activities, and the
+// draft is the same.
+func TestDraftWithLocalModelsRunsModelStepsAsLocalActivities(t *testing.T) {
+	h := newHarness(t, nil)
+	h.localModels = true
+	var local, remote []string
+	h.env.SetOnLocalActivityStartedListener(func(info *activity.Info, _ context.Context, _ []any) {
+		local = append(local, info.ActivityType.Name)
+	})
+	h.env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+		remote = append(remote, info.ActivityType.Name)
+	})
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-10", 1, "pro", "eu", now, refundQuestion))
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-10", 1)
+
+	for _, step := range []string{"Generate", "JudgeClaims", "Score"} {
+		assert.Contains(t, local, step)
+		assert.NotContains(t, remote, step)
+	}
+	r := h.latest("T-10")
+	assert.Contains(t, r.Reply, "14 days")
+	assert.Equal(t, 0, r.Unsupported)
 }
 
 // liar is a model that invents a refund window, cites a chunk that does not exist, and
