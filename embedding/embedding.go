@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/supportdraft/supportdraft/glossary"
 	"github.com/supportdraft/supportdraft/stopwords"
 )
 
@@ -27,13 +28,16 @@ type Embedder interface {
 // forgiving of typos and inflections ("refund" / "refunds" / "refnd"). Stopwords are
 // dropped first: without an IDF to discount them, "we", "your" and "thanks" would make a
 // long email most similar to the longest macro rather than to the section on its topic.
+// German billing words are read as English (package glossary), so a German question
+// finds the English section when no German version exists.
 type Hashing struct{ dims int }
 
 // NewHashing returns a hashing embedder with the given number of dimensions.
 func NewHashing(dims int) *Hashing { return &Hashing{dims: dims} }
 
 // Name includes the dimension count so that resizing re-embeds the corpus. v2 drops
-// stopwords; a store embedded by v1 is re-embedded on the next import or start.
+// stopwords and reads German billing words as English; a store embedded by v1 is
+// re-embedded on the next import or start.
 func (h *Hashing) Name() string { return fmt.Sprintf("hashing-v2:%d", h.dims) }
 
 // Dims is the vector length.
@@ -87,14 +91,19 @@ func (h *Hashing) vector(text string) []float32 {
 	return vec
 }
 
-// contentWords is Words without stopwords.
+// contentWords is Words without stopwords, German billing words read as the English
+// ones the policies use.
 func contentWords(text string) []string {
 	words := Words(text)
 	kept := words[:0]
 	for _, w := range words {
-		if !stopwords.Is(w) {
-			kept = append(kept, w)
+		if stopwords.Is(w) {
+			continue
 		}
+		if en, ok := glossary.English(w); ok {
+			w = en
+		}
+		kept = append(kept, w)
 	}
 	return kept
 }

@@ -34,6 +34,20 @@ func TestHashingRanksTheTopicAboveTheSmallTalk(t *testing.T) {
 	assert.InDelta(t, 1, dot(section, section), 1e-5, "unit vectors")
 }
 
+// A German question finds the English section on its topic: most policies exist only in
+// English, and German billing words are read as the English ones (package glossary).
+func TestHashingMatchesGermanBillingWordsToTheEnglishPolicy(t *testing.T) {
+	t.Parallel()
+	v, err := embedding.NewHashing(256).Embed(context.Background(), []string{
+		"Die Adresse auf unserer Rechnung ist falsch. Können Sie die Rechnung korrigieren?",
+		"An invoice can be corrected within 12 months: write to billing support with the new address.",
+		"Annual plans can be refunded in full within 14 days of the renewal.",
+	})
+	require.NoError(t, err)
+	question, invoices, refunds := v[0], v[1], v[2]
+	assert.Greater(t, dot(question, invoices), dot(question, refunds)+0.1)
+}
+
 func TestHashingIsDeterministicAndNamesItsVersion(t *testing.T) {
 	t.Parallel()
 	h := embedding.NewHashing(64)

@@ -64,6 +64,21 @@ func TestExtractiveQuotesVerbatim(t *testing.T) {
 	assert.Empty(t, d.Found, "the extractive drafter never searches")
 }
 
+// A German question about a document that exists only in English is answered from it:
+// German billing words are read as the English ones (package glossary).
+func TestExtractiveAnswersGermanQuestionFromEnglishPolicy(t *testing.T) {
+	t.Parallel()
+	ev := loadEvidence(t, "evidence.json")
+	req := customerRequest("Rechnung herunterladen", "Wo kann ich unsere Rechnungen herunterladen?",
+		policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, ev)
+
+	d, err := llm.Extractive{}.Draft(context.Background(), req)
+	require.NoError(t, err)
+	require.False(t, d.Abstain, d.Reply)
+	assert.Equal(t, "billing/invoices@2#downloading-invoices", d.Claims[0].ChunkIDs[0])
+	assert.True(t, strings.HasPrefix(d.Reply, "Hi,"), "the quoted policy is English, so is the reply: %s", d.Reply)
+}
+
 func TestExtractiveAbstainsOffTopic(t *testing.T) {
 	t.Parallel()
 	ev := loadEvidence(t, "evidence.json")

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/supportdraft/supportdraft/glossary"
 	"github.com/supportdraft/supportdraft/stopwords"
 )
 
@@ -88,7 +89,11 @@ func contentStems(s string) []string {
 		if t.number || t.text == "%" || len([]rune(t.text)) < 2 || stopwords.Is(t.text) {
 			continue
 		}
-		st := stem(t.text)
+		word := t.text
+		if en, ok := glossary.English(word); ok {
+			word = en
+		}
+		st := stem(word)
 		if canon, ok := synonyms[st]; ok {
 			st = canon
 		}
@@ -101,18 +106,18 @@ func contentStems(s string) []string {
 }
 
 // phrases and synonyms map the few everyday ways customers name a billing concept onto
-// the word policies use ("money back" is a refund, a receipt an invoice). The list is
-// short on purpose: each entry is a lexical rule someone can read, not a thesaurus.
+// the word policies use ("money back" is a refund, a receipt an invoice); German words go
+// through package glossary first. The list is short on purpose: each entry is a lexical
+// rule someone can read, not a thesaurus.
 var phrases = strings.NewReplacer("money back", "refund", "charged back", "chargeback")
 
 var synonyms = func() map[string]string {
 	out := map[string]string{}
 	for canonical, words := range map[string][]string{
-		"refund":         {"reimburse", "reimbursed", "reimbursement", "repay", "repaid", "repayment"},
-		"invoice":        {"receipt", "receipts"},
-		"cancel":         {"terminate", "terminated", "termination", "unsubscribe"},
-		"suspend":        {"suspension", "suspensions", "lock", "locked", "unlock", "unlocked", "lockout"},
-		"mehrwertsteuer": {"mwst"},
+		"refund":  {"reimburse", "reimbursed", "reimbursement", "repay", "repaid", "repayment"},
+		"invoice": {"receipt", "receipts"},
+		"cancel":  {"terminate", "terminated", "termination", "unsubscribe"},
+		"suspend": {"suspension", "suspensions", "lock", "locked", "unlock", "unlocked", "lockout"},
 	} {
 		for _, w := range words {
 			out[stem(w)] = stem(canonical)

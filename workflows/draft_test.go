@@ -36,10 +36,10 @@ const refundQuestion = "Hi, I renewed my annual Pro plan last week by mistake. C
 type harness struct {
 	t           *testing.T
 	localModels bool // DraftInput.LocalModels
-	env   *testsuite.TestWorkflowEnvironment
-	store *store.Store
-	acts  *activities.Activities
-	steps []func(done func())
+	env         *testsuite.TestWorkflowEnvironment
+	store       *store.Store
+	acts        *activities.Activities
+	steps       []func(done func())
 }
 
 func newHarness(t *testing.T, drafter llm.Drafter) *harness {
