@@ -12,6 +12,8 @@ data="${SUPPORTDRAFT_DATA:-$root/.data}"
 mkdir -p "$data"
 # Only the export lines may reach stdout: keep it on fd 3 and send everything else, including
 # what pg_ctlcluster prints ("Removed stale pid file." after a killed session), to stderr.
+# Servers started here must not inherit fd 3 (3>&-): a caller's $(...) would wait for it
+# to close, that is, forever.
 exec 3>&1 1>&2
 log() { printf 'services: %s\n' "$*" >&2; }
 die() { printf 'services: error: %s\n' "$*" >&2; exit 1; }
@@ -50,7 +52,8 @@ start_postgres() {
   install_pgvector
   if ! pg_lsclusters -h | awk -v v=$PG_VERSION '$1==v && $2=="main"' | grep -q online; then
     log "starting Postgres $PG_VERSION"
-    as_root pg_ctlcluster $PG_VERSION main start
+    # A second try after a pause: backends of a killed server may hold the socket lock briefly.
+    as_root pg_ctlcluster $PG_VERSION main start 3>&- || { sleep 3; as_root pg_ctlcluster $PG_VERSION main start 3>&-; }
   fi
   for _ in $(seq 1 50); do as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
   as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null || die "Postgres did not answer on port $DB_PORT; see /var/log/postgresql/"
@@ -58,7 +61,7 @@ start_postgres() {
   if [ "$(as_postgres psql -p "$DB_PORT" -Atqc 'show shared_buffers')" != "512MB" ]; then
     log "setting shared_buffers = 512MB (one restart)"
     as_postgres psql -p "$DB_PORT" -qc "ALTER SYSTEM SET shared_buffers = '512MB'" >/dev/null
-    as_root pg_ctlcluster $PG_VERSION main restart
+    as_root pg_ctlcluster $PG_VERSION main restart 3>&-
     for _ in $(seq 1 50); do as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
   fi
   as_postgres psql -p "$DB_PORT" -qv ON_ERROR_STOP=1 >/dev/null <<SQL
@@ -103,7 +106,7 @@ start_temporal() {
   nohup "$bin" server start-dev --ip 127.0.0.1 --db-filename "$data/temporal.db" \
     --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=off \
     --dynamic-config-value system.enableActivityEagerExecution=true \
-    --log-level warn >"$data/temporal.log" 2>&1 &
+    --log-level warn >"$data/temporal.log" 2>&1 3>&- &
   echo $! >"$data/temporal.pid"
   for _ in $(seq 1 150); do
     "$bin" operator cluster health --address 127.0.0.1:7233 >/dev/null 2>&1 && return
