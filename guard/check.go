@@ -174,8 +174,15 @@ func (s checkedSource) carries(a analysis) bool {
 			return false
 		}
 	}
-	for _, verb := range a.verbs {
-		if !slices.Contains(s.verbs, verb) {
+	// Every commercial verb with the same polarity: a policy that says agents "may not
+	// waive" a fee backs "we cannot waive it", never "we will waive it".
+	for _, verb := range a.affirmed {
+		if !slices.Contains(s.affirmed, verb) {
+			return false
+		}
+	}
+	for _, verb := range a.negated {
+		if !slices.Contains(s.negated, verb) {
 			return false
 		}
 	}
@@ -191,18 +198,30 @@ func missingReason(a analysis, candidates []checkedSource) string {
 			quantities = append(quantities, k)
 		}
 	}
-	for _, verb := range a.verbs {
-		if !slices.ContainsFunc(candidates, func(s checkedSource) bool { return slices.Contains(s.verbs, verb) }) {
+	opposite := false // a candidate states a verb with the other polarity
+	for _, verb := range a.affirmed {
+		if !slices.ContainsFunc(candidates, func(s checkedSource) bool { return slices.Contains(s.affirmed, verb) }) {
 			verbs = append(verbs, "'"+verb+"'")
+			opposite = opposite || slices.ContainsFunc(candidates, func(s checkedSource) bool { return slices.Contains(s.negated, verb) })
 		}
+	}
+	for _, verb := range a.negated {
+		if !slices.ContainsFunc(candidates, func(s checkedSource) bool { return slices.Contains(s.negated, verb) }) {
+			verbs = append(verbs, "'not "+verb+"'")
+			opposite = opposite || slices.ContainsFunc(candidates, func(s checkedSource) bool { return slices.Contains(s.affirmed, verb) })
+		}
+	}
+	contrary := ""
+	if opposite {
+		contrary = " (it says the opposite)"
 	}
 	switch {
 	case len(quantities) > 0 && len(verbs) > 0:
-		return "no eligible source states " + strings.Join(quantities, ", ") + " or backs " + strings.Join(verbs, ", ")
+		return "no eligible source states " + strings.Join(quantities, ", ") + " or backs " + strings.Join(verbs, ", ") + contrary
 	case len(quantities) > 0:
 		return "no eligible source states " + strings.Join(quantities, ", ")
 	case len(verbs) > 0:
-		return "no eligible source backs " + strings.Join(verbs, ", ")
+		return "no eligible source backs " + strings.Join(verbs, ", ") + contrary
 	case len(candidates) == 0:
 		return "no eligible source backs it"
 	case len(a.keys) == 0 && len(a.verbs) == 0:

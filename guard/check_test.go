@@ -13,6 +13,8 @@ const (
 	cancelTerms  = "billing/cancellation@3#notice"
 )
 
+var noWaiver = Source{ID: "billing/late-fees@2#waivers", Text: "Support agents may not waive late fees. Disputes go to billing operations."}
+
 var policySources = []Source{
 	{ID: refundWindow, Text: "Annual plans can be refunded within 14 days of purchase."},
 	{ID: refundsMisc, Text: "Refunds are handled by the billing team and paid to the original payment method."},
@@ -115,6 +117,26 @@ func TestCheckSentenceRules(t *testing.T) {
 			sentence: "Our team reviewed your account.", sources: policySources,
 			claims:     []Claim{{Sentence: "Our team reviewed your account.", SourceIDs: []string{refundsMisc}, Failure: "judge: contradicts the cited chunk"}},
 			wantReason: "judge: contradicts the cited chunk",
+		},
+		{
+			name: "a policy that forbids does not back a promise", mode: ModeAnySource,
+			sentence: "Our agents will waive the late fee for you.", sources: []Source{noWaiver},
+			wantReason: "no eligible source backs 'waive' (it says the opposite)",
+		},
+		{
+			name: "a policy that forbids backs the refusal", mode: ModeAnySource,
+			sentence: "We cannot waive the late fee.", sources: []Source{noWaiver},
+			wantKept: true, wantReason: "backed by " + noWaiver.ID, wantSource: noWaiver.ID,
+		},
+		{
+			name: "a policy that allows does not back a refusal", mode: ModeAnySource,
+			sentence: "Annual plans are not refunded within 14 days.", sources: policySources[:1],
+			wantReason: "no eligible source backs 'not refund' (it says the opposite)",
+		},
+		{
+			name: "German negation", mode: ModeAnySource,
+			sentence: "Die Gebühr wird erstattet.", sources: []Source{{ID: "billing/gebuehren@1#x", Text: "Die Gebühr wird nicht erstattet."}},
+			wantReason: "no eligible source backs 'refund' (it says the opposite)",
 		},
 		{
 			name: "draft: unflagged sentence needs no claim", mode: ModeDraft,

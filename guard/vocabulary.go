@@ -134,7 +134,10 @@ func (v *Vocabulary) Verbs(text string) []string {
 type analysis struct {
 	flags []Flag
 	keys  []string // Key of every quantity, without repeats, in order of appearance
-	verbs []string
+	verbs []string // canonical commercial verbs, sorted, without repeats
+	// affirmed and negated split verbs by polarity: "we refund" affirms refund, "we do not
+	// refund" negates it. A text that says both has the verb in both.
+	affirmed, negated []string
 }
 
 func (v *Vocabulary) analyse(text string) analysis {
@@ -147,12 +150,50 @@ func (v *Vocabulary) analyse(text string) analysis {
 	}
 	for _, m := range v.matches(text) {
 		a.flags = append(a.flags, Flag{Kind: m.kind, Match: text[m.start:m.end]})
-		if m.kind == KindCommercial && !slices.Contains(a.verbs, m.canonical) {
-			a.verbs = append(a.verbs, m.canonical)
+		if m.kind != KindCommercial {
+			continue
+		}
+		a.verbs = appendNew(a.verbs, m.canonical)
+		if negatedAt(text, m.start) {
+			a.negated = appendNew(a.negated, m.canonical)
+		} else {
+			a.affirmed = appendNew(a.affirmed, m.canonical)
 		}
 	}
 	slices.Sort(a.verbs)
 	return a
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// negatedAt reports whether the word at start is negated: one of the three words before
+// it, in the same clause, is a negation ("may not waive", "is never refunded", "no
+// refunds", "wird nicht erstattet"). Deliberately simple and local; it only has to tell a
+// policy that forbids something from a sentence that promises it.
+func negatedAt(text string, start int) bool {
+	clause := text[:start]
+	if i := strings.LastIndexAny(clause, ".;:!?\n"); i >= 0 {
+		clause = clause[i+1:]
+	}
+	words := strings.FieldsFunc(strings.ToLower(clause), func(r rune) bool { return !isWordRune(r) && r != '\'' && r != '’' })
+	for i := len(words) - 1; i >= 0 && i >= len(words)-3; i-- {
+		if negations[strings.ReplaceAll(words[i], "’", "'")] {
+			return true
+		}
+	}
+	return false
+}
+
+var negations = map[string]bool{
+	"not": true, "no": true, "never": true, "cannot": true, "can't": true, "won't": true, "don't": true,
+	"doesn't": true, "didn't": true, "isn't": true, "aren't": true, "wasn't": true, "weren't": true,
+	"shouldn't": true, "mustn't": true, "nor": true,
+	"nicht": true, "kein": true, "keine": true, "keinen": true, "keiner": true, "nie": true, "niemals": true,
 }
 
 // matches returns the longest entry that matches at each word start of text, widened to

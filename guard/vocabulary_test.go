@@ -154,3 +154,27 @@ func TestLoadVocabularyErrors(t *testing.T) {
 		t.Fatal("LoadVocabulary of a missing file: want an error")
 	}
 }
+
+func TestVerbPolarity(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	tests := []struct {
+		text              string
+		affirmed, negated []string
+	}{
+		{"We refund annual plans within 14 days.", []string{"refund"}, nil},
+		{"Refunds are issued within 14 days, not 30.", []string{"refund"}, nil},
+		{"Support agents may not waive late fees.", nil, []string{"waive"}},
+		{"No refunds after the window.", nil, []string{"refund"}},
+		{"Monthly plans can't be refunded.", nil, []string{"refund"}},
+		{"We never credit unused seats. We credit removed seats by the day.", []string{"credit"}, []string{"credit"}},
+		{"Not today. We refund it.", []string{"refund"}, nil},
+		{"Die Gebühr wird nicht erstattet.", nil, []string{"refund"}},
+	}
+	for _, tt := range tests {
+		a := v.analyse(tt.text)
+		if !slices.Equal(a.affirmed, tt.affirmed) || !slices.Equal(a.negated, tt.negated) {
+			t.Errorf("%q: affirmed %v negated %v, want %v and %v", tt.text, a.affirmed, a.negated, tt.affirmed, tt.negated)
+		}
+	}
+}
