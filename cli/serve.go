@@ -83,8 +83,8 @@ type stack struct {
 	temporal client.Client
 	worker   sdkworker.Worker
 	embedder embedding.Embedder
-	// remoteModels: the drafter and judge call a model over the network (providers.Set.Remote).
-	remoteModels bool
+	// localModels: the drafter and judge are the embedded ones (providers.Set.Remote is false).
+	localModels bool
 }
 
 func (s *stack) close() {
@@ -122,14 +122,14 @@ func open(ctx context.Context) (*stack, error) {
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
 	return &stack{cfg: cfg, store: st, temporal: c, worker: worker.New(c, workflows.TaskQueue, activities.New(st, p, vocab)), embedder: p.Embedder,
-		remoteModels: p.Remote}, nil
+		localModels: !p.Remote}, nil
 }
 
 // serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully.
 func serveAPI(ctx context.Context, st *stack) error {
 	srv := &api.Server{Temporal: st.temporal, Store: st.store, Log: slog.Default(), Config: api.Config{
 		TaskQueue: workflows.TaskQueue, KillSwitch: st.cfg.KillSwitch, TemporalUI: st.cfg.TemporalUI, Namespace: st.cfg.TemporalNamespace,
-		IdleTimeout: st.cfg.IdleTimeout, CheckBudget: st.cfg.CheckBudget, LocalModels: !st.remoteModels,
+		IdleTimeout: st.cfg.IdleTimeout, CheckBudget: st.cfg.CheckBudget, LocalModels: st.localModels,
 	}}
 	httpSrv := &http.Server{Addr: st.cfg.HTTPAddr, Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)

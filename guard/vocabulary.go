@@ -180,9 +180,10 @@ func negatedAt(text string, start int) bool {
 	if i := strings.LastIndexAny(clause, ".;:!?\n"); i >= 0 {
 		clause = clause[i+1:]
 	}
-	words := strings.FieldsFunc(strings.ToLower(clause), func(r rune) bool { return !isWordRune(r) && r != '\'' && r != '’' })
-	for i := len(words) - 1; i >= 0 && i >= len(words)-3; i-- {
-		if negations[strings.ReplaceAll(words[i], "’", "'")] {
+	words := strings.FieldsFunc(clause, func(r rune) bool { return !isWordRune(r) && r != '\'' && r != '’' })
+	// This runs for every verb of every sentence and source: lowercase three words, not the clause.
+	for _, w := range words[max(0, len(words)-3):] {
+		if negations[strings.ReplaceAll(strings.ToLower(w), "’", "'")] {
 			return true
 		}
 	}
