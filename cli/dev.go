@@ -10,6 +10,7 @@ import (
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 func newDevCmd() *cobra.Command {
@@ -42,24 +43,28 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			if err != nil {
 				return usageError{fmt.Errorf("corpus %s:\n%w", corpus, err)}
 			}
-			st, err := open(ctx)
+			st, err := openStack(ctx, cfg, true)
 			if err != nil {
 				return err
 			}
-			defer st.close()
-			res, err := st.store.Import(ctx, versions, st.embedder)
+			defer st.Close()
+			if err := reembed(ctx, st); err != nil {
+				return err
+			}
+			res, err := st.Store.Import(ctx, versions, st.Providers.Embedder)
 			if err != nil {
 				return fmt.Errorf("import %s: %w", corpus, err)
 			}
 			fmt.Fprintf(out, "corpus %s: %d versions added, %d unchanged\n", corpus, len(res.Added), len(res.Unchanged))
-			if err := st.worker.Start(); err != nil {
+			w := st.Worker(workflows.TaskQueue, st.Activities())
+			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker: %w", err)
 			}
-			defer st.worker.Stop()
+			defer w.Stop()
 			serveCtx, stop := context.WithCancel(ctx)
 			defer stop()
 			errc := make(chan error, 1)
-			go func() { errc <- serveAPI(serveCtx, st) }()
+			go func() { errc <- serveAPI(serveCtx, st, cfg) }()
 			t, err := readTicket(ticketFile)
 			if err != nil {
 				return err
