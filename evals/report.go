@@ -174,10 +174,14 @@ func (r *Report) writeCalibration(w io.Writer) error {
 			b.N, binValue(b.N, b.MeanConfidence), binValue(b.N, b.GroundedShare),
 			bb.N, binValue(bb.N, bb.MeanConfidence), binValue(bb.N, bb.GroundedShare))
 	}
-	fmt.Fprintln(tw, "\t\t\t\t\t\t")
-	fmt.Fprintln(tw, "forced review below (system)\tdrafts forced\tnot-grounded caught\tgrounded held back\t\t\t")
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "forced review below (system)\tdrafts forced\tnot-grounded caught\tgrounded held back")
 	for _, t := range r.Thresholds {
-		fmt.Fprintf(tw, "%.2f\t%.1f%%\t%.1f%%\t%.1f%%\t\t\t\n", t.Threshold, 100*t.Forced, 100*t.Caught, 100*t.GroundedForced)
+		fmt.Fprintf(tw, "%.2f\t%.1f%%\t%.1f%%\t%.1f%%\n", t.Threshold, 100*t.Forced, 100*t.Caught, 100*t.GroundedForced)
 	}
 	return tw.Flush()
 }
