@@ -52,7 +52,7 @@ func stackAPI(t *testing.T) (*testAPI, *store.Store) {
 	w := worker.New(c, tq, testenv.Activities(t, s, nil))
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
-	srv := &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: tq, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}}
+	srv := &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}}
 	return serve(t, srv), s
 }
 
