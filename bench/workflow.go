@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/stack"
@@ -74,9 +75,16 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 	}
 	defer w.Stop()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := httptest.NewServer(st.API(api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}, quiet).Handler())
-	defer srv.Close()
-	apiClient := api.NewClient(srv.URL)
+	// The API authenticates as in production: an agent token, looked up by hash per call.
+	token, hash := auth.NewToken()
+	if _, err := st.Store.CreateToken(ctx, "bench", string(auth.Agent), hash); err != nil {
+		return nil, err
+	}
+	srv := st.API(api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}, quiet)
+	srv.Auth = auth.NewGuard(st.Store, []byte(run+"-bench-session-key"), nil, quiet)
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	apiClient := api.NewClient(ts.URL, token)
 
 	fmt.Fprintf(opts.Progress, "drafting %d tickets, %d at a time…\n", opts.Drafts, opts.Concurrency)
 	ids := make([]string, opts.Drafts)

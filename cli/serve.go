@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/stack"
@@ -107,12 +109,25 @@ func reembed(ctx context.Context, st *stack.Stack) error {
 	return nil
 }
 
+// newGuard builds the API's auth guard from the configuration. Without a configured
+// session key each process signs sessions with its own random key: sessions then end
+// when the process does, and every API replica needs the same key.
+func newGuard(st *stack.Stack, cfg config.Config) *auth.Guard {
+	key := []byte(cfg.SessionKey)
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		_, _ = rand.Read(key)
+	}
+	return auth.NewGuard(st.Store, key, []byte(cfg.WebhookSecret), slog.Default())
+}
+
 // serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully.
 func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 	srv := st.API(api.Config{
 		TaskQueue: workflows.TaskQueue, KillSwitch: cfg.KillSwitch, TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
 		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget,
 	}, slog.Default())
+	srv.Auth = newGuard(st, cfg)
 	httpSrv := &http.Server{Addr: cfg.HTTPAddr, Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- httpSrv.ListenAndServe() }()
