@@ -25,6 +25,8 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"POST /v1/drafts/:ticket/discard":    agents,
 		"POST /v1/drafts/:ticket/send-check": sendHook,
 		"POST /v1/tickets/:ticket/revisions": hook,
+		"GET /app/tickets/:ticket":           agents,
+		"GET /app/admin":                     admins,
 	}
 	for key, access := range routes {
 		if access.Public {
