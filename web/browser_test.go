@@ -22,7 +22,6 @@ import (
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/ticket"
-	"github.com/supportdraft/supportdraft/worker"
 )
 
 // stack is the real product for a browser: API and pages over a worker on the Temporal
@@ -35,14 +34,14 @@ type stack struct {
 func newStack(t *testing.T) *stack {
 	t.Helper()
 	s := testenv.Store(t)
-	c := testenv.Temporal(t)
+	parts := testenv.Stack(t, s, testenv.Temporal(t), nil)
 	tq := testenv.Unique("test-web-")
-	w := worker.New(c, tq, testenv.Activities(t, s, nil))
+	w := parts.Worker(tq, parts.Activities())
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
 	creds := testenv.Auth(t, s)
-	srv := &api.Server{Temporal: c, Store: s, Auth: creds.Guard,
-		Config: api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}}
+	srv := parts.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil)
+	srv.Auth = creds.Guard
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return &stack{Server: ts, creds: creds}
