@@ -93,14 +93,14 @@ func browser(t *testing.T, width, height int) context.Context {
 // within runs steps with a deadline, so a missing element fails the test instead of hanging.
 func within(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	c, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	require.NoError(t, chromedp.Do(c, steps...), what)
 }
 
 func text(t *testing.T, ctx context.Context, sel string) string {
 	t.Helper()
-	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	c, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	s, err := chromedp.Run(c, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
 	require.NoError(t, err, "text of %s", sel)
