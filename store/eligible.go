@@ -54,8 +54,8 @@ const (
 // Candidates is how many eligible chunks by similarity the fused ranking reorders.
 func Candidates(k int) int { return max(5*k, 50) }
 
-// eligibleSQL is the whole retrieval in one statement: hard filters first (DESIGN.md's
-// eligibility rule through the stored eligible_window, plan and region), then the top
+// eligibleSQL is the whole retrieval in one statement: hard filters first (the
+// eligibility rule of docs/architecture.md through the stored eligible_window, plan and region), then the top
 // candidates of that filtered set by similarity, then the fused order. The candidate step
 // is written so the planner can choose: an exact scan of the filtered rows when they are
 // few, or the HNSW index with pgvector's iterative scan (set on every connection, with no
