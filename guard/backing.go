@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"github.com/supportdraft/supportdraft/text"
 	"maps"
 	"slices"
 	"strings"
@@ -22,13 +23,13 @@ type view struct {
 }
 
 // units splits a source into its units; headings only name the chunk's subject.
-func (v *Vocabulary) units(text string, names map[string]bool) []srcUnit {
+func (v *Vocabulary) units(chunk string, names map[string]bool) []srcUnit {
 	var out []srcUnit
-	for _, line := range strings.Split(text, "\n") {
+	for _, line := range strings.Split(chunk, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
 		}
-		for _, s := range Split(line) {
+		for _, s := range text.Split(line) {
 			out = append(out, srcUnit{analysis: v.analyse(s.Text), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Text)})
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/supportdraft/supportdraft/stopwords"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // defaultSubjects is the subject vocabulary: what a commitment can be about.
@@ -90,10 +90,10 @@ func isPlanWord(w string) bool {
 // policy, not from a list.
 func (v *Vocabulary) planNames(texts []string) map[string]bool {
 	names := map[string]bool{}
-	for _, text := range texts {
-		toks := wordTokens(text)
+	for _, t := range texts {
+		toks := wordTokens(t)
 		for i, t := range toks {
-			if !isCapitalised(t.text) || stopwords.Is(t.lower) || v.subjectAt(toks, i) != nil {
+			if !isCapitalised(t.text) || text.IsStopword(t.lower) || v.subjectAt(toks, i) != nil {
 				continue
 			}
 			for j := i + 1; j < len(toks) && j <= i+3; j++ {
@@ -138,9 +138,9 @@ func (v *Vocabulary) subjectAt(toks []word, i int) *subjectEntry {
 
 // subjects maps the canonical subject terms of text to their class. A plan name counts
 // only where it is capitalised, so "10 business days" is not about the Business plan.
-func (v *Vocabulary) subjectsOf(text string, names map[string]bool) map[string]string {
+func (v *Vocabulary) subjectsOf(s string, names map[string]bool) map[string]string {
 	out := map[string]string{}
-	toks := wordTokens(text)
+	toks := wordTokens(s)
 	for i, t := range toks {
 		if e := v.subjectAt(toks, i); e != nil {
 			out[e.canonical] = e.class
@@ -153,26 +153,14 @@ func (v *Vocabulary) subjectsOf(text string, names map[string]bool) map[string]s
 	return out
 }
 
-// contentWords are the stems of the words of text that carry meaning: no stopwords, no
-// numbers (the quantity check reads those), nothing shorter than three letters.
-func contentWords(text string) map[string]bool {
+// contentWords are the content stems of s (package text: no stopwords, no numbers, German
+// read as English) of three letters or more: what a paraphrase must share with its source.
+func contentWords(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range wordsOf(strings.ToLower(text)) {
-		if len([]rune(w)) < 3 || stopwords.Is(w) || unicode.IsDigit([]rune(w)[0]) {
-			continue
+	for _, st := range text.ContentStems(s) {
+		if len([]rune(st)) >= 3 {
+			out[st] = true
 		}
-		out[wordStem(w)] = true
 	}
 	return out
-}
-
-// wordStem strips the English endings that paraphrase changes most ("refunded",
-// "refunds", "renewing" → "refund", "renew").
-func wordStem(w string) string {
-	for _, suf := range []string{"ing", "ed", "es", "s"} {
-		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 4 {
-			return w[:len(w)-len(suf)]
-		}
-	}
-	return w
 }

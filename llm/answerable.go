@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"github.com/supportdraft/supportdraft/text"
 	"sort"
 	"strings"
 )
@@ -20,13 +21,13 @@ const unanswerableShare = 0.6
 func missingConcepts(bodies []string, evidence []Evidence) ([]string, float64) {
 	have := map[string]bool{}
 	for _, ev := range evidence {
-		for st := range stemSet(ev.Title + "\n" + ev.Text) {
+		for st := range text.StemSet(ev.Title + "\n" + ev.Text) {
 			have[st] = true
 		}
 	}
 	var asking []string
 	for _, b := range bodies {
-		for _, s := range sentences(b) {
+		for _, s := range text.SplitLines(b) {
 			if isAsking(s) {
 				asking = append(asking, s)
 			}
@@ -39,9 +40,9 @@ func missingConcepts(bodies []string, evidence []Evidence) ([]string, float64) {
 	covered := 0
 	seen := map[string]bool{}
 	for _, s := range asking {
-		for _, t := range tokenize(s) {
-			sts := contentStems(t.text)
-			if t.number || len(sts) != 1 || seen[sts[0]] {
+		for _, t := range text.Tokenize(s) {
+			sts := text.ContentStems(t.Text)
+			if t.Number || len(sts) != 1 || seen[sts[0]] {
 				continue
 			}
 			st := sts[0]
@@ -53,7 +54,7 @@ func missingConcepts(bodies []string, evidence []Evidence) ([]string, float64) {
 				covered++
 				continue
 			}
-			missing = append(missing, t.text)
+			missing = append(missing, t.Text)
 		}
 	}
 	if len(missing) == 0 {

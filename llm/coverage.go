@@ -1,5 +1,7 @@
 package llm
 
+import "github.com/supportdraft/supportdraft/text"
+
 // numberShare scales the coverage of a question that asks how long, how much or when
 // when the reply states no number: it talks about the right thing without the answer.
 const numberShare = 0.5
@@ -10,9 +12,9 @@ const numberShare = 0.5
 // A reply that answers a related question shares few of the asked words, and a reply
 // that answers one of two questions covers about half.
 func questionCoverage(question, reply string) float64 {
-	replyWords, replyFacts := stemSet(reply), facts(reply)
+	replyWords, replyFacts := text.StemSet(reply), text.Quantities(reply)
 	var asks []string
-	for _, s := range sentences(question) {
+	for _, s := range text.SplitLines(question) {
 		if isAsking(s) {
 			asks = append(asks, s)
 		}
@@ -23,7 +25,7 @@ func questionCoverage(question, reply string) float64 {
 	total, n := 0.0, 0
 	for _, a := range asks {
 		var stems []string
-		for _, st := range contentStems(a) {
+		for _, st := range text.ContentStems(a) {
 			if !chatter[st] {
 				stems = append(stems, st)
 			}
@@ -39,7 +41,7 @@ func questionCoverage(question, reply string) float64 {
 		n++
 	}
 	if n == 0 {
-		return overlap(contentStems(question), replyWords)
+		return overlap(text.ContentStems(question), replyWords)
 	}
 	return total / float64(n)
 }
