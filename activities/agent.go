@@ -34,7 +34,7 @@ func (a *Activities) SaveEdit(ctx context.Context, in EditInput) (*guard.Result,
 	if err != nil {
 		return nil, err
 	}
-	res := a.Vocab.Check(guard.Input{Reply: in.Text, Sources: drafts.GuardSources(sources), Mode: guard.ModeAnySource})
+	res := a.Vocab.Check(guard.Input{Reply: in.Text, Sources: sources, Mode: guard.ModeAnySource})
 	area, err := a.Store.DraftArea(ctx, in.TicketID, in.Iteration)
 	if err != nil {
 		return nil, err

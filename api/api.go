@@ -10,6 +10,7 @@ import (
 	"github.com/supportdraft/supportdraft/guard"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/web"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -47,6 +49,7 @@ type Config struct {
 	Namespace   string        // Temporal namespace, for those links
 	IdleTimeout time.Duration // passed to new draft workflows
 	CheckBudget time.Duration // how long the workflow's freshness check may try
+	ReviewDelay time.Duration // passed to new draft workflows: their review window
 }
 
 type metrics struct {
@@ -97,8 +100,14 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/rebuild", s.rebuild)
 	v1.POST("/drafts/:ticket/discard", s.discard)
 	v1.POST("/tickets/:ticket/revisions", s.newRevision)
+	v1.GET("/review/queue", s.reviewQueue)
+	v1.POST("/drafts/:ticket/approve", s.approve)
+	v1.POST("/drafts/:ticket/pull", s.pull)
+	v1.POST("/drafts/:ticket/kill", s.kill)
+	v1.POST("/drafts/:ticket/sent", s.sent)
 	e.GET("/app/session", s.Auth.Exchange)
 	e.POST("/app/session", s.Auth.Exchange)
+	s.pages().Register(e)
 	return e
 }
 
@@ -129,7 +138,25 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 			msg = "internal error: it is logged on the server" // never internals or a stack
 		}
 	}
+	if strings.HasPrefix(c.Request().URL.Path, "/app/") {
+		if perr := s.pages().Error(c, code, msg); perr == nil {
+			return
+		}
+	}
 	_ = c.JSON(code, map[string]string{"error": msg})
+}
+
+// pages are the browser pages under /app/, over the same store.
+func (s *Server) pages() *web.Pages {
+	return &web.Pages{Store: s.Store, Log: s.Log, KillSwitch: s.Config.KillSwitch, TemporalUI: s.temporalUIBase()}
+}
+
+// temporalUIBase is the Temporal Web UI's namespace URL, "" when none is configured.
+func (s *Server) temporalUIBase() string {
+	if s.Config.TemporalUI == "" {
+		return ""
+	}
+	return s.Config.TemporalUI + "/namespaces/" + s.Config.Namespace
 }
 
 // isRejection reports an update refused by the workflow's validator.

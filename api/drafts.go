@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
 	"net/http"
 	"strings"
 	"time"
@@ -35,7 +35,7 @@ func (s *Server) startDraft(c echo.Context) error {
 		return err
 	}
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
-		CheckBudget: s.Config.CheckBudget}
+		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay}
 	view, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in)
 	if err != nil {
 		return err
@@ -47,7 +47,7 @@ func (s *Server) startDraft(c echo.Context) error {
 func bindTicket(c echo.Context) (*ticket.Ticket, error) {
 	var t ticket.Ticket
 	if err := c.Bind(&t); err != nil {
-		return nil, echo.NewHTTPError(http.StatusBadRequest, "body is not a ticket in DESIGN.md's JSON format: "+bindMessage(err))
+		return nil, echo.NewHTTPError(http.StatusBadRequest, "body is not a ticket revision (a JSON object with ticket_id, revision, updated_at, account and messages): "+bindMessage(err))
 	}
 	if err := t.Validate(); err != nil {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, err.Error())
@@ -139,8 +139,9 @@ func (s *Server) sendCheck(c echo.Context) error {
 	case err != nil:
 		s.Log.Warn("send-check could not reach the draft workflow: allowing the send unchecked", "ticket", id, "error", err)
 		s.metrics.unchecked.WithLabelValues("temporal_unreachable").Inc()
-		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Iteration: iteration}
+		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "temporal_unreachable", Iteration: iteration}
 	case res.Verdict == drafts.VerdictUnchecked:
+		res.Cause = "check_failed"
 		s.metrics.unchecked.WithLabelValues("check_failed").Inc()
 	}
 	if !guarded && res.Verdict == drafts.VerdictOK {
@@ -159,7 +160,7 @@ func (s *Server) sendCheck(c echo.Context) error {
 func (s *Server) unbacked(ctx context.Context, ticketID, text string) (out []drafts.Unbacked, guarded bool) {
 	t, err := s.Store.LatestTicket(ctx, ticketID)
 	if err == nil {
-		var sources []llm.Evidence
+		var sources []policy.Evidence
 		if sources, err = s.Store.EligibleChunks(ctx, time.Now(), t.Account.Plan, t.Account.Region); err == nil {
 			return drafts.UnbackedCommitments(s.Vocab, text, sources), true
 		}

@@ -18,6 +18,8 @@ const (
 	StatusStale     = "stale"     // the ticket, policy or account changed since it was built
 	StatusDiscarded = "discarded" // the agent threw it away
 	StatusClosed    = "closed"    // nobody touched it before the idle timeout
+	StatusSent      = "sent"      // the help desk reported the reply that went out
+	StatusKilled    = "killed"    // a reviewer killed it from the review queue
 )
 
 // Send-check verdicts.
@@ -103,6 +105,10 @@ type SendCheck struct {
 	// OverrideReason is the agent's reason for sending despite Unsupported.
 	OverrideReason string `json:"override_reason,omitempty"`
 	Iteration      int    `json:"iteration"`
+	// Cause says why an unchecked verdict was unchecked: check_failed (the workflow's
+	// check could not read the store) or temporal_unreachable (the API could not reach
+	// the workflow).
+	Cause string `json:"cause,omitempty"`
 }
 
 // UnguardedWarning is shown when the guard could not read the text against policy.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/supportdraft/supportdraft/guard"
-	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // Unbacked is a commitment sentence of outbound text that no eligible source backs, with
@@ -21,23 +21,13 @@ const UnsupportedWarning = "Some sentences commit to something no current policy
 // eligible now for the account (any of them may back any sentence: the agent's words are
 // judged against policy, not against the draft's claims), and returns the flagged sentences
 // it would strike. Placeholders are the send-check's own verdict and are not repeated here.
-func UnbackedCommitments(v *guard.Vocabulary, text string, sources []llm.Evidence) []Unbacked {
-	res := v.Check(guard.Input{Reply: text, Sources: GuardSources(sources), Mode: guard.ModeAnySource})
+func UnbackedCommitments(v *guard.Vocabulary, text string, sources []policy.Evidence) []Unbacked {
+	res := v.Check(guard.Input{Reply: text, Sources: sources, Mode: guard.ModeAnySource})
 	var out []Unbacked
 	for _, s := range res.Sentences {
 		if !s.Kept && len(s.Placeholders) == 0 {
 			out = append(out, Unbacked{Sentence: s.Text, Reason: s.Reason})
 		}
-	}
-	return out
-}
-
-// GuardSources turns evidence into the guard's sources; macros are marked so that their
-// approved wording counts as sourced.
-func GuardSources(evidence []llm.Evidence) []guard.Source {
-	out := make([]guard.Source, 0, len(evidence))
-	for _, e := range evidence {
-		out = append(out, guard.Source{ID: e.ChunkID, Text: e.Text, Macro: e.Source == "macro"})
 	}
 	return out
 }

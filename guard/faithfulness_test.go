@@ -2,6 +2,7 @@ package guard
 
 import (
 	"encoding/json"
+	"github.com/supportdraft/supportdraft/policy"
 	"os"
 	"testing"
 )
@@ -11,7 +12,7 @@ import (
 // that are not backed (each should be struck): a number or verb backed only by a sentence
 // about another subject, an invented number, an invented commitment, the opposite polarity.
 type faithfulnessSet struct {
-	Sources []Source `json:"sources"`
+	Sources []policy.Evidence `json:"sources"`
 	Cases   []struct {
 		Sentence string `json:"sentence"`
 		Faithful bool   `json:"faithful"`

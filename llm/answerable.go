@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
 	"sort"
 	"strings"
@@ -18,7 +19,7 @@ const unanswerableShare = 0.6
 // them, and their share of those sentences' words of substance. Words of support chatter
 // (time, courtesy, feelings, the parts of a question) do not count, and a word one typo
 // away from a word of the evidence counts as held.
-func missingConcepts(bodies []string, evidence []Evidence) ([]string, float64) {
+func missingConcepts(bodies []string, evidence []policy.Evidence) ([]string, float64) {
 	have := map[string]bool{}
 	for _, ev := range evidence {
 		for st := range text.StemSet(ev.Title + "\n" + ev.Text) {

@@ -95,8 +95,8 @@ func (s *Store) SaveEdit(ctx context.Context, ticketID string, iteration int, te
 func (s *Store) RecordSendCheck(ctx context.Context, ticketID string, c drafts.SendCheck) error {
 	reasons, _ := json.Marshal(nonNil(c.Reasons))
 	unsupported, _ := json.Marshal(nonNil(c.Unsupported))
-	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, unsupported, override_reason)
-		VALUES ($1,$2,$3,$4,$5,$6)`, ticketID, c.Iteration, c.Verdict, reasons, unsupported, c.OverrideReason)
+	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, cause, unsupported, override_reason)
+		VALUES ($1,$2,$3,$4,$5,$6,$7)`, ticketID, c.Iteration, c.Verdict, reasons, c.Cause, unsupported, c.OverrideReason)
 	return err
 }
 

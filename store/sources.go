@@ -8,14 +8,14 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/supportdraft/supportdraft/guard"
-	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // EligibleChunks returns every chunk of the versions eligible at `at` for plan and region
 // (DESIGN.md's eligibility rule, drafts excluded): what outbound text may rest on. The
 // send-check and the edit check run the guard against all of them, so an agent may quote
 // any current policy, not only what the draft cited.
-func (s *Store) EligibleChunks(ctx context.Context, at time.Time, plan, region string) ([]llm.Evidence, error) {
+func (s *Store) EligibleChunks(ctx context.Context, at time.Time, plan, region string) ([]policy.Evidence, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8
 		FROM versions v JOIN chunks c ON c.version_id = v.id
@@ -25,7 +25,7 @@ func (s *Store) EligibleChunks(ctx context.Context, at time.Time, plan, region s
 	if err != nil {
 		return nil, fmt.Errorf("eligible chunks for %s/%s at %s: %w", plan, region, at.Format(time.RFC3339), err)
 	}
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[llm.Evidence])
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[policy.Evidence])
 }
 
 // LogRejections adds struck sentences of one draft iteration to the rejection log, under

@@ -71,8 +71,8 @@ func Migrate(ctx context.Context, databaseURL string) (applied int, err error) {
 	}
 	db := stdlib.OpenDB(*cfg)
 	defer db.Close()
-	// Numbers are handed out in ranges, so a database may hold a later number before an
-	// earlier one lands: apply the missing ones rather than refuse.
+	// Out of order: engineers number their migrations in separate ranges (0004-0009,
+	// 0010-0019, …), so a lower number can land after a higher one was applied.
 	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return 0, fmt.Errorf("load migrations: %w", err)
