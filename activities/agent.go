@@ -19,7 +19,9 @@ type EditInput struct {
 
 // SaveEdit stores the agent's text and re-runs the deterministic checks on it. Nothing is
 // struck from an agent's own words: the result tells the agent which sentences would bind
-// the company without an eligible source behind them.
+// the company without an eligible source behind them. The words are judged against every
+// source eligible now for the draft's account, not against the draft's claims, so a
+// faithful paraphrase of any current policy passes; what fails goes to the rejection log.
 func (a *Activities) SaveEdit(ctx context.Context, in EditInput) (*guard.Result, error) {
 	if err := a.Store.SaveEdit(ctx, in.TicketID, in.Iteration, in.Text); err != nil {
 		return nil, err
@@ -28,15 +30,18 @@ func (a *Activities) SaveEdit(ctx context.Context, in EditInput) (*guard.Result,
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
-	for _, c := range record.Claims {
-		ids = append(ids, c.ChunkIDs...)
-	}
-	evidence, err := a.Store.Chunks(ctx, ids)
+	sources, err := a.Store.EligibleChunks(ctx, time.Now(), record.Account.Plan, record.Account.Region)
 	if err != nil {
 		return nil, err
 	}
-	res := a.Vocab.Check(guardInput(in.Text, record.Claims, evidence))
+	res := a.Vocab.Check(guard.Input{Reply: in.Text, Sources: sources, Mode: guard.ModeAnySource})
+	area, err := a.Store.DraftArea(ctx, in.TicketID, in.Iteration)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.Store.LogRejections(ctx, in.TicketID, in.Iteration, area, res.Sentences); err != nil {
+		return nil, err
+	}
 	return &res, nil
 }
 

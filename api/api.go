@@ -7,6 +7,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"github.com/supportdraft/supportdraft/guard"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -30,6 +31,8 @@ import (
 type Server struct {
 	Temporal client.Client
 	Store    *store.Store
+	// Vocab is the guard's vocabulary: send-check runs it on the text about to be sent.
+	Vocab *guard.Vocabulary
 	// Auth checks every route against the route table (auth/routes.go). Required: there
 	// is no unauthenticated mode.
 	Auth    *auth.Guard

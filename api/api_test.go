@@ -149,6 +149,7 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": "Hi [NAME], done."}, &check))
 	assert.Equal(t, drafts.VerdictBlocked, check.Verdict)
 	assert.Equal(t, []string{"[NAME]"}, check.Placeholders)
+	assert.Equal(t, 2, check.Iteration, "a blocked verdict names the iteration it judged")
 	assert.Equal(t, []string{drafts.VerdictStale, drafts.VerdictOK, drafts.VerdictBlocked}, sendChecks(t, s, id),
 		"every answer the send hook got is on record")
 
@@ -190,7 +191,7 @@ func TestSendCheckWithoutTemporalIsUncheckedAndCounted(t *testing.T) {
 	s := testenv.Store(t)
 	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: testenv.QuietLogger()})
 	require.NoError(t, err)
-	ts := serve(t, &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: "unused", CheckBudget: 200 * time.Millisecond}})
+	ts := serve(t, &api.Server{Temporal: c, Store: s, Vocab: testenv.Stack(t, s, nil, nil).Vocab, Config: api.Config{TaskQueue: "unused", CheckBudget: 200 * time.Millisecond}})
 
 	var check drafts.SendCheck
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/T-404/send-check", map[string]string{"text": "Hello"}, &check))

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/supportdraft/supportdraft/policy"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -93,23 +95,41 @@ func (s *Server) edit(c echo.Context) error {
 	return c.JSON(http.StatusOK, res)
 }
 
-// sendCheck is the send hook. Placeholders are refused here first, with no dependency
-// that could be down. Then the workflow checks freshness; if the API cannot reach it in
-// time the answer is "unchecked" (send allowed, warning shown), logged and counted.
+// sendCheckBody is what the help desk posts before sending: the text, and the agent's
+// reason when sending despite an unsupported verdict.
+type sendCheckBody struct {
+	Text           string `json:"text"`
+	OverrideReason string `json:"override_reason"`
+}
+
+// sendCheck is the send hook. Placeholders are refused first, with no dependency that
+// could be down. Then the guard reads the text against every source eligible now for the
+// account: commitments none backs make the verdict unsupported, unless the agent gives an
+// override reason (kept with the verdict). Then the workflow checks freshness; if the API
+// cannot reach it in time the answer is "unchecked" (send allowed, warning shown), logged
+// and counted.
 func (s *Server) sendCheck(c echo.Context) error {
-	var b textBody
-	if err := c.Bind(&b); err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, `body must be {"text": "the reply about to be sent"}`)
+	var b sendCheckBody
+	if err := c.Bind(&b); err != nil || strings.TrimSpace(b.Text) == "" {
+		return echo.NewHTTPError(http.StatusBadRequest, `body must be {"text": "the reply about to be sent"} with a non-empty text`)
 	}
 	id := c.Param("ticket")
-	if spans := guard.Placeholders(b.Text); len(spans) > 0 {
-		return s.answerSendCheck(c, id, drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans,
-			Warning: "The reply still contains unresolved placeholders: fill them in before sending."})
-	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
 	defer cancel()
+	iteration, err := s.Store.LastIteration(ctx, id)
+	if err != nil {
+		s.Log.Warn("send-check could not read the draft iteration", "ticket", id, "error", err)
+	}
+	if spans := guard.Placeholders(b.Text); len(spans) > 0 {
+		return s.answerSendCheck(c, id, drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans, Iteration: iteration,
+			Warning: "The reply still contains unresolved placeholders: fill them in before sending."})
+	}
+	unbacked, guarded := s.unbacked(ctx, id, b.Text)
+	if len(unbacked) > 0 && strings.TrimSpace(b.OverrideReason) == "" {
+		return s.answerSendCheck(c, id, drafts.UnsupportedCheck(unbacked, iteration))
+	}
 	var res workflows.SendCheckResult
-	err := s.update(ctx, id, workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: b.Text}, &res)
+	err = s.update(ctx, id, workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: b.Text}, &res)
 	var notFound *serviceerror.NotFound
 	switch {
 	case errors.As(err, &notFound):
@@ -119,12 +139,34 @@ func (s *Server) sendCheck(c echo.Context) error {
 	case err != nil:
 		s.Log.Warn("send-check could not reach the draft workflow: allowing the send unchecked", "ticket", id, "error", err)
 		s.metrics.unchecked.WithLabelValues("temporal_unreachable").Inc()
-		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "temporal_unreachable"}
+		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "temporal_unreachable", Iteration: iteration}
 	case res.Verdict == drafts.VerdictUnchecked:
 		res.Cause = "check_failed"
 		s.metrics.unchecked.WithLabelValues("check_failed").Inc()
 	}
+	if !guarded && res.Verdict == drafts.VerdictOK {
+		res.Verdict, res.Warning = drafts.VerdictUnchecked, drafts.UnguardedWarning
+		s.metrics.unchecked.WithLabelValues("guard_failed").Inc()
+	}
+	if len(unbacked) > 0 {
+		res.Unsupported, res.OverrideReason = unbacked, strings.TrimSpace(b.OverrideReason)
+	}
 	return s.answerSendCheck(c, id, res)
+}
+
+// unbacked runs the guard on text against the sources eligible now for the ticket's
+// account. guarded is false when it could not run (no stored ticket, database error): the
+// send then goes on unchecked, never blocked by a checker that is down.
+func (s *Server) unbacked(ctx context.Context, ticketID, text string) (out []drafts.Unbacked, guarded bool) {
+	t, err := s.Store.LatestTicket(ctx, ticketID)
+	if err == nil {
+		var sources []policy.Evidence
+		if sources, err = s.Store.EligibleChunks(ctx, time.Now(), t.Account.Plan, t.Account.Region); err == nil {
+			return drafts.UnbackedCommitments(s.Vocab, text, sources), true
+		}
+	}
+	s.Log.Warn("send-check could not run the guard: the text is not checked against policy", "ticket", ticketID, "error", err)
+	return nil, false
 }
 
 // answerSendCheck counts the verdict, keeps it in send_checks and answers the hook. The API

@@ -28,6 +28,10 @@ const (
 	VerdictStale     = "stale"     // something changed: reasons say what; rebuild
 	VerdictUnchecked = "unchecked" // the check could not run: send allowed, with a warning
 	VerdictBlocked   = "blocked"   // the outbound text has unresolved placeholders
+	// VerdictUnsupported: the text commits to something (a number, a refund, a promise)
+	// that no source eligible now for the account backs; Unsupported lists each sentence.
+	// The agent may send anyway with an override reason, kept with the verdict.
+	VerdictUnsupported = "unsupported"
 )
 
 // BoundVersion is one policy version a draft relies on.
@@ -96,12 +100,19 @@ type SendCheck struct {
 	Reasons      []StaleReason `json:"reasons,omitempty"`
 	Warning      string        `json:"warning,omitempty"`
 	Placeholders []string      `json:"placeholders,omitempty"`
-	Iteration    int           `json:"iteration"`
+	// Unsupported lists the commitment sentences of the text no eligible source backs.
+	Unsupported []Unbacked `json:"unsupported,omitempty"`
+	// OverrideReason is the agent's reason for sending despite Unsupported.
+	OverrideReason string `json:"override_reason,omitempty"`
+	Iteration      int    `json:"iteration"`
 	// Cause says why an unchecked verdict was unchecked: check_failed (the workflow's
 	// check could not read the store) or temporal_unreachable (the API could not reach
 	// the workflow).
 	Cause string `json:"cause,omitempty"`
 }
+
+// UnguardedWarning is shown when the guard could not read the text against policy.
+const UnguardedWarning = "The policy check is unavailable right now: this text was NOT checked for commitments no policy backs. Read it carefully before sending."
 
 // UncheckedWarning is shown to the agent when the check could not run. Blocking every
 // reply because the checker is down is worse than one unchecked draft, so the send goes

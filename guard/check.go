@@ -76,6 +76,15 @@ type checkedSource struct {
 	id    string
 	macro string // normalised text of a macro source, "" otherwise
 	analysis
+	units    []srcUnit
+	subjects map[string]string // every subject term of the chunk, heading included
+}
+
+// checkContext is what every sentence of one Check is judged against.
+type checkContext struct {
+	sources []checkedSource
+	names   map[string]bool // plan and product names the sources use
+	known   map[string]bool // content words of every source
 }
 
 // Check runs the guard over in.Reply. Per sentence, in order: a sentence with an
@@ -84,13 +93,23 @@ type checkedSource struct {
 // every quantity (by Key, so "fourteen days" = "14 days" but "one month" ≠ "30 days") and
 // every commercial verb in it; anything else is kept.
 func (v *Vocabulary) Check(in Input) Result {
-	sources := make([]checkedSource, 0, len(in.Sources))
+	texts := make([]string, len(in.Sources))
+	for i, s := range in.Sources {
+		texts[i] = s.Text
+	}
+	ctx := checkContext{names: v.planNames(texts), known: map[string]bool{}}
 	for _, s := range in.Sources {
-		cs := checkedSource{id: s.ChunkID, analysis: v.analyse(s.Text)}
+		cs := checkedSource{id: s.ChunkID, analysis: v.analyse(s.Text), units: v.units(s.Text, ctx.names),
+			subjects: v.subjectsOf(s.Text, ctx.names)}
 		if s.Macro() {
 			cs.macro = normalise(s.Text)
 		}
-		sources = append(sources, cs)
+		for _, u := range cs.units {
+			for w := range u.words {
+				ctx.known[w] = true
+			}
+		}
+		ctx.sources = append(ctx.sources, cs)
 	}
 	claims := make([]Claim, 0, len(in.Claims))
 	for _, c := range in.Claims {
@@ -102,14 +121,15 @@ func (v *Vocabulary) Check(in Input) Result {
 	sentences := text.Split(in.Reply)
 	results := make([]SentenceResult, len(sentences))
 	for i, s := range sentences {
-		results[i] = v.checkSentence(s.Text, in.Mode, sources, claims)
+		results[i] = v.checkSentence(s.Text, in.Mode, ctx, claims)
 	}
 	return compose(in.Reply, sentences, results)
 }
 
 // checkSentence gives the verdict on one sentence of the reply. claims are normalised.
-func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources []checkedSource, claims []Claim) SentenceResult {
-	a := v.analyse(sentence[text.ListMarker(sentence):]) // "1." opening a list item is not a number
+func (v *Vocabulary) checkSentence(sentence string, mode Mode, ctx checkContext, claims []Claim) SentenceResult {
+	body := sentence[text.ListMarker(sentence):] // "1." opening a list item is not a number
+	a := v.analyse(body)
 	r := SentenceResult{Text: sentence, Flagged: len(a.flags) > 0, Kinds: kindsOf(a.flags), Placeholders: Placeholders(sentence)}
 	if len(r.Placeholders) > 0 {
 		r.Reason = "unresolved placeholder " + strings.Join(r.Placeholders, ", ")
@@ -126,49 +146,38 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources []checked
 		r.Kept, r.Reason = true, "no commitment language"
 		return r
 	}
-	if id := verbatimMacro(sentence, sources); id != "" {
+	if id := verbatimMacro(sentence, ctx.sources); id != "" {
 		r.Kept, r.SourceID, r.Reason = true, id, "verbatim approved macro "+id
 		return r
 	}
-	candidates := sources
+	candidates := ctx.sources
 	if mode == ModeDraft {
 		if len(attached) == 0 {
 			r.Reason = "not backed by a claim"
 			return r
 		}
-		candidates = citedSources(attached, sources)
+		candidates = citedSources(attached, ctx.sources)
 	}
+	c := view{analysis: a, subjects: v.subjectsOf(body, ctx.names), words: contentWords(body)}
 	for _, s := range candidates {
-		if s.carries(a) {
+		if c.backs(s, ctx.known) {
 			r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
 			return r
 		}
 	}
-	r.Reason = missingReason(a, candidates)
+	r.Reason = missingReason(c, candidates)
 	return r
 }
 
-// carries reports whether s states every quantity and commercial verb of a, and uses the
-// same eligibility, future-tense and legal phrases: a source about refunds in general backs
-// neither "you qualify for" nor "under EU law".
-func (s checkedSource) carries(a analysis) bool {
-	for _, f := range a.flags {
-		if f.Kind == KindNumber || f.Kind == KindCommercial {
-			continue
-		}
-		if !slices.ContainsFunc(s.flags, func(g Flag) bool {
-			return g.Kind == f.Kind && strings.EqualFold(normalise(g.Match), normalise(f.Match))
-		}) {
-			return false
-		}
-	}
+// carriesAnywhere reports whether s states every quantity and commercial verb of a
+// (with its polarity) somewhere, whatever they are about: when it does and the sentence is
+// still not backed, the subject or the wording is what differs.
+func (s checkedSource) carriesAnywhere(a analysis) bool {
 	for _, k := range a.keys {
 		if !slices.Contains(s.keys, k) {
 			return false
 		}
 	}
-	// Every commercial verb with the same polarity: a policy that says agents "may not
-	// waive" a fee backs "we cannot waive it", never "we will waive it".
 	for _, verb := range a.affirmed {
 		if !slices.Contains(s.affirmed, verb) {
 			return false
@@ -184,7 +193,8 @@ func (s checkedSource) carries(a analysis) bool {
 
 // missingReason says what no candidate source backs, naming the quantities and verbs that
 // appear in none of them, or that they only appear in different sources.
-func missingReason(a analysis, candidates []checkedSource) string {
+func missingReason(c view, candidates []checkedSource) string {
+	a := c.analysis
 	var quantities, verbs []string
 	for _, k := range a.keys {
 		if !slices.ContainsFunc(candidates, func(s checkedSource) bool { return slices.Contains(s.keys, k) }) {
@@ -208,7 +218,12 @@ func missingReason(a analysis, candidates []checkedSource) string {
 	if opposite {
 		contrary = " (it says the opposite)"
 	}
+	stated := slices.ContainsFunc(candidates, func(s checkedSource) bool { return s.carriesAnywhere(a) })
 	switch {
+	case stated && len(c.subjects) > 0 && (len(a.keys) > 0 || len(a.verbs) > 0):
+		return "no eligible source states it about " + subjectNames(c.subjects) + " (a source states it about something else)"
+	case stated && len(a.keys)+len(a.verbs) == 0 || stated && len(kindNames(a.flags)) > 0:
+		return "no eligible source makes this " + strings.Join(kindNames(a.flags), " / ") + " statement about the same thing"
 	case len(quantities) > 0 && len(verbs) > 0:
 		return "no eligible source states " + strings.Join(quantities, ", ") + " or backs " + strings.Join(verbs, ", ") + contrary
 	case len(quantities) > 0:

@@ -47,7 +47,8 @@ type Flag struct {
 // Vocabulary is a set of commitment phrases and stems. It is read-only once built and
 // safe for concurrent use.
 type Vocabulary struct {
-	byFirst map[rune][]entry // entries by the folded first rune, so a word start tries few
+	byFirst  map[rune][]entry // entries by the folded first rune, so a word start tries few
+	subjects []subjectEntry   // what a commitment can be about (subjects.txt)
 }
 
 // entry is one line of a vocabulary file.
@@ -69,6 +70,11 @@ func DefaultVocabulary() (*Vocabulary, error) {
 	if err := v.add(defaultVocabulary, "embedded vocabulary.txt"); err != nil {
 		return nil, err
 	}
+	subjects, err := parseSubjects(defaultSubjects, "embedded subjects.txt")
+	if err != nil {
+		return nil, err
+	}
+	v.subjects = subjects
 	return v, nil
 }
 

@@ -53,13 +53,17 @@ const (
 // Draft implements Drafter. Same request, same draft: ties are broken by evidence order
 // and sentence position, never by map order.
 func (x Extractive) Draft(_ context.Context, req Request) (*Draft, error) {
-	q := analyseQuestion(req.Subject, lastCustomerBody(req), req.Evidence)
+	bodies := customerBodies(req)
+	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
+	if missing, share := missingConcepts(bodies, req.Evidence); share >= unanswerableShare {
+		return &Draft{Reply: abstainReply(german), Abstain: true, Claims: []Claim{}, Note: missingNote(missing)}, nil
+	}
+	q := analyseQuestion(req.Subject, strings.Join(bodies, "\n\n"), req.Evidence)
 	ranked := rankEvidence(q, req.Evidence)
 	threshold := x.MinRelevance
 	if threshold == 0 {
 		threshold = DefaultMinRelevance
 	}
-	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
 
 	used := chooseChunks(q, ranked, threshold)
 	picks := pickSentences(q, used)
@@ -91,17 +95,20 @@ func abstainReply(german bool) string {
 	return greetingEN + "\n\n" + abstainEN
 }
 
-// lastCustomerBody is the message Request.Question pairs with the subject.
-func lastCustomerBody(req Request) string {
-	for i := len(req.Messages) - 1; i >= 0; i-- {
-		if req.Messages[i].Author == "customer" {
-			return req.Messages[i].Body
+// customerBodies are the customer's messages of the thread, oldest first: a question
+// asked in the first message and not answered since is still open when the customer writes
+// again, so the drafter weighs every one of them, not only the newest.
+func customerBodies(req Request) []string {
+	var out []string
+	for _, m := range req.Messages {
+		if m.Author == "customer" {
+			out = append(out, m.Body)
 		}
 	}
-	if len(req.Messages) > 0 {
-		return req.Messages[len(req.Messages)-1].Body
+	if len(out) == 0 && len(req.Messages) > 0 {
+		out = append(out, req.Messages[len(req.Messages)-1].Body)
 	}
-	return ""
+	return out
 }
 
 // question is the customer's question as the drafter weighs it: every content stem in

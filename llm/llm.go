@@ -8,6 +8,7 @@ package llm
 
 import (
 	"context"
+	"strings"
 
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/ticket"
@@ -64,6 +65,9 @@ type Draft struct {
 	Reply   string  `json:"reply"`
 	Abstain bool    `json:"abstain"`
 	Claims  []Claim `json:"claims"`
+	// Note tells the agent what the drafter could not answer and why ("No eligible policy
+	// mentions PayPal"); it is shown beside the reply, never sent.
+	Note string `json:"note,omitempty"`
 	// Found is what a tool-use drafter's searches returned beyond the request's evidence,
 	// each snippet once. With the request's evidence it is the set claims may cite. A
 	// drafter that does not search leaves it empty rather than echo the request back:
@@ -132,21 +136,13 @@ func dedupEvidence(list []policy.Evidence, more ...policy.Evidence) []policy.Evi
 	return list
 }
 
-// Question returns the text a reply must answer: the subject and the customer's last
-// message. Judges score coverage against it; the extractive drafter matches evidence on it.
+// Question returns the text a reply must answer: the subject and every customer message
+// of the thread, since a question the first message asked is still open when the customer
+// writes again. Judges score coverage against it.
 func (r Request) Question() string {
-	last := ""
-	for i := len(r.Messages) - 1; i >= 0; i-- {
-		if r.Messages[i].Author == "customer" {
-			last = r.Messages[i].Body
-			break
-		}
+	parts := []string{}
+	if r.Subject != "" {
+		parts = append(parts, r.Subject)
 	}
-	if last == "" && len(r.Messages) > 0 {
-		last = r.Messages[len(r.Messages)-1].Body
-	}
-	if r.Subject == "" {
-		return last
-	}
-	return r.Subject + "\n" + last
+	return strings.Join(append(parts, customerBodies(r)...), "\n")
 }

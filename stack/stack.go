@@ -146,7 +146,7 @@ func (s *Stack) Worker(taskQueue string, acts *activities.Activities) sdkworker.
 
 // API is the HTTP API over the stack's store and Temporal client.
 func (s *Stack) API(cfg api.Config, log *slog.Logger) *api.Server {
-	return &api.Server{Temporal: s.Temporal, Store: s.Store, Config: cfg, Log: log}
+	return &api.Server{Temporal: s.Temporal, Store: s.Store, Vocab: s.Vocab, Config: cfg, Log: log}
 }
 
 // withPoolSize sets pool_max_conns on a database URL; n <= 0 leaves it as it is.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -32,18 +33,34 @@ func (s *Store) SaveDraft(ctx context.Context, r *drafts.Record, area string) er
 		if err != nil {
 			return fmt.Errorf("save draft %s #%d: %w", r.TicketID, r.Iteration, err)
 		}
+		rejections := [][2]string{}
 		for _, sr := range r.Sentences {
-			if sr.Kept {
-				continue
+			if !sr.Kept {
+				rejections = append(rejections, [2]string{sr.Text, sr.Reason})
 			}
+		}
+		// An abstention is a miss too: what the customer asked that no policy answers.
+		if r.Abstained {
+			rejections = append(rejections, [2]string{abstentionLine(r.Note), "abstained: no eligible policy answers the question"})
+		}
+		for _, rj := range rejections {
 			_, err := tx.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area)
-				VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING`, r.TicketID, r.Iteration, sr.Text, sr.Reason, area)
+				VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING`, r.TicketID, r.Iteration, rj[0], rj[1], area)
 			if err != nil {
 				return fmt.Errorf("log rejection for %s: %w", r.TicketID, err)
 			}
 		}
 		return nil
 	})
+}
+
+// abstentionLine is what the rejection log shows for an abstention: the drafter's note on
+// what no policy mentions, or, without one, that the question went unanswered.
+func abstentionLine(note string) string {
+	if line, _, _ := strings.Cut(strings.TrimSpace(note), "\n"); line != "" {
+		return line
+	}
+	return "(question not answered by any eligible policy)"
 }
 
 func nonNil[T any](s []T) []T {
@@ -76,9 +93,10 @@ func (s *Store) SaveEdit(ctx context.Context, ticketID string, iteration int, te
 
 // RecordSendCheck keeps every send-check verdict, so unchecked sends can be counted and read.
 func (s *Store) RecordSendCheck(ctx context.Context, ticketID string, c drafts.SendCheck) error {
-	b, _ := json.Marshal(nonNil(c.Reasons))
-	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, cause) VALUES ($1,$2,$3,$4,$5)`,
-		ticketID, c.Iteration, c.Verdict, b, c.Cause)
+	reasons, _ := json.Marshal(nonNil(c.Reasons))
+	unsupported, _ := json.Marshal(nonNil(c.Unsupported))
+	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, cause, unsupported, override_reason)
+		VALUES ($1,$2,$3,$4,$5,$6,$7)`, ticketID, c.Iteration, c.Verdict, reasons, c.Cause, unsupported, c.OverrideReason)
 	return err
 }
 

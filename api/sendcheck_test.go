@@ -1,0 +1,62 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// Send-check reads what will be sent against the sources eligible now for the account:
+// invented commitments are unsupported (each sentence with its reason), a faithful
+// paraphrase of current policy is ok, an empty body is a 400, and an override with a
+// reason lets the send go ahead with the override on record.
+func TestSendCheckGuardsTheTextSent(t *testing.T) {
+	t.Parallel()
+	ts, s := stackAPI(t)
+	id := testenv.Unique("SC-")
+	var v workflows.DraftView
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
+		"Our annual Pro plan renewed five days ago. Can we still get a refund?"), &v))
+
+	invented := "Hi, you get a 60-day money-back guarantee and we will credit you 50 EUR."
+	var check drafts.SendCheck
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": invented}, &check))
+	assert.Equal(t, drafts.VerdictUnsupported, check.Verdict)
+	require.Len(t, check.Unsupported, 1)
+	assert.Equal(t, invented, check.Unsupported[0].Sentence)
+	assert.Contains(t, check.Unsupported[0].Reason, "'guarantee'")
+	assert.Contains(t, check.Unsupported[0].Reason, "50 money:EUR")
+	assert.Equal(t, v.Iteration, check.Iteration, "the verdict names the iteration it judged")
+
+	paraphrase := "Hi,\n\nYour annual Pro plan can still be refunded in full, since it renewed within the last 14 days. " +
+		"The refund goes back to the original payment method within 5 to 10 business days.\n\nBest, Sam"
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": paraphrase}, &check))
+	assert.Equal(t, drafts.VerdictOK, check.Verdict, "unsupported: %+v", check.Unsupported)
+
+	var e struct{ Error string }
+	assert.Equal(t, http.StatusBadRequest, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", `{}`, &e))
+	assert.Contains(t, e.Error, `"text"`)
+	assert.Equal(t, http.StatusBadRequest, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": "  \n "}, &e))
+
+	reason := "goodwill credit approved by the billing lead in ticket BL-7"
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check",
+		map[string]string{"text": invented, "override_reason": reason}, &check))
+	assert.Equal(t, drafts.VerdictOK, check.Verdict, "an override lets the send go ahead when the draft is current")
+	assert.Equal(t, reason, check.OverrideReason)
+	require.Len(t, check.Unsupported, 1, "the overridden sentences stay on the answer")
+
+	assert.Equal(t, []string{drafts.VerdictUnsupported, drafts.VerdictOK, drafts.VerdictOK}, sendChecks(t, s, id))
+	var recorded string
+	var unsupported []drafts.Unbacked
+	require.NoError(t, s.Pool().QueryRow(context.Background(),
+		`SELECT override_reason, unsupported FROM send_checks WHERE ticket_id = $1 ORDER BY id DESC LIMIT 1`, id).Scan(&recorded, &unsupported))
+	assert.Equal(t, reason, recorded)
+	assert.Equal(t, invented, unsupported[0].Sentence)
+}

@@ -1,0 +1,39 @@
+package drafts
+
+import (
+	"fmt"
+
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// Unbacked is a commitment sentence of outbound text that no eligible source backs, with
+// the guard's reason.
+type Unbacked struct {
+	Sentence string `json:"sentence"`
+	Reason   string `json:"reason"`
+}
+
+// UnsupportedWarning is shown with an unsupported verdict.
+const UnsupportedWarning = "Some sentences commit to something no current policy for this account states. Fix them, or send with an override reason."
+
+// UnbackedCommitments runs the guard over text as it will be sent, against the sources
+// eligible now for the account (any of them may back any sentence: the agent's words are
+// judged against policy, not against the draft's claims), and returns the flagged sentences
+// it would strike. Placeholders are the send-check's own verdict and are not repeated here.
+func UnbackedCommitments(v *guard.Vocabulary, text string, sources []policy.Evidence) []Unbacked {
+	res := v.Check(guard.Input{Reply: text, Sources: sources, Mode: guard.ModeAnySource})
+	var out []Unbacked
+	for _, s := range res.Sentences {
+		if !s.Kept && len(s.Placeholders) == 0 {
+			out = append(out, Unbacked{Sentence: s.Text, Reason: s.Reason})
+		}
+	}
+	return out
+}
+
+// UnsupportedCheck is the verdict for text with unbacked commitments and no override.
+func UnsupportedCheck(unbacked []Unbacked, iteration int) SendCheck {
+	return SendCheck{Verdict: VerdictUnsupported, Unsupported: unbacked, Iteration: iteration,
+		Warning: fmt.Sprintf("%d sentence(s): %s", len(unbacked), UnsupportedWarning)}
+}

@@ -1,0 +1,138 @@
+package guard
+
+import (
+	"github.com/supportdraft/supportdraft/text"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// srcUnit is one sentence, list item or table row of a source: the smallest text that can
+// back a commitment, so that a number and what it is about are read together.
+type srcUnit struct {
+	analysis
+	subjects map[string]string // canonical term → class
+	words    map[string]bool
+}
+
+// view is a flagged sentence of the reply as the backing rule reads it.
+type view struct {
+	analysis
+	subjects map[string]string
+	words    map[string]bool
+}
+
+// units splits a source into its units; headings only name the chunk's subject.
+func (v *Vocabulary) units(chunk string, names map[string]bool) []srcUnit {
+	var out []srcUnit
+	for _, line := range strings.Split(chunk, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		for _, s := range text.Split(line) {
+			out = append(out, srcUnit{analysis: v.analyse(s.Text), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Text)})
+		}
+	}
+	return out
+}
+
+// Thresholds of the paraphrase rule for promises and eligibility, as shares of the
+// sentence's content words found in one source srcUnit.
+const (
+	// sameStatement: a promise ("we will retry your card 4 times") restates a policy
+	// when at least half its content words are in one srcUnit of it.
+	sameStatement = 0.5
+	// minShared: an eligibility sentence shares at least two content words with the srcUnit,
+	// so "you are eligible for a refund" is not backed by any sentence that says "refund".
+	minShared = 2
+)
+
+// backs reports whether source s backs the sentence c: every quantity and commercial verb
+// (with its polarity) of c is stated by a srcUnit of s about the same subject, and every
+// eligibility or promise phrase is either in s word for word or restated by a srcUnit of s
+// about the same subject. Legal positions need the source's own words. known holds the
+// content words of every source of the check.
+func (c view) backs(s checkedSource, known map[string]bool) bool {
+	agree := func(u srcUnit) bool { return subjectsAgree(c.subjects, u.subjects, s.subjects) }
+	stated := func(has func(u srcUnit) bool) bool {
+		return slices.ContainsFunc(s.units, func(u srcUnit) bool { return has(u) && agree(u) })
+	}
+	for _, k := range c.keys {
+		if !stated(func(u srcUnit) bool { return slices.Contains(u.keys, k) }) {
+			return false
+		}
+	}
+	for _, verb := range c.affirmed {
+		if !stated(func(u srcUnit) bool { return slices.Contains(u.affirmed, verb) }) {
+			return false
+		}
+	}
+	for _, verb := range c.negated {
+		if !stated(func(u srcUnit) bool { return slices.Contains(u.negated, verb) }) {
+			return false
+		}
+	}
+	for _, f := range c.flags {
+		if f.Kind == KindNumber || f.Kind == KindCommercial || s.hasPhrase(f) {
+			continue
+		}
+		if f.Kind == KindLegal || !stated(func(u srcUnit) bool { return c.restatedBy(u, f.Kind, known) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// restatedBy reports whether srcUnit u says what c says in other words. A promise needs half
+// of c's content words in u; an eligibility sentence needs two shared words and every
+// word of c that any source uses, so "your plan includes phone support" is not backed by
+// "the Pro plan includes priority email support".
+func (c view) restatedBy(u srcUnit, kind Kind, known map[string]bool) bool {
+	shared := 0
+	for w := range c.words {
+		if u.words[w] {
+			shared++
+		} else if kind == KindEligibility && known[w] {
+			return false
+		}
+	}
+	if kind == KindEligibility {
+		return shared >= minShared
+	}
+	return len(c.words) > 0 && float64(shared)/float64(len(c.words)) >= sameStatement
+}
+
+// hasPhrase reports whether s states the phrase flag f word for word.
+func (s checkedSource) hasPhrase(f Flag) bool {
+	return slices.ContainsFunc(s.flags, func(g Flag) bool {
+		return g.Kind == f.Kind && strings.EqualFold(normalise(g.Match), normalise(f.Match))
+	})
+}
+
+// subjectsAgree reports whether a srcUnit of a chunk is about what the sentence is about.
+// Each subject term of the sentence must be in the srcUnit, or, when the srcUnit names nothing
+// else of that class, anywhere in the chunk (its heading, or the sentence before that
+// says which seats "they" are). A srcUnit about the Business plan never backs a sentence
+// about the Pro plan; "Credits expire after 6 months" backs "seat credits expire after 6
+// months" in a chunk about removed seats.
+func subjectsAgree(sentence, unitSubjects, chunkSubjects map[string]string) bool {
+	for term, class := range sentence {
+		if _, ok := unitSubjects[term]; ok {
+			continue
+		}
+		for other, otherClass := range unitSubjects {
+			if _, shared := sentence[other]; otherClass == class && !shared {
+				return false
+			}
+		}
+		if _, ok := chunkSubjects[term]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// subjectNames lists the subject terms of m, sorted, for reasons.
+func subjectNames(m map[string]string) string {
+	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
+}

@@ -1,0 +1,166 @@
+package guard
+
+import (
+	_ "embed"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/supportdraft/supportdraft/text"
+)
+
+// defaultSubjects is the subject vocabulary: what a commitment can be about.
+//
+//go:embed subjects.txt
+var defaultSubjects string
+
+// classPlanName is the class of the plan and product names read from the sources.
+const classPlanName = "name"
+
+// subjectEntry is one line of subjects.txt.
+type subjectEntry struct {
+	words     []string // lower case; the last one matches as a stem
+	class     string
+	canonical string
+}
+
+// parseSubjects reads subjects.txt lines.
+func parseSubjects(data, name string) ([]subjectEntry, error) {
+	var out []subjectEntry
+	for n, line := range strings.Split(data, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if trimmed := strings.TrimSpace(line); trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		fields := strings.Split(line, "\t")
+		if len(fields) != 3 || strings.TrimSpace(fields[1]) == "" {
+			return nil, fmt.Errorf("subjects %s line %d: want class<TAB>stem<TAB>canonical, got %q", name, n+1, line)
+		}
+		out = append(out, subjectEntry{words: wordsOf(strings.ToLower(fields[1])),
+			class: strings.TrimSpace(fields[0]), canonical: strings.TrimSpace(fields[2])})
+	}
+	return out, nil
+}
+
+// word is one word of a text, as written.
+type word struct {
+	text, lower string
+}
+
+// wordsOf splits s into words of letters and digits (hyphens and apostrophes split too,
+// so "Team-Jahresplan" is "Team" and "Jahresplan").
+func wordsOf(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+func wordTokens(s string) []word {
+	words := wordsOf(s)
+	out := make([]word, len(words))
+	for i, w := range words {
+		out[i] = word{text: w, lower: strings.ToLower(w)}
+	}
+	return out
+}
+
+// inflections are the endings a stem shorter than five letters may take and still name
+// the same thing: "seat" is "seats", but "fee" is not "feel".
+var inflections = []string{"", "s", "es", "e", "en", "er", "n", "ies"}
+
+// stemMatches reports whether word is stem, inflected, or (for stems of five letters or
+// more) a compound that starts with it.
+func stemMatches(word, stem string) bool {
+	if !strings.HasPrefix(word, stem) {
+		return false
+	}
+	return len([]rune(stem)) >= 5 || slices.Contains(inflections, word[len(stem):])
+}
+
+// planWords follow a plan or product name: "the Pro plan", "Enterprise contracts".
+var planWords = []string{"plan", "plans", "tier", "tiers", "contract", "contracts", "subscription",
+	"subscriptions", "edition", "tarif", "tarife", "vertrag", "abo"}
+
+func isPlanWord(w string) bool {
+	return slices.Contains(planWords, w) || strings.HasSuffix(w, "plan") || strings.HasSuffix(w, "pläne")
+}
+
+// planNames reads the plan and product names of the sources: a capitalised word, not a
+// stopword or a subject of subjects.txt, at most three words before a plan word ("Solo or
+// Team plan"). Plan names differ from one company to the next, so they come from the
+// policy, not from a list.
+func (v *Vocabulary) planNames(texts []string) map[string]bool {
+	names := map[string]bool{}
+	for _, t := range texts {
+		toks := wordTokens(t)
+		for i, t := range toks {
+			if !isCapitalised(t.text) || text.IsStopword(t.lower) || v.subjectAt(toks, i) != nil {
+				continue
+			}
+			for j := i + 1; j < len(toks) && j <= i+3; j++ {
+				if isPlanWord(toks[j].lower) {
+					names[t.lower] = true
+					break
+				}
+			}
+		}
+	}
+	return names
+}
+
+func isCapitalised(w string) bool {
+	for _, r := range w {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+// subjectAt returns the subject entry that matches at toks[i], or nil.
+func (v *Vocabulary) subjectAt(toks []word, i int) *subjectEntry {
+	for k := range v.subjects {
+		e := &v.subjects[k]
+		if i+len(e.words) > len(toks) {
+			continue
+		}
+		ok := true
+		for j, w := range e.words {
+			last := j == len(e.words)-1
+			if (last && !stemMatches(toks[i+j].lower, w)) || (!last && toks[i+j].lower != w) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return e
+		}
+	}
+	return nil
+}
+
+// subjects maps the canonical subject terms of text to their class. A plan name counts
+// only where it is capitalised, so "10 business days" is not about the Business plan.
+func (v *Vocabulary) subjectsOf(s string, names map[string]bool) map[string]string {
+	out := map[string]string{}
+	toks := wordTokens(s)
+	for i, t := range toks {
+		if e := v.subjectAt(toks, i); e != nil {
+			out[e.canonical] = e.class
+			continue
+		}
+		if names[t.lower] && isCapitalised(t.text) {
+			out[t.lower] = classPlanName
+		}
+	}
+	return out
+}
+
+// contentWords are the content stems of s (package text: no stopwords, no numbers, German
+// read as English) of three letters or more: what a paraphrase must share with its source.
+func contentWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, st := range text.ContentStems(s) {
+		if len([]rune(st)) >= 3 {
+			out[st] = true
+		}
+	}
+	return out
+}
