@@ -42,6 +42,9 @@ func (s *Store) Import(ctx context.Context, versions []*policy.Version, emb embe
 	if err != nil {
 		return nil, err
 	}
+	if err := s.EnsureScopes(ctx, emb); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -203,6 +206,9 @@ func (s *Store) Reembed(ctx context.Context, emb embedding.Embedder, progress fu
 		if progress != nil {
 			progress(start+len(part), len(todo))
 		}
+	}
+	if err := s.EnsureScopes(ctx, emb); err != nil {
+		return len(todo), err
 	}
 	return len(todo), nil
 }
