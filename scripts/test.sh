@@ -2,9 +2,19 @@
 # test.sh runs every test against real services: it starts Postgres + pgvector and the
 # Temporal dev server through services.sh (idempotent; seconds when already up), then
 # `go vet` and `go test` over the whole module. A missing service fails the run: no test
-# skips because a service is absent.
+# skips because a service is absent. With --cluster the same tests run against the Temporal
+# cluster of scripts/cluster.sh (started if it is not up) instead of the dev server. Other
+# arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+cluster=false
+args=()
+for a in "$@"; do
+  if [ "$a" = --cluster ]; then cluster=true; else args+=("$a"); fi
+done
 eval "$(scripts/services.sh)"
+if $cluster; then
+  eval "$(scripts/cluster.sh up)"
+fi
 go vet ./...
-go test -count=1 "$@" ./...
+go test -count=1 "${args[@]}" ./...
