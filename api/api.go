@@ -19,6 +19,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -27,9 +28,12 @@ import (
 type Server struct {
 	Temporal client.Client
 	Store    *store.Store
-	Config   Config
-	Log      *slog.Logger
-	metrics  *metrics
+	// Auth checks every route against the route table (auth/routes.go). Required: there
+	// is no unauthenticated mode.
+	Auth    *auth.Guard
+	Config  Config
+	Log     *slog.Logger
+	metrics *metrics
 }
 
 // Config is the part of the configuration the API acts on.
@@ -40,7 +44,6 @@ type Config struct {
 	Namespace   string        // Temporal namespace, for those links
 	IdleTimeout time.Duration // passed to new draft workflows
 	CheckBudget time.Duration // how long the workflow's freshness check may try
-	LocalModels bool          // the worker's drafter and judge are the embedded ones (providers.Set.Remote is false)
 }
 
 type metrics struct {
@@ -78,7 +81,8 @@ func (s *Server) Handler() *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = s.errorHandler
-	e.Use(middleware.Recover(), middleware.BodyLimit("256K"))
+	e.Use(middleware.Recover(), middleware.BodyLimit("256K"), s.Auth.Middleware())
+	s.metrics.registry.MustRegister(s.Auth.Collectors()...)
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
 	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})))
 	v1 := e.Group("/v1")
@@ -90,6 +94,8 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/rebuild", s.rebuild)
 	v1.POST("/drafts/:ticket/discard", s.discard)
 	v1.POST("/tickets/:ticket/revisions", s.newRevision)
+	e.GET("/app/session", s.Auth.Exchange)
+	e.POST("/app/session", s.Auth.Exchange)
 	return e
 }
 
@@ -116,6 +122,9 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	}
 	if code >= 500 {
 		s.Log.Error("request failed", "method", c.Request().Method, "path", c.Path(), "error", err)
+		if code == http.StatusInternalServerError {
+			msg = "internal error: it is logged on the server" // never internals or a stack
+		}
 	}
 	_ = c.JSON(code, map[string]string{"error": msg})
 }

@@ -16,7 +16,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
@@ -67,14 +69,22 @@ func Load(ctx context.Context, opts LoadOptions) (*LoadResult, error) {
 	if len(opts.APIs) == 0 {
 		return nil, errors.New("bench load: no API URL")
 	}
-	pool, err := pgxpool.New(ctx, opts.DatabaseURL)
+	st, err := store.Open(ctx, opts.DatabaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("connect to the replicas' database: %w", err)
 	}
-	defer pool.Close()
+	defer st.Close()
+	pool := st.Pool()
+	// The replicas authenticate as in production: an agent token of this run, revoked after.
+	token, hash := auth.NewToken()
+	tok, err := st.CreateToken(ctx, "bench load", string(auth.Agent), hash)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = st.RevokeToken(context.Background(), tok.ID) }()
 	clients := make([]*api.Client, len(opts.APIs))
 	for i, u := range opts.APIs {
-		clients[i] = api.NewClient(strings.TrimRight(u, "/"))
+		clients[i] = api.NewClient(strings.TrimRight(u, "/"), token)
 		if err := clients[i].WaitReady(ctx, 10*time.Second); err != nil {
 			return nil, err
 		}

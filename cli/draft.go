@@ -11,6 +11,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 func newDraftCmd() *cobra.Command {
@@ -20,7 +21,8 @@ func newDraftCmd() *cobra.Command {
 		Use:   "draft --ticket FILE.json",
 		Short: "Draft a reply to one ticket through the running stack and print it",
 		Long: `draft sends one ticket revision (DESIGN.md's JSON format) to the running API
-(SUPPORTDRAFT_API_URL, default http://127.0.0.1:8080), waits for the draft workflow to
+(SUPPORTDRAFT_API_URL, default http://127.0.0.1:8080) with the agent token in
+SUPPORTDRAFT_TOKEN (see "supportdraft token create"), waits for the draft workflow to
 build it, and prints the reply with its citations, struck sentences and confidence.
 --json prints the same object as GET /v1/drafts/{ticket}.`,
 		Example: `  supportdraft draft --ticket examples/ticket-refund.json
@@ -35,7 +37,7 @@ build it, and prints the reply with its citations, struck sentences and confiden
 			if err != nil {
 				return err
 			}
-			v, err := api.NewClient(cfg.APIURL).Draft(cmd.Context(), t)
+			v, err := api.NewClient(cfg.APIURL, cfg.APIToken).Draft(cmd.Context(), t)
 			if err != nil {
 				return err
 			}
@@ -68,7 +70,7 @@ func readTicket(path string) (*ticket.Ticket, error) {
 }
 
 // printDraft shows a draft the way an agent would read it, with its evidence trail.
-func printDraft(w io.Writer, v *api.DraftView) {
+func printDraft(w io.Writer, v *workflows.DraftView) {
 	fmt.Fprintf(w, "Draft for ticket %s, revision %d (iteration %d) — %s, confidence %.2f\n", v.TicketID, v.Revision, v.Iteration, v.Status, v.Confidence)
 	fmt.Fprintf(w, "Eligible policy judged at %s for plan %s, region %s\n\n", v.EligibleAt.UTC().Format("2006-01-02 15:04 UTC"), v.Account.Plan, v.Account.Region)
 	fmt.Fprintln(w, indent(v.Reply))
