@@ -24,6 +24,14 @@ var routes = map[string]Access{
 	"POST /v1/drafts/:ticket/send-check": hookOrAgent,
 	// Help-desk webhooks: signed, help-desk tokens only.
 	"POST /v1/tickets/:ticket/revisions": hookOnly,
+	// The help desk reports the reply that went out.
+	"POST /v1/drafts/:ticket/sent": hookOnly,
+
+	// The review queue: reviewers (and admins) read it and decide.
+	"GET /v1/review/queue":            reviewDrafts,
+	"POST /v1/drafts/:ticket/approve": reviewDrafts,
+	"POST /v1/drafts/:ticket/pull":    reviewDrafts,
+	"POST /v1/drafts/:ticket/kill":    reviewDrafts,
 
 	// Signing in exchanges a token for a session, so it is public.
 	"GET /app/session":  public,

@@ -75,9 +75,7 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // Migrate applies every embedded migration not yet recorded in goose_db_version.
 // It needs the vector and btree_gist extensions, which scripts/services.sh creates as
-// superuser; the first migration only re-asserts them. Migrations may apply out of order:
-// numbers are reserved in ranges per line of work, so a database that already has 0060
-// must still take a 0040 that landed later (each migration stands on its own).
+// superuser; the first migration only re-asserts them.
 func Migrate(ctx context.Context, databaseURL string) (applied int, err error) {
 	cfg, err := pgx.ParseConfig(databaseURL)
 	if err != nil {
@@ -85,6 +83,8 @@ func Migrate(ctx context.Context, databaseURL string) (applied int, err error) {
 	}
 	db := stdlib.OpenDB(*cfg)
 	defer db.Close()
+	// Out of order: engineers number their migrations in separate ranges (0004-0009,
+	// 0010-0019, …), so a lower number can land after a higher one was applied.
 	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return 0, fmt.Errorf("load migrations: %w", err)
