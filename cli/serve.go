@@ -61,6 +61,8 @@ func newAPICmd() *cobra.Command {
   POST /v1/drafts/{ticket}/rebuild      a new iteration from current ticket and policy
   POST /v1/drafts/{ticket}/discard      end the draft
   POST /v1/tickets/{ticket}/revisions   help-desk webhook: the customer wrote again
+  POST /v1/inbox/messages               help-desk webhook: inbound mail through the intake funnel
+  GET|POST /v1/admin/killswitch         read or set the kill switch {"halted": true|false}
   GET  /v1/drafts/{ticket}/history      the workflow's steps, for QA
   GET  /metrics                         Prometheus counters (unchecked sends, intake)`,
 		Args: cobra.NoArgs,
@@ -85,6 +87,8 @@ type stack struct {
 	embedder embedding.Embedder
 	// localModels: the drafter and judge are the embedded ones (providers.Set.Remote is false).
 	localModels bool
+	// remoteTriage: intake triage calls a model (SUPPORTDRAFT_PROVIDER=openai).
+	remoteTriage bool
 }
 
 func (s *stack) close() {
@@ -121,14 +125,21 @@ func open(ctx context.Context) (*stack, error) {
 		st.Close()
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
-	return &stack{cfg: cfg, store: st, temporal: c, worker: worker.New(c, workflows.TaskQueue, activities.New(st, p, vocab)), embedder: p.Embedder,
-		localModels: !p.Remote}, nil
+	ia, err := intakeActivities(cfg, st, c, !p.Remote)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	w := worker.New(c, workflows.TaskQueue, activities.New(st, p, vocab))
+	worker.RegisterIntake(w, ia)
+	return &stack{cfg: cfg, store: st, temporal: c, worker: w, embedder: p.Embedder,
+		localModels: !p.Remote, remoteTriage: ia.Triager.Remote()}, nil
 }
 
 // serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully.
 func serveAPI(ctx context.Context, st *stack) error {
 	srv := &api.Server{Temporal: st.temporal, Store: st.store, Log: slog.Default(), Config: api.Config{
-		TaskQueue: workflows.TaskQueue, KillSwitch: st.cfg.KillSwitch, TemporalUI: st.cfg.TemporalUI, Namespace: st.cfg.TemporalNamespace,
+		TaskQueue: workflows.TaskQueue, RemoteTriage: st.remoteTriage, TemporalUI: st.cfg.TemporalUI, Namespace: st.cfg.TemporalNamespace,
 		IdleTimeout: st.cfg.IdleTimeout, CheckBudget: st.cfg.CheckBudget, LocalModels: st.localModels,
 	}}
 	httpSrv := &http.Server{Addr: st.cfg.HTTPAddr, Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}

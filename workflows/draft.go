@@ -188,6 +188,9 @@ func (w *run) validateOpen(req OpenRequest) error {
 // iterations stay in the history and in the database.
 func (w *run) rebuild(ctx workflow.Context) (DraftState, error) {
 	w.touched = true
+	if halted(ctx) {
+		return w.state(), rejected("drafting is halted by the kill switch: write this reply by hand")
+	}
 	before := w.iteration
 	w.pendingBuild = true
 	return w.awaitBuild(ctx, func() bool { return w.iteration > before })
