@@ -19,6 +19,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -27,9 +28,12 @@ import (
 type Server struct {
 	Temporal client.Client
 	Store    *store.Store
-	Config   Config
-	Log      *slog.Logger
-	metrics  *metrics
+	// Auth checks every route against the route table (auth/routes.go). Required: there
+	// is no unauthenticated mode.
+	Auth    *auth.Guard
+	Config  Config
+	Log     *slog.Logger
+	metrics *metrics
 }
 
 // Config is the part of the configuration the API acts on.
@@ -86,7 +90,8 @@ func (s *Server) Handler() *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = s.errorHandler
-	e.Use(middleware.Recover(), middleware.BodyLimit("256K"))
+	e.Use(middleware.Recover(), middleware.BodyLimit("256K"), s.Auth.Middleware())
+	s.metrics.registry.MustRegister(s.Auth.Collectors()...)
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
 	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})))
 	v1 := e.Group("/v1")
@@ -101,6 +106,8 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/inbox/messages", s.inboundMessage)
 	v1.GET("/admin/killswitch", s.killSwitch)
 	v1.POST("/admin/killswitch", s.setKillSwitch)
+	e.GET("/app/session", s.Auth.Exchange)
+	e.POST("/app/session", s.Auth.Exchange)
 	return e
 }
 
@@ -127,6 +134,9 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	}
 	if code >= 500 {
 		s.Log.Error("request failed", "method", c.Request().Method, "path", c.Path(), "error", err)
+		if code == http.StatusInternalServerError {
+			msg = "internal error: it is logged on the server" // never internals or a stack
+		}
 	}
 	_ = c.JSON(code, map[string]string{"error": msg})
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/providers"
@@ -136,9 +138,21 @@ func open(ctx context.Context) (*stack, error) {
 		localModels: !p.Remote, remoteTriage: ia.Triager.Remote()}, nil
 }
 
+// newGuard builds the API's auth guard from the configuration. Without a configured
+// session key each process signs sessions with its own random key: sessions then end
+// when the process does, and every API replica needs the same key.
+func newGuard(st *stack) *auth.Guard {
+	key := []byte(st.cfg.SessionKey)
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		_, _ = rand.Read(key)
+	}
+	return auth.NewGuard(st.store, key, []byte(st.cfg.WebhookSecret), slog.Default())
+}
+
 // serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully.
 func serveAPI(ctx context.Context, st *stack) error {
-	srv := &api.Server{Temporal: st.temporal, Store: st.store, Log: slog.Default(), Config: api.Config{
+	srv := &api.Server{Temporal: st.temporal, Store: st.store, Log: slog.Default(), Auth: newGuard(st), Config: api.Config{
 		TaskQueue: workflows.TaskQueue, RemoteTriage: st.remoteTriage, TemporalUI: st.cfg.TemporalUI, Namespace: st.cfg.TemporalNamespace,
 		IdleTimeout: st.cfg.IdleTimeout, CheckBudget: st.cfg.CheckBudget, LocalModels: st.localModels,
 	}}
