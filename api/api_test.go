@@ -72,9 +72,9 @@ func call(t *testing.T, ts *testAPI, method, path string, body any, out any) int
 	t.Helper()
 	role := auth.Agent
 	switch {
-	case strings.HasPrefix(path, "/v1/tickets/"):
+	case strings.HasPrefix(path, "/v1/tickets/"), strings.HasPrefix(path, "/v1/inbox/"):
 		role = auth.Helpdesk
-	case path == "/metrics":
+	case path == "/metrics", strings.HasPrefix(path, "/v1/admin/"):
 		role = auth.Admin
 	}
 	var b []byte

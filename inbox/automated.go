@@ -91,7 +91,7 @@ var (
 	systemSender = regexp.MustCompile(`^(mailer-daemon|mailerdaemon|postmaster|mail-daemon|bounces?|bounce[-+._].*|.*[-+._]bounces?)$`)
 	// noReplySender covers the spellings of "do not reply" addresses, alone or as part of
 	// the local part (noreply-billing, no.reply, donotreply, notifications-noreply).
-	noReplySender = regexp.MustCompile(`(^|[-+._])(no[-._]?reply|do[-._]?not[-._]?reply|dont[-._]?reply)([-+._]|$)|^(notifications?|notify|alerts?|automated|auto-confirm|newsletter|news|digest|mailer)$`)
+	noReplySender = regexp.MustCompile(`(^|[-+._])(no[-._]?reply|do[-._]?not[-._]?reply|dont[-._]?reply|keine[-._]?antwort|nicht[-._]?antworten)([-+._]|$)|^(notifications?|notify|alerts?|automated|auto-confirm|newsletter|news|digest|mailer)$`)
 	// forwardSubject marks mail a person forwarded (English and German prefixes).
 	forwardSubject = regexp.MustCompile(`(?i)^\s*(fwd?|fw|wg|weitergeleitet)\s*:`)
 	// autoSubject is how auto-replies, out-of-office notices, bounces and read receipts are
@@ -100,7 +100,7 @@ var (
 		`automatic reply|auto[- ]?reply|autoreply|auto[- ]?response|automated response|out of (the )?office|ooo\b|` +
 		`i am out of the office|` +
 		`abwesenheitsnotiz|automatische antwort|automatische rückantwort|urlaubsabwesenheit|` +
-		`undeliverable|undelivered mail|delivery status notification|delivery failure|mail delivery (failed|failure|subsystem)|` +
+		`undeliverable|undelivered mail|delivery status notification|delivery failure|delivery delayed|mail delivery (failed|failure|subsystem)|` +
 		`returned mail|failure notice|delivery has failed|message not delivered|` +
 		`unzustellbar|nicht zustellbar|zustellung fehlgeschlagen|fehlgeschlagene zustellung|` +
 		`read:|gelesen:|read receipt|lesebestätigung)`)
@@ -109,7 +109,7 @@ var (
 		`(thank you|thanks) for your (e-?mail|message)[.,!]?\s*i('m| am) (currently )?(out of (the )?office|away|on (annual )?leave|on vacation|on holiday)|` +
 		`i('m| am) (currently )?(out of (the )?office|away from the office|on (annual |parental )?leave|on vacation|on holiday)|` +
 		`vielen dank für ihre (e-?mail|nachricht)[.,!]?\s*ich bin|` +
-		`ich bin (derzeit |zurzeit |momentan |bis )?[^.?!]{0,40}(nicht im büro|abwesend|im urlaub|außer haus)|` +
+		`ich bin (derzeit |zurzeit |momentan |bis )?[^?!\n]{0,40}(nicht im büro|abwesend|im urlaub|außer haus)|` +
 		`this mailbox is (not monitored|unattended)|dieses postfach wird nicht)`)
 )
 
