@@ -27,17 +27,18 @@ func inboxAPI(t *testing.T) (*testAPI, *store.Store) {
 	t.Helper()
 	s := testenv.Store(t)
 	c := testenv.Temporal(t)
+	st := testenv.Stack(t, s, c, nil)
 	tq := testenv.Unique("test-inbox-")
 	support, err := inbox.NewSupport([]string{"billing@company.example"})
 	require.NoError(t, err)
 	rules, err := inbox.ParseRules([]byte("rules:\n  - action: review\n    phrases: [lawyer]\n"))
 	require.NoError(t, err)
-	w := worker.New(c, tq, testenv.Activities(t, s, nil))
+	w := st.Worker(tq, st.Activities())
 	worker.RegisterIntake(w, &activities.Intake{Store: s, Rules: rules, Support: support, Triager: inbox.Classifier{},
 		StartDraft: workflows.DraftStarter(c, tq, workflows.DraftInput{IdleTimeout: time.Hour, CheckBudget: 30 * time.Second})})
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
-	srv := &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}}
+	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil)
 	return serve(t, srv), s
 }
 
@@ -67,7 +68,7 @@ func TestWebhookToDraft(t *testing.T) {
 	assert.Equal(t, thread, res.TicketID, "the thread is the ticket")
 	assert.Equal(t, 1, res.Revision)
 
-	var v api.DraftView
+	var v workflows.DraftView
 	require.Eventually(t, func() bool {
 		return call(t, ts, "GET", "/v1/drafts/"+thread, nil, &v) == http.StatusOK
 	}, 3*time.Minute, 250*time.Millisecond, "the draft is built after the webhook answered")
@@ -104,7 +105,7 @@ func TestKillSwitchHaltsIntakeTheSidebarAndRebuilds(t *testing.T) {
 	t.Parallel()
 	ts, _ := inboxAPI(t)
 	thread := testenv.Unique("th-")
-	var v api.DraftView
+	var v workflows.DraftView
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(thread, 1, "pro", asked, "Can I get a refund of my annual plan?"), &v))
 
 	var state api.KillSwitchState

@@ -25,6 +25,9 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"POST /v1/drafts/:ticket/discard":    agents,
 		"POST /v1/drafts/:ticket/send-check": sendHook,
 		"POST /v1/tickets/:ticket/revisions": hook,
+		"POST /v1/inbox/messages":            hook,
+		"GET /v1/admin/killswitch":           admins,
+		"POST /v1/admin/killswitch":          admins,
 	}
 	for key, access := range routes {
 		if access.Public {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 func newDraftCmd() *cobra.Command {
@@ -69,7 +70,7 @@ func readTicket(path string) (*ticket.Ticket, error) {
 }
 
 // printDraft shows a draft the way an agent would read it, with its evidence trail.
-func printDraft(w io.Writer, v *api.DraftView) {
+func printDraft(w io.Writer, v *workflows.DraftView) {
 	fmt.Fprintf(w, "Draft for ticket %s, revision %d (iteration %d) — %s, confidence %.2f\n", v.TicketID, v.Revision, v.Iteration, v.Status, v.Confidence)
 	fmt.Fprintf(w, "Eligible policy judged at %s for plan %s, region %s\n\n", v.EligibleAt.UTC().Format("2006-01-02 15:04 UTC"), v.Account.Plan, v.Account.Region)
 	fmt.Fprintln(w, indent(v.Reply))

@@ -7,31 +7,34 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	"go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/inbox"
-	"github.com/supportdraft/supportdraft/intake"
+	"github.com/supportdraft/supportdraft/intake/replay"
 	"github.com/supportdraft/supportdraft/providers"
-	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/stack"
+	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
-// intakeActivities wires the funnel's steps from the configuration. A malformed rules file
-// or support address list is refused here, at start, naming the file and line.
-func intakeActivities(cfg config.Config, st *store.Store, c client.Client, localModels bool) (*activities.Intake, error) {
+// registerIntake adds the intake workflow and the funnel's steps to w, wired from the
+// configuration. A malformed rules file or support address list is refused here, at
+// start, naming the file and line.
+func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) error {
 	rules, err := inbox.LoadRules(cfg.Rules)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("SUPPORTDRAFT_RULES: %w", err)}
+		return usageError{fmt.Errorf("SUPPORTDRAFT_RULES: %w", err)}
 	}
 	support, err := inbox.NewSupport(cfg.SupportAddresses)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("SUPPORTDRAFT_SUPPORT_ADDRESSES: %w", err)}
+		return usageError{fmt.Errorf("SUPPORTDRAFT_SUPPORT_ADDRESSES: %w", err)}
 	}
-	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, LocalModels: localModels}
-	return &activities.Intake{Store: st, Rules: rules, Support: support, Triager: providers.Triager(cfg),
-		StartDraft: workflows.DraftStarter(c, workflows.TaskQueue, template)}, nil
+	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget}
+	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg),
+		StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
+	return nil
 }
 
 func newIntakeCmd() *cobra.Command {
@@ -86,13 +89,13 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 			if err != nil {
 				return usageError{err}
 			}
-			st, err := intake.StartStack(cmd.Context(), intake.StackOptions{DatabaseURL: cfg.DatabaseURL,
+			st, err := replay.StartStack(cmd.Context(), replay.StackOptions{DatabaseURL: cfg.DatabaseURL,
 				TemporalAddress: cfg.TemporalAddress, Rules: rules, Support: support, Triager: providers.Triager(cfg), Draft: draft})
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			report, err := intake.Replay(cmd.Context(), st, msgs, cmd.ErrOrStderr())
+			report, err := replay.Replay(cmd.Context(), st, msgs, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -10,18 +10,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
-	sdkworker "go.temporal.io/sdk/worker"
 
-	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/config"
-	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/providers"
-	"github.com/supportdraft/supportdraft/store"
-	"github.com/supportdraft/supportdraft/worker"
+	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -31,20 +25,32 @@ func newWorkerCmd() *cobra.Command {
 		Short: "Run the Temporal worker that builds and checks drafts",
 		Long: `worker polls the supportdraft-drafts task queue and runs every DraftWorkflow and its
 activities (retrieve, generate, verify spans, judge, guard, compose, score, save,
-send-check). Run as many as you like; Temporal spreads the work. Chunks embedded with a
+send-check), and every intake workflow (one per inbound message) with the funnel's steps.
+A malformed SUPPORTDRAFT_RULES file is refused here, at start, with its line. Run as many as you like; Temporal spreads the work. Chunks embedded with a
 different embedder than the configured one are re-embedded at start.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := open(cmd.Context())
+			cfg, err := loadConfig()
 			if err != nil {
 				return err
 			}
-			defer st.close()
-			if err := st.worker.Start(); err != nil {
+			st, err := openStack(cmd.Context(), cfg, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if err := reembed(cmd.Context(), st); err != nil {
+				return err
+			}
+			w := st.Worker(workflows.TaskQueue, st.Activities())
+			if err := registerIntake(w, st, cfg); err != nil {
+				return err
+			}
+			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker: %w", err)
 			}
-			defer st.worker.Stop()
-			slog.Info("worker running", "task_queue", "supportdraft-drafts", "temporal", st.cfg.TemporalAddress)
+			defer w.Stop()
+			slog.Info("worker running", "task_queue", workflows.TaskQueue, "temporal", cfg.TemporalAddress)
 			<-cmd.Context().Done()
 			return nil
 		},
@@ -69,100 +75,72 @@ func newAPICmd() *cobra.Command {
   GET  /metrics                         Prometheus counters (unchecked sends, intake)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := open(cmd.Context())
+			cfg, err := loadConfig()
 			if err != nil {
 				return err
 			}
-			defer st.close()
-			return serveAPI(cmd.Context(), st)
+			// The API starts drafts and reads the store: it embeds nothing and runs no worker.
+			st, err := openStack(cmd.Context(), cfg, true)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			return serveAPI(cmd.Context(), st, cfg)
 		},
 	}
 }
 
-// stack is what the worker and the API share: configuration, store, Temporal client and
-// a worker (started only by those who run one).
-type stack struct {
-	cfg      config.Config
-	store    *store.Store
-	temporal client.Client
-	worker   sdkworker.Worker
-	embedder embedding.Embedder
-	// localModels: the drafter and judge are the embedded ones (providers.Set.Remote is false).
-	localModels bool
-	// remoteTriage: intake triage calls a model (SUPPORTDRAFT_PROVIDER=openai).
-	remoteTriage bool
-}
-
-func (s *stack) close() {
-	s.temporal.Close()
-	s.store.Close()
-}
-
-// open connects to Postgres and Temporal and wires the activities. The Temporal client is
-// lazy, so the API still answers (send-check: "unchecked") when Temporal is down.
-func open(ctx context.Context) (*stack, error) {
-	cfg, err := loadConfig()
-	if err != nil {
-		return nil, err
-	}
-	st, err := store.Open(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return nil, err
-	}
-	p := providers.FromConfig(cfg)
-	if n, err := st.Reembed(ctx, p.Embedder, nil); err != nil {
-		st.Close()
-		return nil, err
-	} else if n > 0 {
-		slog.Info("re-embedded chunks for the configured embedder", "chunks", n, "embedder", p.Embedder.Name())
-	}
+// openStack builds the configured stack. lazyTemporal: connect to Temporal on first use, so
+// the API still answers (send-check: "unchecked") while Temporal is down.
+func openStack(ctx context.Context, cfg config.Config, lazyTemporal bool) (*stack.Stack, error) {
 	vocab, err := vocabulary(cfg.Vocabulary)
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
-	c, err := client.NewLazyClient(client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
-		Logger: tlog.NewStructuredLogger(slog.Default())})
+	return stack.Open(ctx, stack.Options{DatabaseURL: cfg.DatabaseURL, TemporalAddress: cfg.TemporalAddress,
+		TemporalNamespace: cfg.TemporalNamespace, LazyTemporal: lazyTemporal, Log: slog.Default(),
+		Providers: providers.FromConfig(cfg), Vocab: vocab})
+}
+
+// reembed brings chunks embedded by another embedder than the configured one up to date:
+// the worker's retrieval compares the configured embedder's vectors.
+func reembed(ctx context.Context, st *stack.Stack) error {
+	n, err := st.Store.Reembed(ctx, st.Providers.Embedder, nil)
 	if err != nil {
-		st.Close()
-		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
+		return err
 	}
-	ia, err := intakeActivities(cfg, st, c, !p.Remote)
-	if err != nil {
-		st.Close()
-		return nil, err
+	if n > 0 {
+		slog.Info("re-embedded chunks for the configured embedder", "chunks", n, "embedder", st.Providers.Embedder.Name())
 	}
-	w := worker.New(c, workflows.TaskQueue, activities.New(st, p, vocab))
-	worker.RegisterIntake(w, ia)
-	return &stack{cfg: cfg, store: st, temporal: c, worker: w, embedder: p.Embedder,
-		localModels: !p.Remote, remoteTriage: ia.Triager.Remote()}, nil
+	return nil
 }
 
 // newGuard builds the API's auth guard from the configuration. Without a configured
 // session key each process signs sessions with its own random key: sessions then end
 // when the process does, and every API replica needs the same key.
-func newGuard(st *stack) *auth.Guard {
-	key := []byte(st.cfg.SessionKey)
+func newGuard(st *stack.Stack, cfg config.Config) *auth.Guard {
+	key := []byte(cfg.SessionKey)
 	if len(key) == 0 {
 		key = make([]byte, 32)
 		_, _ = rand.Read(key)
 	}
-	return auth.NewGuard(st.store, key, []byte(st.cfg.WebhookSecret), slog.Default())
+	return auth.NewGuard(st.Store, key, []byte(cfg.WebhookSecret), slog.Default())
 }
 
 // serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully.
-func serveAPI(ctx context.Context, st *stack) error {
-	srv := &api.Server{Temporal: st.temporal, Store: st.store, Log: slog.Default(), Auth: newGuard(st), Config: api.Config{
-		TaskQueue: workflows.TaskQueue, RemoteTriage: st.remoteTriage, TemporalUI: st.cfg.TemporalUI, Namespace: st.cfg.TemporalNamespace,
-		IdleTimeout: st.cfg.IdleTimeout, CheckBudget: st.cfg.CheckBudget, LocalModels: st.localModels,
-	}}
-	httpSrv := &http.Server{Addr: st.cfg.HTTPAddr, Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
+	srv := st.API(api.Config{
+		TaskQueue: workflows.TaskQueue, RemoteTriage: providers.Triager(cfg).Remote(), TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
+		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget,
+	}, slog.Default())
+	srv.Auth = newGuard(st, cfg)
+	httpSrv := &http.Server{Addr: cfg.HTTPAddr, Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- httpSrv.ListenAndServe() }()
-	slog.Info("API listening", "addr", "http://"+st.cfg.HTTPAddr)
+	slog.Info("API listening", "addr", "http://"+cfg.HTTPAddr)
 	select {
 	case err := <-errc:
-		return fmt.Errorf("serve API on %s: %w", st.cfg.HTTPAddr, err)
+		return fmt.Errorf("serve API on %s: %w", cfg.HTTPAddr, err)
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -1,6 +1,5 @@
-// Package intake delivers inbound messages to the funnel — the webhook, replays of
-// labelled sets and the benchmark all go through Deliver — and runs whole message sets on
-// a scratch stack isolated from live traffic.
+// Package intake delivers inbound messages to the funnel: the webhook, replays of labelled
+// sets and the benchmark all go through Target.Deliver.
 package intake
 
 import (

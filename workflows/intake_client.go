@@ -50,7 +50,7 @@ func DuplicateDecision(messageID string) inbox.Decision {
 // DraftStarter returns the intake's one call into the draft workflow: update-with-start
 // "open" on the ticket's workflow, returning once the workflow accepted the revision (the
 // build runs on without the intake waiting for it). template carries the settings every
-// draft gets (idle timeout, check budget, local models).
+// draft gets (idle timeout, check budget).
 //
 // The draft workflow does not take the bucket or the forced-review reason yet: they are
 // recorded in funnel_events and the intake result until its input carries them.
@@ -62,7 +62,7 @@ func DraftStarter(c client.Client, taskQueue string, template DraftInput) activi
 			ID:                       DraftWorkflowID(ticketID),
 			TaskQueue:                taskQueue,
 			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		}, Draft, &in)
+		}, DraftWorkflowType, &in)
 		_, err := c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 			StartWorkflowOperation: start,
 			UpdateOptions: client.UpdateWorkflowOptions{UpdateName: UpdateOpen,

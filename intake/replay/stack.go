@@ -1,24 +1,23 @@
-package intake
+// Package replay runs inbound message sets through the real funnel on a scratch stack,
+// isolated from live traffic and from other runs: `intake replay` reports on labelled
+// sets with it, and `bench intake` measures it.
+package replay
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"time"
 
-	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/supportdraft/supportdraft/activities"
-	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/intake"
 	"github.com/supportdraft/supportdraft/providers"
-	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -39,42 +38,28 @@ type StackOptions struct {
 // scratch schema and its own task queue, with workflow IDs scoped to it: nothing it does
 // touches live traffic or an earlier run, and the schema is dropped on Close.
 type Stack struct {
-	Target
+	intake.Target
+	parts  *stack.Stack
 	worker sdkworker.Worker
-	drop   func(context.Context) error
 }
 
-// StartStack creates the scratch schema, connects to Temporal and starts the worker.
-func StartStack(ctx context.Context, opts StackOptions) (_ *Stack, err error) {
+// StartStack creates the scratch schema, connects to Temporal and starts the worker. The
+// draft steps, when drafting is on, use the local providers.
+func StartStack(ctx context.Context, opts StackOptions) (*Stack, error) {
+	parts, err := stack.Open(ctx, stack.Options{DatabaseURL: opts.DatabaseURL, Scratch: "intake",
+		TemporalAddress: opts.TemporalAddress, Providers: providers.Local(256)})
+	if err != nil {
+		return nil, err
+	}
 	run := randomID()
-	scratchURL, drop, err := store.Scratch(ctx, opts.DatabaseURL, "intake")
-	if err != nil {
-		return nil, err
-	}
-	st := &Stack{drop: drop}
-	defer func() {
-		if err != nil {
-			st.Close()
-		}
-	}()
-	if st.Store, err = store.Open(ctx, scratchURL); err != nil {
-		return nil, err
-	}
-	quiet := tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if st.Temporal, err = client.Dial(client.Options{HostPort: opts.TemporalAddress, Logger: quiet}); err != nil {
-		return nil, fmt.Errorf("connect to Temporal at %s: %w", opts.TemporalAddress, err)
-	}
-	st.TaskQueue, st.Scope, st.Draft, st.RemoteTriage = "intake-"+run, run, opts.Draft, opts.Triager.Remote()
-	p := providers.Local(256)
-	vocab, err := guard.DefaultVocabulary()
-	if err != nil {
-		return nil, err
-	}
-	st.worker = worker.New(st.Temporal, st.TaskQueue, activities.New(st.Store, p, vocab))
-	template := workflows.DraftInput{IdleTimeout: time.Hour, CheckBudget: 2 * time.Second, LocalModels: true}
-	worker.RegisterIntake(st.worker, &activities.Intake{Store: st.Store, Rules: opts.Rules, Support: opts.Support,
-		Triager: opts.Triager, StartDraft: workflows.DraftStarter(st.Temporal, st.TaskQueue, template)})
+	st := &Stack{parts: parts, Target: intake.Target{Store: parts.Store, Temporal: parts.Temporal, TaskQueue: "intake-" + run,
+		Scope: run, Draft: opts.Draft, RemoteTriage: opts.Triager.Remote()}}
+	st.worker = parts.Worker(st.TaskQueue, parts.Activities())
+	template := workflows.DraftInput{IdleTimeout: time.Hour, CheckBudget: 2 * time.Second}
+	worker.RegisterIntake(st.worker, &activities.Intake{Store: parts.Store, Rules: opts.Rules, Support: opts.Support,
+		Triager: opts.Triager, StartDraft: workflows.DraftStarter(parts.Temporal, st.TaskQueue, template)})
 	if err := st.worker.Start(); err != nil {
+		parts.Close()
 		return nil, fmt.Errorf("start intake worker: %w", err)
 	}
 	return st, nil
@@ -89,18 +74,10 @@ func (s *Stack) Deliver(ctx context.Context, m *inbox.Message) (*workflows.Intak
 	return s.Target.Deliver(ctx, &scoped)
 }
 
-// Close stops the worker and drops the scratch schema.
+// Close stops the worker, closes the connections and drops the scratch schema.
 func (s *Stack) Close() {
-	if s.worker != nil {
-		s.worker.Stop()
-	}
-	if s.Temporal != nil {
-		s.Temporal.Close()
-	}
-	if s.Store != nil {
-		s.Store.Close()
-	}
-	_ = s.drop(context.Background())
+	s.worker.Stop()
+	s.parts.Close()
 }
 
 func randomID() string {
