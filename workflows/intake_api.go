@@ -4,11 +4,9 @@ import "github.com/supportdraft/supportdraft/inbox"
 
 // The intake workflow's contract: one workflow per inbound message runs the funnel
 // (duplicate and kill switch, first responses only, automated mail and rules, recipients,
-// triage) and starts or joins the ticket's draft workflow for the survivors.
-
-// IntakeTaskQueue is where intake workflows run: on the same workers as drafts, since
-// every step but triage with a remote model is a local activity costing microseconds.
-const IntakeTaskQueue = TaskQueue
+// triage) and starts or joins the ticket's draft workflow for the survivors. It runs on
+// TaskQueue, on the same workers as drafts: every step but a remote model's triage is a
+// local activity costing microseconds.
 
 // IntakeWorkflowID is the workflow ID of one inbound message: its message ID. Temporal
 // refuses a second start with the same ID (the reuse policy in StartIntake), which is what
