@@ -44,6 +44,7 @@ type Config struct {
 	Namespace    string        // Temporal namespace, for those links
 	IdleTimeout  time.Duration // passed to new draft workflows
 	CheckBudget  time.Duration // how long the workflow's freshness check may try
+	ReviewDelay  time.Duration // passed to new draft workflows: their review window
 }
 
 type metrics struct {
@@ -105,6 +106,11 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/inbox/messages", s.inboundMessage)
 	v1.GET("/admin/killswitch", s.killSwitch)
 	v1.POST("/admin/killswitch", s.setKillSwitch)
+	v1.GET("/review/queue", s.reviewQueue)
+	v1.POST("/drafts/:ticket/approve", s.approve)
+	v1.POST("/drafts/:ticket/pull", s.pull)
+	v1.POST("/drafts/:ticket/kill", s.kill)
+	v1.POST("/drafts/:ticket/sent", s.sent)
 	e.GET("/app/session", s.Auth.Exchange)
 	e.POST("/app/session", s.Auth.Exchange)
 	return e

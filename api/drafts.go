@@ -33,7 +33,7 @@ func (s *Server) startDraft(c echo.Context) error {
 		return err
 	}
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
-		CheckBudget: s.Config.CheckBudget}
+		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay}
 	view, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in)
 	if err != nil {
 		return err
@@ -45,7 +45,7 @@ func (s *Server) startDraft(c echo.Context) error {
 func bindTicket(c echo.Context) (*ticket.Ticket, error) {
 	var t ticket.Ticket
 	if err := c.Bind(&t); err != nil {
-		return nil, echo.NewHTTPError(http.StatusBadRequest, "body is not a ticket in DESIGN.md's JSON format: "+bindMessage(err))
+		return nil, echo.NewHTTPError(http.StatusBadRequest, "body is not a ticket revision (a JSON object with ticket_id, revision, updated_at, account and messages): "+bindMessage(err))
 	}
 	if err := t.Validate(); err != nil {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, err.Error())

@@ -29,6 +29,14 @@ var routes = map[string]Access{
 	// The kill switch halts drafting for everyone: admins only.
 	"GET /v1/admin/killswitch":  adminOnly,
 	"POST /v1/admin/killswitch": adminOnly,
+	// The help desk reports the reply that went out.
+	"POST /v1/drafts/:ticket/sent": hookOnly,
+
+	// The review queue: reviewers (and admins) read it and decide.
+	"GET /v1/review/queue":            reviewDrafts,
+	"POST /v1/drafts/:ticket/approve": reviewDrafts,
+	"POST /v1/drafts/:ticket/pull":    reviewDrafts,
+	"POST /v1/drafts/:ticket/kill":    reviewDrafts,
 
 	// Signing in exchanges a token for a session, so it is public.
 	"GET /app/session":  public,

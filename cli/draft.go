@@ -20,7 +20,8 @@ func newDraftCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "draft --ticket FILE.json",
 		Short: "Draft a reply to one ticket through the running stack and print it",
-		Long: `draft sends one ticket revision (DESIGN.md's JSON format) to the running API
+		Long: `draft sends one ticket revision (a JSON object: ticket_id, revision, updated_at,
+account {id, plan, region, locale}, channel, subject, messages) to the running API
 (SUPPORTDRAFT_API_URL, default http://127.0.0.1:8080) with the agent token in
 SUPPORTDRAFT_TOKEN (see "supportdraft token create"), waits for the draft workflow to
 build it, and prints the reply with its citations, struck sentences and confidence.
@@ -61,7 +62,7 @@ func readTicket(path string) (*ticket.Ticket, error) {
 	}
 	var t ticket.Ticket
 	if err := json.Unmarshal(raw, &t); err != nil {
-		return nil, usagef("%s: not a ticket in DESIGN.md's JSON format: %v", path, err)
+		return nil, usagef("%s: not a ticket revision (a JSON object with ticket_id, revision, updated_at, account and messages): %v", path, err)
 	}
 	if err := t.Validate(); err != nil {
 		return nil, usagef("%s: %v", path, err)

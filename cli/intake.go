@@ -31,7 +31,7 @@ func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) erro
 	if err != nil {
 		return usageError{fmt.Errorf("SUPPORTDRAFT_SUPPORT_ADDRESSES: %w", err)}
 	}
-	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget}
+	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay}
 	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg),
 		StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
 	return nil

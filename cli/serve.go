@@ -131,7 +131,7 @@ func newGuard(st *stack.Stack, cfg config.Config) *auth.Guard {
 func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 	srv := st.API(api.Config{
 		TaskQueue: workflows.TaskQueue, RemoteTriage: providers.Triager(cfg).Remote(), TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
-		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget,
+		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
 	}, slog.Default())
 	srv.Auth = newGuard(st, cfg)
 	httpSrv := &http.Server{Addr: cfg.HTTPAddr, Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}

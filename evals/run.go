@@ -6,7 +6,7 @@
 // (no metadata filters), so the report shows what the filters buy.
 //
 // The corpus is loaded into a scratch schema that Run creates and drops, so any corpus in
-// DESIGN.md's format can be evaluated without touching the live policy store. Metrics are
+// the policy corpus format can be evaluated without touching the live policy store. Metrics are
 // judged by this package against its own view of the corpus (Sources), not by trusting
 // the draft's own checks; see Assess and Metrics for the exact definitions.
 package evals
@@ -44,7 +44,7 @@ const ticketTimeout = 2 * time.Minute
 
 // Options configures one run.
 type Options struct {
-	Corpus            string // directory of policy version files (DESIGN.md format)
+	Corpus            string // directory of policy version files (the corpus format)
 	Tickets           string // JSONL file of tickets, with expect labels for the metrics
 	DatabaseURL       string // a scratch schema is created in this database and dropped
 	TemporalAddress   string

@@ -50,14 +50,13 @@ func DuplicateDecision(messageID string) inbox.Decision {
 // DraftStarter returns the intake's one call into the draft workflow: update-with-start
 // "open" on the ticket's workflow, returning once the workflow accepted the revision (the
 // build runs on without the intake waiting for it). template carries the settings every
-// draft gets (idle timeout, check budget).
-//
-// The draft workflow does not take the bucket or the forced-review reason yet: they are
-// recorded in funnel_events and the intake result until its input carries them.
+// draft gets (idle timeout, check budget, review delay); the triage bucket and the
+// forced-review reason go into the input of a workflow this message starts. A running
+// workflow only learns the new revision: its bucket and review flag are the thread's first.
 func DraftStarter(c client.Client, taskQueue string, template DraftInput) activities.DraftStarter {
-	return func(ctx context.Context, ticketID string, revision int, _, _ string) error {
+	return func(ctx context.Context, ticketID string, revision int, bucket, forcedReview string) error {
 		in := template
-		in.TicketID, in.Revision = ticketID, revision
+		in.TicketID, in.Revision, in.Bucket, in.ForcedReview = ticketID, revision, bucket, forcedReview
 		start := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
 			ID:                       DraftWorkflowID(ticketID),
 			TaskQueue:                taskQueue,
