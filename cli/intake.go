@@ -50,7 +50,7 @@ domain and keyword rules, recipients, triage. Only survivors are drafted.`,
 }
 
 func newIntakeReplayCmd() *cobra.Command {
-	var messages, rulesFile string
+	var messages, rulesFile, corpus string
 	var asJSON, draft bool
 	cmd := &cobra.Command{
 		Use:   "replay",
@@ -62,7 +62,8 @@ inside the file is a duplicate. It prints messages in, how many stopped at each 
 how many were drafted and how many of those were forced to review; for labelled sets
 also decision accuracy (draft | review | skip), bucket accuracy, and genuine_dropped:
 messages labelled genuine that the funnel skipped as noise (automated, blocked by a
-rule, or needing no response). Survivors are drafted too only with --draft.
+rule, or needing no response). Survivors are drafted too only with --draft, from
+--corpus imported into the scratch schema; each draft is discarded once built.
 
 The rules come from --rules, else SUPPORTDRAFT_RULES; support addresses from
 SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
@@ -90,7 +91,7 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 				return usageError{err}
 			}
 			st, err := replay.StartStack(cmd.Context(), replay.StackOptions{DatabaseURL: cfg.DatabaseURL,
-				TemporalAddress: cfg.TemporalAddress, Rules: rules, Support: support, Triager: providers.Triager(cfg), Draft: draft})
+				TemporalAddress: cfg.TemporalAddress, Rules: rules, Support: support, Triager: providers.Triager(cfg), Draft: draft, Corpus: corpus})
 			if err != nil {
 				return err
 			}
@@ -109,6 +110,7 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 	cmd.Flags().StringVar(&rulesFile, "rules", "", "rules YAML file (default: SUPPORTDRAFT_RULES)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON, with every decision")
 	cmd.Flags().BoolVar(&draft, "draft", false, "also draft the survivors (local providers, on the scratch schema)")
+	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "with --draft, the policy corpus the drafts answer from")
 	_ = cmd.MarkFlagRequired("messages")
 	return cmd
 }

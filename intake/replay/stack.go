@@ -29,9 +29,10 @@ type StackOptions struct {
 	Rules           *inbox.Rules
 	Support         *inbox.Support
 	Triager         inbox.Triager
-	// Draft also starts draft workflows for survivors (local providers, over the scratch
-	// schema's empty policy store unless the caller imports a corpus into Stack.Store).
-	Draft bool
+	// Draft also starts draft workflows for survivors, with the local providers, over
+	// Corpus imported into the scratch schema (no corpus: every draft abstains).
+	Draft  bool
+	Corpus string
 }
 
 // Stack is the real funnel — Postgres, the Temporal server, an intake worker — on a
@@ -50,6 +51,12 @@ func StartStack(ctx context.Context, opts StackOptions) (*Stack, error) {
 		TemporalAddress: opts.TemporalAddress, Providers: providers.Local(256)})
 	if err != nil {
 		return nil, err
+	}
+	if opts.Draft && opts.Corpus != "" {
+		if _, _, err := parts.Import(ctx, opts.Corpus); err != nil {
+			parts.Close()
+			return nil, err
+		}
 	}
 	run := randomID()
 	st := &Stack{parts: parts, Target: intake.Target{Store: parts.Store, Temporal: parts.Temporal, TaskQueue: "intake-" + run,
