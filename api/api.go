@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/web"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -113,6 +115,7 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/sent", s.sent)
 	e.GET("/app/session", s.Auth.Exchange)
 	e.POST("/app/session", s.Auth.Exchange)
+	s.pages().Register(e)
 	return e
 }
 
@@ -143,7 +146,25 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 			msg = "internal error: it is logged on the server" // never internals or a stack
 		}
 	}
+	if strings.HasPrefix(c.Request().URL.Path, "/app/") {
+		if perr := s.pages().Error(c, code, msg); perr == nil {
+			return
+		}
+	}
 	_ = c.JSON(code, map[string]string{"error": msg})
+}
+
+// pages are the browser pages under /app/, over the same store.
+func (s *Server) pages() *web.Pages {
+	return &web.Pages{Store: s.Store, Log: s.Log, TemporalUI: s.temporalUIBase()}
+}
+
+// temporalUIBase is the Temporal Web UI's namespace URL, "" when none is configured.
+func (s *Server) temporalUIBase() string {
+	if s.Config.TemporalUI == "" {
+		return ""
+	}
+	return s.Config.TemporalUI + "/namespaces/" + s.Config.Namespace
 }
 
 // isRejection reports an update refused by the workflow's validator.

@@ -29,6 +29,8 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"POST /v1/inbox/messages":            hook,
 		"GET /v1/admin/killswitch":           admins,
 		"POST /v1/admin/killswitch":          admins,
+		"GET /app/tickets/:ticket":           agents,
+		"GET /app/admin":                     admins,
 		"POST /v1/drafts/:ticket/sent":       hook,
 		"GET /v1/review/queue":               review,
 		"POST /v1/drafts/:ticket/approve":    review,
