@@ -43,13 +43,13 @@ type Server struct {
 
 // Config is the part of the configuration the API acts on.
 type Config struct {
-	TaskQueue   string        // where draft workflows run (workflows.TaskQueue)
-	KillSwitch  bool          // refuse new drafts at intake
-	TemporalUI  string        // base URL of the Temporal Web UI, for links in responses
-	Namespace   string        // Temporal namespace, for those links
-	IdleTimeout time.Duration // passed to new draft workflows
-	CheckBudget time.Duration // how long the workflow's freshness check may try
-	ReviewDelay time.Duration // passed to new draft workflows: their review window
+	TaskQueue    string        // where draft workflows run (workflows.TaskQueue)
+	RemoteTriage bool          // intake triage calls a model: a regular activity with a timeout
+	TemporalUI   string        // base URL of the Temporal Web UI, for links in responses
+	Namespace    string        // Temporal namespace, for those links
+	IdleTimeout  time.Duration // passed to new draft workflows
+	CheckBudget  time.Duration // how long the workflow's freshness check may try
+	ReviewDelay  time.Duration // passed to new draft workflows: their review window
 }
 
 type metrics struct {
@@ -57,6 +57,8 @@ type metrics struct {
 	sendChecks *prometheus.CounterVec
 	unchecked  *prometheus.CounterVec
 	intake     *prometheus.CounterVec
+	inbox      *prometheus.CounterVec
+	failedOpen prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -73,7 +75,13 @@ func newMetrics() *metrics {
 			Name: "supportdraft_intake_total", Help: "Draft requests at intake, by outcome.",
 		}, []string{"outcome"}),
 	}
-	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake)
+	m.inbox = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "supportdraft_inbox_messages_total", Help: "Inbound messages by funnel decision and the stage that decided.",
+	}, []string{"decision", "stage"})
+	m.failedOpen = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "supportdraft_triage_failed_open_total", Help: "Inbound messages whose triage failed and were treated as needing a response.",
+	})
+	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake, m.inbox, m.failedOpen)
 	return m
 }
 
@@ -100,6 +108,9 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/rebuild", s.rebuild)
 	v1.POST("/drafts/:ticket/discard", s.discard)
 	v1.POST("/tickets/:ticket/revisions", s.newRevision)
+	v1.POST("/inbox/messages", s.inboundMessage)
+	v1.GET("/admin/killswitch", s.killSwitch)
+	v1.POST("/admin/killswitch", s.setKillSwitch)
 	v1.GET("/review/queue", s.reviewQueue)
 	v1.POST("/drafts/:ticket/approve", s.approve)
 	v1.POST("/drafts/:ticket/pull", s.pull)
@@ -148,7 +159,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 
 // pages are the browser pages under /app/, over the same store.
 func (s *Server) pages() *web.Pages {
-	return &web.Pages{Store: s.Store, Log: s.Log, KillSwitch: s.Config.KillSwitch, TemporalUI: s.temporalUIBase()}
+	return &web.Pages{Store: s.Store, Log: s.Log, TemporalUI: s.temporalUIBase()}
 }
 
 // temporalUIBase is the Temporal Web UI's namespace URL, "" when none is configured.

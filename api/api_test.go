@@ -72,11 +72,11 @@ func call(t *testing.T, ts *testAPI, method, path string, body any, out any) int
 	t.Helper()
 	role := auth.Agent
 	switch {
-	case strings.HasPrefix(path, "/v1/tickets/"), strings.HasSuffix(path, "/sent"):
+	case strings.HasPrefix(path, "/v1/tickets/"), strings.HasPrefix(path, "/v1/inbox/"), strings.HasSuffix(path, "/sent"):
 		role = auth.Helpdesk
 	case strings.HasPrefix(path, "/v1/review/"), strings.HasSuffix(path, "/approve"), strings.HasSuffix(path, "/pull"), strings.HasSuffix(path, "/kill"):
 		role = auth.Reviewer
-	case path == "/metrics":
+	case path == "/metrics", strings.HasPrefix(path, "/v1/admin/"):
 		role = auth.Admin
 	}
 	var b []byte

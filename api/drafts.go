@@ -26,11 +26,11 @@ func (s *Server) startDraft(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if s.Config.KillSwitch {
-		s.metrics.intake.WithLabelValues("halted").Inc()
-		return echo.NewHTTPError(http.StatusServiceUnavailable, "drafting is halted (SUPPORTDRAFT_KILL_SWITCH is on); write this reply by hand")
-	}
 	ctx := c.Request().Context()
+	if halted, err := s.Store.Halted(ctx); err != nil || halted {
+		s.metrics.intake.WithLabelValues("halted").Inc()
+		return echo.NewHTTPError(http.StatusServiceUnavailable, "drafting is halted by the kill switch (`supportdraft killswitch off` resumes it); write this reply by hand")
+	}
 	if err := s.Store.SaveTicket(ctx, t); err != nil {
 		return err
 	}

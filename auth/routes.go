@@ -24,6 +24,11 @@ var routes = map[string]Access{
 	"POST /v1/drafts/:ticket/send-check": hookOrAgent,
 	// Help-desk webhooks: signed, help-desk tokens only.
 	"POST /v1/tickets/:ticket/revisions": hookOnly,
+	"POST /v1/inbox/messages":            hookOnly,
+
+	// The kill switch halts drafting for everyone: admins only.
+	"GET /v1/admin/killswitch":  adminOnly,
+	"POST /v1/admin/killswitch": adminOnly,
 	// The help desk reports the reply that went out.
 	"POST /v1/drafts/:ticket/sent": hookOnly,
 

@@ -70,6 +70,9 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 				cfg.WebhookSecret = randomHex(32)
 			}
 			w := st.Worker(workflows.TaskQueue, st.Activities())
+			if err := registerIntake(w, st, cfg); err != nil {
+				return err
+			}
 			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker: %w", err)
 			}

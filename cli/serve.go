@@ -25,7 +25,8 @@ func newWorkerCmd() *cobra.Command {
 		Short: "Run the Temporal worker that builds and checks drafts",
 		Long: `worker polls the supportdraft-drafts task queue and runs every DraftWorkflow and its
 activities (retrieve, generate, verify spans, judge, guard, compose, score, save,
-send-check). Run as many as you like; Temporal spreads the work. Chunks embedded with a
+send-check), and every intake workflow (one per inbound message) with the funnel's steps.
+A malformed SUPPORTDRAFT_RULES file is refused here, at start, with its line. Run as many as you like; Temporal spreads the work. Chunks embedded with a
 different embedder than the configured one are re-embedded at start.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -42,6 +43,9 @@ different embedder than the configured one are re-embedded at start.`,
 				return err
 			}
 			w := st.Worker(workflows.TaskQueue, st.Activities())
+			if err := registerIntake(w, st, cfg); err != nil {
+				return err
+			}
 			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker: %w", err)
 			}
@@ -65,6 +69,8 @@ func newAPICmd() *cobra.Command {
   POST /v1/drafts/{ticket}/rebuild      a new iteration from current ticket and policy
   POST /v1/drafts/{ticket}/discard      end the draft
   POST /v1/tickets/{ticket}/revisions   help-desk webhook: the customer wrote again
+  POST /v1/inbox/messages               help-desk webhook: inbound mail through the intake funnel
+  GET|POST /v1/admin/killswitch         read or set the kill switch {"halted": true|false}
   GET  /v1/drafts/{ticket}/history      the workflow's steps, for QA
   GET  /v1/review/queue                 drafts waiting for a reviewer (window, marks, reply)
   POST /v1/drafts/{ticket}/approve      hand to the help desk when the review window ends
@@ -129,7 +135,7 @@ func newGuard(st *stack.Stack, cfg config.Config) *auth.Guard {
 // serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully.
 func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 	srv := st.API(api.Config{
-		TaskQueue: workflows.TaskQueue, KillSwitch: cfg.KillSwitch, TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
+		TaskQueue: workflows.TaskQueue, RemoteTriage: providers.Triager(cfg).Remote(), TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
 		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
 	}, slog.Default())
 	srv.Auth = newGuard(st, cfg)

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/supportdraft/supportdraft/inbox"
 )
 
 // Config is every setting the binary reads.
@@ -17,12 +20,14 @@ type Config struct {
 	HTTPAddr          string        // SUPPORTDRAFT_HTTP_ADDR
 	APIURL            string        // SUPPORTDRAFT_API_URL: where CLI commands reach the API
 	APIToken          string        // SUPPORTDRAFT_TOKEN: the agent token CLI commands call the API with
-	KillSwitch        bool          // SUPPORTDRAFT_KILL_SWITCH: refuse new drafts at intake
 	IdleTimeout       time.Duration // SUPPORTDRAFT_DRAFT_IDLE_TIMEOUT: a draft nobody touches closes after this
 	CheckBudget       time.Duration // SUPPORTDRAFT_CHECK_BUDGET: how long send-check may try before answering "unchecked"
 	ReviewDelay       time.Duration // SUPPORTDRAFT_REVIEW_DELAY: how long a queued draft can be pulled back or killed before it may reach the help desk
 	TemporalUI        string        // SUPPORTDRAFT_TEMPORAL_UI: Web UI base URL, for links
 	Vocabulary        string        // SUPPORTDRAFT_VOCABULARY: a file of extra commitment vocabulary
+	SupportAddresses  []string      // SUPPORTDRAFT_SUPPORT_ADDRESSES: the help desk's own addresses (comma-separated; globs allowed)
+	Rules             string        // SUPPORTDRAFT_RULES: the intake's domain and keyword rules file (YAML)
+	TriageModel       string        // SUPPORTDRAFT_TRIAGE_MODEL: the small model that triages inbound mail (provider openai)
 	WebhookSecret     string        // SUPPORTDRAFT_WEBHOOK_SECRET: HMAC key of help-desk webhook signatures (empty: webhooks refused)
 	SessionKey        string        // SUPPORTDRAFT_SESSION_KEY: HMAC key of browser sessions (empty: random per process)
 
@@ -56,13 +61,19 @@ func FromEnv() (Config, error) {
 		JudgeModel:        env("SUPPORTDRAFT_JUDGE_MODEL", "gpt-4.1-mini"),
 		Embedder:          env("SUPPORTDRAFT_EMBEDDER", "hashing"),
 		EmbeddingModel:    env("SUPPORTDRAFT_EMBEDDING_MODEL", "text-embedding-3-small"),
+		Rules:             os.Getenv("SUPPORTDRAFT_RULES"),
+		TriageModel:       env("SUPPORTDRAFT_TRIAGE_MODEL", "gpt-4.1-nano"),
+		SupportAddresses:  inbox.DefaultSupportAddresses,
+	}
+	if v := os.Getenv("SUPPORTDRAFT_SUPPORT_ADDRESSES"); v != "" {
+		c.SupportAddresses = strings.Split(v, ",")
+		if _, err := inbox.NewSupport(c.SupportAddresses); err != nil {
+			return c, fmt.Errorf("SUPPORTDRAFT_SUPPORT_ADDRESSES=%q: %w", v, err)
+		}
 	}
 	c.APIToken = os.Getenv("SUPPORTDRAFT_TOKEN")
 	c.APIURL = env("SUPPORTDRAFT_API_URL", "http://"+c.HTTPAddr)
 	var err error
-	if c.KillSwitch, err = boolEnv("SUPPORTDRAFT_KILL_SWITCH", false); err != nil {
-		return c, err
-	}
 	if c.IdleTimeout, err = durationEnv("SUPPORTDRAFT_DRAFT_IDLE_TIMEOUT", 72*time.Hour); err != nil {
 		return c, err
 	}
@@ -112,18 +123,6 @@ func env(name, def string) string {
 		return v
 	}
 	return def
-}
-
-func boolEnv(name string, def bool) (bool, error) {
-	v := os.Getenv(name)
-	if v == "" {
-		return def, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return def, fmt.Errorf("%s=%q: use true or false", name, v)
-	}
-	return b, nil
 }
 
 func intEnv(name string, def int) (int, error) {

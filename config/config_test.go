@@ -22,7 +22,7 @@ func TestDefaultsNeedNoModel(t *testing.T) {
 func TestBadValuesNameTheVariable(t *testing.T) {
 	cases := []struct{ name, value, want string }{
 		{"SUPPORTDRAFT_PROVIDER", "anthropic", "SUPPORTDRAFT_PROVIDER"},
-		{"SUPPORTDRAFT_KILL_SWITCH", "maybe", "SUPPORTDRAFT_KILL_SWITCH"},
+		{"SUPPORTDRAFT_SUPPORT_ADDRESSES", "billing[@x.example", "SUPPORTDRAFT_SUPPORT_ADDRESSES"},
 		{"SUPPORTDRAFT_CHECK_BUDGET", "2", "SUPPORTDRAFT_CHECK_BUDGET"},
 		{"SUPPORTDRAFT_EMBEDDING_DIMS", "4", "SUPPORTDRAFT_EMBEDDING_DIMS"},
 		{"SUPPORTDRAFT_TOOL_ROUNDS", "two", "SUPPORTDRAFT_TOOL_ROUNDS"},

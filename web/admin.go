@@ -53,8 +53,12 @@ func (p *Pages) admin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	halted, err := p.Store.Halted(ctx) // the live switch, as intake and rebuilds read it
+	if err != nil {
+		return err
+	}
 	v := adminView{Chart: abstentionChart(weeks, since, time.Now()), Gaps: gaps, Checks: checks, Unchecked: unchecked,
-		KillSwitch: p.KillSwitch, Since: since}
+		KillSwitch: halted, Since: since}
 	for _, vc := range cites {
 		if n := len(v.Docs); n == 0 || v.Docs[n-1].DocID != vc.DocID {
 			v.Docs = append(v.Docs, docView{DocID: vc.DocID})

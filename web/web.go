@@ -33,7 +33,6 @@ type Pages struct {
 	Store      *store.Store
 	Log        *slog.Logger
 	TemporalUI string // base URL of the Temporal Web UI with namespace, for history links; "" for none
-	KillSwitch bool   // SUPPORTDRAFT_KILL_SWITCH, shown on the admin page
 }
 
 // templates parses every page once, on first use; the templates are embedded, so a parse

@@ -204,6 +204,9 @@ func (w *run) open(ctx workflow.Context, req OpenRequest) (*DraftView, error) {
 func (w *run) rebuild(ctx workflow.Context) (*DraftView, error) {
 	var view *DraftView
 	err := w.locked(ctx, func() error {
+		if halted(ctx) {
+			return rejected("drafting is halted by the kill switch: write this reply by hand")
+		}
 		if err := w.build(ctx); err != nil {
 			return buildFailed(err.Error())
 		}

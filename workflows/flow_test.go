@@ -72,6 +72,7 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	})
 	f.env.OnActivity(f.acts.Generate, mock.Anything, mock.Anything).After(time.Minute).Return(&llm.Draft{Reply: "Refunds within 14 days."}, nil)
 	f.env.OnActivity(f.acts.VerifySpans, mock.Anything, mock.Anything).Return([]drafts.ClaimCheck{}, nil)
+	f.env.OnActivity(f.acts.Halted, mock.Anything).Return(false, nil).Maybe()
 	f.env.OnActivity(f.acts.JudgeClaims, mock.Anything, mock.Anything).Return([]drafts.ClaimCheck{}, nil)
 	f.env.OnActivity(f.acts.Guard, mock.Anything, mock.Anything).Return(&guard.Result{Reply: "Refunds within 14 days."}, nil)
 	f.env.OnActivity(f.acts.Compose, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.ComposeInput) (*drafts.Composition, error) {

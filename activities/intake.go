@@ -1,0 +1,101 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/store"
+)
+
+// Halted reads the kill switch from the database: intake and rebuilds check it each time,
+// so turning it on takes effect at once, with nothing restarted.
+func (a *Activities) Halted(ctx context.Context) (bool, error) {
+	return a.Store.Halted(ctx)
+}
+
+// Intake holds the funnel's steps and their dependencies: the rules and support addresses
+// read at start, the triager, and the one call that starts or joins draft workflows.
+type Intake struct {
+	Store   *store.Store
+	Rules   *inbox.Rules
+	Support *inbox.Support
+	Triager inbox.Triager
+	// StartDraft starts or joins a ticket's draft workflow for a surviving message; see
+	// DraftStarter.
+	StartDraft DraftStarter
+}
+
+// DraftStarter starts a ticket's draft workflow, or brings a new revision into the running
+// one, with the triage bucket and the forced-review reason ("" when none). It returns once
+// the workflow has accepted the revision, not once the draft is built.
+type DraftStarter func(ctx context.Context, ticketID string, revision int, bucket, forcedReview string) error
+
+// MessageRef names a stored inbound message.
+type MessageRef struct {
+	MessageID string `json:"message_id"`
+}
+
+// Filters is the funnel's third layer: domain and keyword rules, then automated mail.
+func (a *Intake) Filters(ctx context.Context, ref MessageRef) (inbox.StepResult, error) {
+	m, err := a.Store.Message(ctx, ref.MessageID)
+	if err != nil {
+		return inbox.StepResult{}, permanentIfMissing(err)
+	}
+	return inbox.Filters(m, a.Rules), nil
+}
+
+// Recipients is the fourth layer: support copied or blind-copied forces review.
+func (a *Intake) Recipients(ctx context.Context, ref MessageRef) (inbox.StepResult, error) {
+	m, err := a.Store.Message(ctx, ref.MessageID)
+	if err != nil {
+		return inbox.StepResult{}, permanentIfMissing(err)
+	}
+	return inbox.RecipientStep(m, a.Support), nil
+}
+
+// Triage is the fifth layer. Its errors go back to the workflow, which fails open.
+func (a *Intake) Triage(ctx context.Context, ref MessageRef) (*inbox.Triage, error) {
+	m, err := a.Store.Message(ctx, ref.MessageID)
+	if err != nil {
+		return nil, permanentIfMissing(err)
+	}
+	return a.Triager.Triage(ctx, m)
+}
+
+// OpenDraftInput asks for a surviving message's draft.
+type OpenDraftInput struct {
+	MessageID    string `json:"message_id"`
+	Bucket       string `json:"bucket,omitempty"`
+	ForcedReview string `json:"forced_review,omitempty"`
+}
+
+// DraftOpened is the ticket revision the message became.
+type DraftOpened struct {
+	TicketID string `json:"ticket_id"`
+	Revision int    `json:"revision"`
+}
+
+// OpenDraft makes the message the next revision of its thread's ticket and starts or joins
+// the ticket's draft workflow with it. Both halves are idempotent (the revision is found
+// again by message ID; the start is update-with-start on the ticket's workflow ID), so
+// Temporal may retry the step.
+func (a *Intake) OpenDraft(ctx context.Context, in OpenDraftInput) (*DraftOpened, error) {
+	m, err := a.Store.Message(ctx, in.MessageID)
+	if err != nil {
+		return nil, permanentIfMissing(err)
+	}
+	t, err := a.Store.AppendToThread(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.StartDraft(ctx, t.TicketID, t.Revision, in.Bucket, in.ForcedReview); err != nil {
+		return nil, fmt.Errorf("draft for ticket %s revision %d: %w", t.TicketID, t.Revision, err)
+	}
+	return &DraftOpened{TicketID: t.TicketID, Revision: t.Revision}, nil
+}
+
+// RecordFunnel writes the message's step decisions to funnel_events.
+func (a *Intake) RecordFunnel(ctx context.Context, events []inbox.Event) error {
+	return a.Store.RecordFunnel(ctx, events)
+}

@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/config"
+	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/intake/replay"
+	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/stack"
+	"github.com/supportdraft/supportdraft/worker"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// registerIntake adds the intake workflow and the funnel's steps to w, wired from the
+// configuration. A malformed rules file or support address list is refused here, at
+// start, naming the file and line.
+func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) error {
+	rules, err := inbox.LoadRules(cfg.Rules)
+	if err != nil {
+		return usageError{fmt.Errorf("SUPPORTDRAFT_RULES: %w", err)}
+	}
+	support, err := inbox.NewSupport(cfg.SupportAddresses)
+	if err != nil {
+		return usageError{fmt.Errorf("SUPPORTDRAFT_SUPPORT_ADDRESSES: %w", err)}
+	}
+	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay}
+	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg),
+		StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
+	return nil
+}
+
+func newIntakeCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "intake",
+		Short: "Run inbound mail through the intake funnel",
+		Long: `intake runs inbound messages (the help desk's webhook format, JSONL for sets) through
+the funnel: duplicate and kill switch, first responses only, automated mail and the
+domain and keyword rules, recipients, triage. Only survivors are drafted.`,
+	}
+	cmd.AddCommand(newIntakeReplayCmd())
+	return cmd
+}
+
+func newIntakeReplayCmd() *cobra.Command {
+	var messages, rulesFile, corpus string
+	var asJSON, draft bool
+	cmd := &cobra.Command{
+		Use:   "replay",
+		Short: "Replay a message set through the funnel and print the funnel report",
+		Long: `replay runs every message of --messages through the real intake workflow (Postgres and
+Temporal) on a scratch schema and task queue of its own, isolated from live traffic and
+from earlier replays: the same file gives the same report twice, and a message repeated
+inside the file is a duplicate. It prints messages in, how many stopped at each stage,
+how many were drafted and how many of those were forced to review; for labelled sets
+also decision accuracy (draft | review | skip), bucket accuracy, and genuine_dropped:
+messages labelled genuine that the funnel skipped as noise (automated, blocked by a
+rule, or needing no response). Survivors are drafted too only with --draft, from
+--corpus imported into the scratch schema; each draft is discarded once built.
+
+The rules come from --rules, else SUPPORTDRAFT_RULES; support addresses from
+SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
+		Example: `  supportdraft intake replay --messages evals/messages.jsonl --rules evals/rules.yaml
+  SUPPORTDRAFT_SUPPORT_ADDRESSES=billing@quokka.example supportdraft intake replay --messages set.jsonl --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig()
+			if err != nil {
+				return err
+			}
+			if rulesFile == "" {
+				rulesFile = cfg.Rules
+			}
+			rules, err := inbox.LoadRules(rulesFile)
+			if err != nil {
+				return usageError{err}
+			}
+			support, err := inbox.NewSupport(cfg.SupportAddresses)
+			if err != nil {
+				return usageError{err}
+			}
+			msgs, err := inbox.ReadFile(messages)
+			if err != nil {
+				return usageError{err}
+			}
+			st, err := replay.StartStack(cmd.Context(), replay.StackOptions{DatabaseURL: cfg.DatabaseURL,
+				TemporalAddress: cfg.TemporalAddress, Rules: rules, Support: support, Triager: providers.Triager(cfg), Draft: draft, Corpus: corpus})
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			report, err := replay.Replay(cmd.Context(), st, msgs, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), report)
+			}
+			return printFunnel(cmd.OutOrStdout(), report)
+		},
+	}
+	cmd.Flags().StringVar(&messages, "messages", "", "JSONL file of inbound messages (required)")
+	cmd.Flags().StringVar(&rulesFile, "rules", "", "rules YAML file (default: SUPPORTDRAFT_RULES)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON, with every decision")
+	cmd.Flags().BoolVar(&draft, "draft", false, "also draft the survivors (local providers, on the scratch schema)")
+	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "with --draft, the policy corpus the drafts answer from")
+	_ = cmd.MarkFlagRequired("messages")
+	return cmd
+}
+
+// printFunnel prints the funnel as a table, then the labelled figures and the messages
+// whose decision differs from their label.
+func printFunnel(w io.Writer, r inbox.Report) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "messages in\t%d\n", r.Messages)
+	for _, s := range []struct {
+		name string
+		n    int
+	}{{"duplicate", r.Stages.Duplicate}, {"kill_switch", r.Stages.KillSwitch}, {"not_first", r.Stages.NotFirst},
+		{"automated", r.Stages.Automated}, {"rules_block", r.Stages.RulesBlock}, {"no_response", r.Stages.NoResponse},
+		{"not_billing", r.Stages.NotBilling}} {
+		fmt.Fprintf(tw, "  stopped: %s\t%d\n", s.name, s.n)
+	}
+	fmt.Fprintf(tw, "drafted\t%d (%.0f%% of intake)\n", r.Drafted, 100*float64(r.Drafted)/float64(max(r.Messages, 1)))
+	fmt.Fprintf(tw, "  forced to review\t%d\n", r.ForcedReview)
+	if r.DecisionAccuracy != nil {
+		fmt.Fprintf(tw, "decision accuracy\t%.3f\n", *r.DecisionAccuracy)
+	}
+	if r.BucketAccuracy != nil {
+		fmt.Fprintf(tw, "bucket accuracy\t%.3f\n", *r.BucketAccuracy)
+	}
+	if r.GenuineDropped != nil {
+		fmt.Fprintf(tw, "genuine dropped\t%d\n", *r.GenuineDropped)
+	}
+	return tw.Flush()
+}
+
+func newKillSwitchCmd() *cobra.Command {
+	var by string
+	cmd := &cobra.Command{
+		Use:   "killswitch [on|off]",
+		Short: "Halt or resume drafting at once (intake, the sidebar and rebuilds)",
+		Long: `killswitch reads or sets the kill switch in the database. Intake, the sidebar and
+rebuilds read it on every message and every request, so the change takes effect at once
+on every worker and API process, with nothing restarted. With no argument it prints the
+current state. The API offers the same at GET|POST /v1/admin/killswitch.`,
+		Example: `  supportdraft killswitch on --by "ana (incident 42)"
+  supportdraft killswitch off`,
+		Args:      cobra.MaximumNArgs(1),
+		ValidArgs: []string{"on", "off"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, _, err := openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if len(args) == 1 {
+				if args[0] != "on" && args[0] != "off" {
+					return usagef("killswitch %q: use on or off", args[0])
+				}
+				if err := s.SetHalted(cmd.Context(), args[0] == "on", by); err != nil {
+					return err
+				}
+			}
+			halted, err := s.Halted(cmd.Context())
+			if err != nil {
+				return err
+			}
+			state := "off: drafting runs"
+			if halted {
+				state = "on: drafting is halted"
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), "kill switch", state)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&by, "by", os.Getenv("USER"), "who changes the switch, for the record")
+	return cmd
+}

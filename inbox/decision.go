@@ -1,0 +1,62 @@
+package inbox
+
+// Decisions: what the funnel does with a message.
+const (
+	// DecisionDraft starts (or joins) the ticket's draft workflow.
+	DecisionDraft = "draft"
+	// DecisionReview drafts too, but the draft is forced to a person's review.
+	DecisionReview = "review"
+	// DecisionSkip drafts nothing; the message stays with the people in the help desk.
+	DecisionSkip = "skip"
+)
+
+// Stages, in the order the funnel runs them. A decision names the stage that decided it,
+// or StageNone when a message passed every stage and is drafted as it is.
+const (
+	StageDuplicate  = "duplicate"   // the same message ID was seen before
+	StageKillSwitch = "kill_switch" // drafting is halted
+	StageNotFirst   = "not_first"   // an agent already replied on the thread: it is the rep's
+	StageAutomated  = "automated"   // auto-replies, bounces, newsletters, no-reply senders
+	StageRulesBlock = "rules_block" // a block rule matched
+	StageRules      = "rules"       // a review rule matched (drafted, forced to review)
+	StageRecipients = "recipients"  // support only in cc or bcc (drafted, forced to review)
+	StageNoResponse = "no_response" // triage: nothing to answer (thanks, FYI)
+	StageNotBilling = "not_billing" // triage: not a billing question, routed to people
+	StageNone       = "none"
+)
+
+// Buckets are the triage categories. Every one but BucketNotBilling gets a draft.
+const (
+	BucketRefunds          = "refunds"
+	BucketCancellation     = "cancellation"
+	BucketPlanChange       = "plan_change"
+	BucketPaymentFailed    = "payment_failed"
+	BucketInvoiceTax       = "invoice_tax"
+	BucketPricingDiscounts = "pricing_discounts"
+	BucketAccountData      = "account_data"
+	BucketNotBilling       = "not_billing"
+)
+
+// Buckets lists every bucket, for schemas and validation.
+var Buckets = []string{BucketRefunds, BucketCancellation, BucketPlanChange, BucketPaymentFailed,
+	BucketInvoiceTax, BucketPricingDiscounts, BucketAccountData, BucketNotBilling}
+
+// ValidBucket reports whether b is one of Buckets.
+func ValidBucket(b string) bool {
+	for _, x := range Buckets {
+		if x == b {
+			return true
+		}
+	}
+	return false
+}
+
+// Decision is the funnel's answer for one message: what happens, which stage decided it,
+// the triage bucket when triage ran, and why in words. It carries no message text.
+type Decision struct {
+	MessageID string `json:"message_id"`
+	Decision  string `json:"decision"`
+	Stage     string `json:"stage"`
+	Bucket    string `json:"bucket,omitempty"`
+	Reason    string `json:"reason"`
+}

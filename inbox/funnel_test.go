@@ -1,0 +1,112 @@
+package inbox
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestFirstResponse(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		thread  Thread
+		outcome string
+	}{
+		{Thread{}, OutcomePass},
+		{Thread{EarlierMessages: 2}, OutcomePass},
+		{Thread{AgentReplied: true, EarlierMessages: 1}, OutcomeSkip},
+	}
+	for _, tc := range cases {
+		r := FirstResponse(tc.thread)
+		if r.Outcome != tc.outcome || (r.Outcome == OutcomeSkip && r.Stage != StageNotFirst) {
+			t.Errorf("%+v: got %+v", tc.thread, r)
+		}
+	}
+}
+
+func TestRevisionKeepsTheWholeThread(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 2, 9, 14, 0, 0, time.UTC)
+	first := &Message{MessageID: "<1@x>", ThreadID: "th-1", ReceivedAt: at, Subject: "Refund", Body: "Can I get a refund?",
+		Account: &Account{ID: "A-1", Plan: "pro", Region: "eu", Locale: "de"}}
+	r1 := Revision(nil, first)
+	if r1.TicketID != "th-1" || r1.Revision != 1 || r1.Account.Plan != "pro" || len(r1.Messages) != 1 || r1.Subject != "Refund" {
+		t.Fatalf("first revision: %+v", r1)
+	}
+	second := &Message{MessageID: "<2@x>", ThreadID: "th-1", ReceivedAt: at.Add(time.Hour), Subject: "Re: Refund", Body: "And how long does it take?",
+		Account: first.Account}
+	r2 := Revision(r1, second)
+	if r2.Revision != 2 || len(r2.Messages) != 2 || r2.Subject != "Refund" || !r2.UpdatedAt.Equal(second.ReceivedAt) {
+		t.Fatalf("second revision: %+v", r2)
+	}
+	if len(r1.Messages) != 1 {
+		t.Fatal("the earlier revision must not change")
+	}
+	if err := r2.Validate(); err != nil {
+		t.Fatalf("a mapped revision must be a valid ticket: %v", err)
+	}
+	unknown := Revision(nil, &Message{ThreadID: "th-2", ReceivedAt: at, Subject: "Price?", Body: ""})
+	if unknown.Account.Plan != UnknownAccount || unknown.Messages[0].Body != "Price?" {
+		t.Fatalf("unknown sender: %+v", unknown)
+	}
+}
+
+func TestParseIsStrict(t *testing.T) {
+	t.Parallel()
+	good := `{"message_id":"<a@b>","thread_id":"th-1","received_at":"2026-11-02T09:14:00Z","from":{"email":"ana@c.example"},"to":["billing@x.example"],"subject":"s","body":"b","thread":{"agent_replied":false,"earlier_messages":0}}`
+	if _, err := Parse([]byte(good)); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ name, body, want string }{
+		{"misspelt field", strings.Replace(good, `"thread_id"`, `"threadid"`, 1), `unknown field "threadid"`},
+		{"missing message_id", strings.Replace(good, `"message_id":"<a@b>",`, "", 1), `"message_id" is required`},
+		{"missing thread_id", strings.Replace(good, `"thread_id":"th-1",`, "", 1), `"thread_id" is required`},
+		{"missing from", strings.Replace(good, `"from":{"email":"ana@c.example"},`, "", 1), `"from.email" is required`},
+		{"account without plan", strings.Replace(good, `"body":"b",`, `"body":"b","account":{"id":"A"},`, 1), `"account" needs "plan" and "region"`},
+		{"bad label", strings.Replace(good, `"body":"b",`, `"body":"b","expect":{"decision":"maybe"},`, 1), `"expect.decision" is "maybe"`},
+		{"two objects", good + good, "more than one JSON value"},
+	}
+	for _, tc := range cases {
+		if _, err := Parse([]byte(tc.body)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestReport(t *testing.T) {
+	t.Parallel()
+	label := func(decision, stage, bucket string, genuine bool) *Message {
+		e := &Expect{Decision: decision, Stage: stage, Genuine: genuine}
+		if bucket != "" {
+			e.Bucket = &bucket
+		}
+		return &Message{Expect: e}
+	}
+	msgs := []*Message{
+		label(DecisionDraft, StageNone, BucketRefunds, true),
+		label(DecisionReview, StageRecipients, BucketInvoiceTax, true),
+		label(DecisionDraft, StageNone, BucketCancellation, true), // dropped as automated: a genuine loss
+		label(DecisionSkip, StageNotFirst, "", true),              // the rep's: not dropped
+		label(DecisionSkip, StageDuplicate, "", true),
+	}
+	decisions := []Decision{
+		{Decision: DecisionDraft, Stage: StageNone, Bucket: BucketRefunds},
+		{Decision: DecisionReview, Stage: StageRecipients, Bucket: BucketPlanChange},
+		{Decision: DecisionSkip, Stage: StageAutomated},
+		{Decision: DecisionSkip, Stage: StageNotFirst},
+		{Decision: DecisionSkip, Stage: StageDuplicate},
+	}
+	r := BuildReport(msgs, decisions)
+	if r.Messages != 5 || r.Drafted != 2 || r.ForcedReview != 1 || r.Stages.Automated != 1 || r.Stages.NotFirst != 1 || r.Stages.Duplicate != 1 {
+		t.Fatalf("counts: %+v", r)
+	}
+	if *r.DecisionAccuracy != 0.8 || *r.BucketAccuracy != 0.333 || *r.GenuineDropped != 1 {
+		t.Fatalf("label figures: decision %v bucket %v dropped %v", *r.DecisionAccuracy, *r.BucketAccuracy, *r.GenuineDropped)
+	}
+	if r.Decisions[2].Bucket != nil || *r.Decisions[0].Bucket != BucketRefunds {
+		t.Fatal("bucket is null when triage did not run")
+	}
+	if u := BuildReport([]*Message{{}}, decisions[:1]); u.DecisionAccuracy != nil || u.GenuineDropped != nil {
+		t.Fatal("an unlabelled set has no label figures")
+	}
+}

@@ -1,0 +1,84 @@
+package inbox_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/llmtest"
+)
+
+func TestOpenAITriageThroughTheFakeServer(t *testing.T) {
+	t.Parallel()
+	msg := &inbox.Message{From: inbox.Address{Email: "ana@customer.example"}, Subject: "Refund", Body: "Can we get a refund of the annual plan?",
+		Account: &inbox.Account{ID: "A-77", Plan: "pro", Region: "eu"}}
+	cases := []struct {
+		name    string
+		reply   llmtest.Reply
+		want    *inbox.Triage
+		wantErr string
+	}{
+		{"good answer", llmtest.JSON(map[string]any{"needs_response": true, "bucket": "refunds", "reason": "asks for a refund"}),
+			&inbox.Triage{NeedsResponse: true, Bucket: inbox.BucketRefunds, Reason: "asks for a refund"}, ""},
+		{"no response needed", llmtest.JSON(map[string]any{"needs_response": false, "bucket": "refunds", "reason": "a thank-you"}),
+			&inbox.Triage{NeedsResponse: false, Reason: "a thank-you"}, ""},
+		{"malformed JSON", llmtest.Reply{Content: `{"needs_response": tru`}, nil, "malformed JSON"},
+		{"unknown bucket", llmtest.JSON(map[string]any{"needs_response": true, "bucket": "shipping", "reason": "x"}), nil, `bucket "shipping"`},
+		{"refusal", llmtest.Reply{Refusal: "I can't help with that."}, nil, "refused"},
+		{"server error", llmtest.Error(http.StatusInternalServerError, "upstream exploded"), nil, "500"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := llmtest.New(t)
+			srv.Chat(tc.reply)
+			tr := inbox.NewOpenAITriager(llm.NewOpenAIClient(llm.OpenAIConfig{BaseURL: srv.URL, APIKey: "test"}), "triage-mini")
+			got, err := tr.Triage(context.Background(), msg)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *got != *tc.want {
+				t.Fatalf("got %+v, want %+v", got, tc.want)
+			}
+			reqs := srv.RequestsTo("/chat/completions")
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
+			}
+			var body struct {
+				Model          string `json:"model"`
+				ResponseFormat struct {
+					Type       string `json:"type"`
+					JSONSchema struct {
+						Strict bool `json:"strict"`
+						Schema struct {
+							Properties map[string]struct {
+								Enum []string `json:"enum"`
+							} `json:"properties"`
+							AdditionalProperties bool `json:"additionalProperties"`
+						} `json:"schema"`
+					} `json:"json_schema"`
+				} `json:"response_format"`
+			}
+			if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
+				t.Fatal(err)
+			}
+			if body.Model != "triage-mini" || body.ResponseFormat.Type != "json_schema" || !body.ResponseFormat.JSONSchema.Strict ||
+				len(body.ResponseFormat.JSONSchema.Schema.Properties["bucket"].Enum) != len(inbox.Buckets) {
+				t.Fatalf("request is not strict structured output with the bucket enum: %s", reqs[0].Body)
+			}
+			if strings.Contains(string(reqs[0].Body), "A-77") || strings.Contains(string(reqs[0].Body), "ana@") {
+				t.Fatal("the account ID and the sender's address must not leave the machine")
+			}
+		})
+	}
+}

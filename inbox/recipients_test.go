@@ -1,0 +1,48 @@
+package inbox
+
+import "testing"
+
+func TestRecipients(t *testing.T) {
+	t.Parallel()
+	s, err := NewSupport([]string{"billing@company.example", " Support@company.example "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name          string
+		to, cc, bcc   []string
+		wantAmbiguous bool
+	}{
+		{"support in to", []string{"billing@company.example"}, nil, nil, false},
+		{"support in to with teammates copied", []string{"billing@company.example"}, []string{"cfo@customer.example"}, nil, false},
+		{"display name and case", []string{"Billing Team <BILLING@company.example>"}, nil, nil, false},
+		{"plus tag", []string{"billing+eu@company.example"}, nil, nil, false},
+		{"second support address", []string{"support@company.example"}, nil, nil, false},
+		{"support only in cc", []string{"jen@customer.example"}, []string{"billing@company.example"}, nil, true},
+		{"support only in bcc", []string{"team@customer.example"}, nil, []string{"billing@company.example"}, true},
+		{"support nowhere: blind copy or forward", []string{"team@customer.example"}, nil, nil, true},
+		{"a lookalike domain is not support", []string{"billing@company.example.evil"}, nil, nil, true},
+	}
+	for _, tc := range cases {
+		r := s.Classify(&Message{To: tc.to, Cc: tc.cc, Bcc: tc.bcc})
+		if r.Ambiguous != tc.wantAmbiguous || r.Reason == "" {
+			t.Errorf("%s: ambiguous %v (%s), want %v", tc.name, r.Ambiguous, r.Reason, tc.wantAmbiguous)
+		}
+	}
+}
+
+func TestSupportGlobs(t *testing.T) {
+	t.Parallel()
+	s, err := NewSupport(DefaultSupportAddresses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Is("billing@quokka.example") || !s.Is("help@acme.example") || s.Is("jen@quokka.example") {
+		t.Fatal("default globs should match billing@, support@ and help@ on any domain, nothing else")
+	}
+	for _, bad := range [][]string{nil, {""}, {"billing"}, {"[x@y"}} {
+		if _, err := NewSupport(bad); err == nil {
+			t.Errorf("NewSupport(%q) should fail", bad)
+		}
+	}
+}

@@ -1,0 +1,35 @@
+package inbox
+
+import (
+	"context"
+	"fmt"
+)
+
+// Triage is the answer of the funnel's last layer: does the message warrant a response,
+// and which billing bucket does it belong to.
+type Triage struct {
+	NeedsResponse bool   `json:"needs_response"`
+	Bucket        string `json:"bucket"`
+	Reason        string `json:"reason"`
+}
+
+// Triager classifies a message. Implementations: Classifier (local, deterministic, the
+// default) and OpenAITriager (a small model with a strict JSON schema).
+type Triager interface {
+	Triage(ctx context.Context, m *Message) (*Triage, error)
+	// Remote is true when Triage calls a model over the network.
+	Remote() bool
+}
+
+// Check refuses an answer outside the contract: a bucket that is not one of Buckets, or a
+// message that needs no response yet carries a bucket other than none.
+func (t *Triage) Check() error {
+	if !t.NeedsResponse {
+		t.Bucket = ""
+		return nil
+	}
+	if !ValidBucket(t.Bucket) {
+		return fmt.Errorf("triage bucket %q is not one of %v", t.Bucket, Buckets)
+	}
+	return nil
+}

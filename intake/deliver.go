@@ -1,0 +1,50 @@
+// Package intake delivers inbound messages to the funnel: the webhook, replays of labelled
+// sets and the benchmark all go through Target.Deliver.
+package intake
+
+import (
+	"context"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// Target is where messages go: a store, a Temporal client, the task queue the intake
+// workers poll, and the scope of workflow IDs ("" for live traffic).
+type Target struct {
+	Store        *store.Store
+	Temporal     client.Client
+	TaskQueue    string
+	Scope        string
+	RemoteTriage bool
+	Draft        bool // start or join draft workflows for survivors
+}
+
+// Deliver stores the message and runs its intake workflow, answering with the decision.
+// A message ID seen before is a duplicate: Temporal refuses the second workflow, and the
+// duplicate step is recorded here since no workflow runs for it.
+func (t Target) Deliver(ctx context.Context, m *inbox.Message) (*workflows.IntakeResult, error) {
+	if err := t.Store.SaveMessage(ctx, m); err != nil {
+		return nil, err
+	}
+	in := &workflows.IntakeInput{MessageID: m.MessageID, ThreadID: m.ThreadID, Thread: m.Thread,
+		RemoteTriage: t.RemoteTriage, Draft: t.Draft}
+	res, duplicate, err := workflows.RunIntake(ctx, t.Temporal, t.Scope, t.TaskQueue, in)
+	if err != nil {
+		return nil, err
+	}
+	if !duplicate {
+		return res, nil
+	}
+	res = &workflows.IntakeResult{Decision: workflows.DuplicateDecision(m.MessageID)}
+	ev := inbox.Event{MessageID: m.MessageID, ThreadID: m.ThreadID, Step: inbox.StepDuplicate,
+		Outcome: inbox.OutcomeSkip, Reason: res.Reason, At: time.Now().UTC()}
+	if err := t.Store.RecordFunnel(context.WithoutCancel(ctx), []inbox.Event{ev}); err != nil {
+		return nil, err
+	}
+	return res, nil
+}

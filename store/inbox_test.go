@@ -1,0 +1,90 @@
+package store_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/internal/testdb"
+)
+
+func inboundMessage(id, thread, body string) *inbox.Message {
+	return &inbox.Message{MessageID: id, ThreadID: thread, ReceivedAt: time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC),
+		From: inbox.Address{Email: "ana@customer.example"}, To: []string{"billing@company.example"}, Subject: "Refund", Body: body,
+		Account: &inbox.Account{ID: "A-1", Plan: "pro", Region: "eu"}, Expect: &inbox.Expect{Decision: inbox.DecisionDraft}}
+}
+
+func TestMessagesKeepTheirFirstCopyWithoutLabels(t *testing.T) {
+	t.Parallel()
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	require.NoError(t, s.SaveMessage(ctx, inboundMessage("<1@x>", "th-1", "first copy")))
+	require.NoError(t, s.SaveMessage(ctx, inboundMessage("<1@x>", "th-1", "redelivered, changed")))
+	m, err := s.Message(ctx, "<1@x>")
+	require.NoError(t, err)
+	assert.Equal(t, "first copy", m.Body)
+	assert.Nil(t, m.Expect, "labels are not stored")
+	_, err = s.Message(ctx, "<missing@x>")
+	assert.ErrorContains(t, err, "<missing@x>")
+}
+
+// Messages of one thread become revisions 1, 2, 3 even when appended at once, and a
+// message appended again (a retried activity) returns its revision instead of adding one.
+func TestAppendToThreadNumbersRevisionsOnceEach(t *testing.T) {
+	t.Parallel()
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	msgs := []*inbox.Message{inboundMessage("<a@x>", "th-9", "one"), inboundMessage("<b@x>", "th-9", "two"), inboundMessage("<c@x>", "th-9", "three")}
+	for _, m := range msgs {
+		require.NoError(t, s.SaveMessage(ctx, m))
+	}
+	var wg sync.WaitGroup
+	for _, m := range msgs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := s.AppendToThread(ctx, m)
+			assert.NoError(t, err)
+		}()
+	}
+	wg.Wait()
+	again, err := s.AppendToThread(ctx, msgs[1])
+	require.NoError(t, err)
+	latest, err := s.LatestTicket(ctx, "th-9")
+	require.NoError(t, err)
+	assert.Equal(t, 3, latest.Revision, "three messages, three revisions")
+	assert.Len(t, latest.Messages, 3, "the latest revision carries the whole thread")
+	first, err := s.Ticket(ctx, "th-9", 1)
+	require.NoError(t, err)
+	assert.Len(t, first.Messages, 1)
+	assert.Equal(t, len(again.Messages), again.Revision, "a repeated append answers with the revision the message became")
+}
+
+func TestKillSwitchAndFunnelEvents(t *testing.T) {
+	t.Parallel()
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	halted, err := s.Halted(ctx)
+	require.NoError(t, err)
+	assert.False(t, halted, "drafting runs by default")
+	require.NoError(t, s.SetHalted(ctx, true, "ana"))
+	halted, err = s.Halted(ctx)
+	require.NoError(t, err)
+	assert.True(t, halted)
+
+	at := time.Now().UTC()
+	require.NoError(t, s.RecordFunnel(ctx, []inbox.Event{
+		{MessageID: "<1@x>", ThreadID: "th-1", Step: inbox.StepKillSwitch, Outcome: inbox.OutcomeSkip, Reason: "halted", At: at},
+	}))
+	events, err := s.FunnelEvents(ctx, "<1@x>")
+	require.NoError(t, err)
+	require.Len(t, events, 1)
+	assert.Equal(t, inbox.StepKillSwitch, events[0].Step)
+	assert.Error(t, s.RecordFunnel(ctx, []inbox.Event{{MessageID: "<2@x>", Step: "made-up", Outcome: inbox.OutcomeSkip, Reason: "x", At: at}}),
+		"the schema refuses a step that does not exist")
+}

@@ -1,0 +1,49 @@
+package workflows
+
+import "github.com/supportdraft/supportdraft/inbox"
+
+// The intake workflow's contract: one workflow per inbound message runs the funnel
+// (duplicate and kill switch, first responses only, automated mail and rules, recipients,
+// triage) and starts or joins the ticket's draft workflow for the survivors. It runs on
+// TaskQueue, on the same workers as drafts: every step but a remote model's triage is a
+// local activity costing microseconds.
+
+// IntakeWorkflowID is the workflow ID of one inbound message: its message ID. Temporal
+// refuses a second start with the same ID (the reuse policy in StartIntake), which is what
+// makes a redelivered webhook a no-op. scope separates replays from live traffic and from
+// each other; live intake uses "".
+func IntakeWorkflowID(scope, messageID string) string {
+	if scope == "" {
+		return "intake/" + messageID
+	}
+	return "intake/" + scope + "/" + messageID
+}
+
+// IntakeInput starts an intake workflow: the message's IDs and thread facts, never its text
+// (activities load the stored message by ID).
+type IntakeInput struct {
+	MessageID string       `json:"message_id"`
+	ThreadID  string       `json:"thread_id"`
+	Thread    inbox.Thread `json:"thread"`
+	// RemoteTriage runs triage as a regular activity (a model over the network, bounded
+	// timeout); otherwise the local classifier runs as a local activity.
+	RemoteTriage bool `json:"remote_triage,omitempty"`
+	// Draft starts or joins the ticket's draft workflow for a surviving message. Replays
+	// without --draft leave it off and only decide.
+	Draft bool `json:"draft"`
+}
+
+// IntakeResult is the funnel's decision for the message.
+type IntakeResult struct {
+	inbox.Decision
+	// TriageFailedOpen is true when triage errored or timed out and the message was
+	// treated as needing a response.
+	TriageFailedOpen bool `json:"triage_failed_open,omitempty"`
+	// TicketID and Revision name the ticket revision a surviving message became, once its
+	// draft workflow was started or joined.
+	TicketID string `json:"ticket_id,omitempty"`
+	Revision int    `json:"revision,omitempty"`
+	// DraftError says why the draft workflow could not be reached after its retries; the
+	// decision stands and the message stays with people.
+	DraftError string `json:"draft_error,omitempty"`
+}

@@ -1,0 +1,72 @@
+package workflows
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+
+	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/inbox"
+)
+
+// RunIntake starts the message's intake workflow and waits for its decision. A message ID
+// that already has a workflow — running, completed, or within the namespace's retention —
+// is a duplicate: Temporal refuses the start and RunIntake answers duplicate = true with no
+// result. Only a failed earlier run may be started again, so a webhook redelivered after
+// a failure gets another try.
+func RunIntake(ctx context.Context, c client.Client, scope, taskQueue string, in *IntakeInput) (res *IntakeResult, duplicate bool, err error) {
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                                       IntakeWorkflowID(scope, in.MessageID),
+		TaskQueue:                                taskQueue,
+		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
+		WorkflowIDConflictPolicy:                 enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		WorkflowExecutionTimeout:                 5 * time.Minute,
+	}, Intake, in)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var out IntakeResult
+	if err := run.Get(ctx, &out); err != nil {
+		return nil, false, err
+	}
+	return &out, false, nil
+}
+
+// DuplicateDecision is the decision for a message ID seen before.
+func DuplicateDecision(messageID string) inbox.Decision {
+	return inbox.Decision{MessageID: messageID, Decision: inbox.DecisionSkip, Stage: inbox.StageDuplicate,
+		Reason: "this message ID was delivered before"}
+}
+
+// DraftStarter returns the intake's one call into the draft workflow: update-with-start
+// "open" on the ticket's workflow, returning once the workflow accepted the revision (the
+// build runs on without the intake waiting for it). template carries the settings every
+// draft gets (idle timeout, check budget, review delay); the triage bucket and the
+// forced-review reason go into the input of a workflow this message starts. A running
+// workflow only learns the new revision: its bucket and review flag are the thread's first.
+func DraftStarter(c client.Client, taskQueue string, template DraftInput) activities.DraftStarter {
+	return func(ctx context.Context, ticketID string, revision int, bucket, forcedReview string) error {
+		in := template
+		in.TicketID, in.Revision, in.Bucket, in.ForcedReview = ticketID, revision, bucket, forcedReview
+		start := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
+			ID:                       DraftWorkflowID(ticketID),
+			TaskQueue:                taskQueue,
+			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		}, DraftWorkflowType, &in)
+		_, err := c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+			StartWorkflowOperation: start,
+			UpdateOptions: client.UpdateWorkflowOptions{UpdateName: UpdateOpen,
+				Args: []any{OpenRequest{Revision: revision}}, WaitForStage: client.WorkflowUpdateStageAccepted},
+		})
+		return err
+	}
+}
