@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -57,14 +56,11 @@ func readTicket(path string) (*ticket.Ticket, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	var t ticket.Ticket
-	if err := json.Unmarshal(raw, &t); err != nil {
-		return nil, usagef("%s: not a ticket in DESIGN.md's JSON format: %v", path, err)
-	}
-	if err := t.Validate(); err != nil {
+	t, err := ticket.Parse(raw)
+	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
-	return &t, nil
+	return t, nil
 }
 
 // printDraft shows a draft the way an agent would read it, with its evidence trail.

@@ -19,6 +19,7 @@ import (
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -62,7 +63,10 @@ func newAPICmd() *cobra.Command {
   POST /v1/drafts/{ticket}/discard      end the draft
   POST /v1/tickets/{ticket}/revisions   help-desk webhook: the customer wrote again
   GET  /v1/drafts/{ticket}/history      the workflow's steps, for QA
-  GET  /metrics                         Prometheus counters (unchecked sends, intake)`,
+  GET  /healthz                         the process answers
+  GET  /readyz                          Postgres and Temporal answer (503 names which does not)
+Prometheus counters are on a separate listener, SUPPORTDRAFT_METRICS_ADDR (default
+127.0.0.1:9464), at /metrics.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			st, err := open(cmd.Context())
@@ -125,25 +129,56 @@ func open(ctx context.Context) (*stack, error) {
 		localModels: !p.Remote}, nil
 }
 
-// serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully.
+// serveAPI runs the HTTP API, and the metrics on their own listener, until ctx ends, then
+// shuts both down gracefully. Send-check verdicts spooled while Postgres was down are
+// replayed every spoolReplay.
 func serveAPI(ctx context.Context, st *stack) error {
+	spool, err := api.NewSpool(st.cfg.SpoolDir)
+	if err != nil {
+		return err
+	}
+	h := st.cfg.Hardening
 	srv := &api.Server{Temporal: st.temporal, Store: st.store, Log: slog.Default(), Config: api.Config{
 		TaskQueue: workflows.TaskQueue, KillSwitch: st.cfg.KillSwitch, TemporalUI: st.cfg.TemporalUI, Namespace: st.cfg.TemporalNamespace,
 		IdleTimeout: st.cfg.IdleTimeout, CheckBudget: st.cfg.CheckBudget, LocalModels: st.localModels,
+		Tickets:      ticket.Sets{Plans: h.Plans, Regions: h.Regions, Locales: h.Locales},
+		AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins,
+		RateLimit: api.RateLimit{PerMinute: h.RatePerMinute, Burst: h.RateBurst}, Spool: spool,
 	}}
-	httpSrv := &http.Server{Addr: st.cfg.HTTPAddr, Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- httpSrv.ListenAndServe() }()
-	slog.Info("API listening", "addr", "http://"+st.cfg.HTTPAddr)
+	servers := []*http.Server{api.NewHTTPServer(st.cfg.HTTPAddr, srv.Handler()), api.NewHTTPServer(h.MetricsAddr, srv.MetricsHandler())}
+	errc := make(chan error, len(servers))
+	for _, s := range servers {
+		go func() { errc <- fmt.Errorf("serve on %s: %w", s.Addr, s.ListenAndServe()) }()
+	}
+	go replaySpool(ctx, spool, st.store)
+	slog.Info("API listening", "addr", "http://"+st.cfg.HTTPAddr, "metrics", "http://"+h.MetricsAddr+"/metrics")
 	select {
 	case err := <-errc:
-		return fmt.Errorf("serve API on %s: %w", st.cfg.HTTPAddr, err)
+		return err
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := httpSrv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for _, s := range servers {
+		if err := s.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
 	return nil
+}
+
+const spoolReplay = 30 * time.Second
+
+// replaySpool moves spooled send-check verdicts into the database until ctx ends.
+func replaySpool(ctx context.Context, spool *api.Spool, st *store.Store) {
+	for {
+		if n, err := spool.Replay(ctx, st); n > 0 || err != nil {
+			slog.Info("send-check spool replayed", "recorded", n, "waiting", spool.Pending(), "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(spoolReplay):
+		}
+	}
 }
