@@ -15,10 +15,12 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -28,10 +30,13 @@ import (
 type Server struct {
 	Temporal client.Client
 	Store    *store.Store
-	Config   Config
-	Log      *slog.Logger
-	metrics  *metrics
-	once     sync.Once
+	// Auth checks every route against the route table (auth/routes.go). Required: there
+	// is no unauthenticated mode.
+	Auth    *auth.Guard
+	Config  Config
+	Log     *slog.Logger
+	metrics *metrics
+	once    sync.Once
 }
 
 // Config is the part of the configuration the API acts on.
@@ -91,9 +96,9 @@ func newMetrics() *metrics {
 	return m
 }
 
-// Handler returns the echo instance with every route. State-changing routes check the
-// Host and Origin headers; starts, revisions, rebuilds and edits are rate limited. The
-// metrics are not here: see MetricsHandler.
+// Handler returns the echo instance with every route. Every route checks the Host header
+// and the caller's role (auth); state-changing routes also check the Origin; starts,
+// revisions, rebuilds and edits are rate limited. /metrics needs the admin role.
 func (s *Server) Handler() *echo.Echo {
 	s.init()
 	e := echo.New()
@@ -101,9 +106,11 @@ func (s *Server) Handler() *echo.Echo {
 	e.HidePort = true
 	e.HTTPErrorHandler = s.errorHandler
 	e.IPExtractor = echo.ExtractIPDirect() // X-Forwarded-For is the client's to forge
-	e.Use(middleware.Recover(), middleware.RequestID(), middleware.BodyLimit("512K"), s.checkHost)
+	e.Use(middleware.Recover(), middleware.RequestID(), middleware.BodyLimit("512K"), s.checkHost, s.Auth.Middleware())
+	s.metrics.registry.MustRegister(s.Auth.Collectors()...)
 	e.GET("/healthz", healthz)
 	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})))
 	v1 := e.Group("/v1")
 	change := append([]echo.MiddlewareFunc{s.checkOrigin}, s.limited()...)
 	v1.POST("/drafts", s.startDraft, change...)
@@ -114,6 +121,8 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/rebuild", s.rebuild, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
 	v1.POST("/drafts/:ticket/discard", s.discard, checkTicketParam, s.checkOrigin)
 	v1.POST("/tickets/:ticket/revisions", s.newRevision, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
+	e.GET("/app/session", s.Auth.Exchange)
+	e.POST("/app/session", s.Auth.Exchange)
 	return e
 }
 

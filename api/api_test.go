@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/store"
@@ -24,9 +25,26 @@ import (
 	"github.com/supportdraft/supportdraft/worker"
 )
 
+// testAPI is a served API with a token of every role.
+type testAPI struct {
+	*httptest.Server
+	creds *testenv.Creds
+	store *store.Store
+}
+
+// serve serves srv with fresh credentials over its store.
+func serve(t *testing.T, srv *api.Server) *testAPI {
+	t.Helper()
+	creds := testenv.Auth(t, srv.Store)
+	srv.Auth = creds.Guard
+	ts := &testAPI{Server: httptest.NewServer(srv.Handler()), creds: creds, store: srv.Store}
+	t.Cleanup(ts.Close)
+	return ts
+}
+
 // stackAPI serves the real API over a real worker on the Temporal dev server and a scratch
 // store with the sample corpus. Each test has its own task queue and ticket IDs.
-func stackAPI(t *testing.T) (*httptest.Server, *store.Store) {
+func stackAPI(t *testing.T) (*testAPI, *store.Store) {
 	t.Helper()
 	s := testenv.Store(t)
 	c := testenv.Temporal(t)
@@ -34,10 +52,8 @@ func stackAPI(t *testing.T) (*httptest.Server, *store.Store) {
 	w := worker.New(c, tq, testenv.Activities(t, s, nil))
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
-	srv := &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: tq, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-	return ts, s
+	srv := &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}}
+	return serve(t, srv), s
 }
 
 // sendChecks reads the verdicts recorded for a ticket, oldest first.
@@ -50,19 +66,32 @@ func sendChecks(t *testing.T, s *store.Store, ticketID string) []string {
 	return verdicts
 }
 
-func call(t *testing.T, ts *httptest.Server, method, path string, body any, out any) int {
+// call sends body as JSON with the credentials a real caller would use: the help desk's
+// signed token for its webhook, an admin token for /metrics, an agent token otherwise.
+func call(t *testing.T, ts *testAPI, method, path string, body any, out any) int {
 	t.Helper()
-	var r io.Reader
-	if s, ok := body.(string); ok {
-		r = strings.NewReader(s)
-	} else if body != nil {
-		b, err := json.Marshal(body)
-		require.NoError(t, err)
-		r = bytes.NewReader(b)
+	role := auth.Agent
+	switch {
+	case strings.HasPrefix(path, "/v1/tickets/"):
+		role = auth.Helpdesk
+	case path == "/metrics":
+		role = auth.Admin
 	}
-	req, err := http.NewRequest(method, ts.URL+path, r)
+	var b []byte
+	if s, ok := body.(string); ok {
+		b = []byte(s)
+	} else if body != nil {
+		var err error
+		b, err = json.Marshal(body)
+		require.NoError(t, err)
+	}
+	req, err := http.NewRequest(method, ts.URL+path, bytes.NewReader(b))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[role])
+	if role == auth.Helpdesk {
+		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, b, time.Now()))
+	}
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -160,9 +189,7 @@ func TestSendCheckWithoutTemporalIsUncheckedAndCounted(t *testing.T) {
 	s := testenv.Store(t)
 	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: testenv.QuietLogger()})
 	require.NoError(t, err)
-	srv := &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: "unused", CheckBudget: 200 * time.Millisecond}}
-	ts := httptest.NewServer(srv.Handler())
-	defer ts.Close()
+	ts := serve(t, &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: "unused", CheckBudget: 200 * time.Millisecond}})
 	id := testenv.Unique("T-")
 	testenv.SaveTicket(t, s, refundTicket(id, 1, "pro", asked, "Can I get a refund?"))
 
@@ -175,16 +202,22 @@ func TestSendCheckWithoutTemporalIsUncheckedAndCounted(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+testenv.Unique("T-")+"/send-check", map[string]string{"text": "Hello"}, &e),
 		"a ticket the database does not know is a 404, not an unchecked send")
 
-	metrics := httptest.NewServer(srv.MetricsHandler())
-	defer metrics.Close()
-	resp, err := http.Get(metrics.URL + "/metrics")
+	metrics := get(t, ts, "/metrics", auth.Admin)
+	assert.Contains(t, metrics, `supportdraft_unchecked_sends_total{cause="temporal_unreachable"} 1`)
+	assert.Equal(t, []string{drafts.VerdictUnchecked}, sendChecks(t, s, id))
+}
+
+// get reads path as role and returns the body.
+func get(t *testing.T, ts *testAPI, path string, role auth.Role) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, ts.URL+path, nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[role])
+	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	assert.Contains(t, string(body), `supportdraft_unchecked_sends_total{cause="temporal_unreachable"} 1`)
-	assert.Equal(t, []string{drafts.VerdictUnchecked}, sendChecks(t, s, id))
-	resp, err = http.Get(ts.URL + "/metrics")
+	raw, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "metrics are not served on the API listener")
+	require.Equal(t, http.StatusOK, resp.StatusCode, "GET %s: %s", path, raw)
+	return string(raw)
 }

@@ -15,12 +15,13 @@ import (
 // Client calls a running supportdraft API; the CLI's `draft` command uses it.
 type Client struct {
 	BaseURL string
+	Token   string // sent as Authorization: Bearer
 	HTTP    *http.Client
 }
 
-// NewClient returns a client for the API at baseURL.
-func NewClient(baseURL string) *Client {
-	return &Client{BaseURL: baseURL, HTTP: &http.Client{Timeout: 5 * time.Minute}}
+// NewClient returns a client for the API at baseURL that authenticates with token.
+func NewClient(baseURL, token string) *Client {
+	return &Client{BaseURL: baseURL, Token: token, HTTP: &http.Client{Timeout: 5 * time.Minute}}
 }
 
 // Draft starts (or gets) the draft for a ticket revision and returns it.
@@ -44,6 +45,7 @@ func (c *Client) Post(ctx context.Context, path string, body, out any) error {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+c.Token)
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
 		return fmt.Errorf("call supportdraft API at %s: %w (is `supportdraft api` running? see SUPPORTDRAFT_API_URL)", c.BaseURL, err)

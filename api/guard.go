@@ -16,7 +16,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.temporal.io/sdk/client"
 	"golang.org/x/time/rate"
 )
@@ -133,10 +132,4 @@ func (s *Server) readyz(c echo.Context) error {
 		status["temporal"], code = "unreachable", http.StatusServiceUnavailable
 	}
 	return c.JSON(code, status)
-}
-
-// MetricsHandler serves the Prometheus counters. It is not a route of Handler: serve it on
-// its own listener (SUPPORTDRAFT_METRICS_ADDR), reachable by the monitoring system only.
-func (s *Server) MetricsHandler() http.Handler {
-	return promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})
 }

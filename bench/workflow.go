@@ -17,6 +17,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
@@ -96,10 +97,16 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 		return nil, err
 	}
 	defer w.Stop()
-	srv := httptest.NewServer((&api.Server{Temporal: c, Store: s, Log: quiet,
+	// The API authenticates as in production: an agent token, looked up by hash per call.
+	token, hash := auth.NewToken()
+	if _, err := s.CreateToken(ctx, "bench", string(auth.Agent), hash); err != nil {
+		return nil, err
+	}
+	guard := auth.NewGuard(s, []byte(run+"-bench-session-key"), nil, quiet)
+	srv := httptest.NewServer((&api.Server{Temporal: c, Store: s, Log: quiet, Auth: guard,
 		Config: api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour, LocalModels: !p.Remote}}).Handler())
 	defer srv.Close()
-	apiClient := api.NewClient(srv.URL)
+	apiClient := api.NewClient(srv.URL, token)
 
 	fmt.Fprintf(opts.Progress, "drafting %d tickets, %d at a time…\n", opts.Drafts, opts.Concurrency)
 	ids := make([]string, opts.Drafts)

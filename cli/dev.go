@@ -2,12 +2,16 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -52,6 +56,15 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 				return fmt.Errorf("import %s: %w", corpus, err)
 			}
 			fmt.Fprintf(out, "corpus %s: %d versions added, %d unchanged\n", corpus, len(res.Added), len(res.Unchanged))
+			// A local admin token for this run (the sign-in link below carries it), and a
+			// webhook secret if none is configured, so the help-desk routes work locally.
+			token, hash := auth.NewToken()
+			if _, err := st.store.CreateToken(ctx, "supportdraft dev", string(auth.Admin), hash); err != nil {
+				return err
+			}
+			if st.cfg.WebhookSecret == "" {
+				st.cfg.WebhookSecret = randomHex(32)
+			}
 			if err := st.worker.Start(); err != nil {
 				return fmt.Errorf("start worker: %w", err)
 			}
@@ -64,7 +77,7 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			if err != nil {
 				return err
 			}
-			client := api.NewClient("http://" + cfg.HTTPAddr)
+			client := api.NewClient("http://"+cfg.HTTPAddr, token)
 			if err := client.WaitReady(ctx, 10*time.Second); err != nil {
 				return err
 			}
@@ -75,6 +88,10 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			fmt.Fprintln(out)
 			printDraft(out, v)
 			fmt.Fprintf(out, "\nAPI: http://%s   Temporal UI: %s\n", cfg.HTTPAddr, cfg.TemporalUI)
+			fmt.Fprintf(out, "Admin token for this run (revoke with `supportdraft token revoke`): %s\n", token)
+			fmt.Fprintf(out, "Help-desk webhook secret (SUPPORTDRAFT_WEBHOOK_SECRET): %s\n", st.cfg.WebhookSecret)
+			fmt.Fprintf(out, "Sidebar (open in a browser; the link signs you in): http://%s/app/session?token=%s&next=%s\n",
+				cfg.HTTPAddr, url.QueryEscape(token), url.QueryEscape("/app/tickets/"+url.PathEscape(t.TicketID)))
 			if once {
 				stop()
 				return <-errc
@@ -87,4 +104,11 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 	cmd.Flags().StringVar(&ticketFile, "ticket", "examples/ticket-refund.json", "ticket to draft first")
 	cmd.Flags().BoolVar(&once, "once", false, "exit after printing the first draft")
 	return cmd
+}
+
+// randomHex returns n random bytes as hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

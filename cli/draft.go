@@ -19,7 +19,8 @@ func newDraftCmd() *cobra.Command {
 		Use:   "draft --ticket FILE.json",
 		Short: "Draft a reply to one ticket through the running stack and print it",
 		Long: `draft sends one ticket revision (DESIGN.md's JSON format) to the running API
-(SUPPORTDRAFT_API_URL, default http://127.0.0.1:8080), waits for the draft workflow to
+(SUPPORTDRAFT_API_URL, default http://127.0.0.1:8080) with the agent token in
+SUPPORTDRAFT_TOKEN (see "supportdraft token create"), waits for the draft workflow to
 build it, and prints the reply with its citations, struck sentences and confidence.
 --json prints the same object as GET /v1/drafts/{ticket}.`,
 		Example: `  supportdraft draft --ticket examples/ticket-refund.json
@@ -34,7 +35,7 @@ build it, and prints the reply with its citations, struck sentences and confiden
 			if err != nil {
 				return err
 			}
-			v, err := api.NewClient(cfg.APIURL).Draft(cmd.Context(), t)
+			v, err := api.NewClient(cfg.APIURL, cfg.APIToken).Draft(cmd.Context(), t)
 			if err != nil {
 				return err
 			}

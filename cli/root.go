@@ -63,6 +63,7 @@ With no model configured, local deterministic providers draft, judge and embed.`
 	root.AddCommand(newDevCmd(), newWorkerCmd(), newAPICmd(), newMigrateCmd(), newPolicyCmd(), newDraftCmd(), newBenchCmd())
 	root.AddCommand(guardCommands()...)
 	root.AddCommand(newEvalCmd())
+	root.AddCommand(newTokenCmd())
 	return root
 }
 

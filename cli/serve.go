@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/providers"
@@ -65,8 +67,7 @@ func newAPICmd() *cobra.Command {
   GET  /v1/drafts/{ticket}/history      the workflow's steps, for QA
   GET  /healthz                         the process answers
   GET  /readyz                          Postgres and Temporal answer (503 names which does not)
-Prometheus counters are on a separate listener, SUPPORTDRAFT_METRICS_ADDR (default
-127.0.0.1:9464), at /metrics.`,
+  GET  /metrics                         Prometheus counters (admin token)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			st, err := open(cmd.Context())
@@ -129,40 +130,47 @@ func open(ctx context.Context) (*stack, error) {
 		localModels: !p.Remote}, nil
 }
 
-// serveAPI runs the HTTP API, and the metrics on their own listener, until ctx ends, then
-// shuts both down gracefully. Send-check verdicts spooled while Postgres was down are
-// replayed every spoolReplay.
+// newGuard builds the API's auth guard from the configuration. Without a configured
+// session key each process signs sessions with its own random key: sessions then end
+// when the process does, and every API replica needs the same key.
+func newGuard(st *stack) *auth.Guard {
+	key := []byte(st.cfg.SessionKey)
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		_, _ = rand.Read(key)
+	}
+	return auth.NewGuard(st.store, key, []byte(st.cfg.WebhookSecret), slog.Default())
+}
+
+// serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully. Send-check
+// verdicts spooled while Postgres was down are replayed every spoolReplay.
 func serveAPI(ctx context.Context, st *stack) error {
 	spool, err := api.NewSpool(st.cfg.SpoolDir)
 	if err != nil {
 		return err
 	}
 	h := st.cfg.Hardening
-	srv := &api.Server{Temporal: st.temporal, Store: st.store, Log: slog.Default(), Config: api.Config{
+	srv := &api.Server{Temporal: st.temporal, Store: st.store, Log: slog.Default(), Auth: newGuard(st), Config: api.Config{
 		TaskQueue: workflows.TaskQueue, KillSwitch: st.cfg.KillSwitch, TemporalUI: st.cfg.TemporalUI, Namespace: st.cfg.TemporalNamespace,
 		IdleTimeout: st.cfg.IdleTimeout, CheckBudget: st.cfg.CheckBudget, LocalModels: st.localModels,
 		Tickets:      ticket.Sets{Plans: h.Plans, Regions: h.Regions, Locales: h.Locales},
 		AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins,
 		RateLimit: api.RateLimit{PerMinute: h.RatePerMinute, Burst: h.RateBurst}, Spool: spool,
 	}}
-	servers := []*http.Server{api.NewHTTPServer(st.cfg.HTTPAddr, srv.Handler()), api.NewHTTPServer(h.MetricsAddr, srv.MetricsHandler())}
-	errc := make(chan error, len(servers))
-	for _, s := range servers {
-		go func() { errc <- fmt.Errorf("serve on %s: %w", s.Addr, s.ListenAndServe()) }()
-	}
+	httpSrv := api.NewHTTPServer(st.cfg.HTTPAddr, srv.Handler())
+	errc := make(chan error, 1)
+	go func() { errc <- httpSrv.ListenAndServe() }()
 	go replaySpool(ctx, spool, st.store)
-	slog.Info("API listening", "addr", "http://"+st.cfg.HTTPAddr, "metrics", "http://"+h.MetricsAddr+"/metrics")
+	slog.Info("API listening", "addr", "http://"+st.cfg.HTTPAddr)
 	select {
 	case err := <-errc:
-		return err
+		return fmt.Errorf("serve API on %s: %w", st.cfg.HTTPAddr, err)
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	for _, s := range servers {
-		if err := s.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return err
-		}
+	if err := httpSrv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
 	}
 	return nil
 }

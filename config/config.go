@@ -16,11 +16,14 @@ type Config struct {
 	TemporalNamespace string        // TEMPORAL_NAMESPACE
 	HTTPAddr          string        // SUPPORTDRAFT_HTTP_ADDR
 	APIURL            string        // SUPPORTDRAFT_API_URL: where CLI commands reach the API
+	APIToken          string        // SUPPORTDRAFT_TOKEN: the agent token CLI commands call the API with
 	KillSwitch        bool          // SUPPORTDRAFT_KILL_SWITCH: refuse new drafts at intake
 	IdleTimeout       time.Duration // SUPPORTDRAFT_DRAFT_IDLE_TIMEOUT: a draft nobody touches closes after this
 	CheckBudget       time.Duration // SUPPORTDRAFT_CHECK_BUDGET: how long send-check may try before answering "unchecked"
 	TemporalUI        string        // SUPPORTDRAFT_TEMPORAL_UI: Web UI base URL, for links
 	Vocabulary        string        // SUPPORTDRAFT_VOCABULARY: a file of extra commitment vocabulary
+	WebhookSecret     string        // SUPPORTDRAFT_WEBHOOK_SECRET: HMAC key of help-desk webhook signatures (empty: webhooks refused)
+	SessionKey        string        // SUPPORTDRAFT_SESSION_KEY: HMAC key of browser sessions (empty: random per process)
 
 	Provider      string // SUPPORTDRAFT_PROVIDER: local | openai
 	OpenAIBaseURL string // OPENAI_BASE_URL
@@ -45,6 +48,8 @@ func FromEnv() (Config, error) {
 		HTTPAddr:          env("SUPPORTDRAFT_HTTP_ADDR", "127.0.0.1:8080"),
 		TemporalUI:        env("SUPPORTDRAFT_TEMPORAL_UI", "http://127.0.0.1:8233"),
 		Vocabulary:        os.Getenv("SUPPORTDRAFT_VOCABULARY"),
+		WebhookSecret:     os.Getenv("SUPPORTDRAFT_WEBHOOK_SECRET"),
+		SessionKey:        os.Getenv("SUPPORTDRAFT_SESSION_KEY"),
 		Provider:          env("SUPPORTDRAFT_PROVIDER", "local"),
 		OpenAIBaseURL:     env("OPENAI_BASE_URL", "https://api.openai.com/v1"),
 		OpenAIAPIKey:      os.Getenv("OPENAI_API_KEY"),
@@ -53,6 +58,7 @@ func FromEnv() (Config, error) {
 		Embedder:          env("SUPPORTDRAFT_EMBEDDER", "hashing"),
 		EmbeddingModel:    env("SUPPORTDRAFT_EMBEDDING_MODEL", "text-embedding-3-small"),
 	}
+	c.APIToken = os.Getenv("SUPPORTDRAFT_TOKEN")
 	c.APIURL = env("SUPPORTDRAFT_API_URL", "http://"+c.HTTPAddr)
 	var err error
 	if c.KillSwitch, err = boolEnv("SUPPORTDRAFT_KILL_SWITCH", false); err != nil {
@@ -87,6 +93,11 @@ func FromEnv() (Config, error) {
 		}
 	default:
 		return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDER=%q: use hashing or openai", c.Embedder)
+	}
+	for name, v := range map[string]string{"SUPPORTDRAFT_WEBHOOK_SECRET": c.WebhookSecret, "SUPPORTDRAFT_SESSION_KEY": c.SessionKey} {
+		if v != "" && len(v) < 32 {
+			return c, fmt.Errorf("%s is %d characters: use at least 32 random ones (openssl rand -hex 32)", name, len(v))
+		}
 	}
 	if c.EmbeddingDims < 8 || c.EmbeddingDims > 4096 {
 		return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDING_DIMS=%d: use a value between 8 and 4096", c.EmbeddingDims)

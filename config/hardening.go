@@ -18,7 +18,6 @@ type Hardening struct {
 	AllowedOrigins []string // SUPPORTDRAFT_ALLOWED_ORIGINS: browser origins allowed to change drafts
 	RatePerMinute  float64  // SUPPORTDRAFT_RATE_LIMIT: state-changing requests per minute per IP and per token (0: off)
 	RateBurst      int      // SUPPORTDRAFT_RATE_BURST: how many of those may come at once
-	MetricsAddr    string   // SUPPORTDRAFT_METRICS_ADDR: the Prometheus listener, apart from the API
 	SpoolDir       string   // SUPPORTDRAFT_SPOOL_DIR: where send-check verdicts wait while Postgres is down
 }
 
@@ -30,7 +29,6 @@ func (c *Config) readHardening() error {
 		Plans: list("SUPPORTDRAFT_PLANS"), Regions: list("SUPPORTDRAFT_REGIONS"), Locales: list("SUPPORTDRAFT_LOCALES"),
 		AllowedHosts:   list("SUPPORTDRAFT_ALLOWED_HOSTS"),
 		AllowedOrigins: list("SUPPORTDRAFT_ALLOWED_ORIGINS"),
-		MetricsAddr:    env("SUPPORTDRAFT_METRICS_ADDR", "127.0.0.1:9464"),
 		SpoolDir:       env("SUPPORTDRAFT_SPOOL_DIR", ".data/spool"),
 	}
 	if len(h.AllowedHosts) == 0 {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"go.temporal.io/sdk/client"
+	"golang.org/x/term"
 
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -68,11 +70,24 @@ func (r *replayer) discard(ctx context.Context, workflowID string) {
 	}
 }
 
-// progress returns a function to call once per finished draft. It draws a bar on w unless
-// hidden; it is safe to call from many goroutines.
+// progress returns a function to call once per finished draft; it is safe to call from
+// many goroutines. On a terminal it draws a bar on w; anywhere else (a CI log, a file) it
+// prints a plain line at every tenth of the way, so logs stay readable.
 func progress(w io.Writer, total int, hidden bool) func() {
 	if hidden || w == io.Discard {
 		return func() {}
+	}
+	var mu sync.Mutex
+	if f, ok := w.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+		done, step := 0, max(total/10, 1)
+		return func() {
+			mu.Lock()
+			defer mu.Unlock()
+			done++
+			if done%step == 0 || done == total {
+				fmt.Fprintf(w, "replaying drafts (system + baseline): %d/%d\n", done, total)
+			}
+		}
 	}
 	bar := progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(w),
@@ -84,7 +99,6 @@ func progress(w io.Writer, total int, hidden bool) func() {
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
 	)
-	var mu sync.Mutex
 	return func() {
 		mu.Lock()
 		defer mu.Unlock()

@@ -18,17 +18,17 @@ func (s *Store) SaveDraft(ctx context.Context, r *drafts.Record, area string) er
 	return s.inTx(ctx, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `
 			INSERT INTO drafts (ticket_id, iteration, revision, status, eligible_at, plan, region, locale, reply,
-			  model_reply, abstained, note, claims, sentences, bound, evidence, scores, unsupported, confidence, stale_reasons)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)
+			  model_reply, abstained, note, claims, sentences, bound, evidence, scores, unsupported, confidence, stale_reasons, area)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)
 			ON CONFLICT (ticket_id, iteration) DO UPDATE SET revision = EXCLUDED.revision, status = EXCLUDED.status,
 			  eligible_at = EXCLUDED.eligible_at, plan = EXCLUDED.plan, region = EXCLUDED.region, locale = EXCLUDED.locale,
 			  reply = EXCLUDED.reply, model_reply = EXCLUDED.model_reply, abstained = EXCLUDED.abstained, note = EXCLUDED.note,
 			  claims = EXCLUDED.claims, sentences = EXCLUDED.sentences, bound = EXCLUDED.bound, evidence = EXCLUDED.evidence,
 			  scores = EXCLUDED.scores, unsupported = EXCLUDED.unsupported, confidence = EXCLUDED.confidence,
-			  stale_reasons = EXCLUDED.stale_reasons, updated_at = now()`,
+			  stale_reasons = EXCLUDED.stale_reasons, area = EXCLUDED.area, updated_at = now()`,
 			r.TicketID, r.Iteration, r.Revision, r.Status, r.EligibleAt, r.Account.Plan, r.Account.Region, r.Account.Locale,
 			r.Reply, r.ModelReply, r.Abstained, r.Note, js(r.Claims), js(r.Sentences), js(r.Bound), js(r.Evidence),
-			js(r.Scores), r.Unsupported, r.Confidence, js(nonNil(r.StaleReasons)))
+			js(r.Scores), r.Unsupported, r.Confidence, js(nonNil(r.StaleReasons)), area)
 		if err != nil {
 			return fmt.Errorf("save draft %s #%d: %w", r.TicketID, r.Iteration, err)
 		}

@@ -57,6 +57,12 @@ type DraftInput struct {
 	// draft from its provider configuration; drafts started without it (and every draft
 	// started before it existed) run them as regular activities.
 	LocalModels bool `json:"local_models,omitempty"`
+	// Bucket is the triage bucket the intake funnel filed the message under (refunds,
+	// cancellation, …); empty for drafts opened from the sidebar.
+	Bucket string `json:"bucket,omitempty"`
+	// ForcedReview is why intake forced this draft to careful review (support only in cc or
+	// bcc, a review rule matched); empty if nothing did.
+	ForcedReview string `json:"forced_review,omitempty"`
 	// Carried across continue-as-new.
 	Iteration   int                  `json:"iteration,omitempty"`
 	Current     *drafts.Summary      `json:"current,omitempty"`

@@ -1,0 +1,221 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/internal/testenv"
+)
+
+// authAPI serves the API over a real Temporal client (no worker: handlers that reach a
+// workflow find none) and a scratch store.
+func authAPI(t *testing.T) *testAPI {
+	t.Helper()
+	return serve(t, &api.Server{Temporal: testenv.Temporal(t), Store: testenv.Store(t),
+		Config: api.Config{TaskQueue: testenv.Unique("auth-"), CheckBudget: 200 * time.Millisecond, IdleTimeout: time.Hour}})
+}
+
+type request struct {
+	method, path string
+	body         []byte
+	header       map[string]string
+}
+
+func (ts *testAPI) do(t *testing.T, r request) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(r.method, ts.URL+r.path, bytes.NewReader(r.body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range r.header {
+		req.Header.Set(k, v)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(raw)
+}
+
+// routes lists every route the server registers, with its parameters filled in.
+func routes(t *testing.T) []request {
+	t.Helper()
+	srv := &api.Server{Auth: auth.NewGuard(nil, []byte("k"), nil, nil)}
+	var out []request
+	for _, r := range srv.Handler().Routes() {
+		path := strings.NewReplacer(":ticket", "T-AUTH-1", "*", "x").Replace(r.Path)
+		out = append(out, request{method: r.Method, path: path, body: []byte(`{}`)})
+	}
+	require.NotEmpty(t, out)
+	return out
+}
+
+func TestEveryRouteIsInTheRouteTable(t *testing.T) {
+	srv := &api.Server{Auth: auth.NewGuard(nil, []byte("k"), nil, nil)}
+	for _, r := range srv.Handler().Routes() {
+		_, ok := auth.Lookup(r.Method, r.Path)
+		assert.True(t, ok, "%s %s has no entry in auth/routes.go", r.Method, r.Path)
+	}
+}
+
+// Every route × every role × every kind of bad credential: public routes answer anyone;
+// the others answer 401 without valid credentials, 403 to a role the table does not
+// admit, and run (anything but 401/403) for a role it does, by bearer token and by session.
+func TestRouteRoleMatrix(t *testing.T) {
+	t.Parallel()
+	ts := authAPI(t)
+	ctx := context.Background()
+	g := ts.creds.Guard
+
+	revoked, hash := auth.NewToken()
+	row, err := ts.store.CreateToken(ctx, "revoked", string(auth.Admin), hash)
+	require.NoError(t, err)
+	liveSession := g.Sessions.New(row.ID, row.Name, auth.Admin, time.Now())
+	require.NoError(t, ts.store.RevokeToken(ctx, row.ID))
+	expired := g.Sessions.New(ts.creds.IDs[auth.Admin], "admin", auth.Admin, time.Now().Add(-2*auth.SessionTTL))
+
+	bad := map[string]map[string]string{
+		"no token":           {},
+		"bad token":          {"Authorization": "Bearer sdt_not-a-real-token"},
+		"not bearer":         {"Authorization": "Basic YWRtaW46YWRtaW4="},
+		"revoked token":      {"Authorization": "Bearer " + revoked},
+		"session of revoked": {"Cookie": auth.SessionCookie + "=" + g.Sessions.Encode(liveSession), "X-CSRF-Token": g.Sessions.CSRF(liveSession)},
+		"expired session":    {"Cookie": auth.SessionCookie + "=" + g.Sessions.Encode(expired), "X-CSRF-Token": g.Sessions.CSRF(expired)},
+		"forged session":     {"Cookie": auth.SessionCookie + "=" + auth.Sessions{Key: []byte("other key")}.Encode(expired)},
+	}
+	for _, r := range routes(t) {
+		access, _ := auth.Lookup(r.method, strings.NewReplacer("T-AUTH-1", ":ticket", "/x", "/*").Replace(r.path))
+		t.Run(r.method+" "+r.path, func(t *testing.T) {
+			for name, h := range bad {
+				r.header = h
+				code, body := ts.do(t, r)
+				if access.Public {
+					assert.NotEqual(t, http.StatusUnauthorized, code, "%s: public route refused: %s", name, body)
+					continue
+				}
+				assert.Equal(t, http.StatusUnauthorized, code, "%s: %s", name, body)
+				assert.NotContains(t, body, "goroutine", "never a stack trace")
+			}
+			if access.Public {
+				return
+			}
+			for _, role := range auth.Roles {
+				r.header = map[string]string{"Authorization": "Bearer " + ts.creds.Tokens[role]}
+				if role == auth.Helpdesk {
+					r.header[auth.SignatureHeader] = auth.Sign(ts.creds.Secret, r.body, time.Now())
+				}
+				code, body := ts.do(t, r)
+				if access.Allows(role) {
+					assert.NotContains(t, []int{http.StatusUnauthorized, http.StatusForbidden}, code, "%s by bearer: %s", role, body)
+				} else {
+					assert.Equal(t, http.StatusForbidden, code, "%s by bearer: %s", role, body)
+				}
+				if role == auth.Helpdesk {
+					continue // help-desk tokens get no session
+				}
+				sess := g.Sessions.New(ts.creds.IDs[role], string(role), role, time.Now())
+				r.header = map[string]string{"Cookie": auth.SessionCookie + "=" + g.Sessions.Encode(sess), "X-CSRF-Token": g.Sessions.CSRF(sess)}
+				code, body = ts.do(t, r)
+				if access.Allows(role) {
+					assert.NotContains(t, []int{http.StatusUnauthorized, http.StatusForbidden}, code, "%s by session: %s", role, body)
+				} else {
+					assert.Equal(t, http.StatusForbidden, code, "%s by session: %s", role, body)
+				}
+				if r.method != http.MethodGet && access.Allows(role) {
+					delete(r.header, "X-CSRF-Token")
+					code, body = ts.do(t, r)
+					assert.Equal(t, http.StatusForbidden, code, "%s by session without CSRF token: %s", role, body)
+					assert.Contains(t, body, "CSRF")
+				}
+			}
+		})
+	}
+}
+
+// A help-desk webhook is accepted once with a good signature; a bad, stale, missing or
+// replayed one is refused with 401 and counted.
+func TestWebhookSignatures(t *testing.T) {
+	t.Parallel()
+	ts := authAPI(t)
+	id := testenv.Unique("WH-")
+	body, err := json.Marshal(refundTicket(id, 1, "pro", asked, "Can I get a refund?"))
+	require.NoError(t, err)
+	hook := func(sig string) (int, string) {
+		return ts.do(t, request{method: http.MethodPost, path: "/v1/tickets/" + id + "/revisions", body: body,
+			header: map[string]string{"Authorization": "Bearer " + ts.creds.Tokens[auth.Helpdesk], auth.SignatureHeader: sig}})
+	}
+	good := auth.Sign(ts.creds.Secret, body, time.Now())
+	code, msg := hook(good)
+	require.Equal(t, http.StatusAccepted, code, msg)
+
+	code, msg = hook(good)
+	assert.Equal(t, http.StatusUnauthorized, code)
+	assert.Contains(t, msg, "already used")
+
+	for name, sig := range map[string]string{
+		"wrong secret": auth.Sign([]byte("another-secret-another-secret-xx"), body, time.Now()),
+		"other body":   auth.Sign(ts.creds.Secret, append([]byte(" "), body...), time.Now()),
+		"stale":        auth.Sign(ts.creds.Secret, body, time.Now().Add(-6*time.Minute)),
+		"future":       auth.Sign(ts.creds.Secret, body, time.Now().Add(6*time.Minute)),
+		"missing":      "",
+		"no timestamp": strings.Split(good, ",")[1],
+		"garbage":      "t=abc,v1=zz",
+	} {
+		code, msg := hook(sig)
+		assert.Equal(t, http.StatusUnauthorized, code, "%s: %s", name, msg)
+	}
+	metrics := get(t, &testAPI{Server: ts.Server, creds: ts.creds}, "/metrics", auth.Admin)
+	for _, line := range []string{
+		`supportdraft_webhook_signatures_total{result="ok"} 1`,
+		`supportdraft_webhook_signatures_total{result="replayed"} 1`,
+		`supportdraft_webhook_signatures_total{result="stale"} 2`,
+		`supportdraft_webhook_signatures_total{result="missing"} 1`,
+		`supportdraft_webhook_signatures_total{result="bad"} 4`,
+	} {
+		assert.Contains(t, metrics, line)
+	}
+}
+
+// A sign-in link trades a token for an HttpOnly, SameSite session cookie and sends the
+// browser only to a page of this app; the cookie then authenticates API calls.
+func TestSessionExchange(t *testing.T) {
+	t.Parallel()
+	ts := authAPI(t)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	exchange := func(token, next string) *http.Response {
+		resp, err := client.Get(ts.URL + "/app/session?token=" + url.QueryEscape(token) + "&next=" + url.QueryEscape(next))
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp
+	}
+	resp := exchange(ts.creds.Tokens[auth.Agent], "/app/tickets/T-1")
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+	assert.Equal(t, "/app/tickets/T-1", resp.Header.Get("Location"))
+	cookies := resp.Cookies()
+	require.Len(t, cookies, 1)
+	ck := cookies[0]
+	assert.Equal(t, auth.SessionCookie, ck.Name)
+	assert.True(t, ck.HttpOnly)
+	assert.Equal(t, http.SameSiteLaxMode, ck.SameSite)
+	assert.Equal(t, int(auth.SessionTTL.Seconds()), ck.MaxAge)
+
+	code, body := ts.do(t, request{method: http.MethodGet, path: "/v1/drafts/" + testenv.Unique("none-"),
+		header: map[string]string{"Cookie": ck.Name + "=" + ck.Value}})
+	assert.Equal(t, http.StatusNotFound, code, "the session authenticates: %s", body)
+
+	assert.Equal(t, "/app/login", exchange(ts.creds.Tokens[auth.Agent], "https://evil.example/").Header.Get("Location"))
+	assert.Equal(t, http.StatusForbidden, exchange(ts.creds.Tokens[auth.Helpdesk], "/app/tickets/T-1").StatusCode)
+	assert.Equal(t, http.StatusUnauthorized, exchange("sdt_wrong", "/app/tickets/T-1").StatusCode)
+}

@@ -1,0 +1,198 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/supportdraft/supportdraft/store"
+)
+
+// TokenStore is the part of the store the guard reads: tokens by hash and ID, and the
+// signatures of webhooks already delivered.
+type TokenStore interface {
+	ActiveTokenByHash(ctx context.Context, hash []byte) (store.Token, error)
+	ActiveToken(ctx context.Context, id int64) (store.Token, error)
+	RecordDelivery(ctx context.Context, signature string, keep time.Duration) (bool, error)
+}
+
+// Principal is who is calling, set on the echo context for handlers and pages.
+type Principal struct {
+	TokenID int64
+	Name    string
+	Role    Role
+	// CSRF is the session's anti-forgery token for pages to embed; empty for bearer calls.
+	CSRF string
+}
+
+const principalKey = "auth.principal"
+
+// From returns the caller of a request that passed the guard.
+func From(c echo.Context) (Principal, bool) {
+	p, ok := c.Get(principalKey).(Principal)
+	return p, ok
+}
+
+// Guard authenticates and authorises every request against the route table.
+type Guard struct {
+	Tokens        TokenStore
+	Sessions      Sessions
+	WebhookSecret []byte // empty: signed webhooks are refused (503) until one is configured
+	Now           func() time.Time
+	Log           *slog.Logger
+	refused       *prometheus.CounterVec
+	webhooks      *prometheus.CounterVec
+}
+
+// NewGuard builds a guard; now is the clock (time.Now outside tests).
+func NewGuard(tokens TokenStore, sessionKey, webhookSecret []byte, log *slog.Logger) *Guard {
+	return &Guard{Tokens: tokens, Sessions: Sessions{Key: sessionKey}, WebhookSecret: webhookSecret, Now: time.Now, Log: log,
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "supportdraft_auth_refused_total", Help: "Requests refused by the auth guard, by HTTP status (401 no or bad credentials, 403 wrong role or CSRF).",
+		}, []string{"status"}),
+		webhooks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "supportdraft_webhook_signatures_total", Help: "Help-desk webhook signatures checked, by result (ok, missing, bad, stale, replayed).",
+		}, []string{"result"}),
+	}
+}
+
+// Collectors are the guard's counters, for the API's Prometheus registry.
+func (g *Guard) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{g.refused, g.webhooks}
+}
+
+// Middleware checks every request: public routes pass; others need a bearer token or a
+// session cookie (with a CSRF token on unsafe methods) whose role the route admits; the
+// help-desk role must also sign its bodies. It runs after routing, so c.Path() is the
+// route pattern the table is keyed by.
+func (g *Guard) Middleware() echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			access, known := Lookup(c.Request().Method, c.Path())
+			if known && access.Public {
+				return next(c)
+			}
+			p, err := g.authenticate(c)
+			if err != nil {
+				g.refused.WithLabelValues("401").Inc()
+				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="supportdraft"`)
+				return err
+			}
+			switch {
+			case c.Path() == "" || c.Path() == "/*":
+				return echo.ErrNotFound // no such route: say so only to a known caller
+			case !known:
+				g.refused.WithLabelValues("403").Inc()
+				return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("%s %s has no entry in the route table (auth/routes.go): refused for every role", c.Request().Method, c.Path()))
+			case !access.Allows(p.Role):
+				g.refused.WithLabelValues("403").Inc()
+				return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("role %s may not %s %s", p.Role, c.Request().Method, c.Path()))
+			}
+			if p.Role == Helpdesk {
+				if err := g.verifyWebhook(c); err != nil {
+					return err
+				}
+			}
+			c.Set(principalKey, p)
+			return next(c)
+		}
+	}
+}
+
+func unauthorized(msg string) error { return echo.NewHTTPError(http.StatusUnauthorized, msg) }
+
+// authenticate reads the bearer token, or else the session cookie. A session's token
+// must still be active, and an unsafe request made with it must carry its CSRF token.
+func (g *Guard) authenticate(c echo.Context) (Principal, error) {
+	ctx := c.Request().Context()
+	if h := c.Request().Header.Get(echo.HeaderAuthorization); h != "" {
+		tok, ok := strings.CutPrefix(h, "Bearer ")
+		if !ok || tok == "" {
+			return Principal{}, unauthorized(`Authorization must be "Bearer <token>"`)
+		}
+		t, err := g.Tokens.ActiveTokenByHash(ctx, HashToken(tok))
+		if err != nil {
+			return Principal{}, g.tokenError(err, "token")
+		}
+		return Principal{TokenID: t.ID, Name: t.Name, Role: Role(t.Role)}, nil
+	}
+	ck, err := c.Cookie(SessionCookie)
+	if err != nil {
+		return Principal{}, unauthorized("sign in: send Authorization: Bearer <token>, or open the sidebar through its sign-in link")
+	}
+	sess, err := g.Sessions.Decode(ck.Value, g.Now())
+	if err != nil {
+		return Principal{}, unauthorized(err.Error())
+	}
+	t, err := g.Tokens.ActiveToken(ctx, sess.TokenID)
+	if err != nil {
+		return Principal{}, g.tokenError(err, "the token this session was opened with")
+	}
+	p := Principal{TokenID: t.ID, Name: t.Name, Role: Role(t.Role), CSRF: g.Sessions.CSRF(sess)}
+	if m := c.Request().Method; m != http.MethodGet && m != http.MethodHead {
+		sent := c.Request().Header.Get("X-CSRF-Token")
+		if sent == "" {
+			sent = c.FormValue("csrf")
+		}
+		if sent != p.CSRF {
+			g.refused.WithLabelValues("403").Inc()
+			return Principal{}, echo.NewHTTPError(http.StatusForbidden, "missing or wrong CSRF token: reload the page and try again")
+		}
+	}
+	return p, nil
+}
+
+// tokenError turns a failed lookup into 401 (unknown or revoked) or a logged 500.
+func (g *Guard) tokenError(err error, what string) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return unauthorized(what + " is unknown or revoked")
+	}
+	g.Log.Error("token lookup failed", "error", err)
+	return echo.NewHTTPError(http.StatusServiceUnavailable, "cannot check credentials right now: try again")
+}
+
+// verifyWebhook checks a help-desk body's signature and refuses one seen before.
+func (g *Guard) verifyWebhook(c echo.Context) error {
+	if len(g.WebhookSecret) == 0 {
+		return echo.NewHTTPError(http.StatusServiceUnavailable, "signed webhooks are not configured on this server: set SUPPORTDRAFT_WEBHOOK_SECRET")
+	}
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
+	}
+	c.Request().Body = io.NopCloser(bytes.NewReader(body))
+	sig, err := Verify(g.WebhookSecret, body, c.Request().Header.Get(SignatureHeader), g.Now())
+	if err == nil {
+		// A signature covers timestamp and body only (as Stripe's do), so two deliveries
+		// of the same body in the same second to different URLs (one send-check text for
+		// two tickets) sign alike: a replay is the same signature on the same URL.
+		key := c.Request().Method + " " + c.Request().URL.Path + " " + sig
+		fresh, rerr := g.Tokens.RecordDelivery(c.Request().Context(), key, 2*SignatureTolerance)
+		if rerr != nil {
+			g.Log.Error("webhook replay check failed", "error", rerr)
+			return echo.NewHTTPError(http.StatusServiceUnavailable, "cannot check the webhook signature right now: retry")
+		}
+		if !fresh {
+			err = ErrSignatureReplay
+		}
+	}
+	result := map[error]string{nil: "ok", ErrSignatureMissing: "missing", ErrSignatureStale: "stale", ErrSignatureReplay: "replayed"}[err]
+	if result == "" {
+		result = "bad"
+	}
+	g.webhooks.WithLabelValues(result).Inc()
+	if err != nil {
+		g.refused.WithLabelValues("401").Inc()
+		return unauthorized(err.Error())
+	}
+	return nil
+}

@@ -1,0 +1,38 @@
+package auth
+
+// routes is THE route→role table: every API route and page, keyed by method and echo
+// route pattern. A route missing here is refused (403) for everyone, and api's tests fail
+// until it is added, so no route can be served open by accident.
+//
+// Public routes are the liveness probe (/healthz; a readiness probe belongs here too)
+// and the token→session exchange only: they carry no draft or
+// customer data and load balancers call them without credentials. /metrics needs an admin
+// token (Prometheus sends it with `authorization: {credentials: …}`).
+var routes = map[string]Access{
+	"GET /healthz": public,
+	"GET /readyz":  public,
+	"GET /metrics": adminOnly,
+
+	// Drafts: agents (and everyone above them) read, open, edit, rebuild and discard.
+	"POST /v1/drafts":                 readDrafts,
+	"GET /v1/drafts/:ticket":          readDrafts,
+	"GET /v1/drafts/:ticket/history":  readDrafts,
+	"POST /v1/drafts/:ticket/edit":    readDrafts,
+	"POST /v1/drafts/:ticket/rebuild": readDrafts,
+	"POST /v1/drafts/:ticket/discard": readDrafts,
+	// The send hook: the help desk calls it (signed) when the agent presses send; the
+	// sidebar's Send check button calls it with the agent's session.
+	"POST /v1/drafts/:ticket/send-check": hookOrAgent,
+	// Help-desk webhooks: signed, help-desk tokens only.
+	"POST /v1/tickets/:ticket/revisions": hookOnly,
+
+	// Signing in exchanges a token for a session, so it is public.
+	"GET /app/session":  public,
+	"POST /app/session": public,
+}
+
+// Lookup returns the access rule for a method and echo route pattern.
+func Lookup(method, path string) (Access, bool) {
+	a, ok := routes[method+" "+path]
+	return a, ok
+}

@@ -1,0 +1,46 @@
+package auth
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The product's access policy, written out route by route: the table must say exactly
+// this. (api's tests check that the middleware enforces the table on every route.)
+func TestRouteTableIsThePolicy(t *testing.T) {
+	const (
+		agents   = "agent reviewer admin"
+		hook     = "helpdesk"
+		sendHook = "agent reviewer admin helpdesk"
+		admins   = "admin"
+	)
+	want := map[string]string{
+		"GET /metrics":                       admins,
+		"POST /v1/drafts":                    agents,
+		"GET /v1/drafts/:ticket":             agents,
+		"GET /v1/drafts/:ticket/history":     agents,
+		"POST /v1/drafts/:ticket/edit":       agents,
+		"POST /v1/drafts/:ticket/rebuild":    agents,
+		"POST /v1/drafts/:ticket/discard":    agents,
+		"POST /v1/drafts/:ticket/send-check": sendHook,
+		"POST /v1/tickets/:ticket/revisions": hook,
+	}
+	for key, access := range routes {
+		if access.Public {
+			assert.Contains(t, []string{"GET /healthz", "GET /readyz", "GET /app/session", "POST /app/session", "GET /app/login", "GET /app/assets/*"}, key,
+				"only probes, sign-in and static assets are public")
+			continue
+		}
+		roles := ""
+		for _, r := range Roles {
+			if access.Allows(r) {
+				roles += " " + string(r)
+			}
+		}
+		w, ok := want[key]
+		if assert.True(t, ok, "%s: add its expected roles to this test", key) {
+			assert.Equal(t, " "+w, roles, key)
+		}
+	}
+}

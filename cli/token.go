@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/supportdraft/supportdraft/auth"
+)
+
+func newTokenCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "token",
+		Short: "Create, list and revoke API tokens (roles: agent, reviewer, admin, helpdesk)",
+		Long: `token manages the bearer tokens every API route and page asks for. A token is printed
+once, at creation; the database keeps only its SHA-256. Roles:
+  agent     read, open, edit, rebuild and discard drafts; send-check; the sidebar
+  reviewer  everything an agent may, plus approve, pull back and kill queued drafts
+  admin     everything, plus the admin views, /metrics and the kill switch
+  helpdesk  only deliver signed webhooks: messages, revisions, send-checks, sent events`,
+	}
+	var role, name string
+	create := &cobra.Command{
+		Use:     "create --role ROLE --name NAME",
+		Short:   "Create a token and print it once",
+		Example: `  supportdraft token create --role agent --name "Zendesk sidebar, EU team"`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r, err := auth.ParseRole(role)
+			if err != nil {
+				return usageError{err}
+			}
+			if name == "" {
+				return usagef("--name is required: say who or what will use the token")
+			}
+			st, _, err := openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			tok, hash := auth.NewToken()
+			t, err := st.CreateToken(cmd.Context(), name, string(r), hash)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "token %d (%s, %s) created. It is shown only now; store it in your secret manager:\n%s\n", t.ID, t.Role, t.Name, tok)
+			return nil
+		},
+	}
+	create.Flags().StringVar(&role, "role", "", "agent | reviewer | admin | helpdesk")
+	create.Flags().StringVar(&name, "name", "", "who or what uses the token")
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List tokens (never the tokens themselves)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, _, err := openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			ts, err := st.ListTokens(cmd.Context())
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "ID\tROLE\tNAME\tCREATED\tLAST USED\tREVOKED")
+			for _, t := range ts {
+				fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Role, t.Name, t.CreatedAt.UTC().Format("2006-01-02 15:04"),
+					day(t.LastUsedAt), day(t.RevokedAt))
+			}
+			return w.Flush()
+		},
+	}
+	revoke := &cobra.Command{
+		Use:   "revoke ID",
+		Short: "Revoke a token; its browser sessions end with it",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil {
+				return usagef("token ID %q: use the number `supportdraft token list` shows", args[0])
+			}
+			st, _, err := openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if err := st.RevokeToken(cmd.Context(), id); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "token %d revoked\n", id)
+			return nil
+		},
+	}
+	cmd.AddCommand(create, list, revoke)
+	return cmd
+}

@@ -1,0 +1,34 @@
+package testenv
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+
+	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/store"
+)
+
+// Creds are one token per role in a test store and the guard that knows them.
+type Creds struct {
+	Tokens map[auth.Role]string
+	IDs    map[auth.Role]int64
+	Secret []byte // the help-desk webhook secret
+	Guard  *auth.Guard
+}
+
+// Auth creates a token of every role in s and a guard over s with a fixed webhook secret.
+func Auth(t testing.TB, s *store.Store) *Creds {
+	t.Helper()
+	c := &Creds{Tokens: map[auth.Role]string{}, IDs: map[auth.Role]int64{}, Secret: []byte("test-webhook-secret-0123456789abcdef")}
+	for _, r := range auth.Roles {
+		tok, hash := auth.NewToken()
+		row, err := s.CreateToken(context.Background(), "test "+string(r), string(r), hash)
+		if err != nil {
+			t.Fatalf("create %s token: %v", r, err)
+		}
+		c.Tokens[r], c.IDs[r] = tok, row.ID
+	}
+	c.Guard = auth.NewGuard(s, []byte(Unique("session-key-")), c.Secret, slog.New(slog.DiscardHandler))
+	return c
+}

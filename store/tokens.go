@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Token is one API token as stored: never the token itself, only its hash.
+type Token struct {
+	ID         int64      `json:"id"`
+	Name       string     `json:"name"`
+	Role       string     `json:"role"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	RevokedAt  *time.Time `json:"revoked_at"`
+}
+
+const tokenColumns = `id, name, role, created_at, last_used_at, revoked_at`
+
+// CreateToken stores a token's hash with its name and role.
+func (s *Store) CreateToken(ctx context.Context, name, role string, hash []byte) (Token, error) {
+	rows, err := s.pool.Query(ctx, `INSERT INTO api_tokens (name, role, hash) VALUES ($1, $2, $3) RETURNING `+tokenColumns, name, role, hash)
+	if err != nil {
+		return Token{}, fmt.Errorf("create token %q: %w", name, err)
+	}
+	return pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Token])
+}
+
+// ActiveTokenByHash finds the unrevoked token with this hash, or ErrNotFound. It marks the
+// token used, at most once a minute, so `token list` shows which tokens are alive.
+func (s *Store) ActiveTokenByHash(ctx context.Context, hash []byte) (Token, error) {
+	rows, err := s.pool.Query(ctx, `UPDATE api_tokens SET last_used_at = now()
+		WHERE hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+		RETURNING `+tokenColumns, hash)
+	if err != nil {
+		return Token{}, fmt.Errorf("look up token: %w", err)
+	}
+	t, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Token])
+	if errors.Is(err, pgx.ErrNoRows) {
+		rows, err = s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE hash = $1 AND revoked_at IS NULL`, hash)
+		if err != nil {
+			return Token{}, fmt.Errorf("look up token: %w", err)
+		}
+		t, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Token])
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Token{}, fmt.Errorf("token: %w", ErrNotFound)
+	}
+	return t, err
+}
+
+// ActiveToken finds the unrevoked token with this ID, or ErrNotFound: a session lives only
+// as long as the token it was exchanged from.
+func (s *Store) ActiveToken(ctx context.Context, id int64) (Token, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE id = $1 AND revoked_at IS NULL`, id)
+	if err != nil {
+		return Token{}, fmt.Errorf("look up token %d: %w", id, err)
+	}
+	t, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Token])
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Token{}, fmt.Errorf("token %d: %w", id, ErrNotFound)
+	}
+	return t, err
+}
+
+// ListTokens returns every token, revoked ones included, oldest first.
+func (s *Store) ListTokens(ctx context.Context) ([]Token, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[Token])
+}
+
+// RevokeToken revokes the token with this ID; revoking twice is not an error.
+func (s *Store) RevokeToken(ctx context.Context, id int64) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1`, id)
+	if err != nil {
+		return fmt.Errorf("revoke token %d: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("token %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// RecordDelivery remembers a webhook delivery (method, path and signature) and reports
+// whether it was new; one seen before is a replay. Deliveries older than keep are
+// forgotten: their timestamps are outside the tolerance, so they are refused as stale.
+func (s *Store) RecordDelivery(ctx context.Context, delivery string, keep time.Duration) (bool, error) {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM webhook_deliveries WHERE at < now() - make_interval(secs => $1)`, keep.Seconds()); err != nil {
+		return false, fmt.Errorf("forget old webhook deliveries: %w", err)
+	}
+	tag, err := s.pool.Exec(ctx, `INSERT INTO webhook_deliveries (delivery) VALUES ($1) ON CONFLICT DO NOTHING`, delivery)
+	if err != nil {
+		return false, fmt.Errorf("record webhook delivery: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
