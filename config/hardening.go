@@ -19,6 +19,13 @@ type Hardening struct {
 	RatePerMinute  float64  // SUPPORTDRAFT_RATE_LIMIT: state-changing requests per minute per IP and per token (0: off)
 	RateBurst      int      // SUPPORTDRAFT_RATE_BURST: how many of those may come at once
 	SpoolDir       string   // SUPPORTDRAFT_SPOOL_DIR: where send-check verdicts wait while Postgres is down
+
+	CodecKeys      string // SUPPORTDRAFT_CODEC_KEYS: id:base64key,… payload encryption keys (last is active)
+	TemporalAPIKey string // TEMPORAL_API_KEY: sent as a bearer token to Temporal (implies TLS)
+	TemporalTLS    bool   // TEMPORAL_TLS: connect to Temporal over TLS
+	TemporalCA     string // TEMPORAL_TLS_CA: PEM file of the CA that signed Temporal's certificate (empty: system roots)
+	TemporalCert   string // TEMPORAL_TLS_CERT: PEM client certificate for mTLS
+	TemporalKey    string // TEMPORAL_TLS_KEY: PEM client key for mTLS
 }
 
 // readHardening fills c.Hardening. The default host allow-list is the loopback names plus
@@ -30,6 +37,11 @@ func (c *Config) readHardening() error {
 		AllowedHosts:   list("SUPPORTDRAFT_ALLOWED_HOSTS"),
 		AllowedOrigins: list("SUPPORTDRAFT_ALLOWED_ORIGINS"),
 		SpoolDir:       env("SUPPORTDRAFT_SPOOL_DIR", ".data/spool"),
+		CodecKeys:      os.Getenv("SUPPORTDRAFT_CODEC_KEYS"),
+		TemporalAPIKey: os.Getenv("TEMPORAL_API_KEY"),
+		TemporalCA:     os.Getenv("TEMPORAL_TLS_CA"),
+		TemporalCert:   os.Getenv("TEMPORAL_TLS_CERT"),
+		TemporalKey:    os.Getenv("TEMPORAL_TLS_KEY"),
 	}
 	if len(h.AllowedHosts) == 0 {
 		h.AllowedHosts = []string{"localhost", "127.0.0.1", "::1"}
@@ -47,6 +59,12 @@ func (c *Config) readHardening() error {
 		h.RatePerMinute = 60
 	}
 	var err error
+	if h.TemporalTLS, err = boolEnv("TEMPORAL_TLS", h.TemporalAPIKey != "" || h.TemporalCert != ""); err != nil {
+		return err
+	}
+	if (h.TemporalCert == "") != (h.TemporalKey == "") {
+		return fmt.Errorf("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together: set both for mTLS, or neither")
+	}
 	if h.RateBurst, err = intEnv("SUPPORTDRAFT_RATE_BURST", 10); err != nil {
 		return err
 	}

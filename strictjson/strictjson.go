@@ -15,17 +15,24 @@ import (
 
 // Error is a refused input: where it is (line and column, 1-based) and why. Field names
 // the JSON path of the offending key when one is known ("account.plan", "messages[2]").
+// OneLine is set for single-line input (a JSONL line, whose caller names the file's line):
+// the message then gives the column only.
 type Error struct {
 	Line, Column int
+	OneLine      bool
 	Field        string
 	Reason       string
 }
 
 func (e *Error) Error() string {
-	if e.Field != "" {
-		return fmt.Sprintf("line %d, column %d: field %q: %s", e.Line, e.Column, e.Field, e.Reason)
+	at := fmt.Sprintf("line %d, column %d", e.Line, e.Column)
+	if e.OneLine {
+		at = fmt.Sprintf("column %d", e.Column)
 	}
-	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Reason)
+	if e.Field != "" {
+		return fmt.Sprintf("%s: field %q: %s", at, e.Field, e.Reason)
+	}
+	return at + ": " + e.Reason
 }
 
 // Decode reads exactly one JSON value from data into v. It refuses duplicate keys at any
@@ -87,7 +94,8 @@ func at(data []byte, offset int64, field, reason string) *Error {
 	before := data[:offset]
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := len(before) - bytes.LastIndexByte(before, '\n')
-	return &Error{Line: line, Column: col, Field: field, Reason: reason}
+	oneLine := !bytes.Contains(bytes.TrimRight(data, " \t\r\n"), []byte("\n"))
+	return &Error{Line: line, Column: col, OneLine: oneLine, Field: field, Reason: reason}
 }
 
 // checkDuplicates walks the token stream and refuses an object that names a key twice.
