@@ -15,6 +15,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"sub":    func(a, b float64) float64 { return a - b },
 	"add":    func(a, b float64) float64 { return a + b },
 	"mul100": func(v float64) float64 { return 100 * v },
+	"mul":    func(a, b float64) float64 { return a * b },
 }).Parse(reportTemplate))
 
 // Chart geometry, in SVG user units.
@@ -49,7 +50,7 @@ func (r *Report) charts() []barChart {
 	for _, row := range metricRows {
 		sys, base := row.get(&r.Metrics), row.get(&r.Baseline)
 		scale := 1.0
-		if !row.rate {
+		if !row.rate && !row.fixed {
 			scale = max(sys, base, 1)
 		}
 		c := barChart{Key: row.key, Target: row.target, Height: chartTop*2 + 2*chartBarH + 8}
@@ -65,7 +66,7 @@ func (r *Report) charts() []barChart {
 			c.Bars = append(c.Bars, chartBar{Label: b.label, Value: b.value, Class: b.class,
 				Y: float64(chartTop + i*(chartBarH+8)), W: w, TextX: chartLabelW + w + 4})
 		}
-		if row.target != "" && row.rate {
+		if row.target != "" && (row.rate || row.fixed) {
 			c.HasGoal, c.GoalX = true, chartLabelW+chartBarMax*row.goal
 		}
 		out = append(out, c)
@@ -102,6 +103,63 @@ func (r *Report) labelChart() labelChart {
 		c.Groups = append(c.Groups, labelGroup{Label: l, X: float64(i)*groupW + 10,
 			SysN: r.Labels[l], BasN: r.Baseline.Labels[l],
 			SysH: plotH * float64(r.Labels[l]) / float64(top), BasH: plotH * float64(r.Baseline.Labels[l]) / float64(top)})
+	}
+	return c
+}
+
+// Reliability diagram geometry: a square plot of side relPlot, offset by relPad for the axes.
+const (
+	relPlot = 240.0
+	relPad  = 36.0
+)
+
+// reliabilityChart is the reliability diagram: per confidence bin, the share of grounded
+// drafts of the system and the baseline, against the diagonal a calibrated score follows.
+type reliabilityChart struct {
+	Bars          []reliabilityBar
+	Size, Pad     float64
+	Plot, AxisY   float64
+	Ticks         []reliabilityTick
+	ECE, BaseECE  float64
+	AUROC, BaseAU float64
+}
+
+// reliabilityBar is one arm's bar in one bin, in SVG coordinates.
+type reliabilityBar struct {
+	X, Y, W, H float64
+	Class      string
+	Title      string
+}
+
+type reliabilityTick struct {
+	Pos   float64
+	Label string
+}
+
+func (r *Report) reliabilityChart() reliabilityChart {
+	c := reliabilityChart{Size: relPlot + 2*relPad, Pad: relPad, Plot: relPlot, AxisY: relPad + relPlot,
+		ECE: r.ExpectedCalibrationError, BaseECE: r.Baseline.ExpectedCalibrationError,
+		AUROC: r.ConfidenceAUROC, BaseAU: r.Baseline.ConfidenceAUROC}
+	binW := relPlot / reliabilityBins
+	for i := 0; i <= 4; i++ {
+		v := float64(i) / 4
+		c.Ticks = append(c.Ticks, reliabilityTick{Pos: relPlot * v, Label: fmt.Sprintf("%.2g", v)})
+	}
+	for arm, bins := range [][]ReliabilityBin{r.Reliability, r.Baseline.Reliability} {
+		class, name := "system-ok", "system"
+		if arm == 1 {
+			class, name = "baseline", "baseline"
+		}
+		for i, b := range bins {
+			if b.N == 0 {
+				continue
+			}
+			h := relPlot * b.GroundedShare
+			c.Bars = append(c.Bars, reliabilityBar{X: relPad + float64(i)*binW + float64(arm)*binW/2 + 1,
+				Y: relPad + relPlot - h, W: binW/2 - 2, H: h, Class: class,
+				Title: fmt.Sprintf("%s, confidence %.1f–%.1f: %d drafts, mean confidence %.2f, %.0f%% grounded",
+					name, b.Lo, b.Hi, b.N, b.MeanConfidence, 100*b.GroundedShare)})
+		}
 	}
 	return c
 }
@@ -153,7 +211,7 @@ func (r *Report) baselineCasesToRead() []Case {
 func (r *Report) WriteHTML(path string) error {
 	var buf bytes.Buffer
 	data := map[string]any{
-		"R": r, "Charts": r.charts(), "LabelChart": r.labelChart(), "Labels": Labels,
+		"R": r, "Charts": r.charts(), "LabelChart": r.labelChart(), "Labels": Labels, "Reliability": r.reliabilityChart(),
 		"SystemCases": r.systemCasesToRead(), "BaselineCases": r.baselineCasesToRead(),
 		"MaxSystem": maxSystemRows, "MaxBaseline": maxBaselineRows,
 		"ChartWidth": chartWidth, "LabelW": chartLabelW, "BarH": chartBarH, "AxisY": labelChartBase,

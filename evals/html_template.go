@@ -70,6 +70,27 @@ A calibrated confidence is high for grounded drafts and low for the others.
 Material sentences: system {{.R.Counts.UnsupportedSentences}} unsupported of {{.R.Counts.MaterialSentences}},
 baseline {{.R.Baseline.Counts.UnsupportedSentences}} of {{.R.Baseline.Counts.MaterialSentences}}.</p>
 
+<h2>Calibration: does confidence say which drafts are grounded?</h2>
+{{with .Reliability}}<svg width="{{.Size}}" height="{{.Size}}" viewBox="0 0 {{.Size}} {{.Size}}" role="img" aria-label="reliability diagram: AUROC system {{printf "%.2f" .AUROC}}, baseline {{printf "%.2f" .BaseAU}}">
+<rect x="{{.Pad}}" y="{{.Pad}}" width="{{.Plot}}" height="{{.Plot}}" fill="#f6f7fa"></rect>
+{{range .Bars}}<rect class="{{.Class}}" x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" width="{{printf "%.1f" .W}}" height="{{printf "%.1f" .H}}"><title>{{.Title}}</title></rect>
+{{end}}<line class="goal" x1="{{.Pad}}" y1="{{.AxisY}}" x2="{{add .Pad .Plot}}" y2="{{.Pad}}"></line>
+{{range .Ticks}}<text x="{{add $.Reliability.Pad .Pos}}" y="{{add $.Reliability.AxisY 14}}" text-anchor="middle">{{.Label}}</text>
+<text x="{{sub $.Reliability.Pad 4}}" y="{{sub $.Reliability.AxisY .Pos}}" text-anchor="end">{{.Label}}</text>
+{{end}}<text x="{{add .Pad (mul .Plot 0.5)}}" y="{{sub .Size 4}}" text-anchor="middle">confidence</text>
+<text x="10" y="{{sub .Pad 10}}">share grounded</text>
+</svg>
+<p class="small">Per confidence bin of 0.1, the share of drafts the eval labels grounded (green: system, grey: baseline; hover for counts).
+A calibrated confidence follows the dashed diagonal. Expected calibration error: system {{printf "%.3f" .ECE}}, baseline {{printf "%.3f" .BaseECE}};
+AUROC of confidence for grounded vs the rest: system {{printf "%.2f" .AUROC}}, baseline {{printf "%.2f" .BaseAU}}.</p>{{end}}
+<p class="small">Abstention recall (unanswerable tickets that abstained): system {{pct .R.AbstentionRecall}} ({{.R.UnanswerableAbstained}} of {{.R.Unanswerable}}),
+baseline {{pct .R.Baseline.AbstentionRecall}}. False abstentions (answerable tickets that abstained): system {{pct .R.FalseAbstentionRate}} ({{.R.AnswerableAbstained}} of {{.R.Answerable}}),
+baseline {{pct .R.Baseline.FalseAbstentionRate}}.</p>
+<table>
+<tr><th class="num">forced review below</th><th class="num">drafts forced</th><th class="num">not-grounded caught</th><th class="num">grounded held back</th></tr>
+{{range .R.Thresholds}}<tr><td class="num">{{printf "%.2f" .Threshold}}</td><td class="num">{{pct .Forced}}</td><td class="num">{{pct .Caught}}</td><td class="num">{{pct .GroundedForced}}</td></tr>
+{{end}}</table>
+
 <h2>Abstention by policy area (system)</h2>
 <table>
 <tr><th>area</th><th class="num">tickets</th><th class="num">answerable</th><th class="num">abstained</th><th>abstention rate</th><th class="num">useful</th></tr>

@@ -45,7 +45,10 @@ type Metrics struct {
 	Labels            map[string]int             `json:"labels"`
 	PerArea           []AreaStats                `json:"per_area"`
 	ConfidenceByLabel map[string]ConfidenceStats `json:"confidence_by_label"`
-	Cases             []Case                     `json:"cases"`
+	// Calibration's figures (abstention_recall, confidence_auroc, …) sit beside the
+	// contract's at the top level of the arm.
+	Calibration
+	Cases []Case `json:"cases"`
 }
 
 // Counts are the numerators and denominators behind the rates.
@@ -170,6 +173,7 @@ func Summarise(cases []Case) Metrics {
 		m.PerArea = append(m.PerArea, *as)
 	}
 	slices.SortFunc(m.PerArea, func(a, b AreaStats) int { return cmp.Compare(a.Area, b.Area) })
+	m.Calibration = Calibrate(cases)
 	return m
 }
 

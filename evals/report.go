@@ -47,13 +47,14 @@ type Failure struct {
 type metricRow struct {
 	key    string
 	rate   bool // a share in [0,1], shown as a percentage
+	fixed  bool // a score in [0,1] shown with two decimals (AUROC, ECE)
 	get    func(m *Metrics) float64
 	target string  // "" when the figure has no target
 	goal   float64 // the target's value, for charts
 	cmp    int     // -1: at most goal, 0: exactly goal, +1: at least goal
 }
 
-// metricRows are DESIGN.md's figures in contract order.
+// metricRows are DESIGN.md's figures in contract order, then the calibration figures.
 var metricRows = []metricRow{
 	{key: "tickets", get: func(m *Metrics) float64 { return float64(m.Tickets) }},
 	{key: "drafted", get: func(m *Metrics) float64 { return float64(m.Drafted) }},
@@ -65,6 +66,10 @@ var metricRows = []metricRow{
 	{key: "citation_recall", rate: true, get: func(m *Metrics) float64 { return m.CitationRecall }},
 	{key: "must_include_rate", rate: true, get: func(m *Metrics) float64 { return m.MustIncludeRate }, target: "≥ 80%", goal: 0.8, cmp: 1},
 	{key: "must_not_include_violations", get: func(m *Metrics) float64 { return float64(m.MustNotIncludeViolations) }},
+	{key: "abstention_recall", rate: true, get: func(m *Metrics) float64 { return m.AbstentionRecall }, target: "≥ 80%", goal: 0.8, cmp: 1},
+	{key: "false_abstention_rate", rate: true, get: func(m *Metrics) float64 { return m.FalseAbstentionRate }, target: "≤ 10%", goal: 0.1, cmp: -1},
+	{key: "confidence_auroc", get: func(m *Metrics) float64 { return m.ConfidenceAUROC }, target: "≥ 0.85", goal: 0.85, cmp: 1, fixed: true},
+	{key: "expected_calibration_error", get: func(m *Metrics) float64 { return m.ExpectedCalibrationError }, fixed: true},
 	{key: "failed", get: func(m *Metrics) float64 { return float64(m.Failed) }, target: "= 0", goal: 0, cmp: 0},
 }
 
@@ -84,8 +89,11 @@ func (row metricRow) meets(v float64) bool {
 
 func (row metricRow) format(m *Metrics) string {
 	v := row.get(m)
-	if row.rate {
+	switch {
+	case row.rate:
 		return fmt.Sprintf("%.1f%%", 100*v)
+	case row.fixed:
+		return fmt.Sprintf("%.2f", v)
 	}
 	return fmt.Sprintf("%d", int(v))
 }
@@ -132,6 +140,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 
 	fmt.Fprintln(w)
+	if err := r.writeCalibration(w); err != nil {
+		return err
+	}
+
+	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "area (system)\ttickets\tanswerable\tabstained\tabstention rate\tuseful")
 	for _, a := range r.PerArea {
@@ -148,6 +161,36 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\nskipped lines: %d   failed drafts: %d   wall time: %.1f s\n", r.SkippedLines, len(r.Run.Failures), r.ElapsedS)
 	return nil
+}
+
+// writeCalibration prints the reliability bins of both arms (drafts per bin, mean
+// confidence, grounded share) and what each forced-review threshold would do to the system.
+func (r *Report) writeCalibration(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "confidence bin	system n	mean conf.	grounded	baseline n	mean conf.	grounded")
+	for i, b := range r.Reliability {
+		bb := r.Baseline.Reliability[i]
+		fmt.Fprintf(tw, "[%.1f, %.1f)\t%d\t%s\t%s\t%d\t%s\t%s\n", b.Lo, b.Hi,
+			b.N, binValue(b.N, b.MeanConfidence), binValue(b.N, b.GroundedShare),
+			bb.N, binValue(bb.N, bb.MeanConfidence), binValue(bb.N, bb.GroundedShare))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "forced review below (system)\tdrafts forced\tnot-grounded caught\tgrounded held back")
+	for _, t := range r.Thresholds {
+		fmt.Fprintf(tw, "%.2f\t%.1f%%\t%.1f%%\t%.1f%%\n", t.Threshold, 100*t.Forced, 100*t.Caught, 100*t.GroundedForced)
+	}
+	return tw.Flush()
+}
+
+func binValue(n int, v float64) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", v)
 }
 
 func meanConfidence(by map[string]ConfidenceStats, label string) string {

@@ -89,7 +89,7 @@ func TestWriteTable(t *testing.T) {
 	}
 	out := buf.String()
 	for _, want := range []string{"stale_source_rate            0.0%    50.0%", "useful_abstention_rate", "MISSED",
-		"grounded", "refunds", "skipped lines: 1"} {
+		"grounded", "refunds", "skipped lines: 1", "abstention_recall", "false_abstention_rate  ", "confidence_auroc", "[0.9, 1.0)", "forced review below"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -121,8 +121,8 @@ func TestHTMLIsSelfContained(t *testing.T) {
 		t.Error("ticket ID was not escaped")
 	}
 	svgs := regexp.MustCompile(`(?s)<svg.*?</svg>`).FindAllString(page, -1)
-	if want := len(metricRows) + 1 + len(r.PerArea); len(svgs) != want {
-		t.Errorf("%d SVG charts, want %d (one per metric, the labels, one per area)", len(svgs), want)
+	if want := len(metricRows) + 2 + len(r.PerArea); len(svgs) != want {
+		t.Errorf("%d SVG charts, want %d (one per metric, the labels, the reliability diagram, one per area)", len(svgs), want)
 	}
 	for _, s := range svgs {
 		if err := xml.Unmarshal([]byte(s), new(struct{})); err != nil {

@@ -1,0 +1,192 @@
+package evals
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Calibration is what the eval measures about knowing when the system does not know:
+// whether it abstains on the tickets no eligible policy answers (and only on those), and
+// whether its confidence separates drafts an agent can send from the rest. Every figure is
+// over the drafts that were built (failed tickets have no confidence and no abstention).
+//
+//   - abstention_recall: unanswerable tickets that abstained / unanswerable tickets. The
+//     seed's useful_abstention_rate is the precision of abstentions; it reads 100% when
+//     the system abstains once, correctly, and answers every other unanswerable ticket.
+//   - false_abstention_rate: answerable tickets that abstained / answerable tickets.
+//   - confidence_auroc: the probability that a grounded draft has a higher confidence
+//     than a draft with any other label (ties count half): 0.5 is a coin, 1 a review queue
+//     ordered by confidence that lists every bad draft before every good one.
+//   - expected_calibration_error: confidence read as the probability of "grounded", in
+//     ten bins of width 0.1: Σ (n_bin / n) · |grounded share_bin − mean confidence_bin|.
+type Calibration struct {
+	AbstentionRecall         float64            `json:"abstention_recall"`
+	FalseAbstentionRate      float64            `json:"false_abstention_rate"`
+	ConfidenceAUROC          float64            `json:"confidence_auroc"`
+	ExpectedCalibrationError float64            `json:"expected_calibration_error"`
+	Unanswerable             int                `json:"unanswerable"`
+	UnanswerableAbstained    int                `json:"unanswerable_abstained"`
+	Answerable               int                `json:"answerable"`
+	AnswerableAbstained      int                `json:"answerable_abstained"`
+	Grounded                 int                `json:"grounded"`
+	NotGrounded              int                `json:"not_grounded"`
+	Reliability              []ReliabilityBin   `json:"reliability"`
+	Thresholds               []ThresholdOutcome `json:"thresholds"`
+}
+
+// ReliabilityBin is one bar of the reliability diagram: the drafts whose confidence is in
+// [Lo, Hi) (the last bin includes 1), their mean confidence and the share that are grounded.
+// A calibrated system has GroundedShare ≈ MeanConfidence in every bin.
+type ReliabilityBin struct {
+	Lo             float64 `json:"lo"`
+	Hi             float64 `json:"hi"`
+	N              int     `json:"n"`
+	MeanConfidence float64 `json:"mean_confidence"`
+	GroundedShare  float64 `json:"grounded_share"`
+}
+
+// ThresholdOutcome is what a forced-review threshold would do on this run: every draft
+// below it goes to review, the others may be sent after a glance. Caught is the share of
+// the not-grounded drafts below the threshold; Forced the share of all drafts below it;
+// GroundedForced the share of grounded drafts held back with them.
+type ThresholdOutcome struct {
+	Threshold      float64 `json:"threshold"`
+	Forced         float64 `json:"forced"`
+	Caught         float64 `json:"caught"`
+	GroundedForced float64 `json:"grounded_forced"`
+}
+
+// reliabilityBins is the number of equal-width confidence bins of the diagram and the ECE.
+const reliabilityBins = 10
+
+// thresholdSteps are the forced-review thresholds the report compares.
+var thresholdSteps = []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9}
+
+// Calibrate computes the calibration figures of one arm's cases.
+func Calibrate(cases []Case) Calibration {
+	var c Calibration
+	var pos, neg []float64 // confidences of grounded drafts and of the rest
+	for _, cs := range cases {
+		if cs.Failed() {
+			continue
+		}
+		if cs.Label == LabelGrounded {
+			pos = append(pos, cs.Confidence)
+		} else {
+			neg = append(neg, cs.Confidence)
+		}
+		if cs.expect == nil {
+			continue
+		}
+		if cs.expect.Answerable {
+			c.Answerable++
+			if cs.abstained {
+				c.AnswerableAbstained++
+			}
+		} else {
+			c.Unanswerable++
+			if cs.abstained {
+				c.UnanswerableAbstained++
+			}
+		}
+	}
+	c.Grounded, c.NotGrounded = len(pos), len(neg)
+	c.AbstentionRecall = ratio(c.UnanswerableAbstained, c.Unanswerable)
+	c.FalseAbstentionRate = ratio(c.AnswerableAbstained, c.Answerable)
+	c.ConfidenceAUROC = auroc(pos, neg)
+	c.Reliability, c.ExpectedCalibrationError = reliability(pos, neg)
+	c.Thresholds = thresholdOutcomes(pos, neg)
+	return c
+}
+
+// auroc is the Mann–Whitney estimate of P(a positive scores above a negative), ties
+// counting half; 0 when either side is empty (the report says how many of each there are).
+func auroc(pos, neg []float64) float64 {
+	if len(pos) == 0 || len(neg) == 0 {
+		return 0
+	}
+	type scored struct {
+		v        float64
+		positive bool
+	}
+	all := make([]scored, 0, len(pos)+len(neg))
+	for _, v := range pos {
+		all = append(all, scored{v, true})
+	}
+	for _, v := range neg {
+		all = append(all, scored{v, false})
+	}
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(a.v, b.v) })
+	// Sum of the positives' ranks, tied values sharing the mean of their ranks.
+	rankSum := 0.0
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && all[j].v == all[i].v {
+			j++
+		}
+		meanRank := float64(i+1+j) / 2 // ranks i+1..j
+		for k := i; k < j; k++ {
+			if all[k].positive {
+				rankSum += meanRank
+			}
+		}
+		i = j
+	}
+	np, nn := float64(len(pos)), float64(len(neg))
+	return (rankSum - np*(np+1)/2) / (np * nn)
+}
+
+// reliability bins the confidences and returns the bins and the expected calibration error.
+func reliability(pos, neg []float64) ([]ReliabilityBin, float64) {
+	bins := make([]ReliabilityBin, reliabilityBins)
+	sums := make([]float64, reliabilityBins)
+	grounded := make([]int, reliabilityBins)
+	add := func(v float64, isGrounded bool) {
+		i := min(int(math.Floor(clamp01(v)*reliabilityBins)), reliabilityBins-1)
+		bins[i].N++
+		sums[i] += v
+		if isGrounded {
+			grounded[i]++
+		}
+	}
+	for _, v := range pos {
+		add(v, true)
+	}
+	for _, v := range neg {
+		add(v, false)
+	}
+	total := len(pos) + len(neg)
+	ece := 0.0
+	for i := range bins {
+		bins[i].Lo, bins[i].Hi = float64(i)/reliabilityBins, float64(i+1)/reliabilityBins
+		if bins[i].N == 0 {
+			continue
+		}
+		bins[i].MeanConfidence = sums[i] / float64(bins[i].N)
+		bins[i].GroundedShare = ratio(grounded[i], bins[i].N)
+		ece += float64(bins[i].N) / float64(total) * math.Abs(bins[i].GroundedShare-bins[i].MeanConfidence)
+	}
+	return bins, ece
+}
+
+func thresholdOutcomes(pos, neg []float64) []ThresholdOutcome {
+	below := func(vs []float64, t float64) int {
+		n := 0
+		for _, v := range vs {
+			if v < t {
+				n++
+			}
+		}
+		return n
+	}
+	out := make([]ThresholdOutcome, 0, len(thresholdSteps))
+	for _, t := range thresholdSteps {
+		bp, bn := below(pos, t), below(neg, t)
+		out = append(out, ThresholdOutcome{Threshold: t, Forced: ratio(bp+bn, len(pos)+len(neg)),
+			Caught: ratio(bn, len(neg)), GroundedForced: ratio(bp, len(pos))})
+	}
+	return out
+}
+
+func clamp01(x float64) float64 { return max(0, min(1, x)) }

@@ -1,0 +1,76 @@
+package evals_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/supportdraft/supportdraft/evals/dataset"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/ticket"
+)
+
+// TestHandwrittenLabels checks the labels of the held-out hand-written set against its
+// corpus, as DESIGN.md defines eligibility: a wrong label would make its figures lie.
+func TestHandwrittenLabels(t *testing.T) {
+	t.Parallel()
+	versions, err := policy.ParseDir("handwritten/corpus")
+	if err != nil {
+		t.Fatalf("evals/handwritten/corpus: %v", err)
+	}
+	corpus := dataset.NewCorpus(versions)
+	f, err := os.Open("handwritten/tickets.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	unanswerable, n := 0, 0
+	for line := 1; sc.Scan(); line++ {
+		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec.DisallowUnknownFields()
+		var tk ticket.Ticket
+		if err := dec.Decode(&tk); err != nil {
+			t.Fatalf("line %d: %v", line, err)
+		}
+		if err := tk.Validate(); err != nil || tk.Expect == nil {
+			t.Fatalf("line %d: %v (expect %v)", line, err, tk.Expect)
+		}
+		n++
+		e := tk.Expect
+		if !e.Answerable {
+			unanswerable++
+			if len(e.Cite)+len(e.MustInclude) > 0 {
+				t.Errorf("%s: an unanswerable ticket cites and includes nothing", tk.TicketID)
+			}
+			continue
+		}
+		var cited []*policy.Version
+		for _, ref := range e.Cite {
+			v := corpus.Ref(ref)
+			if v == nil || !v.EligibleAt(tk.UpdatedAt, tk.Account.Plan, tk.Account.Region) {
+				t.Errorf("%s: cites %s, which is not an eligible version then", tk.TicketID, ref)
+				continue
+			}
+			cited = append(cited, v)
+		}
+		for _, fact := range e.MustInclude {
+			if !slices.ContainsFunc(cited, func(v *policy.Version) bool { return dataset.Present(fact, dataset.Text(v)) }) {
+				t.Errorf("%s: must_include %q is in none of %v", tk.TicketID, fact, e.Cite)
+			}
+		}
+		for _, fact := range e.MustNotInclude {
+			for _, v := range cited {
+				if dataset.Present(fact, dataset.Text(v)) {
+					t.Errorf("%s: must_not_include %q is stated by cited %s", tk.TicketID, fact, v.Ref())
+				}
+			}
+		}
+	}
+	if n < 30 || unanswerable < 10 {
+		t.Errorf("%d tickets, %d unanswerable; the set needs at least 30 and 10", n, unanswerable)
+	}
+}
