@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/supportdraft/supportdraft/auth"
@@ -49,11 +50,12 @@ type Config struct {
 	CheckBudget time.Duration // how long the workflow's freshness check may try
 	LocalModels bool          // the worker's drafter and judge are the embedded ones (providers.Set.Remote is false)
 
-	Tickets        ticket.Sets // plans, regions and locales accepted at intake (empty: any well-formed name)
-	AllowedHosts   []string    // Host header values served (empty: any)
-	AllowedOrigins []string    // browser origins, besides this host's own, allowed to change drafts
-	RateLimit      RateLimit   // per-IP and per-token budget for starts, revisions, rebuilds and edits
-	Spool          *Spool      // where send-check verdicts wait while Postgres is down (nil: log only)
+	Tickets        ticket.Sets            // plans, regions and locales accepted at intake (empty: any well-formed name)
+	AllowedHosts   []string               // Host header values served (empty: any)
+	AllowedOrigins []string               // browser origins, besides this host's own, allowed to change drafts
+	RateLimit      RateLimit              // per-IP and per-token budget for starts, revisions, rebuilds and edits
+	Spool          *Spool                 // where send-check verdicts wait while Postgres is down (nil: log only)
+	Codec          converter.PayloadCodec // the Temporal payload codec, served to the Web UI at /codec (nil: none)
 }
 
 type metrics struct {
@@ -123,6 +125,7 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/tickets/:ticket/revisions", s.newRevision, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
 	e.GET("/app/session", s.Auth.Exchange)
 	e.POST("/app/session", s.Auth.Exchange)
+	s.codecRoutes(e)
 	return e
 }
 

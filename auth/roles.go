@@ -48,6 +48,7 @@ func (a Access) Allows(r Role) bool { return a.Public || slices.Contains(a.Roles
 var (
 	public      = Access{Public: true}
 	readDrafts  = Access{Roles: []Role{Agent, Reviewer, Admin}}
+	reviewers   = Access{Roles: []Role{Reviewer, Admin}}
 	adminOnly   = Access{Roles: []Role{Admin}}
 	hookOnly    = Access{Roles: []Role{Helpdesk}}
 	hookOrAgent = Access{Roles: []Role{Agent, Reviewer, Admin, Helpdesk}}

@@ -26,6 +26,13 @@ var routes = map[string]Access{
 	// Help-desk webhooks: signed, help-desk tokens only.
 	"POST /v1/tickets/:ticket/revisions": hookOnly,
 
+	// The payload codec for the Temporal Web UI: decoding shows customer text, so only
+	// reviewers and admins; the CORS preflight carries no credentials and no data.
+	"POST /codec/decode":    reviewers,
+	"POST /codec/encode":    reviewers,
+	"OPTIONS /codec/decode": public,
+	"OPTIONS /codec/encode": public,
+
 	// Signing in exchanges a token for a session, so it is public.
 	"GET /app/session":  public,
 	"POST /app/session": public,

@@ -11,16 +11,19 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	tlog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/codec"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/temporalclient"
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -120,8 +123,17 @@ func open(ctx context.Context) (*stack, error) {
 		st.Close()
 		return nil, err
 	}
-	c, err := client.NewLazyClient(client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
-		Logger: tlog.NewStructuredLogger(slog.Default())})
+	security, err := temporalclient.FromConfig(cfg)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	copts := client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace, Logger: tlog.NewStructuredLogger(slog.Default())}
+	if err := security.Apply(&copts); err != nil {
+		st.Close()
+		return nil, err
+	}
+	c, err := client.NewLazyClient(copts)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
@@ -150,12 +162,20 @@ func serveAPI(ctx context.Context, st *stack) error {
 		return err
 	}
 	h := st.cfg.Hardening
+	keys, err := codec.ParseKeys(h.CodecKeys)
+	if err != nil {
+		return err
+	}
+	var payloadCodec converter.PayloadCodec
+	if keys != nil {
+		payloadCodec = codec.Codec{Keys: keys}
+	}
 	srv := &api.Server{Temporal: st.temporal, Store: st.store, Log: slog.Default(), Auth: newGuard(st), Config: api.Config{
 		TaskQueue: workflows.TaskQueue, KillSwitch: st.cfg.KillSwitch, TemporalUI: st.cfg.TemporalUI, Namespace: st.cfg.TemporalNamespace,
 		IdleTimeout: st.cfg.IdleTimeout, CheckBudget: st.cfg.CheckBudget, LocalModels: st.localModels,
 		Tickets:      ticket.Sets{Plans: h.Plans, Regions: h.Regions, Locales: h.Locales},
 		AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins,
-		RateLimit: api.RateLimit{PerMinute: h.RatePerMinute, Burst: h.RateBurst}, Spool: spool,
+		RateLimit: api.RateLimit{PerMinute: h.RatePerMinute, Burst: h.RateBurst}, Spool: spool, Codec: payloadCodec,
 	}}
 	httpSrv := api.NewHTTPServer(st.cfg.HTTPAddr, srv.Handler())
 	errc := make(chan error, 1)
