@@ -48,7 +48,6 @@ type Config struct {
 	Namespace   string        // Temporal namespace, for those links
 	IdleTimeout time.Duration // passed to new draft workflows
 	CheckBudget time.Duration // how long the workflow's freshness check may try
-	LocalModels bool          // the worker's drafter and judge are the embedded ones (providers.Set.Remote is false)
 
 	Tickets        ticket.Sets            // plans, regions and locales accepted at intake (empty: any well-formed name)
 	AllowedHosts   []string               // Host header values served (empty: any)

@@ -22,7 +22,7 @@ import (
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
-	"github.com/supportdraft/supportdraft/worker"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 // testAPI is a served API with a token of every role.
@@ -47,12 +47,12 @@ func serve(t *testing.T, srv *api.Server) *testAPI {
 func stackAPI(t *testing.T) (*testAPI, *store.Store) {
 	t.Helper()
 	s := testenv.Store(t)
-	c := testenv.Temporal(t)
+	st := testenv.Stack(t, s, testenv.Temporal(t), nil)
 	tq := testenv.Unique("test-api-")
-	w := worker.New(c, tq, testenv.Activities(t, s, nil))
+	w := st.Worker(tq, st.Activities())
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
-	srv := &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}}
+	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil)
 	return serve(t, srv), s
 }
 
@@ -114,7 +114,7 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 	ts, s := stackAPI(t)
 	id := testenv.Unique("IT-")
 
-	var v api.DraftView
+	var v workflows.DraftView
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
 		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?"), &v))
 	assert.Equal(t, drafts.StatusReady, v.Status)
@@ -122,7 +122,7 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 	require.NotEmpty(t, v.Claims)
 	assert.Contains(t, v.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
 
-	var again api.DraftView
+	var again workflows.DraftView
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
 		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?"), &again))
 	assert.Equal(t, 1, again.Iteration, "a repeated start for the same revision is idempotent")
@@ -137,7 +137,7 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 	require.Equal(t, drafts.VerdictStale, check.Verdict)
 	assert.Contains(t, check.Reasons[0].Message, "customer replied at")
 
-	var rebuilt api.DraftView
+	var rebuilt workflows.DraftView
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/rebuild", nil, &rebuilt))
 	assert.Equal(t, 2, rebuilt.Iteration)
 	assert.Equal(t, 2, rebuilt.Revision)
@@ -165,7 +165,7 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 
 	var state map[string]any
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/discard", nil, &state))
-	var after api.DraftView
+	var after workflows.DraftView
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+id, nil, &after))
 	assert.Equal(t, drafts.StatusDiscarded, after.Status)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 // Client calls a running supportdraft API; the CLI's `draft` command uses it.
@@ -25,8 +26,8 @@ func NewClient(baseURL, token string) *Client {
 }
 
 // Draft starts (or gets) the draft for a ticket revision and returns it.
-func (c *Client) Draft(ctx context.Context, t *ticket.Ticket) (*DraftView, error) {
-	var v DraftView
+func (c *Client) Draft(ctx context.Context, t *ticket.Ticket) (*workflows.DraftView, error) {
+	var v workflows.DraftView
 	if err := c.Post(ctx, "/v1/drafts", t, &v); err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -18,15 +17,6 @@ import (
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
 )
-
-// DraftView is GET /v1/drafts/{ticket} and what `supportdraft draft --json` prints: the
-// saved draft with its claims, verdicts, struck sentences, scores and bindings.
-type DraftView struct {
-	drafts.Record
-	Struck     []guard.SentenceResult `json:"struck"`
-	WorkflowID string                 `json:"workflow_id"`
-	TemporalUI string                 `json:"temporal_ui,omitempty"`
-}
 
 // startDraft is the sidebar: start the ticket's workflow, or reach the running one, for
 // this revision, and answer with the draft once it is built. The ticket is validated
@@ -47,15 +37,16 @@ func (s *Server) startDraft(c echo.Context) error {
 		return err
 	}
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
-		CheckBudget: s.Config.CheckBudget, LocalModels: s.Config.LocalModels}
-	if _, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in); err != nil {
+		CheckBudget: s.Config.CheckBudget}
+	view, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in)
+	if err != nil {
 		if inserted && !reachedWorkflow(err) {
 			s.undoRevision(c, t)
 		}
 		return err
 	}
 	s.metrics.intake.WithLabelValues("drafted").Inc()
-	return s.respondDraft(c, t.TicketID)
+	return s.respondView(c, view)
 }
 
 // reachedWorkflow reports an error the workflow itself returned (a validator's refusal, a
@@ -75,27 +66,20 @@ func (s *Server) undoRevision(c echo.Context, t *ticket.Ticket) {
 	}
 }
 
-func (s *Server) getDraft(c echo.Context) error { return s.respondDraft(c, c.Param("ticket")) }
-
-func (s *Server) respondDraft(c echo.Context, id string) error {
-	r, err := s.Store.LatestDraft(c.Request().Context(), id)
+// getDraft reads the ticket's latest draft from the store: it answers whether or not the
+// workflow still runs.
+func (s *Server) getDraft(c echo.Context) error {
+	r, err := s.Store.LatestDraft(c.Request().Context(), c.Param("ticket"))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.view(r))
+	return s.respondView(c, workflows.NewDraftView(r))
 }
 
-func (s *Server) view(r *drafts.Record) DraftView {
-	v := DraftView{Record: *r, Struck: []guard.SentenceResult{}, WorkflowID: workflows.DraftWorkflowID(r.TicketID)}
-	for _, sr := range r.Sentences {
-		if !sr.Kept {
-			v.Struck = append(v.Struck, sr)
-		}
-	}
-	if s.Config.TemporalUI != "" {
-		v.TemporalUI = fmt.Sprintf("%s/namespaces/%s/workflows/%s", s.Config.TemporalUI, s.Config.Namespace, url.PathEscape(v.WorkflowID))
-	}
-	return v
+// respondView answers with a draft view, linked to its workflow in the Temporal UI.
+func (s *Server) respondView(c echo.Context, v *workflows.DraftView) error {
+	v.LinkTemporalUI(s.Config.TemporalUI, s.Config.Namespace)
+	return c.JSON(http.StatusOK, v)
 }
 
 func (s *Server) edit(c echo.Context) error {
@@ -103,7 +87,7 @@ func (s *Server) edit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var res guard.Result
+	var res workflows.EditResult
 	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateEdit, workflows.EditRequest{Text: text}, &res); err != nil {
 		return err
 	}
@@ -126,7 +110,7 @@ func (s *Server) sendCheck(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
 	defer cancel()
-	var res drafts.SendCheck
+	var res workflows.SendCheckResult
 	err = s.update(ctx, id, workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: text}, &res)
 	var notFound *serviceerror.NotFound
 	switch {
@@ -181,11 +165,11 @@ func (s *Server) answerSendCheck(c echo.Context, ticketID string, res drafts.Sen
 }
 
 func (s *Server) rebuild(c echo.Context) error {
-	var state workflows.DraftState
-	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateRebuild, nil, &state); err != nil {
+	var view workflows.DraftView
+	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateRebuild, nil, &view); err != nil {
 		return err
 	}
-	return s.respondDraft(c, c.Param("ticket"))
+	return s.respondView(c, &view)
 }
 
 func (s *Server) discard(c echo.Context) error {

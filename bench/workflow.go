@@ -13,18 +13,13 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 
-	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
-	"github.com/supportdraft/supportdraft/guard"
-	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
-	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/ticket"
-	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -61,52 +56,35 @@ var benchQuestions = []string{
 // with the local providers and the real HTTP API, in a scratch schema, and measures the
 // draft latency seen by the sidebar and the send-check latency seen by the send hook.
 func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts WorkflowOptions) (*WorkflowResult, error) {
-	scratchURL, drop, err := store.Scratch(ctx, databaseURL, "benchwf")
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = drop(context.Background()) }()
-	s, err := store.Open(ctx, scratchURL)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
 	// The local providers: the benchmark measures the system, not a model's latency.
-	p := providers.Local(256)
-	versions, err := policy.ParseDir(opts.Corpus)
+	st, err := stack.Open(ctx, stack.Options{DatabaseURL: databaseURL, Scratch: "benchwf", TemporalAddress: temporalAddress,
+		Providers: providers.Local(256)})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.Import(ctx, versions, p.Embedder); err != nil {
+	defer st.Close()
+	if _, _, err := st.Import(ctx, opts.Corpus); err != nil {
 		return nil, err
 	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := client.Dial(client.Options{HostPort: temporalAddress, Logger: tlog.NewStructuredLogger(quiet)})
-	if err != nil {
-		return nil, fmt.Errorf("connect to Temporal at %s: %w", temporalAddress, err)
-	}
-	defer c.Close()
-	vocab, err := guard.DefaultVocabulary()
-	if err != nil {
-		return nil, err
-	}
+	c := st.Temporal
 	run := randomID()
 	taskQueue := "bench-" + run
-	w := worker.New(c, taskQueue, activities.New(s, p, vocab))
+	w := st.Worker(taskQueue, st.Activities())
 	if err := w.Start(); err != nil {
 		return nil, err
 	}
 	defer w.Stop()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// The API authenticates as in production: an agent token, looked up by hash per call.
 	token, hash := auth.NewToken()
-	if _, err := s.CreateToken(ctx, "bench", string(auth.Agent), hash); err != nil {
+	if _, err := st.Store.CreateToken(ctx, "bench", string(auth.Agent), hash); err != nil {
 		return nil, err
 	}
-	guard := auth.NewGuard(s, []byte(run+"-bench-session-key"), nil, quiet)
-	srv := httptest.NewServer((&api.Server{Temporal: c, Store: s, Log: quiet, Auth: guard,
-		Config: api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour, LocalModels: !p.Remote}}).Handler())
-	defer srv.Close()
-	apiClient := api.NewClient(srv.URL, token)
+	srv := st.API(api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}, quiet)
+	srv.Auth = auth.NewGuard(st.Store, []byte(run+"-bench-session-key"), nil, quiet)
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	apiClient := api.NewClient(ts.URL, token)
 
 	fmt.Fprintf(opts.Progress, "drafting %d tickets, %d at a time…\n", opts.Drafts, opts.Concurrency)
 	ids := make([]string, opts.Drafts)

@@ -14,6 +14,7 @@ import (
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 func newDevCmd() *cobra.Command {
@@ -46,12 +47,15 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			if err != nil {
 				return usageError{fmt.Errorf("corpus %s:\n%w", corpus, err)}
 			}
-			st, err := open(ctx)
+			st, err := openStack(ctx, cfg, true)
 			if err != nil {
 				return err
 			}
-			defer st.close()
-			res, err := st.store.Import(ctx, versions, st.embedder)
+			defer st.Close()
+			if err := reembed(ctx, st); err != nil {
+				return err
+			}
+			res, err := st.Store.Import(ctx, versions, st.Providers.Embedder)
 			if err != nil {
 				return fmt.Errorf("import %s: %w", corpus, err)
 			}
@@ -59,20 +63,21 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			// A local admin token for this run (the sign-in link below carries it), and a
 			// webhook secret if none is configured, so the help-desk routes work locally.
 			token, hash := auth.NewToken()
-			if _, err := st.store.CreateToken(ctx, "supportdraft dev", string(auth.Admin), hash); err != nil {
+			if _, err := st.Store.CreateToken(ctx, "supportdraft dev", string(auth.Admin), hash); err != nil {
 				return err
 			}
-			if st.cfg.WebhookSecret == "" {
-				st.cfg.WebhookSecret = randomHex(32)
+			if cfg.WebhookSecret == "" {
+				cfg.WebhookSecret = randomHex(32)
 			}
-			if err := st.worker.Start(); err != nil {
+			w := st.Worker(workflows.TaskQueue, st.Activities())
+			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker: %w", err)
 			}
-			defer st.worker.Stop()
+			defer w.Stop()
 			serveCtx, stop := context.WithCancel(ctx)
 			defer stop()
 			errc := make(chan error, 1)
-			go func() { errc <- serveAPI(serveCtx, st) }()
+			go func() { errc <- serveAPI(serveCtx, st, cfg) }()
 			t, err := readTicket(ticketFile)
 			if err != nil {
 				return err
@@ -89,7 +94,7 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			printDraft(out, v)
 			fmt.Fprintf(out, "\nAPI: http://%s   Temporal UI: %s\n", cfg.HTTPAddr, cfg.TemporalUI)
 			fmt.Fprintf(out, "Admin token for this run (revoke with `supportdraft token revoke`): %s\n", token)
-			fmt.Fprintf(out, "Help-desk webhook secret (SUPPORTDRAFT_WEBHOOK_SECRET): %s\n", st.cfg.WebhookSecret)
+			fmt.Fprintf(out, "Help-desk webhook secret (SUPPORTDRAFT_WEBHOOK_SECRET): %s\n", cfg.WebhookSecret)
 			fmt.Fprintf(out, "Sidebar (open in a browser; the link signs you in): http://%s/app/session?token=%s&next=%s\n",
 				cfg.HTTPAddr, url.QueryEscape(token), url.QueryEscape("/app/tickets/"+url.PathEscape(t.TicketID)))
 			if once {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 func newDraftCmd() *cobra.Command {
@@ -18,7 +19,8 @@ func newDraftCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "draft --ticket FILE.json",
 		Short: "Draft a reply to one ticket through the running stack and print it",
-		Long: `draft sends one ticket revision (DESIGN.md's JSON format) to the running API
+		Long: `draft sends one ticket revision (a JSON object: ticket_id, revision, updated_at,
+account {id, plan, region, locale}, channel, subject, messages) to the running API
 (SUPPORTDRAFT_API_URL, default http://127.0.0.1:8080) with the agent token in
 SUPPORTDRAFT_TOKEN (see "supportdraft token create"), waits for the draft workflow to
 build it, and prints the reply with its citations, struck sentences and confidence.
@@ -65,7 +67,7 @@ func readTicket(path string) (*ticket.Ticket, error) {
 }
 
 // printDraft shows a draft the way an agent would read it, with its evidence trail.
-func printDraft(w io.Writer, v *api.DraftView) {
+func printDraft(w io.Writer, v *workflows.DraftView) {
 	fmt.Fprintf(w, "Draft for ticket %s, revision %d (iteration %d) — %s, confidence %.2f\n", v.TicketID, v.Revision, v.Iteration, v.Status, v.Confidence)
 	fmt.Fprintf(w, "Eligible policy judged at %s for plan %s, region %s\n\n", v.EligibleAt.UTC().Format("2006-01-02 15:04 UTC"), v.Account.Plan, v.Account.Region)
 	fmt.Fprintln(w, indent(v.Reply))

@@ -33,14 +33,14 @@ then, and measures what came out. Each ticket is drafted twice in the same run:
   baseline  similarity-only retrieval, no metadata filters (what plain vector search
             would have quoted)
 
-The corpus (DESIGN.md's format) is imported into a scratch schema of DATABASE_URL that
-eval creates and drops; the live policy store is never touched, so any outside corpus can
-be evaluated with one command. Drafts use the configured providers (the local extractive
+The corpus (Markdown files with YAML front matter, one per document version) is
+imported into a scratch schema of DATABASE_URL that eval creates and drops; the live
+policy store is never touched, so any outside corpus can be evaluated with one command. Drafts use the configured providers (the local extractive
 drafter, rule judge and hashing embedder unless SUPPORTDRAFT_PROVIDER says otherwise).
 TEMPORAL_ADDRESS must reach a Temporal server; eval runs its own workers on private task
-queues. Tickets are JSONL (DESIGN.md's ticket format with an "expect" label); a line that
-is not a valid ticket is reported with its line number and skipped, and counted under
-skipped_lines.
+queues. Tickets are JSONL (one ticket revision per line, with an "expect" label); a
+line that is not a valid ticket is reported with its line number and skipped, and counted
+under skipped_lines.
 
 Every figure is judged by the eval itself, against the corpus at the ticket's instant,
 not by the draft's own checks:

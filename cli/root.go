@@ -18,8 +18,8 @@ import (
 	"github.com/supportdraft/supportdraft/store"
 )
 
-// usageError marks bad input (flags, files); it exits with code 2, as DESIGN.md's
-// `check` contract asks, and other failures with 1.
+// usageError marks bad input (flags, files); it exits with code 2, as the `check`
+// contract in docs/architecture.md asks, and other failures with 1.
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }

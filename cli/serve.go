@@ -10,22 +10,17 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
-	tlog "go.temporal.io/sdk/log"
-	sdkworker "go.temporal.io/sdk/worker"
 
-	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/codec"
 	"github.com/supportdraft/supportdraft/config"
-	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/temporalclient"
 	"github.com/supportdraft/supportdraft/ticket"
-	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -39,16 +34,24 @@ send-check). Run as many as you like; Temporal spreads the work. Chunks embedded
 different embedder than the configured one are re-embedded at start.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := open(cmd.Context())
+			cfg, err := loadConfig()
 			if err != nil {
 				return err
 			}
-			defer st.close()
-			if err := st.worker.Start(); err != nil {
+			st, err := openStack(cmd.Context(), cfg, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if err := reembed(cmd.Context(), st); err != nil {
+				return err
+			}
+			w := st.Worker(workflows.TaskQueue, st.Activities())
+			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker: %w", err)
 			}
-			defer st.worker.Stop()
-			slog.Info("worker running", "task_queue", "supportdraft-drafts", "temporal", st.cfg.TemporalAddress)
+			defer w.Stop()
+			slog.Info("worker running", "task_queue", workflows.TaskQueue, "temporal", cfg.TemporalAddress)
 			<-cmd.Context().Done()
 			return nil
 		},
@@ -73,95 +76,70 @@ func newAPICmd() *cobra.Command {
   GET  /metrics                         Prometheus counters (admin token)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := open(cmd.Context())
+			cfg, err := loadConfig()
 			if err != nil {
 				return err
 			}
-			defer st.close()
-			return serveAPI(cmd.Context(), st)
+			// The API starts drafts and reads the store: it embeds nothing and runs no worker.
+			st, err := openStack(cmd.Context(), cfg, true)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			return serveAPI(cmd.Context(), st, cfg)
 		},
 	}
 }
 
-// stack is what the worker and the API share: configuration, store, Temporal client and
-// a worker (started only by those who run one).
-type stack struct {
-	cfg      config.Config
-	store    *store.Store
-	temporal client.Client
-	worker   sdkworker.Worker
-	embedder embedding.Embedder
-	// localModels: the drafter and judge are the embedded ones (providers.Set.Remote is false).
-	localModels bool
-}
-
-func (s *stack) close() {
-	s.temporal.Close()
-	s.store.Close()
-}
-
-// open connects to Postgres and Temporal and wires the activities. The Temporal client is
-// lazy, so the API still answers (send-check: "unchecked") when Temporal is down.
-func open(ctx context.Context) (*stack, error) {
-	cfg, err := loadConfig()
-	if err != nil {
-		return nil, err
-	}
-	st, err := store.Open(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return nil, err
-	}
-	p := providers.FromConfig(cfg)
-	if n, err := st.Reembed(ctx, p.Embedder, nil); err != nil {
-		st.Close()
-		return nil, err
-	} else if n > 0 {
-		slog.Info("re-embedded chunks for the configured embedder", "chunks", n, "embedder", p.Embedder.Name())
-	}
+// openStack builds the configured stack. lazyTemporal: connect to Temporal on first use, so
+// the API still answers (send-check: "unchecked") while Temporal is down.
+func openStack(ctx context.Context, cfg config.Config, lazyTemporal bool) (*stack.Stack, error) {
 	vocab, err := vocabulary(cfg.Vocabulary)
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	security, err := temporalclient.FromConfig(cfg)
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
-	copts := client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace, Logger: tlog.NewStructuredLogger(slog.Default())}
-	if err := security.Apply(&copts); err != nil {
-		st.Close()
-		return nil, err
-	}
-	c, err := client.NewLazyClient(copts)
+	return stack.Open(ctx, stack.Options{DatabaseURL: cfg.DatabaseURL, TemporalAddress: cfg.TemporalAddress,
+		TemporalNamespace: cfg.TemporalNamespace, LazyTemporal: lazyTemporal, Log: slog.Default(), Security: security,
+		Providers: providers.FromConfig(cfg), Vocab: vocab})
+}
+
+// reembed brings chunks embedded by another embedder than the configured one up to date:
+// the worker's retrieval compares the configured embedder's vectors.
+func reembed(ctx context.Context, st *stack.Stack) error {
+	n, err := st.Store.Reembed(ctx, st.Providers.Embedder, nil)
 	if err != nil {
-		st.Close()
-		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
+		return err
 	}
-	return &stack{cfg: cfg, store: st, temporal: c, worker: worker.New(c, workflows.TaskQueue, activities.New(st, p, vocab)), embedder: p.Embedder,
-		localModels: !p.Remote}, nil
+	if n > 0 {
+		slog.Info("re-embedded chunks for the configured embedder", "chunks", n, "embedder", st.Providers.Embedder.Name())
+	}
+	return nil
 }
 
 // newGuard builds the API's auth guard from the configuration. Without a configured
 // session key each process signs sessions with its own random key: sessions then end
 // when the process does, and every API replica needs the same key.
-func newGuard(st *stack) *auth.Guard {
-	key := []byte(st.cfg.SessionKey)
+func newGuard(st *stack.Stack, cfg config.Config) *auth.Guard {
+	key := []byte(cfg.SessionKey)
 	if len(key) == 0 {
 		key = make([]byte, 32)
 		_, _ = rand.Read(key)
 	}
-	return auth.NewGuard(st.store, key, []byte(st.cfg.WebhookSecret), slog.Default())
+	return auth.NewGuard(st.Store, key, []byte(cfg.WebhookSecret), slog.Default())
 }
 
 // serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully. Send-check
 // verdicts spooled while Postgres was down are replayed every spoolReplay.
-func serveAPI(ctx context.Context, st *stack) error {
-	spool, err := api.NewSpool(st.cfg.SpoolDir)
+func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
+	spool, err := api.NewSpool(cfg.SpoolDir)
 	if err != nil {
 		return err
 	}
-	h := st.cfg.Hardening
+	h := cfg.Hardening
 	keys, err := codec.ParseKeys(h.CodecKeys)
 	if err != nil {
 		return err
@@ -170,21 +148,22 @@ func serveAPI(ctx context.Context, st *stack) error {
 	if keys != nil {
 		payloadCodec = codec.Codec{Keys: keys}
 	}
-	srv := &api.Server{Temporal: st.temporal, Store: st.store, Log: slog.Default(), Auth: newGuard(st), Config: api.Config{
-		TaskQueue: workflows.TaskQueue, KillSwitch: st.cfg.KillSwitch, TemporalUI: st.cfg.TemporalUI, Namespace: st.cfg.TemporalNamespace,
-		IdleTimeout: st.cfg.IdleTimeout, CheckBudget: st.cfg.CheckBudget, LocalModels: st.localModels,
+	srv := st.API(api.Config{
+		TaskQueue: workflows.TaskQueue, KillSwitch: cfg.KillSwitch, TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
+		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget,
 		Tickets:      ticket.Sets{Plans: h.Plans, Regions: h.Regions, Locales: h.Locales},
 		AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins,
 		RateLimit: api.RateLimit{PerMinute: h.RatePerMinute, Burst: h.RateBurst}, Spool: spool, Codec: payloadCodec,
-	}}
-	httpSrv := api.NewHTTPServer(st.cfg.HTTPAddr, srv.Handler())
+	}, slog.Default())
+	srv.Auth = newGuard(st, cfg)
+	httpSrv := api.NewHTTPServer(cfg.HTTPAddr, srv.Handler())
 	errc := make(chan error, 1)
 	go func() { errc <- httpSrv.ListenAndServe() }()
-	go replaySpool(ctx, spool, st.store)
-	slog.Info("API listening", "addr", "http://"+st.cfg.HTTPAddr)
+	go replaySpool(ctx, spool, st.Store)
+	slog.Info("API listening", "addr", "http://"+cfg.HTTPAddr)
 	select {
 	case err := <-errc:
-		return fmt.Errorf("serve API on %s: %w", st.cfg.HTTPAddr, err)
+		return fmt.Errorf("serve API on %s: %w", cfg.HTTPAddr, err)
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // ClaimCheck is one claim of the model's draft with what the checker found.
@@ -26,7 +27,7 @@ func (c ClaimCheck) Supported() bool { return c.SpanOK && c.Verdict == llm.Verdi
 func VerifySpans(claims []llm.Claim, evidence []llm.Evidence) []ClaimCheck {
 	byID := make(map[string]string, len(evidence))
 	for _, e := range evidence {
-		byID[e.ChunkID] = normaliseSpace(e.Text)
+		byID[e.ChunkID] = text.CollapseSpace(e.Text)
 	}
 	out := make([]ClaimCheck, len(claims))
 	for i, c := range claims {
@@ -41,7 +42,7 @@ func spanFailure(c llm.Claim, byID map[string]string) string {
 	if len(c.ChunkIDs) == 0 {
 		return "cites no policy chunk"
 	}
-	quote := normaliseSpace(c.Quote)
+	quote := text.CollapseSpace(c.Quote)
 	if quote == "" {
 		return "quotes nothing"
 	}
@@ -60,18 +61,16 @@ func spanFailure(c llm.Claim, byID map[string]string) string {
 
 // SupportingChunk returns the first cited chunk that contains the quote verbatim.
 func SupportingChunk(c ClaimCheck, evidence []llm.Evidence) (llm.Evidence, bool) {
-	quote := normaliseSpace(c.Quote)
+	quote := text.CollapseSpace(c.Quote)
 	for _, id := range c.ChunkIDs {
 		for _, e := range evidence {
-			if e.ChunkID == id && strings.Contains(normaliseSpace(e.Text), quote) {
+			if e.ChunkID == id && strings.Contains(text.CollapseSpace(e.Text), quote) {
 				return e, true
 			}
 		}
 	}
 	return llm.Evidence{}, false
 }
-
-func normaliseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func clip(s string, n int) string {
 	r := []rune(s)

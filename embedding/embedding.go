@@ -8,11 +8,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"strings"
-	"unicode"
 
-	"github.com/supportdraft/supportdraft/glossary"
-	"github.com/supportdraft/supportdraft/stopwords"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // Embedder maps texts to unit vectors. Name identifies the model and its settings: chunks
@@ -28,7 +25,7 @@ type Embedder interface {
 // forgiving of typos and inflections ("refund" / "refunds" / "refnd"). Stopwords are
 // dropped first: without an IDF to discount them, "we", "your" and "thanks" would make a
 // long email most similar to the longest macro rather than to the section on its topic.
-// German billing words are read as English (package glossary), so a German question
+// German billing words are read as English (the glossary of package text), so a German question
 // finds the English section when no German version exists.
 type Hashing struct{ dims int }
 
@@ -91,26 +88,19 @@ func (h *Hashing) vector(text string) []float32 {
 	return vec
 }
 
-// contentWords is Words without stopwords, German billing words read as the English
+// contentWords is text.Words without stopwords, German billing words read as the English
 // ones the policies use.
-func contentWords(text string) []string {
-	words := Words(text)
+func contentWords(s string) []string {
+	words := text.Words(s)
 	kept := words[:0]
 	for _, w := range words {
-		if stopwords.Is(w) {
+		if text.IsStopword(w) {
 			continue
 		}
-		if en, ok := glossary.English(w); ok {
+		if en, ok := text.English(w); ok {
 			w = en
 		}
 		kept = append(kept, w)
 	}
 	return kept
-}
-
-// Words lowercases text and splits it into letter/digit runs, keeping umlauts and ß.
-func Words(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
 }

@@ -35,7 +35,7 @@ func TestHashingRanksTheTopicAboveTheSmallTalk(t *testing.T) {
 }
 
 // A German question finds the English section on its topic: most policies exist only in
-// English, and German billing words are read as the English ones (package glossary).
+// English, and German billing words are read as the English ones (the glossary of package text).
 func TestHashingMatchesGermanBillingWordsToTheEnglishPolicy(t *testing.T) {
 	t.Parallel()
 	v, err := embedding.NewHashing(256).Embed(context.Background(), []string{

@@ -84,7 +84,7 @@ func (c Case) Drafted() bool { return !c.Failed() && !c.abstained }
 // of the chunks the draft cites for it (the guard's source for that sentence, or a chunk of
 // any claim that survived the checks) is eligible at the ticket's instant for the ticket's
 // plan and region, and that chunk's text carries every quantity of the sentence (by
-// guard.Quantities key, so "fourteen days" = "14 days", "one month" ≠ "30 days"). The
+// text.Quantities key, so "fourteen days" = "14 days", "one month" ≠ "30 days"). The
 // draft's own verdicts are not trusted: a similarity-only baseline passes its own guard
 // by quoting a superseded chunk, and this is where it shows.
 func Assess(o Outcome, src *Sources) Case {

@@ -14,7 +14,7 @@ import (
 )
 
 // TestHandwrittenLabels checks the labels of the held-out hand-written set against its
-// corpus, as DESIGN.md defines eligibility: a wrong label would make its figures lie.
+// corpus, as docs/architecture.md defines eligibility: a wrong label would make its figures lie.
 func TestHandwrittenLabels(t *testing.T) {
 	t.Parallel()
 	versions, err := policy.ParseDir("handwritten/corpus")

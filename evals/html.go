@@ -43,7 +43,7 @@ type chartBar struct {
 	Class        string // system-ok | system-missed | baseline
 }
 
-// charts builds one chart per DESIGN.md metric. Rates are drawn on a 0–100% scale; counts
+// charts builds one chart per contract metric. Rates are drawn on a 0–100% scale; counts
 // on a scale set by the larger of the two arms, so the pair is comparable at a glance.
 func (r *Report) charts() []barChart {
 	var out []barChart

@@ -38,7 +38,7 @@ const maxLine = 4 << 20
 // a missing field, a ticket ID seen before) is reported on warn with its line number and
 // returned in skipped, never dropped silently: a typo in a labelled set must show. Blank
 // lines are not tickets and are passed over. Unknown fields are allowed, because help
-// desks export more than DESIGN.md's fields. limit > 0 keeps only the first limit tickets.
+// desks export more than the ticket format's fields. limit > 0 keeps only the first limit tickets.
 func ReadTickets(path string, limit int, warn io.Writer) (tickets []*ticket.Ticket, skipped []SkippedLine, err error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 )
 
 // Metrics is one arm's figures (the system, or the similarity-only baseline). The first
-// eleven keys are DESIGN.md's eval contract. A rate whose denominator is zero is reported
+// eleven keys are the eval's output contract (docs/architecture.md). A rate whose denominator is zero is reported
 // as 0; Counts holds every numerator and denominator, so a reader can tell.
 //
 // Definitions (all judged by Assess, at each ticket's updated_at for its plan and region):

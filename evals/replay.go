@@ -33,17 +33,12 @@ func (r *replayer) replay(ctx context.Context, a *arm, t *ticket.Ticket) Outcome
 		return o
 	}
 	workflowID := "eval-" + r.runID + "/" + cp.TicketID
-	in := &workflows.DraftInput{TicketID: cp.TicketID, Revision: t.Revision, Replay: true, IdleTimeout: ticketTimeout,
-		LocalModels: r.localModels}
-	_, openErr := workflows.Open(ctx, r.temporal, workflowID, a.queue, in)
+	in := &workflows.DraftInput{TicketID: cp.TicketID, Revision: t.Revision, Replay: true, IdleTimeout: ticketTimeout}
+	view, openErr := workflows.Open(ctx, r.temporal, workflowID, a.queue, in)
 	if openErr == nil {
-		rec, err := r.store.LatestDraft(ctx, cp.TicketID)
-		if err != nil {
-			o.Err = err.Error()
-		} else {
-			rec.TicketID = t.TicketID
-			o.Record = rec
-		}
+		rec := view.Record
+		rec.TicketID = t.TicketID
+		o.Record = &rec
 	} else {
 		o.Err = fmt.Sprintf("workflow %s: %v", workflowID, openErr)
 	}

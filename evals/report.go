@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// Report is the eval's output. The system's figures sit at the top level (DESIGN.md's
-// contract), the baseline's under "baseline" with the same keys.
+// Report is the eval's output. The system's figures sit at the top level (the
+// contract in docs/architecture.md), the baseline's under "baseline" with the same keys.
 type Report struct {
 	Metrics
 	Baseline     Metrics       `json:"baseline"`
@@ -54,7 +54,7 @@ type metricRow struct {
 	cmp    int     // -1: at most goal, 0: exactly goal, +1: at least goal
 }
 
-// metricRows are DESIGN.md's figures in contract order, then the calibration figures.
+// metricRows are the contract's figures in contract order, then the calibration figures.
 var metricRows = []metricRow{
 	{key: "tickets", get: func(m *Metrics) float64 { return float64(m.Tickets) }},
 	{key: "drafted", get: func(m *Metrics) float64 { return float64(m.Drafted) }},

@@ -6,7 +6,7 @@
 // (no metadata filters), so the report shows what the filters buy.
 //
 // The corpus is loaded into a scratch schema that Run creates and drops, so any corpus in
-// DESIGN.md's format can be evaluated without touching the live policy store. Metrics are
+// the policy corpus format can be evaluated without touching the live policy store. Metrics are
 // judged by this package against its own view of the corpus (Sources), not by trusting
 // the draft's own checks; see Assess and Metrics for the exact definitions.
 package evals
@@ -17,23 +17,17 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"log/slog"
-	"net/url"
-	"strconv"
 	"sync"
 	"time"
 
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 
-	"github.com/supportdraft/supportdraft/activities"
-	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/reference"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
-	"github.com/supportdraft/supportdraft/worker"
 )
 
 // Arm names: the system as it serves agents, and the similarity-only baseline.
@@ -50,7 +44,7 @@ const ticketTimeout = 2 * time.Minute
 
 // Options configures one run.
 type Options struct {
-	Corpus            string // directory of policy version files (DESIGN.md format)
+	Corpus            string // directory of policy version files (the corpus format)
 	Tickets           string // JSONL file of tickets, with expect labels for the metrics
 	DatabaseURL       string // a scratch schema is created in this database and dropped
 	TemporalAddress   string
@@ -92,48 +86,30 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		p = *opts.Providers
 	}
 
-	scratchURL, drop, err := store.Scratch(ctx, opts.DatabaseURL, "eval")
+	st, err := stack.Open(ctx, stack.Options{DatabaseURL: opts.DatabaseURL, Scratch: "eval", PoolSize: 2*concurrency + 4,
+		TemporalAddress: opts.TemporalAddress, TemporalNamespace: opts.TemporalNamespace, Providers: p})
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err := drop(context.Background()); err != nil {
-			fmt.Fprintf(stderr, "eval: could not drop the scratch schema: %v\n", err)
-		}
-	}()
-	s, err := store.Open(ctx, withPoolSize(scratchURL, 2*concurrency+4))
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
+	defer st.Close()
+	s := st.Store
 	if _, err := s.Import(ctx, versions, p.Embedder); err != nil {
 		return nil, fmt.Errorf("import corpus %s into the scratch schema: %w", opts.Corpus, err)
-	}
-
-	quiet := tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	c, err := client.Dial(client.Options{HostPort: opts.TemporalAddress, Namespace: opts.TemporalNamespace, Logger: quiet})
-	if err != nil {
-		return nil, fmt.Errorf("connect to Temporal at %s: %w (is it running? `scripts/services.sh` starts it)", opts.TemporalAddress, err)
-	}
-	defer c.Close()
-	vocab, err := guard.DefaultVocabulary()
-	if err != nil {
-		return nil, err
 	}
 	runID := randomID()
 	arms := []*arm{{name: ArmSystem}, {name: ArmBaseline}}
 	for _, a := range arms {
-		acts := activities.New(s, p, vocab)
+		acts := st.Activities()
 		acts.Retriever.SimilarityOnly = a.name == ArmBaseline
 		a.queue = "eval-" + runID + "-" + a.name
-		w := worker.New(c, a.queue, acts)
+		w := st.Worker(a.queue, acts)
 		if err := w.Start(); err != nil {
 			return nil, fmt.Errorf("start the %s worker: %w", a.name, err)
 		}
 		defer w.Stop()
 	}
 
-	r := &replayer{temporal: c, store: s, runID: runID, localModels: !p.Remote}
+	r := &replayer{temporal: st.Temporal, store: s, runID: runID}
 	outcomes, err := r.replayAll(ctx, arms, tickets, concurrency, progress(stderr, 2*len(tickets), opts.NoProgress))
 	if err != nil {
 		return nil, err
@@ -180,12 +156,11 @@ type arm struct {
 	queue string
 }
 
-// replayer drafts tickets through the workflow and reads the drafts back.
+// replayer drafts tickets through the workflow and keeps the drafts it answers with.
 type replayer struct {
-	temporal    client.Client
-	store       *store.Store
-	runID       string
-	localModels bool // run the model steps as local activities (providers.Set.Remote is false)
+	temporal client.Client
+	store    *store.Store
+	runID    string
 }
 
 // replayAll drafts every ticket in every arm, at most `concurrency` at a time, and returns
@@ -216,20 +191,6 @@ func (r *replayer) replayAll(ctx context.Context, arms []*arm, tickets []*ticket
 	}
 	wg.Wait()
 	return out, ctx.Err()
-}
-
-// withPoolSize sizes the scratch store's pool for the run: pgxpool's default (the number
-// of CPUs, at least 4) would make concurrent drafts queue for a connection while both
-// workers load tickets, retrieve and save.
-func withPoolSize(databaseURL string, n int) string {
-	u, err := url.Parse(databaseURL)
-	if err != nil {
-		return databaseURL // store.Open reports the bad URL
-	}
-	q := u.Query()
-	q.Set("pool_max_conns", strconv.Itoa(n))
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // randomID names one run: its workflow IDs and task queues never meet another run's on a

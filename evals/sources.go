@@ -4,8 +4,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // EligibleFunc says whether a chunk may be quoted at an instant to a (plan, region)
@@ -24,7 +24,7 @@ type Sources struct {
 
 type sourceChunk struct {
 	ref        string          // doc_id@version
-	quantities map[string]bool // guard.Quantities keys of the text
+	quantities map[string]bool // text.Quantities keys of the text
 }
 
 // NewSources indexes the parsed corpus. eligible nil judges by the files' own metadata
@@ -87,19 +87,19 @@ func (s *Sources) Carries(chunkID string, keys []string) bool {
 	return true
 }
 
-func quantityKeys(text string) map[string]bool {
+func quantityKeys(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, q := range guard.Quantities(text) {
+	for _, q := range text.Quantities(s) {
 		out[q.Key()] = true
 	}
 	return out
 }
 
 // sentenceKeys are the distinct quantity keys of a sentence, in order.
-func sentenceKeys(text string) []string {
+func sentenceKeys(sentence string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, q := range guard.Quantities(text) {
+	for _, q := range text.Quantities(sentence) {
 		if k := q.Key(); !seen[k] {
 			seen[k] = true
 			out = append(out, k)

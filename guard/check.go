@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // Mode says which sources may back a flagged sentence.
@@ -106,7 +108,7 @@ func (v *Vocabulary) Check(in Input) Result {
 			claims = append(claims, c)
 		}
 	}
-	sentences := Split(in.Reply)
+	sentences := text.Split(in.Reply)
 	results := make([]SentenceResult, len(sentences))
 	for i, s := range sentences {
 		results[i] = v.checkSentence(s.Text, in.Mode, sources, claims)
@@ -115,14 +117,14 @@ func (v *Vocabulary) Check(in Input) Result {
 }
 
 // checkSentence gives the verdict on one sentence of the reply. claims are normalised.
-func (v *Vocabulary) checkSentence(text string, mode Mode, sources []checkedSource, claims []Claim) SentenceResult {
-	a := v.analyse(text[listMarker(text):]) // "1." opening a list item is not a number
-	r := SentenceResult{Text: text, Flagged: len(a.flags) > 0, Kinds: kindsOf(a.flags), Placeholders: Placeholders(text)}
+func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources []checkedSource, claims []Claim) SentenceResult {
+	a := v.analyse(sentence[text.ListMarker(sentence):]) // "1." opening a list item is not a number
+	r := SentenceResult{Text: sentence, Flagged: len(a.flags) > 0, Kinds: kindsOf(a.flags), Placeholders: Placeholders(sentence)}
 	if len(r.Placeholders) > 0 {
 		r.Reason = "unresolved placeholder " + strings.Join(r.Placeholders, ", ")
 		return r
 	}
-	attached := attachedClaims(text, claims)
+	attached := attachedClaims(sentence, claims)
 	for _, c := range attached {
 		if c.Failure != "" {
 			r.Reason = c.Failure
@@ -133,7 +135,7 @@ func (v *Vocabulary) checkSentence(text string, mode Mode, sources []checkedSour
 		r.Kept, r.Reason = true, "no commitment language"
 		return r
 	}
-	if id := verbatimMacro(text, sources); id != "" {
+	if id := verbatimMacro(sentence, sources); id != "" {
 		r.Kept, r.SourceID, r.Reason = true, id, "verbatim approved macro "+id
 		return r
 	}
@@ -241,7 +243,7 @@ func attachedClaims(sentence string, claims []Claim) []Claim {
 	if len(claims) == 0 {
 		return nil
 	}
-	s := normalise(sentence[listMarker(sentence):])
+	s := normalise(sentence[text.ListMarker(sentence):])
 	if s == "" {
 		return nil
 	}
@@ -272,8 +274,7 @@ func citedSources(claims []Claim, sources []checkedSource) []checkedSource {
 // normalise lower-cases s, collapses white space, straightens apostrophes and drops the
 // final punctuation, so a claim and its sentence compare equal however they were copied.
 func normalise(s string) string {
-	s = strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(s, "’", "'"))), " ")
-	return strings.TrimRightFunc(s, func(r rune) bool { return isTerminator(r) || unicode.IsSpace(r) })
+	return strings.TrimRightFunc(text.Fold(s), func(r rune) bool { return text.IsTerminator(r) || unicode.IsSpace(r) })
 }
 
 // kindsOf returns the kinds among flags in the order of kindOrder, never nil, so the JSON
@@ -292,7 +293,7 @@ func kindsOf(flags []Flag) []Kind {
 // original white space, or, where struck sentences lay between them, the gap around them
 // with the most line breaks, so paragraphs and list items keep their shape. When anything
 // was struck a visible note ends the reply.
-func compose(reply string, sentences []Sentence, results []SentenceResult) Result {
+func compose(reply string, sentences []text.Sentence, results []SentenceResult) Result {
 	res := Result{Sentences: results}
 	var b strings.Builder
 	prev := -1
@@ -324,7 +325,7 @@ func compose(reply string, sentences []Sentence, results []SentenceResult) Resul
 
 // widestGap returns the white space between consecutive sentences of run that holds the
 // most line breaks, the first one on a tie.
-func widestGap(reply string, run []Sentence) string {
+func widestGap(reply string, run []text.Sentence) string {
 	best := reply[run[0].End:run[1].Start]
 	for k := 1; k+1 < len(run); k++ {
 		if gap := reply[run[k].End:run[k+1].Start]; strings.Count(gap, "\n") > strings.Count(best, "\n") {

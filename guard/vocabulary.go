@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // defaultVocabulary is the commitment vocabulary every Vocabulary starts from. It is a
@@ -103,7 +105,7 @@ func (v *Vocabulary) add(data, name string) error {
 		if kind != kindExcept && !slices.Contains(kindOrder, kind) {
 			return fmt.Errorf("vocabulary %s line %d: unknown kind %q; use number, commercial, eligibility, future, legal or except", name, n+1, kind)
 		}
-		phrase := strings.Map(fold, strings.Join(strings.Fields(fields[1]), " "))
+		phrase := strings.Map(fold, text.CollapseSpace(fields[1]))
 		first, _ := utf8.DecodeRuneInString(phrase)
 		if !isWordRune(first) {
 			return fmt.Errorf("vocabulary %s line %d: phrase %q must start with a letter or digit", name, n+1, fields[1])
@@ -140,21 +142,21 @@ type analysis struct {
 	affirmed, negated []string
 }
 
-func (v *Vocabulary) analyse(text string) analysis {
+func (v *Vocabulary) analyse(s string) analysis {
 	var a analysis
-	for _, q := range Quantities(text) {
+	for _, q := range text.Quantities(s) {
 		a.flags = append(a.flags, Flag{Kind: KindNumber, Match: q.Text})
 		if k := q.Key(); !slices.Contains(a.keys, k) {
 			a.keys = append(a.keys, k)
 		}
 	}
-	for _, m := range v.matches(text) {
-		a.flags = append(a.flags, Flag{Kind: m.kind, Match: text[m.start:m.end]})
+	for _, m := range v.matches(s) {
+		a.flags = append(a.flags, Flag{Kind: m.kind, Match: s[m.start:m.end]})
 		if m.kind != KindCommercial {
 			continue
 		}
 		a.verbs = appendNew(a.verbs, m.canonical)
-		if negatedAt(text, m.start) {
+		if negatedAt(s, m.start) {
 			a.negated = appendNew(a.negated, m.canonical)
 		} else {
 			a.affirmed = appendNew(a.affirmed, m.canonical)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // Extractive is the local drafter: it answers only with sentences copied verbatim from the
@@ -68,7 +70,7 @@ func (x Extractive) Draft(_ context.Context, req Request) (*Draft, error) {
 	for _, p := range picks {
 		quoted = append(quoted, p.text)
 	}
-	german = german && isGerman(strings.Join(quoted, " "))
+	german = german && text.LooksGerman(strings.Join(quoted, " "))
 	greeting, closing := greetingEN, closingEN
 	if german {
 		greeting, closing = greetingDE, closingDE
@@ -125,7 +127,7 @@ const offTopicShare = 0.6
 func analyseQuestion(subject, body string, evidence []Evidence) question {
 	q := question{weight: map[string]float64{}, focus: map[string]bool{}}
 	asking := subject
-	for _, s := range sentences(body) {
+	for _, s := range text.SplitLines(body) {
 		if isAsking(s) {
 			asking += "\n" + s
 		}
@@ -133,16 +135,16 @@ func analyseQuestion(subject, body string, evidence []Evidence) question {
 	if strings.TrimSpace(asking) == strings.TrimSpace(subject) { // no explicit question: the whole message asks
 		asking += "\n" + body
 	}
-	for _, st := range contentStems(asking) {
+	for _, st := range text.ContentStems(asking) {
 		q.focus[st] = true
 	}
 	q.numeric = asksForNumber(asking)
 	chunkStems := make([]map[string]bool, len(evidence))
 	for i, ev := range evidence {
-		chunkStems[i] = stemSet(ev.Title + "\n" + ev.Text)
+		chunkStems[i] = text.StemSet(ev.Title + "\n" + ev.Text)
 	}
 	n := float64(len(evidence))
-	for _, st := range contentStems(subject + "\n" + body) {
+	for _, st := range text.ContentStems(subject + "\n" + body) {
 		df := 0.0
 		for _, cs := range chunkStems {
 			if cs[st] {
@@ -186,7 +188,7 @@ var askingOpeners = []string{"how ", "what ", "when ", "can ", "could ", "do ", 
 // asksForNumber reports whether the question asks for a duration, an amount or a date,
 // which the policy states as a number.
 func asksForNumber(s string) bool {
-	lower := " " + strings.ToLower(strings.Join(strings.Fields(s), " ")) + " "
+	lower := " " + text.Fold(s) + " "
 	for _, p := range numberAsks {
 		if strings.Contains(lower, p) {
 			return true
@@ -210,12 +212,12 @@ type rankedChunk struct {
 
 // chunkHeading returns the section heading of a chunk: its first line when more lines
 // follow and it does not end like a sentence.
-func chunkHeading(text string) string {
-	i := strings.IndexByte(text, '\n')
+func chunkHeading(chunkText string) string {
+	i := strings.IndexByte(chunkText, '\n')
 	if i < 0 {
 		return ""
 	}
-	h := strings.TrimSpace(text[:i])
+	h := strings.TrimSpace(chunkText[:i])
 	if strings.HasSuffix(h, ".") {
 		return ""
 	}
@@ -226,8 +228,8 @@ func chunkHeading(text string) string {
 // ("Notes for agents", "When to use this macro"): quoting it to a customer would answer
 // nothing they asked.
 func internalSection(heading string) bool {
-	for _, t := range tokenize(heading) {
-		switch t.text {
+	for _, t := range text.Tokenize(heading) {
+		switch t.Text {
 		case "agent", "agents", "macro", "macros", "internal", "intern", "agenten":
 			return true
 		}
@@ -243,15 +245,15 @@ func rankEvidence(q question, evidence []Evidence) []rankedChunk {
 	out := make([]rankedChunk, 0, len(evidence))
 	for i, ev := range evidence {
 		heading := chunkHeading(ev.Text)
-		words := stemSet(ev.Title + "\n" + ev.Text)
-		topic := stemSet(ev.Title + "\n" + heading)
+		words := text.StemSet(ev.Title + "\n" + ev.Text)
+		topic := text.StemSet(ev.Title + "\n" + heading)
 		rel := 0.0 // a high score alone never makes a section quotable
 		if !internalSection(heading) {
 			lexical := weightedOverlap(q, words)
 			// The heading names what the section answers and the title what its document
 			// answers: matching them counts extra.
-			lexical = clamp01(lexical + headingWeight*weightedOverlap(q, stemSet(heading)) +
-				titleWeight*weightedOverlap(q, stemSet(ev.Title)))
+			lexical = clamp01(lexical + headingWeight*weightedOverlap(q, text.StemSet(heading)) +
+				titleWeight*weightedOverlap(q, text.StemSet(ev.Title)))
 			if !sharesStrongWord(q.stems, topic) {
 				lexical *= offTopicShare
 			}
@@ -274,13 +276,13 @@ func rankEvidence(q question, evidence []Evidence) []rankedChunk {
 // weightedOverlap is the weighted share of the question a text holds, the denominator
 // capped at the questionFocus heaviest stems so a long email does not dilute a section
 // that matches its key words.
-func weightedOverlap(q question, text map[string]bool) float64 {
+func weightedOverlap(q question, words map[string]bool) float64 {
 	var ws []float64
 	hit := 0.0
 	for _, st := range q.stems {
 		w := q.weight[st]
 		ws = append(ws, w)
-		if text[st] {
+		if words[st] {
 			hit += w
 		}
 	}
@@ -362,23 +364,23 @@ func pickSentences(q question, chunks []rankedChunk) []pick {
 		// Every sentence of a chosen section shares its topic; the heading's words
 		// count for each sentence, so "Bank transfer is available for ..." under
 		// "Bank transfer" and a follow-up sentence are judged together.
-		headWords := stemSet(rc.ev.Title + "\n" + heading)
-		for pos, s := range sentences(rc.ev.Text) {
+		headWords := text.StemSet(rc.ev.Title + "\n" + heading)
+		for pos, s := range text.SplitLines(rc.ev.Text) {
 			if len(strings.Fields(s)) < 3 || (pos == 0 && heading != "" && strings.TrimSpace(s) == heading) ||
 				strings.HasSuffix(strings.TrimSpace(s), "?") {
 				continue
 			}
-			words := stemSet(s)
+			words := text.StemSet(s)
 			// The best section is quoted whole (its sentences are one answer); a second
 			// one only where a sentence itself shares a word of substance.
-			if rank > 0 && !sharesStrongWord(q.stems, words) && !(len(facts(s)) > 0 && q.numeric) {
+			if rank > 0 && !sharesStrongWord(q.stems, words) && !(len(text.Quantities(s)) > 0 && q.numeric) {
 				continue
 			}
 			for st := range headWords {
 				words[st] = true
 			}
 			score := weightedOverlap(q, words)
-			if q.numeric && len(facts(s)) > 0 {
+			if q.numeric && len(text.Quantities(s)) > 0 {
 				score += 0.3
 			}
 			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, score: score})
@@ -397,7 +399,7 @@ func pickSentences(q question, chunks []rankedChunk) []pick {
 	seen := map[string]bool{}
 	best := map[int]float64{}
 	for _, c := range cands {
-		key := normalizeSpace(c.text)
+		key := text.Fold(c.text)
 		if seen[key] || len(picks) == maxQuoted {
 			continue
 		}

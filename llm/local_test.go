@@ -65,7 +65,7 @@ func TestExtractiveQuotesVerbatim(t *testing.T) {
 }
 
 // A German question about a document that exists only in English is answered from it:
-// German billing words are read as the English ones (package glossary).
+// German billing words are read as the English ones (the glossary of package text).
 func TestExtractiveAnswersGermanQuestionFromEnglishPolicy(t *testing.T) {
 	t.Parallel()
 	ev := loadEvidence(t, "evidence.json")
@@ -180,13 +180,13 @@ func TestRuleJudgeVerdicts(t *testing.T) {
 		{"verbatim sentence", "Annual plans can be refunded in full within 14 days of purchase.",
 			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "verbatim"},
 		{"paraphrase with the same number", "You can get a full refund within 14 days of purchase.",
-			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "14 day"},
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "14 days"},
 		{"whitespace and case normalised", "Annual plans can be refunded in full within 14 days of purchase.",
 			"annual plans  can be\nREFUNDED in full within 14 days of purchase.", llm.VerdictSupports, "verbatim"},
 		{"written-out number", "Annual plans are refunded in full within fourteen days of purchase.",
-			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "14 day"},
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "(fourteen days) is in the quote"},
 		{"different number, verbatim quote", "Annual plans can be refunded within 30 days of purchase.",
-			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictContradicts, "30 day"},
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictContradicts, "states 14 days where the sentence states 30 days"},
 		{"invented window, made-up quote", "You have a 30-day refund window.",
 			"Refunds are available for 30 days.", llm.VerdictContradicts, "not found verbatim"},
 		{"made-up quote, no number", "We can waive the fee for you.",
@@ -194,7 +194,7 @@ func TestRuleJudgeVerdicts(t *testing.T) {
 		{"empty quote", "Annual plans can be refunded in full within 14 days of purchase.",
 			"", llm.VerdictNotEnough, "not found verbatim"},
 		{"number the quote lacks", "Refunds go back to the original payment method within 3 days.",
-			"Refunds go back to the original payment method", llm.VerdictNotEnough, "does not state 3 day"},
+			"Refunds go back to the original payment method", llm.VerdictNotEnough, "does not state 3 days"},
 		{"quote on another subject", "PayPal is accepted for annual plans.",
 			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictNotEnough, "covers only"},
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // RuleJudge is the local judge: lexical rules that are exact where they can be (verbatim
@@ -34,34 +36,34 @@ const (
 //     chunk's closest sentence, because a made-up quote must not hide that the real
 //     policy states a different number → contradicts, else not_enough.
 func (RuleJudge) JudgeClaim(_ context.Context, sentence, quote, chunkText string) (Judgement, error) {
-	sFacts := facts(sentence)
-	sWords := contentStems(sentence)
+	sFacts := text.Quantities(sentence)
+	sWords := text.ContentStems(sentence)
 
 	if !containsQuote(chunkText, quote) {
 		best, share := closestSentence(sWords, chunkText)
-		if conflict := conflictingFacts(sFacts, facts(best)); len(conflict) > 0 && share >= sameTopic {
+		if conflict := conflictingFacts(sFacts, text.Quantities(best)); len(conflict) > 0 && share >= sameTopic {
 			return Judgement{VerdictContradicts, fmt.Sprintf(
 				"quote not found verbatim in the chunk; the chunk says %q, which states %s where the sentence states %s",
-				best, joinFacts(facts(best)), joinFacts(conflict))}, nil
+				best, joinFacts(text.Quantities(best)), joinFacts(conflict))}, nil
 		}
 		return Judgement{VerdictNotEnough, "quote not found verbatim in the chunk (whitespace-normalised, case-insensitive), so it cannot support the sentence"}, nil
 	}
 
-	qFacts := facts(quote)
-	share := coveredShare(sWords, stemSet(quote))
+	qFacts := text.Quantities(quote)
+	share := coveredShare(sWords, text.StemSet(quote))
 	if conflict := conflictingFacts(sFacts, qFacts); len(conflict) > 0 && share >= sameTopic {
 		return Judgement{VerdictContradicts, fmt.Sprintf(
 			"quote is verbatim and on the same topic (%.0f%% of the sentence's words) but states %s where the sentence states %s",
 			100*share, joinFacts(qFacts), joinFacts(conflict))}, nil
 	}
-	if missing := missingFacts(sFacts, qFacts); len(missing) > 0 {
+	if missing := text.Missing(sFacts, qFacts); len(missing) > 0 {
 		return Judgement{VerdictNotEnough, fmt.Sprintf(
 			"quote is verbatim but does not state %s, which the sentence states", joinFacts(missing))}, nil
 	}
 	if share < mostlyCovered {
 		return Judgement{VerdictNotEnough, fmt.Sprintf(
 			"quote is verbatim but covers only %.0f%% of the sentence's content words (needs %.0f%%): %s not in the quote",
-			100*share, 100*mostlyCovered, strings.Join(uncovered(sWords, stemSet(quote)), ", "))}, nil
+			100*share, 100*mostlyCovered, strings.Join(uncovered(sWords, text.StemSet(quote)), ", "))}, nil
 	}
 	reason := fmt.Sprintf("quote is verbatim in the chunk and covers %.0f%% of the sentence's content words", 100*share)
 	if len(sFacts) > 0 {
@@ -70,27 +72,11 @@ func (RuleJudge) JudgeClaim(_ context.Context, sentence, quote, chunkText string
 	return Judgement{VerdictSupports, reason}, nil
 }
 
-// conflictingFacts lists the facts of the sentence that the other text states with the
-// same unit but a different value ("30 days" against "14 days"). A number the other text
-// does not mention at all is missing, not conflicting.
-func conflictingFacts(sentence, other []fact) []fact {
-	var out []fact
-	for _, f := range missingFacts(sentence, other) {
-		for _, o := range other {
-			if o.unit == f.unit && o.value != f.value {
-				out = append(out, f)
-				break
-			}
-		}
-	}
-	return out
-}
-
-// closestSentence returns the sentence of text that covers most of words, and that share.
-func closestSentence(words []string, text string) (string, float64) {
+// closestSentence returns the sentence of chunkText that covers most of words, and that share.
+func closestSentence(words []string, chunkText string) (string, float64) {
 	best, bestShare := "", -1.0
-	for _, s := range sentences(text) {
-		if share := coveredShare(words, stemSet(s)); share > bestShare {
+	for _, s := range text.SplitLines(chunkText) {
+		if share := coveredShare(words, text.StemSet(s)); share > bestShare {
 			best, bestShare = s, share
 		}
 	}
@@ -119,12 +105,12 @@ func (RuleJudge) Score(_ context.Context, question, reply string, evidence []Evi
 	for _, ev := range evidence {
 		corpus.WriteString(ev.Title + "\n" + ev.Text + "\n")
 	}
-	evWords, evFacts := stemSet(corpus.String()), facts(corpus.String())
+	evWords, evFacts := text.StemSet(corpus.String()), text.Quantities(corpus.String())
 
 	body := substantiveSentences(reply)
 	faithful := 0
 	for _, s := range body {
-		if coveredShare(contentStems(s), evWords) >= mostlyCovered && len(missingFacts(facts(s), evFacts)) == 0 {
+		if coveredShare(text.ContentStems(s), evWords) >= mostlyCovered && len(text.Missing(text.Quantities(s), evFacts)) == 0 {
 			faithful++
 		}
 	}
@@ -132,8 +118,8 @@ func (RuleJudge) Score(_ context.Context, question, reply string, evidence []Evi
 	if len(body) > 0 {
 		sc.Faithfulness = float64(faithful) / float64(len(body))
 	}
-	q := contentStems(question)
-	sc.Coverage = overlap(q, stemSet(reply))
+	q := text.ContentStems(question)
+	sc.Coverage = overlap(q, text.StemSet(reply))
 
 	scored := false
 	for _, ev := range evidence {
@@ -144,7 +130,7 @@ func (RuleJudge) Score(_ context.Context, question, reply string, evidence []Evi
 	}
 	if !scored {
 		for _, ev := range evidence {
-			sc.Fit = max(sc.Fit, overlap(q, stemSet(ev.Title+"\n"+ev.Text)))
+			sc.Fit = max(sc.Fit, overlap(q, text.StemSet(ev.Title+"\n"+ev.Text)))
 		}
 	}
 	return sc, nil
@@ -160,14 +146,14 @@ var (
 // faithfulness.
 func substantiveSentences(reply string) []string {
 	var out []string
-	for _, s := range sentences(reply) {
+	for _, s := range text.SplitLines(reply) {
 		words := len(strings.Fields(s))
 		switch {
 		case words <= 6 && greetingLine.MatchString(s),
 			words <= 8 && closingLine.MatchString(s),
 			s == closingEN, s == closingDE,
 			s == abstainEN, s == abstainDE, // says no policy answers: nothing to be faithful to
-			len(contentStems(s)) == 0 && len(facts(s)) == 0:
+			len(text.ContentStems(s)) == 0 && len(text.Quantities(s)) == 0:
 			continue
 		}
 		out = append(out, s)

@@ -11,8 +11,10 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
+	gmtext "github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // maxChunkRunes bounds a chunk's text: small enough that retrieval ranks a section by what
@@ -47,7 +49,7 @@ type block struct {
 // only matters for where sentences end (German "1. März" is not a sentence end).
 func chunkBody(docID string, version int, locale, body string) []Chunk {
 	src := []byte(body)
-	doc := markdown.Parse(text.NewReader(src))
+	doc := markdown.Parse(gmtext.NewReader(src))
 
 	sections := []section{{}}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
@@ -168,7 +170,7 @@ func listLines(list *ast.List, src []byte, depth int) []string {
 				continue
 			}
 			for _, b := range blocksOf(c, src) {
-				parts = append(parts, strings.Join(strings.Fields(b.text), " "))
+				parts = append(parts, text.CollapseSpace(b.text))
 			}
 		}
 		lines = append(lines, strings.Repeat("  ", depth)+"- "+strings.Join(parts, " "))
@@ -194,7 +196,7 @@ func tableText(table *east.Table, src []byte) string {
 func inlineText(n ast.Node, src []byte) string {
 	var b strings.Builder
 	writeInline(&b, n, src)
-	return strings.Join(strings.Fields(b.String()), " ")
+	return text.CollapseSpace(b.String())
 }
 
 // writeInline drops Markdown syntax but keeps what a reader sees: emphasis and link text,

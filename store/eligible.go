@@ -13,7 +13,7 @@ import (
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
-	"github.com/supportdraft/supportdraft/stopwords"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // Hit is one retrieved chunk with the metadata a draft binds to.
@@ -54,8 +54,8 @@ const (
 // Candidates is how many eligible chunks by similarity the fused ranking reorders.
 func Candidates(k int) int { return max(5*k, 50) }
 
-// eligibleSQL is the whole retrieval in one statement: hard filters first (DESIGN.md's
-// eligibility rule through the stored eligible_window, plan and region), then the top
+// eligibleSQL is the whole retrieval in one statement: hard filters first (the
+// eligibility rule of docs/architecture.md through the stored eligible_window, plan and region), then the top
 // candidates of that filtered set by similarity, then the fused order. The candidate step
 // is written so the planner can choose: an exact scan of the filtered rows when they are
 // few, or the HNSW index with pgvector's iterative scan (set on every connection, with no
@@ -136,16 +136,16 @@ func (s *Store) EnsureVectorIndex(ctx context.Context, emb embedding.Embedder) e
 	return nil
 }
 
-// TSQuery turns free text into an OR-query of its words for to_tsquery('simple', …).
+// TSQuery turns a free-text query into an OR-query of its words for to_tsquery('simple', …).
 // A customer's whole e-mail as an AND-query would match nothing; OR lets ts_rank reward
 // chunks that share more of the customer's words, and stopwords are left out so that the
 // words shared are words of the topic. Only letters and digits survive, so the result is
 // always valid tsquery syntax.
-func TSQuery(text string) string {
+func TSQuery(query string) string {
 	seen := map[string]bool{}
 	var terms []string
-	for _, w := range embedding.Words(text) {
-		if len([]rune(w)) < 2 || stopwords.Is(w) || seen[w] || len(terms) >= 64 {
+	for _, w := range text.Words(query) {
+		if len([]rune(w)) < 2 || text.IsStopword(w) || seen[w] || len(terms) >= 64 {
 			continue
 		}
 		seen[w] = true

@@ -24,7 +24,7 @@ type probe struct {
 	want         int
 }
 
-// TestEligibilityMatrix runs DESIGN.md's eligibility rule case by case through every SQL
+// TestEligibilityMatrix runs the eligibility rule (docs/architecture.md) case by case through every SQL
 // path that applies it (store.Eligible, ListVersions, CurrentVersion) and checks that the
 // Go twin, policy.Version.EligibleAt, gives the same answer for the same instant and account.
 func TestEligibilityMatrix(t *testing.T) {

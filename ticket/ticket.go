@@ -1,4 +1,4 @@
-// Package ticket holds the help desk's ticket as DESIGN.md fixes it: one JSON object per
+// Package ticket holds the help desk's ticket in the format docs/architecture.md fixes: one JSON object per
 // ticket revision (JSONL for sets), with an optional expect block in labelled sets.
 package ticket
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // amount is one quantity as trace and lint compare it. Unlike the guard, which must never
@@ -24,7 +25,7 @@ type amount struct {
 }
 
 // amountOf folds a guard quantity into trace's units.
-func amountOf(q guard.Quantity) amount {
+func amountOf(q text.Quantity) amount {
 	a := amount{value: q.Value, unit: q.Unit, text: q.Text}
 	switch q.Unit {
 	case "month":
@@ -119,10 +120,10 @@ func statements(versions []*policy.Version, vocab *guard.Vocabulary) []*statemen
 				body = strings.TrimPrefix(body, c.Heading)
 			}
 			heading := contentStems(c.Heading)
-			for _, s := range guard.Split(body) {
+			for _, s := range text.Split(body) {
 				st := &statement{version: v, chunk: c, text: s.Text, verbs: vocab.Verbs(s.Text),
 					words: contentStems(s.Text), heading: heading}
-				for _, q := range guard.Quantities(s.Text) {
+				for _, q := range text.Quantities(s.Text) {
 					st.amounts = append(st.amounts, amountOf(q))
 				}
 				out = append(out, st)
@@ -132,51 +133,31 @@ func statements(versions []*policy.Version, vocab *guard.Vocabulary) []*statemen
 	return out
 }
 
-// nonTopic are words that carry no topic in a policy sentence: function words, the units
-// amounts already capture, and number words.
-var nonTopic = setOf(
-	"the", "and", "for", "with", "within", "from", "that", "this", "are", "was", "were", "can",
-	"will", "not", "any", "all", "our", "your", "you", "their", "its", "has", "have", "had",
-	"been", "but", "into", "onto", "only", "also", "may", "must", "per", "via", "than", "then",
-	"when", "where", "which", "who", "what", "whether", "after", "before", "until", "there",
-	"these", "those", "them", "they", "such", "each", "every", "more", "less", "most", "least",
-	"out", "over", "under", "about", "does", "did", "get", "got", "one", "two", "three", "four",
-	"five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "fourteen", "twenty",
-	"thirty", "sixty", "ninety", "hundred", "day", "week", "month", "year", "hour", "minute",
-	"fortnight", "business", "calendar", "working", "percent", "cent", "der", "die", "das",
-	"und", "oder", "für", "mit", "von", "nach", "bei", "den", "dem", "des", "ein", "eine",
-	"einen", "ist", "sind", "wir", "sie", "nicht", "auch", "innerhalb", "tag", "monat", "jahr",
-	"woche", "stunde", "werktag",
-)
+// nonTopic are words that carry no topic in a policy sentence beyond the stopwords: the
+// units amounts already capture, and number words.
+var nonTopic = func() map[string]bool {
+	set := map[string]bool{}
+	for _, w := range []string{
+		"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+		"twelve", "fourteen", "twenty", "thirty", "sixty", "ninety", "hundred", "day", "week",
+		"month", "year", "hour", "minute", "fortnight", "business", "calendar", "working",
+		"percent", "cent", "tag", "monat", "jahr", "woche", "stunde", "werktag",
+	} {
+		set[text.Stem(w)] = true
+	}
+	return set
+}()
 
-// contentStems returns the stems of the words in text that carry a topic: letters only,
-// three or more of them, not in nonTopic, with plural and tense endings cut so that
-// "refunds", "refunded" and "refund" agree.
-func contentStems(text string) map[string]bool {
+// contentStems returns the stems of the words in s that carry a topic (text.ContentStems,
+// three or more letters, not in nonTopic), so that "refunds", "refunded" and "refund" agree.
+func contentStems(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		w = stem(w)
-		if len([]rune(w)) >= 3 && !nonTopic[w] {
-			out[w] = true
+	for _, st := range text.ContentStems(s) {
+		if len([]rune(st)) >= 3 && !nonTopic[st] {
+			out[st] = true
 		}
 	}
 	return out
-}
-
-// stem cuts the common English inflections. It is crude on purpose: trace only needs
-// "plans" to meet "plan", not a dictionary.
-func stem(w string) string {
-	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 5 && strings.HasSuffix(w, "ing"):
-		return w[:len(w)-3]
-	case len(w) > 4 && strings.HasSuffix(w, "ed"):
-		return w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return w[:len(w)-1]
-	}
-	return w
 }
 
 // jaccard is |a ∩ b| / |a ∪ b|: how much two sentences talk about the same things.
@@ -191,20 +172,6 @@ func jaccard(a, b map[string]bool) float64 {
 		}
 	}
 	return float64(both) / float64(len(a)+len(b)-both)
-}
-
-// normaliseText lower-cases s, straightens apostrophes and collapses white space, so a
-// wording match does not depend on line breaks or typography.
-func normaliseText(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(s, "’", "'"))), " ")
-}
-
-func setOf(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
 }
 
 func sortedKeys(m map[string]bool) []string {

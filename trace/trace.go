@@ -23,6 +23,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // Outcome is the one answer a trace gives.
@@ -89,13 +90,13 @@ type term struct {
 	topic   []string
 }
 
-func readTerm(text string, vocab *guard.Vocabulary) term {
-	t := term{norm: normaliseText(text), verbs: vocab.Verbs(text)}
-	for _, q := range guard.Quantities(text) {
+func readTerm(phrase string, vocab *guard.Vocabulary) term {
+	t := term{norm: text.Fold(phrase), verbs: vocab.Verbs(phrase)}
+	for _, q := range text.Quantities(phrase) {
 		t.amounts = append(t.amounts, amountOf(q))
 	}
-	topic := contentStems(text)
-	for _, f := range vocab.Flags(text) {
+	topic := contentStems(phrase)
+	for _, f := range vocab.Flags(phrase) {
 		if f.Kind == guard.KindCommercial {
 			for w := range contentStems(f.Match) {
 				delete(topic, w) // "refund" is searched as a verb, in every language
@@ -208,7 +209,7 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 // one with amounts but no verb needs at least one topic word, so that "14 days" about
 // suspension is not taken for a "14-day refund window" written without the verb.
 func (t term) match(s *statement) (string, bool) {
-	if t.norm != "" && strings.Contains(normaliseText(s.text), t.norm) {
+	if t.norm != "" && strings.Contains(text.Fold(s.text), t.norm) {
 		return "same wording", true
 	}
 	topic := s.topicOverlap(t.topic)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 func vocab(t testing.TB) *guard.Vocabulary {
@@ -231,7 +232,7 @@ func TestAmountReading(t *testing.T) {
 		{"€12.00", "€12.20", false},
 	}
 	for _, tt := range tests {
-		qa, qb := guard.Quantities(tt.a), guard.Quantities(tt.b)
+		qa, qb := text.Quantities(tt.a), text.Quantities(tt.b)
 		if len(qa) != 1 || len(qb) != 1 {
 			t.Fatalf("%q / %q: want one quantity each, got %v / %v", tt.a, tt.b, qa, qb)
 		}

@@ -1,10 +1,11 @@
-// Package worker runs the Temporal worker that executes DraftWorkflows and their
+// Package worker runs the Temporal worker that executes draft workflows and their
 // activities against the policy store and the configured model providers.
 package worker
 
 import (
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -12,9 +13,17 @@ import (
 
 // New registers the draft workflow and every activity on taskQueue (normally
 // workflows.TaskQueue; tests and evals use their own so no other worker takes their tasks).
-func New(c client.Client, taskQueue string, acts *activities.Activities) sdkworker.Worker {
+// localModels says the activities' drafter and judge are the embedded ones: the workflow
+// then runs their steps as local activities. Only the worker knows it, so it is said here.
+func New(c client.Client, taskQueue string, acts *activities.Activities, localModels bool) sdkworker.Worker {
 	w := sdkworker.New(c, taskQueue, sdkworker.Options{})
-	w.RegisterWorkflow(workflows.Draft)
+	w.RegisterWorkflowWithOptions(DraftWorkflow(localModels))
 	w.RegisterActivity(acts)
 	return w
+}
+
+// DraftWorkflow is the draft workflow as a worker, a test environment or a replayer
+// registers it: RegisterWorkflowWithOptions(DraftWorkflow(localModels)).
+func DraftWorkflow(localModels bool) (any, workflow.RegisterOptions) {
+	return workflows.DraftWorkflow{LocalModels: localModels}.Run, workflow.RegisterOptions{Name: workflows.DraftWorkflowType}
 }

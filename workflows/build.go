@@ -44,8 +44,8 @@ func modelOptions(ctx workflow.Context) workflow.Context {
 // long timeout, retried through the server, non-retryable on permanent errors. The
 // embedded providers answer in microseconds, so for them the same step runs as a local
 // activity, recorded as a marker: a server round trip would be most of its cost.
-func (w *run) modelStep(ctx workflow.Context, activity any, args ...any) workflow.Future {
-	if w.in.LocalModels {
+func (w *state) modelStep(ctx workflow.Context, activity any, args ...any) workflow.Future {
+	if w.localModels {
 		return workflow.ExecuteLocalActivity(codeOptions(ctx), activity, args...)
 	}
 	return workflow.ExecuteActivity(modelOptions(ctx), activity, args...)
@@ -68,17 +68,20 @@ func codeOptions(ctx workflow.Context) workflow.Context {
 // timeouts, retried by Temporal, non-retryable on permanent errors); the short store and
 // code steps, and the model steps of the embedded providers, are local activities,
 // recorded as markers, which saves a server round trip each. A failure leaves the
-// previous iteration in place and is reported to whoever waits.
-func (w *run) build(ctx workflow.Context) {
-	if err := w.buildSteps(ctx); err != nil {
+// previous iteration in place; it is kept in buildErr and returned.
+func (w *state) build(ctx workflow.Context) error {
+	err := w.buildSteps(ctx)
+	w.buildErr = ""
+	if err != nil {
 		w.buildErr = err.Error()
 		workflow.GetLogger(ctx).Error("draft build failed", "ticket", w.in.TicketID, "revision", w.revision, "error", err)
 	}
+	return err
 }
 
-func (w *run) buildSteps(ctx workflow.Context) error {
+func (w *state) buildSteps(ctx workflow.Context) error {
 	ref := activities.TicketRef{TicketID: w.in.TicketID, Revision: w.revision}
-	var tc activities.Context
+	var tc activities.TicketFacts
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.LoadContext, ref, w.in.Replay).Get(ctx, &tc); err != nil {
 		return err
 	}
@@ -119,11 +122,10 @@ func (w *run) buildSteps(ctx workflow.Context) error {
 		Bound: comp.Bound, Evidence: evidenceRefs(evidence), Scores: score.Scores, Unsupported: comp.Unsupported,
 		Confidence: score.Confidence, CreatedAt: workflow.Now(ctx),
 	}
-	var summary drafts.Summary
-	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Save, record, activities.Area(evidence)).Get(ctx, &summary); err != nil {
+	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Save, record, activities.Area(evidence)).Get(ctx, nil); err != nil {
 		return err
 	}
-	w.iteration, w.current, w.staleReasons, w.buildErr = summary.Iteration, &summary, nil, ""
+	w.iteration, w.draft, w.staleReasons = record.Iteration, &record, nil
 	return nil
 }
 
@@ -161,51 +163,4 @@ func evidenceRefs(evidence []llm.Evidence) []drafts.EvidenceRef {
 		out[i] = drafts.EvidenceRef{ChunkID: e.ChunkID, Score: e.Score}
 	}
 	return out
-}
-
-// edit stores the agent's text and answers with the deterministic checks on it.
-func (w *run) edit(ctx workflow.Context, req EditRequest) (guard.Result, error) {
-	w.touched = true
-	var res guard.Result
-	in := activities.EditInput{TicketID: w.in.TicketID, Iteration: w.current.Iteration, Text: req.Text}
-	err := workflow.ExecuteActivity(dbOptions(ctx), a.SaveEdit, in).Get(ctx, &res)
-	return res, err
-}
-
-// sendCheck answers the send hook. The freshness check gets a short budget; if it cannot
-// run, the answer is "unchecked": the send is allowed with a visible warning, because
-// blocking every reply is worse than one unchecked draft. The verdict stays in this history;
-// the API records it in send_checks and counts it.
-func (w *run) sendCheck(ctx workflow.Context, req SendCheckRequest) (drafts.SendCheck, error) {
-	w.touched = true
-	res := drafts.SendCheck{Iteration: w.current.Iteration}
-	// A local activity: the send hook waits on this, so it skips the task-queue round trip.
-	checkCtx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		ScheduleToCloseTimeout: w.in.CheckBudget,
-		StartToCloseTimeout:    w.in.CheckBudget,
-		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, BackoffCoefficient: 2, MaximumAttempts: 5},
-	})
-	var reasons []drafts.StaleReason
-	err := workflow.ExecuteLocalActivity(checkCtx, a.CheckFresh, activities.FreshInput{TicketID: w.in.TicketID, Bound: *w.current}).Get(ctx, &reasons)
-	switch {
-	case err != nil:
-		res.Verdict, res.Warning = drafts.VerdictUnchecked, drafts.UncheckedWarning
-		workflow.GetLogger(ctx).Warn("send-check unavailable: send allowed unchecked", "ticket", w.in.TicketID, "error", err)
-	case len(reasons) > 0:
-		res.Verdict, res.Reasons = drafts.VerdictStale, reasons
-		w.staleReasons = reasons
-		w.markStatus(ctx, drafts.StatusStale, reasons)
-	default:
-		res.Verdict = drafts.VerdictOK
-	}
-	// Drafts started before the API took over recording the verdict scheduled RecordSendCheck
-	// here; they still do, so that their histories replay. New drafts skip it: one activity
-	// and one workflow task less on the path the send hook waits behind.
-	if workflow.GetVersion(ctx, "send-check-recorded-by-api", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
-		recordCtx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-			StartToCloseTimeout: 5 * time.Second, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3},
-		})
-		workflow.ExecuteActivity(recordCtx, a.RecordSendCheck, w.in.TicketID, res)
-	}
-	return res, nil
 }

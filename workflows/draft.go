@@ -1,74 +1,57 @@
 package workflows
 
 import (
-	"time"
-
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/drafts"
 )
-
-// a lets the workflow name activity methods without holding their dependencies.
-var a *activities.Activities
 
 // Continue as new past this many history events, to keep a long-lived draft's history
 // small (Temporal also suggests it on its own limits).
 const maxHistoryEvents = 2000
 
-// Draft is the workflow of one ticket's draft: build it when opened (the API starts it with
-// update-with-start "open"), then wait for the agent (edit, send-check, rebuild, discard),
-// for new ticket revisions, or for the idle timeout.
-func Draft(ctx workflow.Context, in *DraftInput) (*DraftResult, error) {
-	w := &run{in: in, revision: in.Revision, iteration: in.Iteration, current: in.Current, staleReasons: in.StaleReason}
-	if w.in.IdleTimeout <= 0 {
-		w.in.IdleTimeout = 72 * time.Hour
+// versionLockedHandlers marks the runs whose update handlers do their own work under the
+// run's lock. Runs started before it replay in legacy.go.
+const versionLockedHandlers = "handlers-under-lock"
+
+// DraftWorkflow is the draft workflow with the one fact it takes from its worker: whether
+// the drafter and judge are the embedded ones. Only the worker knows that, so whoever
+// starts a draft never says it. The worker registers Run under DraftWorkflowType.
+type DraftWorkflow struct {
+	LocalModels bool
+}
+
+// Run is one ticket's draft: build it when opened (the API starts it with update-with-start
+// "open"), then answer the agent (edit, send-check, rebuild, discard) and new ticket
+// revisions, until a discard or the idle timeout ends it. Each update does its own work
+// under the run's lock, so builds never overlap and a message never sees half a build;
+// Run itself only waits for the end and continues as new when the history grows long.
+func (d DraftWorkflow) Run(ctx workflow.Context, in *DraftInput) (*DraftResult, error) {
+	if workflow.GetVersion(ctx, versionLockedHandlers, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return runLegacy(ctx, in)
 	}
-	if w.in.CheckBudget <= 0 {
-		w.in.CheckBudget = 2 * time.Second
+	w := &run{state: newState(in), lock: workflow.NewMutex(ctx)}
+	// Recorded once per run, so a worker restarted with other providers still replays it.
+	if err := workflow.SideEffect(ctx, func(workflow.Context) any { return d.LocalModels }).Get(&w.localModels); err != nil {
+		return nil, err
 	}
 	if err := w.setup(ctx); err != nil {
 		return nil, err
 	}
-	return w.loop(ctx)
+	return w.wait(ctx)
 }
 
-// run is one workflow run's state. Handlers only set flags; the loop does the work, so
-// builds never overlap.
+// run is one workflow run: the draft's state, the lock every handler holds while it works,
+// and how the run ends.
 type run struct {
-	in           *DraftInput
-	revision     int
-	iteration    int
-	current      *drafts.Summary
-	staleReasons []drafts.StaleReason
-	buildErr     string
-
-	pendingBuild bool // a build (first draft, open at a newer revision, rebuild) is due
-	building     bool // a build is running now
-	pendingStale bool // a new revision arrived: mark the saved draft stale
-	discarded    bool
-	finished     bool // the final status is recorded
-	touched      bool // any message since the last wait: the idle timer restarts
-}
-
-func (w *run) state() DraftState {
-	s := DraftState{TicketID: w.in.TicketID, Revision: w.revision, Current: w.current, StaleReasons: w.staleReasons, Error: w.buildErr}
-	switch {
-	case w.discarded:
-		s.Status = drafts.StatusDiscarded
-	case w.current == nil:
-		s.Status = "building"
-	case len(w.staleReasons) > 0:
-		s.Status = drafts.StatusStale
-	default:
-		s.Status = w.current.Status
-	}
-	return s
+	*state
+	lock    workflow.Mutex
+	ended   string // drafts.StatusDiscarded or StatusClosed once the run is ending
+	touched bool   // a message arrived since the last wait: the idle timer restarts
 }
 
 func (w *run) setup(ctx workflow.Context) error {
-	if err := workflow.SetQueryHandler(ctx, QueryState, func() (DraftState, error) { return w.state(), nil }); err != nil {
+	if err := workflow.SetQueryHandler(ctx, QueryState, func() (DraftState, error) { return w.snapshotNow(), nil }); err != nil {
 		return err
 	}
 	revisions := workflow.GetSignalChannel(ctx, SignalRevision)
@@ -76,14 +59,7 @@ func (w *run) setup(ctx workflow.Context) error {
 		for {
 			var sig RevisionSignal
 			revisions.Receive(ctx, &sig)
-			w.touched = true
-			if sig.Revision > w.revision {
-				w.revision = sig.Revision
-				if w.current != nil && w.current.Revision < sig.Revision {
-					w.staleReasons = append(w.staleReasons, drafts.RevisionReason(w.current.Revision, sig.Revision, sig.UpdatedAt))
-					w.pendingStale = true
-				}
-			}
+			w.onRevision(ctx, sig)
 		}
 	})
 	handlers := []struct {
@@ -94,8 +70,8 @@ func (w *run) setup(ctx workflow.Context) error {
 		{UpdateOpen, w.open, w.validateOpen},
 		{UpdateEdit, w.edit, w.validateEdit},
 		{UpdateSendCheck, w.sendCheck, w.validateHasDraft},
-		{UpdateRebuild, w.rebuild, w.validateNotDiscarded},
-		{UpdateDiscard, w.discard, w.validateNotDiscarded},
+		{UpdateRebuild, w.rebuild, w.validateOpenRun},
+		{UpdateDiscard, w.discard, w.validateOpenRun},
 	}
 	for _, h := range handlers {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, h.name, h.handler, workflow.UpdateHandlerOptions{Validator: h.validator}); err != nil {
@@ -105,147 +81,171 @@ func (w *run) setup(ctx workflow.Context) error {
 	return nil
 }
 
-func (w *run) loop(ctx workflow.Context) (*DraftResult, error) {
-	for {
-		if w.pendingStale && w.current != nil {
-			w.pendingStale = false
-			w.markStatus(ctx, drafts.StatusStale, w.staleReasons)
-		}
-		if w.pendingBuild {
-			w.pendingBuild, w.building = false, true
-			w.build(ctx)
-			w.building = false
-		}
+// wait restarts the idle timer on every message until the run ends: discarded, or closed
+// by the timer. Past maxHistoryEvents it continues as new with the draft's state.
+func (w *run) wait(ctx workflow.Context) (*DraftResult, error) {
+	for w.ended == "" {
 		w.touched = false
-		active, err := workflow.AwaitWithTimeout(ctx, w.in.IdleTimeout, func() bool {
-			return w.pendingBuild || w.pendingStale || w.discarded || w.touched
-		})
+		active, err := workflow.AwaitWithTimeout(ctx, w.in.IdleTimeout, func() bool { return w.touched || w.ended != "" })
 		if err != nil {
 			return nil, err
 		}
-		if w.discarded || !active {
-			return w.finish(ctx, !active)
-		}
-		if info := workflow.GetInfo(ctx); info.GetContinueAsNewSuggested() || info.GetCurrentHistoryLength() > maxHistoryEvents {
-			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) && !w.pendingBuild }); err != nil {
+		if !active {
+			if err := w.end(ctx, drafts.StatusClosed); err != nil {
 				return nil, err
 			}
-			next := *w.in
-			next.Revision, next.Iteration, next.Current, next.StaleReason = w.revision, w.iteration, w.current, w.staleReasons
-			return nil, workflow.NewContinueAsNewError(ctx, Draft, &next)
+			break
+		}
+		if info := workflow.GetInfo(ctx); w.ended == "" && (info.GetContinueAsNewSuggested() || info.GetCurrentHistoryLength() > maxHistoryEvents) {
+			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+				return nil, err
+			}
+			return nil, w.continueAsNew(ctx)
 		}
 	}
-}
-
-// finish ends the workflow: discarded by the agent, or closed by the idle timeout.
-func (w *run) finish(ctx workflow.Context, idle bool) (*DraftResult, error) {
-	status := drafts.StatusDiscarded
-	if idle {
-		status = drafts.StatusClosed
-	}
-	if w.current != nil {
-		w.markStatus(ctx, status, w.staleReasons)
-	}
-	w.finished = true
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 		return nil, err
 	}
-	return &DraftResult{TicketID: w.in.TicketID, Iteration: w.iteration, Status: status}, nil
+	return &DraftResult{TicketID: w.in.TicketID, Iteration: w.iteration, Status: w.ended}, nil
 }
 
-func (w *run) markStatus(ctx workflow.Context, status string, reasons []drafts.StaleReason) {
-	in := activities.StatusInput{TicketID: w.in.TicketID, Iteration: w.current.Iteration, Status: status, Reasons: reasons}
-	if err := workflow.ExecuteActivity(dbOptions(ctx), a.MarkStatus, in).Get(ctx, nil); err != nil {
-		workflow.GetLogger(ctx).Error("could not record draft status", "ticket", w.in.TicketID, "status", status, "error", err)
+// end records the final status on the saved draft, under the lock, so no handler is half
+// way through a build or a check when it lands.
+func (w *run) end(ctx workflow.Context, status string) error {
+	if err := w.lock.Lock(ctx); err != nil {
+		return err
 	}
+	defer w.lock.Unlock()
+	if w.ended != "" {
+		return nil
+	}
+	w.ended = status
+	if w.draft != nil {
+		w.markStatus(ctx, status, w.staleReasons)
+	}
+	return nil
 }
 
-// open answers the sidebar: the draft for this revision, building it if needed.
-func (w *run) open(ctx workflow.Context, req OpenRequest) (DraftState, error) {
+// snapshotNow is the state QueryState answers.
+func (w *run) snapshotNow() DraftState {
+	if w.ended != "" {
+		return w.snapshot(w.ended)
+	}
+	return w.snapshot(w.status())
+}
+
+// locked runs fn under the run's lock, after noting the message for the idle timer. A
+// message that waited for the lock while the run ended is refused.
+func (w *run) locked(ctx workflow.Context, fn func() error) error {
 	w.touched = true
-	if req.Revision > w.revision {
-		w.revision = req.Revision
+	if err := w.lock.Lock(ctx); err != nil {
+		return err
 	}
-	// Build unless one is due or running: no draft yet (the first build may have failed),
-	// or the draft is for an older revision.
-	if !w.pendingBuild && !w.building && (w.current == nil || w.current.Revision < w.revision) {
-		w.pendingBuild = true
+	defer w.lock.Unlock()
+	if w.ended != "" {
+		return rejected("this draft was " + w.ended)
 	}
-	return w.awaitBuild(ctx, func() bool { return w.current != nil && w.current.Revision >= req.Revision })
+	return fn()
+}
+
+// onRevision handles SignalRevision: a newer revision makes an older draft stale.
+func (w *run) onRevision(ctx workflow.Context, sig RevisionSignal) {
+	_ = w.locked(ctx, func() error {
+		if w.noteRevision(sig) {
+			w.markStatus(ctx, drafts.StatusStale, w.staleReasons)
+		}
+		return nil
+	})
+}
+
+// open answers the sidebar: the draft for this revision, building it if none is.
+func (w *run) open(ctx workflow.Context, req OpenRequest) (*DraftView, error) {
+	var view *DraftView
+	err := w.locked(ctx, func() error {
+		w.revision = max(w.revision, req.Revision)
+		if w.draft == nil || w.draft.Revision < w.revision {
+			if err := w.build(ctx); err != nil {
+				return buildFailed(err.Error())
+			}
+		}
+		view = w.view()
+		return nil
+	})
+	return view, err
+}
+
+// rebuild builds a new iteration from the latest revision and current policy. Earlier
+// iterations stay in the history and in the database.
+func (w *run) rebuild(ctx workflow.Context) (*DraftView, error) {
+	var view *DraftView
+	err := w.locked(ctx, func() error {
+		if err := w.build(ctx); err != nil {
+			return buildFailed(err.Error())
+		}
+		view = w.view()
+		return nil
+	})
+	return view, err
+}
+
+// edit stores the agent's text and answers with the deterministic checks on it.
+func (w *run) edit(ctx workflow.Context, req EditRequest) (EditResult, error) {
+	var res EditResult
+	err := w.locked(ctx, func() (err error) {
+		res, err = w.saveEdit(ctx, req)
+		return err
+	})
+	return res, err
+}
+
+// sendCheck answers the send hook with the freshness of the current draft. A check that
+// arrives during a rebuild waits for it and checks the new draft.
+func (w *run) sendCheck(ctx workflow.Context, _ SendCheckRequest) (SendCheckResult, error) {
+	var res SendCheckResult
+	err := w.locked(ctx, func() error {
+		res = w.checkFresh(ctx)
+		return nil
+	})
+	return res, err
+}
+
+// discard ends the draft; it answers once the discarded status is recorded, so a read
+// right after sees it.
+func (w *run) discard(ctx workflow.Context) (DraftState, error) {
+	w.touched = true
+	if err := w.end(ctx, drafts.StatusDiscarded); err != nil {
+		return DraftState{}, err
+	}
+	return w.snapshotNow(), nil
 }
 
 func (w *run) validateOpen(req OpenRequest) error {
 	if req.Revision < 1 {
 		return rejected("revision must be 1 or more")
 	}
-	if w.discarded {
-		return rejected("this draft was discarded; start a new one after the workflow ends")
+	if w.ended != "" {
+		return rejected("this draft was " + w.ended + "; start a new one after the workflow ends")
 	}
 	return nil
 }
 
-// rebuild builds a new iteration from the latest revision and current policy. Earlier
-// iterations stay in the history and in the database.
-func (w *run) rebuild(ctx workflow.Context) (DraftState, error) {
-	w.touched = true
-	before := w.iteration
-	w.pendingBuild = true
-	return w.awaitBuild(ctx, func() bool { return w.iteration > before })
-}
-
-// awaitBuild waits until done(), until a build fails, or until the workflow is closing,
-// and answers with the state.
-func (w *run) awaitBuild(ctx workflow.Context, done func() bool) (DraftState, error) {
-	w.buildErr = ""
-	failed := func() bool { return w.buildErr != "" && !w.pendingBuild && !w.building }
-	if err := workflow.Await(ctx, func() bool { return done() || failed() || w.finished }); err != nil {
-		return DraftState{}, err
-	}
-	if w.finished && !done() {
-		return w.state(), rejected("the draft closed before it was built")
-	}
-	if !done() {
-		return w.state(), temporal.NewApplicationError(w.buildErr, ErrBuildFailed)
-	}
-	return w.state(), nil
-}
-
-// discard ends the draft; it answers once the discarded status is recorded, so a read
-// right after sees it.
-func (w *run) discard(ctx workflow.Context) (DraftState, error) {
-	w.discarded = true
-	if err := workflow.Await(ctx, func() bool { return w.finished }); err != nil {
-		return DraftState{}, err
-	}
-	return w.state(), nil
-}
-
-func (w *run) validateNotDiscarded() error {
-	if w.discarded {
-		return rejected("this draft was discarded")
+func (w *run) validateOpenRun() error {
+	if w.ended != "" {
+		return rejected("this draft was " + w.ended)
 	}
 	return nil
 }
 
 func (w *run) validateHasDraft(SendCheckRequest) error {
-	if w.current == nil {
+	if w.draft == nil {
 		return rejected("no draft has been built for this ticket yet")
 	}
-	return w.validateNotDiscarded()
+	return w.validateOpenRun()
 }
 
 func (w *run) validateEdit(req EditRequest) error {
-	if req.Text == "" {
-		return rejected("text is empty")
+	if err := validateEditText(req); err != nil {
+		return err
 	}
-	if len(req.Text) > 20000 {
-		return rejected("text is longer than 20,000 characters")
-	}
-	if w.current == nil {
-		return rejected("no draft has been built for this ticket yet")
-	}
-	return w.validateNotDiscarded()
+	return w.validateHasDraft(SendCheckRequest{})
 }
-
-// rejected is a validator's refusal; the API answers it with 409 Conflict.
-func rejected(msg string) error { return temporal.NewApplicationError(msg, ErrRejected) }

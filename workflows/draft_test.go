@@ -24,6 +24,7 @@ import (
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -35,7 +36,7 @@ const refundQuestion = "Hi, I renewed my annual Pro plan last week by mistake. C
 // minute (of skipped test time) after the previous one completed.
 type harness struct {
 	t           *testing.T
-	localModels bool // DraftInput.LocalModels
+	localModels bool // the worker's drafter and judge are the embedded ones
 	env         *testsuite.TestWorkflowEnvironment
 	store       *store.Store
 	acts        *activities.Activities
@@ -49,7 +50,6 @@ func newHarness(t *testing.T, drafter llm.Drafter) *harness {
 	suite.SetLogger(testenv.QuietLogger())
 	env := suite.NewTestWorkflowEnvironment()
 	acts := testenv.Activities(t, s, drafter)
-	env.RegisterWorkflow(workflows.Draft)
 	env.RegisterActivity(acts)
 	return &harness{t: t, env: env, store: s, acts: acts}
 }
@@ -93,8 +93,8 @@ func (h *harness) runStep0() { h.env.RegisterDelayedCallback(func() { h.runStep(
 
 func (h *harness) run(ticketID string, revision int) *workflows.DraftResult {
 	h.runStep0()
-	h.env.ExecuteWorkflow(workflows.Draft, &workflows.DraftInput{TicketID: ticketID, Revision: revision, IdleTimeout: 24 * time.Hour,
-		LocalModels: h.localModels})
+	h.env.RegisterWorkflowWithOptions(worker.DraftWorkflow(h.localModels))
+	h.env.ExecuteWorkflow(workflows.DraftWorkflowType, &workflows.DraftInput{TicketID: ticketID, Revision: revision, IdleTimeout: 24 * time.Hour})
 	require.True(h.t, h.env.IsWorkflowCompleted())
 	require.NoError(h.t, h.env.GetWorkflowError())
 	var res workflows.DraftResult
@@ -113,7 +113,7 @@ var now = time.Now().UTC().Add(-time.Hour)
 func TestDraftHappyPathCitesCurrentPolicyAndSendsOK(t *testing.T) {
 	h := newHarness(t, nil)
 	testenv.SaveTicket(t, h.store, testenv.Ticket("T-1", 1, "pro", "eu", now, refundQuestion))
-	var opened workflows.DraftState
+	var opened workflows.DraftView
 	var check drafts.SendCheck
 	h.update(workflows.UpdateOpen, &opened, workflows.OpenRequest{Revision: 1})
 	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi, see below."})
@@ -122,7 +122,7 @@ func TestDraftHappyPathCitesCurrentPolicyAndSendsOK(t *testing.T) {
 
 	assert.Equal(t, drafts.StatusDiscarded, res.Status)
 	assert.Equal(t, drafts.StatusReady, opened.Status)
-	assert.Contains(t, opened.Current.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
+	assert.Contains(t, opened.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
 	assert.Equal(t, drafts.VerdictOK, check.Verdict)
 	r := h.latest("T-1")
 	assert.Contains(t, r.Reply, "14 days")
@@ -254,7 +254,7 @@ func TestDraftAbstainsWhenNoPolicyAnswers(t *testing.T) {
 	// Enterprise accounts have no refund policy in the sample corpus.
 	testenv.SaveTicket(t, h.store, testenv.Ticket("T-3", 1, "free", "apac", now,
 		"Can you send me a hoodie with your logo on it? I love the product."))
-	var opened workflows.DraftState
+	var opened workflows.DraftView
 	h.update(workflows.UpdateOpen, &opened, workflows.OpenRequest{Revision: 1})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-3", 1)
@@ -268,7 +268,7 @@ func TestSendCheckStaleByRevisionThenRebuildIsOK(t *testing.T) {
 	h := newHarness(t, nil)
 	testenv.SaveTicket(t, h.store, testenv.Ticket("T-4", 1, "pro", "eu", now, refundQuestion))
 	var stale, fresh drafts.SendCheck
-	var rebuilt workflows.DraftState
+	var rebuilt workflows.DraftView
 	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
 	h.at(func() {
 		testenv.SaveTicket(t, h.store, testenv.Ticket("T-4", 2, "pro", "eu", now.Add(30*time.Minute), "Also, is VAT refunded too?"))
@@ -283,8 +283,8 @@ func TestSendCheckStaleByRevisionThenRebuildIsOK(t *testing.T) {
 	assert.Equal(t, drafts.VerdictStale, stale.Verdict)
 	require.NotEmpty(t, stale.Reasons)
 	assert.Contains(t, stale.Reasons[0].Message, "customer replied at")
-	assert.Equal(t, 2, rebuilt.Current.Iteration)
-	assert.Equal(t, 2, rebuilt.Current.Revision)
+	assert.Equal(t, 2, rebuilt.Iteration)
+	assert.Equal(t, 2, rebuilt.Revision)
 	assert.Equal(t, drafts.VerdictOK, fresh.Verdict, "reasons: %+v", fresh.Reasons)
 	first, err := h.store.Draft(context.Background(), "T-4", 1)
 	require.NoError(t, err)
@@ -376,7 +376,8 @@ func TestLongDraftContinuesAsNewWithItsState(t *testing.T) {
 	h.at(func() { h.env.SetCurrentHistoryLength(2500) })
 	h.update(workflows.UpdateSendCheck, nil, workflows.SendCheckRequest{Text: "Hi"})
 	h.runStep0()
-	h.env.ExecuteWorkflow(workflows.Draft, &workflows.DraftInput{TicketID: "T-10", Revision: 1, IdleTimeout: 24 * time.Hour})
+	h.env.RegisterWorkflowWithOptions(worker.DraftWorkflow(false))
+	h.env.ExecuteWorkflow(workflows.DraftWorkflowType, &workflows.DraftInput{TicketID: "T-10", Revision: 1, IdleTimeout: 24 * time.Hour})
 	require.True(t, h.env.IsWorkflowCompleted())
 	var can *workflow.ContinueAsNewError
 	require.ErrorAs(t, h.env.GetWorkflowError(), &can)
@@ -384,7 +385,8 @@ func TestLongDraftContinuesAsNewWithItsState(t *testing.T) {
 	require.NoError(t, converter.GetDefaultDataConverter().FromPayloads(can.Input, &next))
 	assert.Equal(t, "T-10", next.TicketID)
 	assert.Equal(t, 1, next.Iteration)
-	require.NotNil(t, next.Current)
-	assert.Equal(t, drafts.StatusReady, next.Current.Status)
+	require.NotNil(t, next.Draft)
+	assert.Equal(t, drafts.StatusReady, next.Draft.Status)
+	assert.Contains(t, next.Draft.Reply, "14 days", "the draft itself carries over, so an open after it needs no read")
 	assert.Equal(t, 24*time.Hour, next.IdleTimeout, "settings carry over")
 }

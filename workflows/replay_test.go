@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/worker"
+	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/supportdraft/supportdraft/internal/testenv"
-	"github.com/supportdraft/supportdraft/workflows"
+	"github.com/supportdraft/supportdraft/worker"
 )
 
 // TestReplayRecordedHistories replays histories recorded from the real dev server (draft,
@@ -22,8 +22,8 @@ func TestReplayRecordedHistories(t *testing.T) {
 	require.NotEmpty(t, files, "no recorded histories in testdata/histories")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			r := worker.NewWorkflowReplayer()
-			r.RegisterWorkflow(workflows.Draft)
+			r := sdkworker.NewWorkflowReplayer()
+			r.RegisterWorkflowWithOptions(worker.DraftWorkflow(false))
 			require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(testenv.QuietLogger(), f))
 		})
 	}

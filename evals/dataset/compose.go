@@ -9,7 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/text"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
@@ -260,7 +260,7 @@ func (g *generator) typos(text string, k int) string {
 // of days, months, a percentage or an amount), or "".
 func remarkValue(facts []string) string {
 	for _, f := range facts {
-		for _, q := range guard.Quantities(f) {
+		for _, q := range text.Quantities(f) {
 			if q.Unit == "day" || q.Unit == "month" || q.Unit == "percent" || strings.HasPrefix(q.Unit, "money:") {
 				return f
 			}

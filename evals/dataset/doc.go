@@ -1,5 +1,5 @@
 // Package dataset builds and checks the labelled replay set in evals/: a versioned
-// billing-policy corpus (evals/corpus, DESIGN.md's format) and tickets.jsonl, billing
+// billing-policy corpus (evals/corpus, in the policy corpus format) and tickets.jsonl, billing
 // tickets with expect labels that say, for the ticket's own updated_at, plan and region,
 // which policy versions answer it and which facts a good reply states or must not state.
 //

@@ -3,21 +3,21 @@ package dataset
 import (
 	"strings"
 
-	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/text"
 )
 
-// Present reports whether a labelled fact is stated in text. A fact with a number is
-// compared by meaning: every quantity in it (guard.Quantities, so "14 days", "fourteen
+// Present reports whether a labelled fact is stated in body. A fact with a number is
+// compared by meaning: every quantity in it (text.Quantities, so "14 days", "fourteen
 // days", "two weeks" and "14 Tage" are the same fact, and "one month" is not "30 days")
-// must occur among the quantities of text. A fact without a number is a case-insensitive
+// must occur among the quantities of body. A fact without a number is a case-insensitive
 // phrase, whitespace collapsed.
-func Present(fact, text string) bool {
-	want := guard.Quantities(fact)
+func Present(fact, body string) bool {
+	want := text.Quantities(fact)
 	if len(want) == 0 {
-		return strings.Contains(normalise(text), normalise(fact))
+		return strings.Contains(normalise(body), normalise(fact))
 	}
 	have := map[string]bool{}
-	for _, q := range guard.Quantities(text) {
+	for _, q := range text.Quantities(body) {
 		have[q.Key()] = true
 	}
 	for _, q := range want {

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// WriteJSONL writes the tickets, one JSON object per line, in DESIGN.md's format.
+// WriteJSONL writes the tickets, one JSON object per line, in the ticket format.
 func WriteJSONL(w io.Writer, items []Item) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -2,7 +2,7 @@ package dataset_test
 
 // These tests verify the shipped files, evals/corpus and evals/tickets.jsonl, from the
 // outside: they parse the corpus with policy.ParseDir and every ticket line with
-// ticket.Ticket, and check each label against the corpus, as DESIGN.md defines
+// ticket.Ticket, and check each label against the corpus, as docs/architecture.md defines
 // eligibility. They do not trust the generator.
 
 import (
@@ -120,7 +120,7 @@ func TestCorpusShape(t *testing.T) {
 	}
 }
 
-// TestOneEligibleVersionPerDoc checks DESIGN.md's rule at every boundary of every version
+// TestOneEligibleVersionPerDoc checks the one-eligible-version rule at every boundary of every version
 // and just around it, for every plan and region.
 func TestOneEligibleVersionPerDoc(t *testing.T) {
 	t.Parallel()

@@ -1,5 +1,6 @@
 // Package testenv builds the pieces tests share: a scratch store with the sample corpus
-// imported, activities over it with the local providers, and tickets.
+// imported, the stack over it with the local providers (wired by package stack, as in
+// production), the Temporal dev server, and tickets.
 package testenv
 
 import (
@@ -22,7 +23,8 @@ import (
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
-	"github.com/supportdraft/supportdraft/retrieval"
+	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 )
@@ -50,19 +52,28 @@ func Store(t testing.TB) *store.Store {
 	return s
 }
 
-// Activities wires the real activities over s with the local judge and the given drafter
-// (nil: the local extractive drafter).
-func Activities(t testing.TB, s *store.Store, drafter llm.Drafter) *activities.Activities {
+// Stack wires the real stack over s, as every process does (package stack): the local
+// providers with the given drafter (nil: the local extractive drafter), the default
+// vocabulary, and c (nil in tests that run no worker or API).
+func Stack(t testing.TB, s *store.Store, c client.Client, drafter llm.Drafter) *stack.Stack {
 	t.Helper()
 	vocab, err := guard.DefaultVocabulary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if drafter == nil {
-		drafter = llm.Extractive{}
+	p := providers.Local(256)
+	p.Embedder = Embedder
+	if drafter != nil {
+		p.Drafter = drafter
 	}
-	return &activities.Activities{Store: s, Retriever: &retrieval.Retriever{Store: s, Embedder: Embedder},
-		Drafter: drafter, Judge: llm.RuleJudge{}, Vocab: vocab, K: activities.DefaultK}
+	return stack.New(s, c, p, vocab)
+}
+
+// Activities wires the real activities over s with the local judge and the given drafter
+// (nil: the local extractive drafter).
+func Activities(t testing.TB, s *store.Store, drafter llm.Drafter) *activities.Activities {
+	t.Helper()
+	return Stack(t, s, nil, drafter).Activities()
 }
 
 // Ticket builds a one-message ticket revision.

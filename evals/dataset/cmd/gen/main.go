@@ -14,7 +14,7 @@ import (
 )
 
 func main() {
-	corpus := flag.String("corpus", "evals/corpus", "policy corpus directory (DESIGN.md format)")
+	corpus := flag.String("corpus", "evals/corpus", "policy corpus directory")
 	out := flag.String("out", "evals/tickets.jsonl", "where to write the tickets (JSONL); - for stdout")
 	seed := flag.Uint64("seed", dataset.DefaultSeed, "random seed")
 	n := flag.Int("n", dataset.DefaultTickets, "number of tickets")

@@ -1,21 +1,16 @@
-// Package stopwords holds the English and German function words and the small talk of
-// support email ("hi", "thanks", "wondering"). They carry no topic, so retrieval (the
-// local embedder and the full-text query) and the extractive drafter both ignore them: a
-// long, polite email must not look similar to every long, polite macro.
-package stopwords
+package text
 
-// Is reports whether a lowercased word is a stopword.
-func Is(word string) bool { return set[word] }
+// Stopwords are the English and German function words and the small talk of support email
+// ("hi", "thanks", "wondering"). They carry no topic, so retrieval (the local embedder and
+// the full-text query) and the extractive drafter both ignore them: a long, polite email
+// must not look similar to every long, polite macro.
 
-var set = func() map[string]bool {
-	m := make(map[string]bool, len(list))
-	for _, w := range list {
-		m[w] = true
-	}
-	return m
-}()
+// IsStopword reports whether a lowercased word is a stopword.
+func IsStopword(word string) bool { return stopwords[word] }
 
-var list = []string{
+var stopwords = setOf(stopwordList...)
+
+var stopwordList = []string{
 	// English
 	"a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
 	"anything", "are", "as", "at", "be", "because", "been", "before", "being", "below",

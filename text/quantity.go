@@ -1,4 +1,4 @@
-package guard
+package text
 
 import (
 	"strconv"
@@ -385,4 +385,20 @@ func scanNumber(text string, i int) int {
 		}
 	}
 	return i
+}
+
+// Missing returns the quantities of want whose Key none of have shares: what a text
+// states that another does not.
+func Missing(want, have []Quantity) []Quantity {
+	keys := make(map[string]bool, len(have))
+	for _, q := range have {
+		keys[q.Key()] = true
+	}
+	var out []Quantity
+	for _, q := range want {
+		if !keys[q.Key()] {
+			out = append(out, q)
+		}
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package guard
+package text
 
 import (
 	"slices"
@@ -61,8 +61,8 @@ func TestListMarker(t *testing.T) {
 		{"b) item", 3}, {"1234. item", 0}, {"-5", 0}, {"1.5%", 0}, {"Hello", 0}, {"-", 0}, {"", 0},
 	}
 	for _, tt := range tests {
-		if got := listMarker(tt.line); got != tt.want {
-			t.Errorf("listMarker(%q) = %d, want %d", tt.line, got, tt.want)
+		if got := ListMarker(tt.line); got != tt.want {
+			t.Errorf("ListMarker(%q) = %d, want %d", tt.line, got, tt.want)
 		}
 	}
 }
@@ -102,4 +102,13 @@ func FuzzSplit(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		checkSplitInvariants(t, text, Split(text))
 	})
+}
+
+func TestSplitLines(t *testing.T) {
+	t.Parallel()
+	text := "Refund window\nFees are 5.50 EUR, e.g. for cards. Refunds take 5 days!\n- Second item here\n1. Numbered item\nLast one"
+	want := []string{"Refund window", "Fees are 5.50 EUR, e.g. for cards.", "Refunds take 5 days!", "Second item here", "Numbered item", "Last one"}
+	if got := SplitLines(text); !slices.Equal(got, want) {
+		t.Errorf("SplitLines = %q, want %q", got, want)
+	}
 }

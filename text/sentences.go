@@ -1,4 +1,4 @@
-package guard
+package text
 
 import (
 	"strings"
@@ -57,7 +57,7 @@ func Split(text string) []Sentence {
 		}
 		line := text[lineStart:lineEnd]
 		blank := strings.TrimSpace(line) == ""
-		item := !blank && listMarker(line) > 0
+		item := !blank && ListMarker(line) > 0
 		if blank || item || segItem {
 			closeSegment(lineStart)
 		}
@@ -76,14 +76,14 @@ func splitParagraph(out []Sentence, text string, start, end int) []Sentence {
 	sentStart := start
 	for i := start; i < end; {
 		r, size := utf8.DecodeRuneInString(text[i:end])
-		if !isTerminator(r) {
+		if !IsTerminator(r) {
 			i += size
 			continue
 		}
 		j := i
 		for j < end {
 			r, size := utf8.DecodeRuneInString(text[j:end])
-			if !isTerminator(r) {
+			if !IsTerminator(r) {
 				break
 			}
 			j += size
@@ -118,8 +118,8 @@ func isBoundary(text string, start, i, j, end int) bool {
 		return true
 	}
 	next, _ := utf8.DecodeRuneInString(rest)
-	if unicode.IsLower(next) {
-		return false // "approx. five", "Acme Inc. is", "wait… what"
+	if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune(`"„“«`, next) {
+		return false // "approx. five", "Acme Inc. is", "wait… what", "ok? (invoice 12)", "Tel. +49"
 	}
 	if text[i:j] != "." {
 		return true // "!", "?", "...", "…" and closers before a capital
@@ -136,7 +136,7 @@ func isBoundary(text string, start, i, j, end int) bool {
 	return !(numberAbbrev[word] && next >= '0' && next <= '9')
 }
 
-func isTerminator(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '…' }
+func IsTerminator(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '…' }
 
 func isCloser(r rune) bool {
 	switch r {
@@ -162,7 +162,7 @@ func appendTrimmed(out []Sentence, text string, start, end int) []Sentence {
 // listMarker returns the length in bytes of the list marker that starts line, with the
 // indentation before it and the white space after it, or 0 if line is not a list item.
 // Markers are bullets ("-", "*", "+", "•", "◦", "·", "–") and "1." / "1)" / "a)".
-func listMarker(line string) int {
+func ListMarker(line string) int {
 	body := strings.TrimLeft(line, " \t")
 	indent := len(line) - len(body)
 	r, size := utf8.DecodeRuneInString(body)
@@ -189,4 +189,18 @@ func listMarker(line string) int {
 		return 0 // "-5 EUR", "*bold*", "1.5%"
 	}
 	return indent + n + len(rest) - len(after)
+}
+
+// SplitLines splits text whose every line is a block of its own (a chunk's heading,
+// paragraphs and list items, or the lines of a message as the local drafter reads them):
+// each line is cut by Split, and list markers are dropped, so a quoted item reads as a
+// sentence.
+func SplitLines(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		for _, sen := range Split(line) {
+			out = append(out, sen.Text[ListMarker(sen.Text):])
+		}
+	}
+	return out
 }

@@ -1,10 +1,11 @@
-// Package glossary maps the German words customers use for billing concepts onto the
-// English words the policies use. Most policy documents exist only in English; with the
-// lexical local providers, a German ticket about an invoice would otherwise share no word
-// with the section that answers it. Retrieval (the hashing embedder) and the extractive
-// drafter both read words through it. It is a short list someone can read, not a
-// dictionary: add a word when a ticket shows it is missing.
-package glossary
+package text
+
+// The glossary maps the German words customers use for billing concepts onto the English
+// words the policies use. Most policy documents exist only in English; with the lexical
+// local providers, a German ticket about an invoice would otherwise share no word with the
+// section that answers it. Retrieval (the hashing embedder) and the extractive drafter both
+// read words through it. It is a short list someone can read, not a dictionary: add a word
+// when a ticket shows it is missing.
 
 // English returns the English policy word for a lowercased German billing word.
 func English(word string) (string, bool) {

@@ -1,0 +1,132 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// RetrieveInput asks for the eligible evidence for a ticket revision.
+type RetrieveInput struct {
+	Ticket  TicketRef      `json:"ticket"`
+	At      time.Time      `json:"at"`
+	Account policy.Account `json:"account"`
+}
+
+// Retrieve returns the best chunks eligible at the bound instant for the bound account.
+func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) ([]llm.Evidence, error) {
+	t, err := a.ticket(ctx, in.Ticket)
+	if err != nil {
+		return nil, err
+	}
+	req := llm.RequestFromTicket(t, nil)
+	return a.Retriever.Eligible(ctx, in.At, in.Account, req.Question(), a.K)
+}
+
+// Area names the policy area a draft's rejections are filed under: that of its best evidence.
+func Area(evidence []llm.Evidence) string {
+	if len(evidence) == 0 {
+		return "unknown"
+	}
+	return strings.TrimSpace(evidence[0].Area)
+}
+
+// GenerateInput asks the drafter for a reply to a ticket revision from evidence.
+type GenerateInput struct {
+	Ticket   TicketRef      `json:"ticket"`
+	At       time.Time      `json:"at"`
+	Account  policy.Account `json:"account"`
+	Evidence []llm.Evidence `json:"evidence"`
+}
+
+// Generate calls the drafter. The request carries the ticket text and only the account's
+// plan, region and locale. Permanent model failures (bad request, auth) are not retried.
+func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Draft, error) {
+	t, err := a.ticket(ctx, in.Ticket)
+	if err != nil {
+		return nil, err
+	}
+	req := llm.RequestFromTicket(t, in.Evidence)
+	req.Account = in.Account
+	req.Search = a.Retriever.Searcher(in.At, in.Account)
+	d, err := a.Drafter.Draft(ctx, req)
+	if err != nil {
+		return nil, modelError("draft", err)
+	}
+	return d, nil
+}
+
+// JudgeInput is the span-checked claims to judge.
+type JudgeInput struct {
+	TicketID string              `json:"ticket_id"`
+	Checks   []drafts.ClaimCheck `json:"checks"`
+	Evidence []llm.Evidence      `json:"evidence"`
+}
+
+// JudgeClaims asks the judge whether each verbatim span supports its sentence. Claims that
+// already failed a span check are not judged. Every verdict is logged with its reasoning
+// and the ticket ID, never the ticket body.
+func (a *Activities) JudgeClaims(ctx context.Context, in JudgeInput) ([]drafts.ClaimCheck, error) {
+	log := activity.GetLogger(ctx)
+	out := make([]drafts.ClaimCheck, len(in.Checks))
+	for i, c := range in.Checks {
+		out[i] = c
+		if !c.SpanOK {
+			continue
+		}
+		chunk, _ := drafts.SupportingChunk(c, in.Evidence)
+		j, err := a.Judge.JudgeClaim(ctx, c.Sentence, c.Quote, chunk.Text)
+		if err != nil {
+			return nil, modelError("judge claim", err)
+		}
+		out[i].Verdict, out[i].Reasoning = j.Verdict, j.Reasoning
+		if j.Verdict != llm.VerdictSupports {
+			out[i].Failure = fmt.Sprintf("the judge found that %s %s it", chunk.ChunkID, verdictWords(j.Verdict))
+		}
+		log.Info("claim judged", "ticket", in.TicketID, "claim", i, "chunk", chunk.ChunkID, "verdict", j.Verdict, "reasoning", j.Reasoning)
+	}
+	return out, nil
+}
+
+func verdictWords(v llm.Verdict) string {
+	if v == llm.VerdictContradicts {
+		return "contradicts"
+	}
+	return "does not say enough to support"
+}
+
+// ScoreInput is the composed reply to score against its evidence.
+type ScoreInput struct {
+	Ticket      TicketRef      `json:"ticket"`
+	Reply       string         `json:"reply"`
+	Evidence    []llm.Evidence `json:"evidence"`
+	Unsupported int            `json:"unsupported"`
+}
+
+// Score is the judge's faithfulness, coverage and fit, and the capped confidence.
+type Score struct {
+	Scores     llm.Scores `json:"scores"`
+	Confidence float64    `json:"confidence"`
+}
+
+// Score asks the judge for the three dimensions and combines them in code. It is the
+// build's last reader of the ticket revision, so this worker lets go of it afterwards.
+func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
+	t, err := a.ticket(ctx, in.Ticket)
+	if err != nil {
+		return nil, err
+	}
+	s, err := a.Judge.Score(ctx, llm.RequestFromTicket(t, nil).Question(), in.Reply, in.Evidence)
+	if err != nil {
+		return nil, modelError("score draft", err)
+	}
+	a.tickets.forget(in.Ticket)
+	return &Score{Scores: s, Confidence: drafts.Confidence(s, in.Unsupported)}, nil
+}

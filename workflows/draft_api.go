@@ -1,0 +1,164 @@
+// Package workflows holds the draft workflow: one per ticket, from the first draft to send,
+// discard or timeout. It only orchestrates: every decision about policy, claims and
+// sentences lives in plain packages that activities call. draft_api.go is its contract:
+// everything a caller (the API, the eval, the bench, the intake funnel) may name.
+package workflows
+
+import (
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/guard"
+)
+
+// TaskQueue is the queue the worker polls and the API starts drafts on.
+const TaskQueue = "supportdraft-drafts"
+
+// DraftWorkflowType is the name the draft workflow is registered and started under; every
+// recorded history carries it, so it never changes.
+const DraftWorkflowType = "Draft"
+
+// DraftWorkflowID is the one workflow ID per ticket: starting it twice finds the same run.
+func DraftWorkflowID(ticketID string) string { return "draft/" + ticketID }
+
+// Update names. Each is answered by the workflow under its lock, one at a time.
+const (
+	// UpdateOpen (OpenRequest → DraftView) is sent with update-with-start: start, or get the
+	// draft for this revision; a higher revision is recorded and built.
+	UpdateOpen = "open"
+	// UpdateEdit (EditRequest → EditResult) stores the agent's text and answers its checks.
+	UpdateEdit = "edit"
+	// UpdateSendCheck (SendCheckRequest → SendCheckResult) is the send hook's question: is
+	// this draft still current?
+	UpdateSendCheck = "send-check"
+	// UpdateRebuild (no argument → DraftView) builds a new iteration from the latest
+	// revision and current policy.
+	UpdateRebuild = "rebuild"
+	// UpdateDiscard (no argument → DraftState) ends the workflow; the draft stays in the
+	// database as discarded.
+	UpdateDiscard = "discard"
+)
+
+// SignalRevision (RevisionSignal) tells a running workflow that the customer wrote again.
+const SignalRevision = "revision"
+
+// QueryState (no argument → DraftState) reads the workflow's state.
+const QueryState = "state"
+
+// StatusBuilding is DraftState.Status before the first draft is saved; the other statuses
+// are the saved draft's (drafts.StatusReady, StatusAbstained, StatusStale, …).
+const StatusBuilding = "building"
+
+// Application error types the API maps to HTTP statuses.
+const (
+	// ErrRejected is an update refused by its validator or by the workflow's state (409).
+	ErrRejected = "Rejected"
+	// ErrBuildFailed is a draft build that failed after its retries (502).
+	ErrBuildFailed = "BuildFailed"
+)
+
+// DraftInput starts (or continues as new) a draft workflow.
+type DraftInput struct {
+	TicketID string `json:"ticket_id"`
+	Revision int    `json:"revision"`
+	// Replay drafts at the ticket's own time instead of now (evals, re-drafting history).
+	Replay bool `json:"replay,omitempty"`
+	// IdleTimeout closes a draft nobody touches; zero means 72h.
+	IdleTimeout time.Duration `json:"idle_timeout,omitempty"`
+	// CheckBudget bounds how long send-check tries before answering unchecked; zero means 2s.
+	CheckBudget time.Duration `json:"check_budget,omitempty"`
+	// Bucket is the triage bucket the intake funnel filed the message under (refunds,
+	// cancellation, …); empty for drafts opened from the sidebar.
+	Bucket string `json:"bucket,omitempty"`
+	// ForcedReview is why intake forced this draft to careful review (support only in cc or
+	// bcc, a review rule matched); empty if nothing did.
+	ForcedReview string `json:"forced_review,omitempty"`
+
+	// Carried across continue-as-new.
+	Iteration   int                  `json:"iteration,omitempty"`
+	Draft       *drafts.Record       `json:"draft,omitempty"`
+	StaleReason []drafts.StaleReason `json:"stale_reasons,omitempty"`
+
+	// Current and LocalModels are read only by runs started before the worker decided how
+	// its model steps run (see legacy.go); nothing sets them any more.
+	Current     *drafts.Summary `json:"current,omitempty"`
+	LocalModels bool            `json:"local_models,omitempty"`
+}
+
+// DraftResult is how the workflow ended.
+type DraftResult struct {
+	TicketID  string `json:"ticket_id"`
+	Iteration int    `json:"iteration"`
+	Status    string `json:"status"` // drafts.StatusDiscarded | drafts.StatusClosed
+}
+
+// OpenRequest is UpdateOpen's argument.
+type OpenRequest struct {
+	Revision int `json:"revision"`
+}
+
+// RevisionSignal is SignalRevision's payload: only the number and time, never the text.
+type RevisionSignal struct {
+	Revision  int       `json:"revision"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// EditRequest is UpdateEdit's argument.
+type EditRequest struct {
+	Text string `json:"text"`
+}
+
+// EditResult is UpdateEdit's answer: the deterministic checks on the agent's own words.
+type EditResult = guard.Result
+
+// SendCheckRequest is UpdateSendCheck's argument: the text the agent is about to send.
+type SendCheckRequest struct {
+	Text string `json:"text"`
+}
+
+// SendCheckResult is UpdateSendCheck's answer: ok, stale (with reasons) or unchecked.
+type SendCheckResult = drafts.SendCheck
+
+// DraftView is the draft as an agent reads it: what UpdateOpen and UpdateRebuild answer,
+// what GET /v1/drafts/{ticket} and `supportdraft draft --json` print. It is the saved
+// record with its struck sentences listed apart and the workflow that owns it.
+type DraftView struct {
+	drafts.Record
+	Struck     []guard.SentenceResult `json:"struck"`
+	WorkflowID string                 `json:"workflow_id"`
+	// TemporalUI links the workflow's history; the API fills it from its configuration.
+	TemporalUI string `json:"temporal_ui,omitempty"`
+}
+
+// NewDraftView is the view of a saved draft record.
+func NewDraftView(r *drafts.Record) *DraftView {
+	v := &DraftView{Record: *r, Struck: []guard.SentenceResult{}, WorkflowID: DraftWorkflowID(r.TicketID)}
+	if v.StaleReasons == nil {
+		v.StaleReasons = []drafts.StaleReason{}
+	}
+	for _, s := range r.Sentences {
+		if !s.Kept {
+			v.Struck = append(v.Struck, s)
+		}
+	}
+	return v
+}
+
+// LinkTemporalUI sets the view's link to its workflow in the Temporal Web UI at base.
+func (v *DraftView) LinkTemporalUI(base, namespace string) {
+	if base != "" {
+		v.TemporalUI = fmt.Sprintf("%s/namespaces/%s/workflows/%s", base, namespace, url.PathEscape(v.WorkflowID))
+	}
+}
+
+// DraftState is what QueryState and UpdateDiscard answer: small, no text.
+type DraftState struct {
+	TicketID     string               `json:"ticket_id"`
+	Revision     int                  `json:"revision"` // latest revision the workflow knows
+	Status       string               `json:"status"`
+	Current      *drafts.Summary      `json:"current,omitempty"`
+	StaleReasons []drafts.StaleReason `json:"stale_reasons,omitempty"`
+	Error        string               `json:"error,omitempty"` // why the last build failed, if it did
+}

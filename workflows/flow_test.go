@@ -1,0 +1,246 @@
+package workflows_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/mock"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/worker"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// flow runs the draft workflow with every activity mocked: the workflow's own logic (the
+// lock, the idle timer, what each message answers and records), with no store, model or
+// server. Each mocked build makes one iteration whose reply names it.
+type flow struct {
+	t        *testing.T
+	env      *testsuite.TestWorkflowEnvironment
+	acts     *activities.Activities
+	builds   int      // LoadContext calls
+	inFlight int      // builds between LoadContext and Save
+	maxBuild int      // the most builds ever in flight at once
+	statuses []string // MarkStatus calls, in order
+	failing  int      // Retrieve fails this many more times
+	markedAt time.Time // workflow time of the last MarkStatus
+}
+
+func newFlow(t *testing.T, localModels bool) *flow {
+	t.Parallel()
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(testenv.QuietLogger())
+	f := &flow{t: t, env: suite.NewTestWorkflowEnvironment(), acts: &activities.Activities{}}
+	f.env.RegisterWorkflowWithOptions(worker.DraftWorkflow(localModels))
+	f.env.RegisterActivity(f.acts)
+	evidence := []llm.Evidence{{ChunkID: "billing/refunds@1#window", DocID: "billing/refunds", Version: 1, Area: "refunds", Text: "Refunds within 14 days."}}
+	f.env.OnActivity(f.acts.LoadContext, mock.Anything, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, ref activities.TicketRef, _ bool) (*activities.TicketFacts, error) {
+			f.builds++
+			f.inFlight++
+			f.maxBuild = max(f.maxBuild, f.inFlight)
+			return &activities.TicketFacts{At: time.Unix(0, 0).UTC(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}}, nil
+		})
+	f.env.OnActivity(f.acts.Retrieve, mock.Anything, mock.Anything).Return(func(context.Context, activities.RetrieveInput) ([]llm.Evidence, error) {
+		if f.failing > 0 {
+			f.failing--
+			return nil, temporal.NewNonRetryableApplicationError("store down", "Down", nil)
+		}
+		return evidence, nil
+	})
+	f.env.OnActivity(f.acts.Generate, mock.Anything, mock.Anything).After(time.Minute).Return(&llm.Draft{Reply: "Refunds within 14 days."}, nil)
+	f.env.OnActivity(f.acts.VerifySpans, mock.Anything, mock.Anything).Return([]drafts.ClaimCheck{}, nil)
+	f.env.OnActivity(f.acts.JudgeClaims, mock.Anything, mock.Anything).Return([]drafts.ClaimCheck{}, nil)
+	f.env.OnActivity(f.acts.Guard, mock.Anything, mock.Anything).Return(&guard.Result{Reply: "Refunds within 14 days."}, nil)
+	f.env.OnActivity(f.acts.Compose, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.ComposeInput) (*drafts.Composition, error) {
+		return &drafts.Composition{Reply: in.Guarded.Reply, Status: drafts.StatusReady, Bound: []drafts.BoundVersion{{DocID: "billing/refunds", Version: 1}}}, nil
+	})
+	f.env.OnActivity(f.acts.Score, mock.Anything, mock.Anything).Return(&activities.Score{Confidence: 0.9}, nil)
+	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything).Return(func(context.Context, drafts.Record, string) error {
+		f.inFlight--
+		return nil
+	})
+	f.env.OnActivity(f.acts.MarkStatus, mock.Anything, mock.Anything).After(time.Second).Return(func(_ context.Context, in activities.StatusInput) error {
+		f.statuses = append(f.statuses, in.Status)
+		f.markedAt = f.env.Now()
+		return nil
+	})
+	f.env.OnActivity(f.acts.SaveEdit, mock.Anything, mock.Anything).Return(&guard.Result{}, nil)
+	f.env.OnActivity(f.acts.CheckFresh, mock.Anything, mock.Anything).Return([]drafts.StaleReason(nil), nil)
+	return f
+}
+
+// at sends an update after d of (skipped) workflow time and decodes its answer into out.
+func (f *flow) at(d time.Duration, name string, out any, errOut *error, args ...any) {
+	f.env.RegisterDelayedCallback(func() {
+		f.env.UpdateWorkflow(name, name+d.String(), &testsuite.TestUpdateCallback{
+			OnAccept: func() {},
+			OnReject: func(err error) { f.store(errOut, err) },
+			OnComplete: func(res any, err error) {
+				if err != nil {
+					f.store(errOut, err)
+					return
+				}
+				if out != nil {
+					require.NoError(f.t, jsonRoundTrip(res, out))
+				}
+			},
+		}, args...)
+	}, d)
+}
+
+func (f *flow) store(dst *error, err error) {
+	if dst == nil {
+		f.t.Errorf("unexpected error: %v", err)
+		return
+	}
+	*dst = err
+}
+
+func (f *flow) run(idle time.Duration) *workflows.DraftResult {
+	f.env.ExecuteWorkflow(workflows.DraftWorkflowType, &workflows.DraftInput{TicketID: "T-1", Revision: 1, IdleTimeout: idle})
+	require.True(f.t, f.env.IsWorkflowCompleted())
+	require.NoError(f.t, f.env.GetWorkflowError())
+	var res workflows.DraftResult
+	require.NoError(f.t, f.env.GetWorkflowResult(&res))
+	return &res
+}
+
+func TestFlowOpenAnswersWithTheDraftAndBuildsOncePerRevision(t *testing.T) {
+	f := newFlow(t, true)
+	var first, again, newer workflows.DraftView
+	f.at(time.Second, workflows.UpdateOpen, &first, nil, workflows.OpenRequest{Revision: 1})
+	f.at(5*time.Minute, workflows.UpdateOpen, &again, nil, workflows.OpenRequest{Revision: 1})
+	f.at(10*time.Minute, workflows.UpdateOpen, &newer, nil, workflows.OpenRequest{Revision: 2})
+	f.at(15*time.Minute, workflows.UpdateDiscard, nil, nil)
+	res := f.run(time.Hour)
+
+	assert.Equal(t, drafts.StatusReady, first.Status)
+	assert.Equal(t, "Refunds within 14 days.", first.Reply, "the view carries the draft itself")
+	assert.Equal(t, "draft/T-1", first.WorkflowID)
+	assert.Equal(t, first.Iteration, again.Iteration, "the same revision again is answered without a build")
+	assert.Equal(t, 2, newer.Iteration)
+	assert.Equal(t, 2, newer.Revision)
+	assert.Equal(t, 2, f.builds)
+	assert.Equal(t, drafts.StatusDiscarded, res.Status)
+	assert.Equal(t, []string{drafts.StatusDiscarded}, f.statuses)
+}
+
+// A rebuild sent while the first build waits on the model runs after it, never beside it.
+func TestFlowBuildsNeverOverlap(t *testing.T) {
+	f := newFlow(t, true)
+	var opened, rebuilt workflows.DraftView
+	f.at(time.Second, workflows.UpdateOpen, &opened, nil, workflows.OpenRequest{Revision: 1})
+	f.at(2*time.Second, workflows.UpdateRebuild, &rebuilt, nil)
+	f.at(10*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.run(time.Hour)
+
+	assert.Equal(t, 1, f.maxBuild)
+	assert.Equal(t, 1, opened.Iteration)
+	assert.Equal(t, 2, rebuilt.Iteration)
+}
+
+func TestFlowNewRevisionMakesTheDraftStale(t *testing.T) {
+	f := newFlow(t, true)
+	var check workflows.SendCheckResult
+	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	f.env.RegisterDelayedCallback(func() {
+		f.env.SignalWorkflow(workflows.SignalRevision, workflows.RevisionSignal{Revision: 2, UpdatedAt: time.Unix(60, 0).UTC()})
+	}, 5*time.Minute)
+	f.env.RegisterDelayedCallback(func() {
+		v, err := f.env.QueryWorkflow(workflows.QueryState)
+		require.NoError(t, err)
+		var s workflows.DraftState
+		require.NoError(t, v.Get(&s))
+		assert.Equal(t, drafts.StatusStale, s.Status)
+		assert.Equal(t, 2, s.Revision)
+	}, 6*time.Minute)
+	f.at(7*time.Minute, workflows.UpdateSendCheck, &check, nil, workflows.SendCheckRequest{Text: "Hi"})
+	f.at(8*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.run(time.Hour)
+
+	assert.Equal(t, []string{drafts.StatusStale, drafts.StatusDiscarded}, f.statuses)
+	assert.Equal(t, drafts.VerdictOK, check.Verdict, "the mocked check finds nothing new; the revision is in the status")
+}
+
+// Messages restart the idle timer; an hour without one closes the draft.
+func TestFlowIdleDraftCloses(t *testing.T) {
+	f := newFlow(t, true)
+	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	f.at(50*time.Minute, workflows.UpdateSendCheck, nil, nil, workflows.SendCheckRequest{Text: "Hi"})
+	start := f.env.Now()
+	res := f.run(time.Hour)
+
+	assert.Equal(t, drafts.StatusClosed, res.Status)
+	assert.Equal(t, []string{drafts.StatusClosed}, f.statuses)
+	assert.GreaterOrEqual(t, f.markedAt.Sub(start), 110*time.Minute, "the send-check at 50 min restarted the hour")
+}
+
+func TestFlowDiscardRefusesWhatComesAfter(t *testing.T) {
+	f := newFlow(t, true)
+	var rebuildErr error
+	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	f.at(2*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.at(2*time.Minute+time.Millisecond, workflows.UpdateRebuild, nil, &rebuildErr) // while discard records its status
+	res := f.run(time.Hour)
+
+	assert.Equal(t, drafts.StatusDiscarded, res.Status)
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, rebuildErr, &appErr)
+	assert.Equal(t, workflows.ErrRejected, appErr.Type())
+}
+
+func TestFlowFailedBuildIsReportedAndTheNextOpenBuildsAgain(t *testing.T) {
+	f := newFlow(t, true)
+	f.failing = 1
+	var openErr error
+	var second workflows.DraftView
+	f.at(time.Second, workflows.UpdateOpen, nil, &openErr, workflows.OpenRequest{Revision: 1})
+	f.at(5*time.Minute, workflows.UpdateOpen, &second, nil, workflows.OpenRequest{Revision: 1})
+	f.at(10*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.run(time.Hour)
+
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, openErr, &appErr)
+	assert.Equal(t, workflows.ErrBuildFailed, appErr.Type())
+	assert.Equal(t, 1, second.Iteration, "the failed build saved nothing")
+	assert.Equal(t, 2, f.builds)
+}
+
+// Whether the model steps run as local activities is the worker's to say, not the caller's.
+func TestFlowWorkerDecidesWhereModelStepsRun(t *testing.T) {
+	for _, local := range []bool{true, false} {
+		t.Run(map[bool]string{true: "local models", false: "remote models"}[local], func(t *testing.T) {
+			f := newFlow(t, local)
+			var asLocal, asRemote []string
+			f.env.SetOnLocalActivityStartedListener(func(info *activity.Info, _ context.Context, _ []any) {
+				asLocal = append(asLocal, info.ActivityType.Name)
+			})
+			f.env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+				asRemote = append(asRemote, info.ActivityType.Name)
+			})
+			f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+			f.at(5*time.Minute, workflows.UpdateDiscard, nil, nil)
+			f.run(time.Hour)
+			for _, step := range []string{"Generate", "JudgeClaims", "Score"} {
+				if local {
+					assert.Contains(t, asLocal, step)
+				} else {
+					assert.Contains(t, asRemote, step)
+				}
+			}
+		})
+	}
+}
