@@ -5,7 +5,8 @@
 // By responsibility: tickets.go loads the ticket revision a build works on; model.go holds
 // the steps that may call a model (generate, judge, score); checks.go the deterministic
 // ones (span checks, guard, compose); save.go writes drafts and their status; agent.go
-// answers the agent's edits and the send hook.
+// answers the agent's edits and the send hook; review.go keeps the review queue and
+// the sent reply.
 package activities
 
 import (

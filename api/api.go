@@ -48,6 +48,7 @@ type Config struct {
 	Namespace   string        // Temporal namespace, for those links
 	IdleTimeout time.Duration // passed to new draft workflows
 	CheckBudget time.Duration // how long the workflow's freshness check may try
+	ReviewDelay time.Duration // passed to new draft workflows: their review window
 
 	Tickets        ticket.Sets            // plans, regions and locales accepted at intake (empty: any well-formed name)
 	AllowedHosts   []string               // Host header values served (empty: any)
@@ -122,6 +123,11 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/rebuild", s.rebuild, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
 	v1.POST("/drafts/:ticket/discard", s.discard, checkTicketParam, s.checkOrigin)
 	v1.POST("/tickets/:ticket/revisions", s.newRevision, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
+	v1.GET("/review/queue", s.reviewQueue)
+	v1.POST("/drafts/:ticket/approve", s.approve, checkTicketParam, s.checkOrigin)
+	v1.POST("/drafts/:ticket/pull", s.pull, checkTicketParam, s.checkOrigin)
+	v1.POST("/drafts/:ticket/kill", s.kill, checkTicketParam, s.checkOrigin)
+	v1.POST("/drafts/:ticket/sent", s.sent, checkTicketParam, s.checkOrigin)
 	e.GET("/app/session", s.Auth.Exchange)
 	e.POST("/app/session", s.Auth.Exchange)
 	s.codecRoutes(e)

@@ -72,8 +72,10 @@ func call(t *testing.T, ts *testAPI, method, path string, body any, out any) int
 	t.Helper()
 	role := auth.Agent
 	switch {
-	case strings.HasPrefix(path, "/v1/tickets/"):
+	case strings.HasPrefix(path, "/v1/tickets/"), strings.HasSuffix(path, "/sent"):
 		role = auth.Helpdesk
+	case strings.HasPrefix(path, "/v1/review/"), strings.HasSuffix(path, "/approve"), strings.HasSuffix(path, "/pull"), strings.HasSuffix(path, "/kill"):
+		role = auth.Reviewer
 	case path == "/metrics":
 		role = auth.Admin
 	}

@@ -37,7 +37,7 @@ func (s *Server) startDraft(c echo.Context) error {
 		return err
 	}
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
-		CheckBudget: s.Config.CheckBudget}
+		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay}
 	view, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in)
 	if err != nil {
 		if inserted && !reachedWorkflow(err) {

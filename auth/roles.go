@@ -46,10 +46,10 @@ func (a Access) Allows(r Role) bool { return a.Public || slices.Contains(a.Roles
 
 // Named access levels, so the route table reads as a policy rather than a list of lists.
 var (
-	public      = Access{Public: true}
-	readDrafts  = Access{Roles: []Role{Agent, Reviewer, Admin}}
-	reviewers   = Access{Roles: []Role{Reviewer, Admin}}
-	adminOnly   = Access{Roles: []Role{Admin}}
-	hookOnly    = Access{Roles: []Role{Helpdesk}}
-	hookOrAgent = Access{Roles: []Role{Agent, Reviewer, Admin, Helpdesk}}
+	public       = Access{Public: true}
+	readDrafts   = Access{Roles: []Role{Agent, Reviewer, Admin}}
+	adminOnly    = Access{Roles: []Role{Admin}}
+	reviewDrafts = Access{Roles: []Role{Reviewer, Admin}}
+	hookOnly     = Access{Roles: []Role{Helpdesk}}
+	hookOrAgent  = Access{Roles: []Role{Agent, Reviewer, Admin, Helpdesk}}
 )

@@ -25,11 +25,19 @@ var routes = map[string]Access{
 	"POST /v1/drafts/:ticket/send-check": hookOrAgent,
 	// Help-desk webhooks: signed, help-desk tokens only.
 	"POST /v1/tickets/:ticket/revisions": hookOnly,
+	// The help desk reports the reply that went out.
+	"POST /v1/drafts/:ticket/sent": hookOnly,
+
+	// The review queue: reviewers (and admins) read it and decide.
+	"GET /v1/review/queue":            reviewDrafts,
+	"POST /v1/drafts/:ticket/approve": reviewDrafts,
+	"POST /v1/drafts/:ticket/pull":    reviewDrafts,
+	"POST /v1/drafts/:ticket/kill":    reviewDrafts,
 
 	// The payload codec for the Temporal Web UI: decoding shows customer text, so only
 	// reviewers and admins; the CORS preflight carries no credentials and no data.
-	"POST /codec/decode":    reviewers,
-	"POST /codec/encode":    reviewers,
+	"POST /codec/decode":    reviewDrafts,
+	"POST /codec/encode":    reviewDrafts,
 	"OPTIONS /codec/decode": public,
 	"OPTIONS /codec/encode": public,
 

@@ -14,6 +14,7 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		hook     = "helpdesk"
 		sendHook = "agent reviewer admin helpdesk"
 		admins   = "admin"
+		review   = "reviewer admin"
 	)
 	want := map[string]string{
 		"GET /metrics":                       admins,
@@ -27,6 +28,11 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"POST /v1/drafts/:ticket/discard":    agents,
 		"POST /v1/drafts/:ticket/send-check": sendHook,
 		"POST /v1/tickets/:ticket/revisions": hook,
+		"POST /v1/drafts/:ticket/sent":       hook,
+		"GET /v1/review/queue":               review,
+		"POST /v1/drafts/:ticket/approve":    review,
+		"POST /v1/drafts/:ticket/pull":       review,
+		"POST /v1/drafts/:ticket/kill":       review,
 	}
 	for key, access := range routes {
 		if access.Public {

@@ -150,7 +150,7 @@ func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 	}
 	srv := st.API(api.Config{
 		TaskQueue: workflows.TaskQueue, KillSwitch: cfg.KillSwitch, TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
-		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget,
+		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
 		Tickets:      ticket.Sets{Plans: h.Plans, Regions: h.Regions, Locales: h.Locales},
 		AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins,
 		RateLimit: api.RateLimit{PerMinute: h.RatePerMinute, Burst: h.RateBurst}, Spool: spool, Codec: payloadCodec,

@@ -20,6 +20,7 @@ type Config struct {
 	KillSwitch        bool          // SUPPORTDRAFT_KILL_SWITCH: refuse new drafts at intake
 	IdleTimeout       time.Duration // SUPPORTDRAFT_DRAFT_IDLE_TIMEOUT: a draft nobody touches closes after this
 	CheckBudget       time.Duration // SUPPORTDRAFT_CHECK_BUDGET: how long send-check may try before answering "unchecked"
+	ReviewDelay       time.Duration // SUPPORTDRAFT_REVIEW_DELAY: how long a queued draft can be pulled back or killed before it may reach the help desk
 	TemporalUI        string        // SUPPORTDRAFT_TEMPORAL_UI: Web UI base URL, for links
 	Vocabulary        string        // SUPPORTDRAFT_VOCABULARY: a file of extra commitment vocabulary
 	WebhookSecret     string        // SUPPORTDRAFT_WEBHOOK_SECRET: HMAC key of help-desk webhook signatures (empty: webhooks refused)
@@ -68,6 +69,9 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if c.CheckBudget, err = durationEnv("SUPPORTDRAFT_CHECK_BUDGET", 2*time.Second); err != nil {
+		return c, err
+	}
+	if c.ReviewDelay, err = durationEnv("SUPPORTDRAFT_REVIEW_DELAY", 10*time.Minute); err != nil {
 		return c, err
 	}
 	if c.ToolRounds, err = intEnv("SUPPORTDRAFT_TOOL_ROUNDS", 0); err != nil {

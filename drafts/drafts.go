@@ -18,6 +18,8 @@ const (
 	StatusStale     = "stale"     // the ticket, policy or account changed since it was built
 	StatusDiscarded = "discarded" // the agent threw it away
 	StatusClosed    = "closed"    // nobody touched it before the idle timeout
+	StatusSent      = "sent"      // the help desk reported the reply that went out
+	StatusKilled    = "killed"    // a reviewer killed it from the review queue
 )
 
 // Send-check verdicts.

@@ -71,7 +71,9 @@ func Migrate(ctx context.Context, databaseURL string) (applied int, err error) {
 	}
 	db := stdlib.OpenDB(*cfg)
 	defer db.Close()
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS)
+	// Out of order: engineers number their migrations in separate ranges (0004-0009,
+	// 0010-0019, …), so a lower number can land after a higher one was applied.
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return 0, fmt.Errorf("load migrations: %w", err)
 	}

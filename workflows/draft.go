@@ -4,6 +4,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/review"
 )
 
 // Continue as new past this many history events, to keep a long-lived draft's history
@@ -30,13 +31,16 @@ func (d DraftWorkflow) Run(ctx workflow.Context, in *DraftInput) (*DraftResult, 
 	if workflow.GetVersion(ctx, versionLockedHandlers, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return runLegacy(ctx, in)
 	}
-	w := &run{state: newState(in), lock: workflow.NewMutex(ctx)}
+	w := &run{state: newState(in), lock: workflow.NewMutex(ctx), root: ctx, review: in.Review}
 	// Recorded once per run, so a worker restarted with other providers still replays it.
 	if err := workflow.SideEffect(ctx, func(workflow.Context) any { return d.LocalModels }).Get(&w.localModels); err != nil {
 		return nil, err
 	}
 	if err := w.setup(ctx); err != nil {
 		return nil, err
+	}
+	if w.review != nil && (w.review.State == review.Waiting || w.review.State == review.Approved) {
+		w.startWindow() // continued as new with a draft in the queue
 	}
 	return w.wait(ctx)
 }
@@ -45,9 +49,13 @@ func (d DraftWorkflow) Run(ctx workflow.Context, in *DraftInput) (*DraftResult, 
 // and how the run ends.
 type run struct {
 	*state
+	root    workflow.Context // the run's own context, for the review window's timer
 	lock    workflow.Mutex
-	ended   string // drafts.StatusDiscarded or StatusClosed once the run is ending
+	ended   string // the final draft status (discarded, closed, killed, sent) once the run is ending
 	touched bool   // a message arrived since the last wait: the idle timer restarts
+
+	review       *review.Entry // the current draft's place in the review queue
+	cancelWindow workflow.CancelFunc
 }
 
 func (w *run) setup(ctx workflow.Context) error {
@@ -72,6 +80,10 @@ func (w *run) setup(ctx workflow.Context) error {
 		{UpdateSendCheck, w.sendCheck, w.validateHasDraft},
 		{UpdateRebuild, w.rebuild, w.validateOpenRun},
 		{UpdateDiscard, w.discard, w.validateOpenRun},
+		{UpdateApprove, w.approve, w.validateDecision},
+		{UpdatePull, w.pull, w.validateDecision},
+		{UpdateKill, w.kill, w.validateDecision},
+		{UpdateSent, w.sent, w.validateSent},
 	}
 	for _, h := range handlers {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, h.name, h.handler, workflow.UpdateHandlerOptions{Validator: h.validator}); err != nil {
@@ -100,6 +112,7 @@ func (w *run) wait(ctx workflow.Context) (*DraftResult, error) {
 			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 				return nil, err
 			}
+			w.in.Review = w.review
 			return nil, w.continueAsNew(ctx)
 		}
 	}
@@ -116,22 +129,31 @@ func (w *run) end(ctx workflow.Context, status string) error {
 		return err
 	}
 	defer w.lock.Unlock()
+	w.endLocked(ctx, status)
+	return nil
+}
+
+// endLocked ends the run with status; the caller holds the lock.
+func (w *run) endLocked(ctx workflow.Context, status string) {
 	if w.ended != "" {
-		return nil
+		return
 	}
 	w.ended = status
 	if w.draft != nil {
 		w.markStatus(ctx, status, w.staleReasons)
 	}
-	return nil
+	w.leaveQueue(ctx, status)
 }
 
 // snapshotNow is the state QueryState answers.
 func (w *run) snapshotNow() DraftState {
-	if w.ended != "" {
-		return w.snapshot(w.ended)
+	status := w.ended
+	if status == "" {
+		status = w.status()
 	}
-	return w.snapshot(w.status())
+	s := w.snapshot(status)
+	s.Review = w.review
+	return s
 }
 
 // locked runs fn under the run's lock, after noting the message for the idle timer. A
@@ -167,8 +189,10 @@ func (w *run) open(ctx workflow.Context, req OpenRequest) (*DraftView, error) {
 			if err := w.build(ctx); err != nil {
 				return buildFailed(err.Error())
 			}
+			w.enqueue(ctx)
 		}
 		view = w.view()
+		view.Review = w.review
 		return nil
 	})
 	return view, err
@@ -182,7 +206,9 @@ func (w *run) rebuild(ctx workflow.Context) (*DraftView, error) {
 		if err := w.build(ctx); err != nil {
 			return buildFailed(err.Error())
 		}
+		w.enqueue(ctx)
 		view = w.view()
+		view.Review = w.review
 		return nil
 	})
 	return view, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/review"
 )
 
 // TaskQueue is the queue the worker polls and the API starts drafts on.
@@ -39,6 +40,18 @@ const (
 	// UpdateDiscard (no argument → DraftState) ends the workflow; the draft stays in the
 	// database as discarded.
 	UpdateDiscard = "discard"
+	// UpdateApprove (ReviewDecision → review.Entry) is a reviewer's approval: the draft goes
+	// to the help desk as a draft reply when its review window ends (at once if it has).
+	UpdateApprove = "approve"
+	// UpdatePull (ReviewDecision → review.Entry) pulls a queued draft back to the agent for
+	// editing, during its review window; it leaves the queue.
+	UpdatePull = "pull"
+	// UpdateKill (ReviewDecision → DraftState) kills a queued draft during its review window
+	// and ends the workflow.
+	UpdateKill = "kill"
+	// UpdateSent (SentRequest → SentResult) is the help desk's report of the reply that went
+	// out; it ends the workflow.
+	UpdateSent = "sent"
 )
 
 // SignalRevision (RevisionSignal) tells a running workflow that the customer wrote again.
@@ -75,11 +88,15 @@ type DraftInput struct {
 	// ForcedReview is why intake forced this draft to careful review (support only in cc or
 	// bcc, a review rule matched); empty if nothing did.
 	ForcedReview string `json:"forced_review,omitempty"`
+	// ReviewDelay is how long a queued draft can be pulled back or killed before it may
+	// reach the help desk; zero means 10 minutes.
+	ReviewDelay time.Duration `json:"review_delay,omitempty"`
 
 	// Carried across continue-as-new.
 	Iteration   int                  `json:"iteration,omitempty"`
 	Draft       *drafts.Record       `json:"draft,omitempty"`
 	StaleReason []drafts.StaleReason `json:"stale_reasons,omitempty"`
+	Review      *review.Entry        `json:"review,omitempty"`
 
 	// Current and LocalModels are read only by runs started before the worker decided how
 	// its model steps run (see legacy.go); nothing sets them any more.
@@ -91,7 +108,7 @@ type DraftInput struct {
 type DraftResult struct {
 	TicketID  string `json:"ticket_id"`
 	Iteration int    `json:"iteration"`
-	Status    string `json:"status"` // drafts.StatusDiscarded | drafts.StatusClosed
+	Status    string `json:"status"` // drafts.StatusDiscarded | StatusClosed | StatusKilled | StatusSent
 }
 
 // OpenRequest is UpdateOpen's argument.
@@ -121,6 +138,29 @@ type SendCheckRequest struct {
 // SendCheckResult is UpdateSendCheck's answer: ok, stale (with reasons) or unchecked.
 type SendCheckResult = drafts.SendCheck
 
+// ReviewDecision is the argument of UpdateApprove, UpdatePull and UpdateKill: who decided.
+type ReviewDecision struct {
+	By string `json:"by"`
+}
+
+// SentRequest is UpdateSent's argument. The API hashes the text: the body never enters
+// the history.
+type SentRequest struct {
+	TextSHA256 string    `json:"text_sha256"` // review.TextHash of the text that went out
+	Blocked    bool      `json:"blocked"`     // the text still had placeholders when it went out
+	SentAt     time.Time `json:"sent_at"`
+	Agent      string    `json:"agent"`
+}
+
+// SentResult is UpdateSent's answer: what was recorded.
+type SentResult struct {
+	TicketID  string `json:"ticket_id"`
+	Iteration int    `json:"iteration"`
+	Status    string `json:"status"`  // drafts.StatusSent
+	Edited    bool   `json:"edited"`  // the text differs from the draft's reply
+	Verdict   string `json:"verdict"` // the send-check verdict at the time it was reported
+}
+
 // DraftView is the draft as an agent reads it: what UpdateOpen and UpdateRebuild answer,
 // what GET /v1/drafts/{ticket} and `supportdraft draft --json` print. It is the saved
 // record with its struck sentences listed apart and the workflow that owns it.
@@ -130,6 +170,8 @@ type DraftView struct {
 	WorkflowID string                 `json:"workflow_id"`
 	// TemporalUI links the workflow's history; the API fills it from its configuration.
 	TemporalUI string `json:"temporal_ui,omitempty"`
+	// Review is the draft's place in the review queue, when the workflow answers.
+	Review *review.Entry `json:"review,omitempty"`
 }
 
 // NewDraftView is the view of a saved draft record.
@@ -161,4 +203,5 @@ type DraftState struct {
 	Current      *drafts.Summary      `json:"current,omitempty"`
 	StaleReasons []drafts.StaleReason `json:"stale_reasons,omitempty"`
 	Error        string               `json:"error,omitempty"` // why the last build failed, if it did
+	Review       *review.Entry        `json:"review,omitempty"`
 }

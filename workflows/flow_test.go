@@ -19,6 +19,7 @@ import (
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -27,22 +28,31 @@ import (
 // lock, the idle timer, what each message answers and records), with no store, model or
 // server. Each mocked build makes one iteration whose reply names it.
 type flow struct {
-	t        *testing.T
-	env      *testsuite.TestWorkflowEnvironment
-	acts     *activities.Activities
-	builds   int      // LoadContext calls
-	inFlight int      // builds between LoadContext and Save
-	maxBuild int      // the most builds ever in flight at once
-	statuses []string // MarkStatus calls, in order
-	failing  int      // Retrieve fails this many more times
-	markedAt time.Time // workflow time of the last MarkStatus
+	t          *testing.T
+	env        *testsuite.TestWorkflowEnvironment
+	acts       *activities.Activities
+	builds     int       // LoadContext calls
+	inFlight   int       // builds between LoadContext and Save
+	maxBuild   int       // the most builds ever in flight at once
+	statuses   []string  // MarkStatus calls, in order
+	failing    int       // Retrieve fails this many more times
+	markedAt   time.Time // workflow time of the last MarkStatus
+	confidence float64   // what Score answers
+	reviews    []review.Entry
+	sent       []review.SentReply
+}
+
+// lastReview is the queue entry as last written, and when.
+func (f *flow) lastReview() review.Entry {
+	require.NotEmpty(f.t, f.reviews, "no review entry written")
+	return f.reviews[len(f.reviews)-1]
 }
 
 func newFlow(t *testing.T, localModels bool) *flow {
 	t.Parallel()
 	var suite testsuite.WorkflowTestSuite
 	suite.SetLogger(testenv.QuietLogger())
-	f := &flow{t: t, env: suite.NewTestWorkflowEnvironment(), acts: &activities.Activities{}}
+	f := &flow{t: t, env: suite.NewTestWorkflowEnvironment(), acts: &activities.Activities{}, confidence: 0.9}
 	f.env.RegisterWorkflowWithOptions(worker.DraftWorkflow(localModels))
 	f.env.RegisterActivity(f.acts)
 	evidence := []llm.Evidence{{ChunkID: "billing/refunds@1#window", DocID: "billing/refunds", Version: 1, Area: "refunds", Text: "Refunds within 14 days."}}
@@ -67,7 +77,9 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	f.env.OnActivity(f.acts.Compose, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.ComposeInput) (*drafts.Composition, error) {
 		return &drafts.Composition{Reply: in.Guarded.Reply, Status: drafts.StatusReady, Bound: []drafts.BoundVersion{{DocID: "billing/refunds", Version: 1}}}, nil
 	})
-	f.env.OnActivity(f.acts.Score, mock.Anything, mock.Anything).Return(&activities.Score{Confidence: 0.9}, nil)
+	f.env.OnActivity(f.acts.Score, mock.Anything, mock.Anything).Return(func(context.Context, activities.ScoreInput) (*activities.Score, error) {
+		return &activities.Score{Confidence: f.confidence}, nil
+	})
 	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything).Return(func(context.Context, drafts.Record, string) error {
 		f.inFlight--
 		return nil
@@ -78,6 +90,14 @@ func newFlow(t *testing.T, localModels bool) *flow {
 		return nil
 	})
 	f.env.OnActivity(f.acts.SaveEdit, mock.Anything, mock.Anything).Return(&guard.Result{}, nil)
+	f.env.OnActivity(f.acts.SaveReview, mock.Anything, mock.Anything).Return(func(_ context.Context, e review.Entry) error {
+		f.reviews = append(f.reviews, e)
+		return nil
+	})
+	f.env.OnActivity(f.acts.RecordSent, mock.Anything, mock.Anything).Return(func(_ context.Context, r review.SentReply) error {
+		f.sent = append(f.sent, r)
+		return nil
+	})
 	f.env.OnActivity(f.acts.CheckFresh, mock.Anything, mock.Anything).Return([]drafts.StaleReason(nil), nil)
 	return f
 }
@@ -110,7 +130,11 @@ func (f *flow) store(dst *error, err error) {
 }
 
 func (f *flow) run(idle time.Duration) *workflows.DraftResult {
-	f.env.ExecuteWorkflow(workflows.DraftWorkflowType, &workflows.DraftInput{TicketID: "T-1", Revision: 1, IdleTimeout: idle})
+	return f.runInput(&workflows.DraftInput{TicketID: "T-1", Revision: 1, IdleTimeout: idle})
+}
+
+func (f *flow) runInput(in *workflows.DraftInput) *workflows.DraftResult {
+	f.env.ExecuteWorkflow(workflows.DraftWorkflowType, in)
 	require.True(f.t, f.env.IsWorkflowCompleted())
 	require.NoError(f.t, f.env.GetWorkflowError())
 	var res workflows.DraftResult

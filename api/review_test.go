@@ -1,0 +1,72 @@
+package api_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/review"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// The human loop on the real stack: a draft enters the review queue, a reviewer approves
+// it, a second draft is killed from the queue, and the help desk reports what it sent.
+func TestReviewQueueApproveKillAndSentThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	ts, s := stackAPI(t)
+	kept, killed := testenv.Unique("RV-"), testenv.Unique("RV-")
+	question := "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?"
+
+	var v workflows.DraftView
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(kept, 1, "pro", asked, question), &v))
+	require.NotNil(t, v.Review)
+	assert.Equal(t, review.Waiting, v.Review.State)
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(killed, 1, "pro", asked, question), nil))
+
+	var queue struct{ Queue []review.Item }
+	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/review/queue", nil, &queue))
+	byTicket := map[string]review.Item{}
+	for _, it := range queue.Queue {
+		byTicket[it.TicketID] = it
+	}
+	require.Contains(t, byTicket, kept)
+	assert.True(t, byTicket[kept].WindowOpen)
+	assert.Equal(t, v.Reply, byTicket[kept].Reply)
+
+	var approved review.Entry
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+kept+"/approve", nil, &approved))
+	assert.Equal(t, review.Approved, approved.State, "handed off when the 10-minute window ends")
+	assert.NotEmpty(t, approved.DecidedBy, "the reviewer's token name")
+
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+killed+"/kill", nil, nil))
+	var afterKill workflows.DraftView
+	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+killed, nil, &afterKill))
+	assert.Equal(t, drafts.StatusKilled, afterKill.Status)
+
+	var sent workflows.SentResult
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+kept+"/sent",
+		map[string]any{"text": v.Reply + "\n\nBest, Bob", "sent_at": time.Now().UTC(), "agent": "bob"}, &sent))
+	assert.Equal(t, drafts.StatusSent, sent.Status)
+	assert.True(t, sent.Edited)
+	assert.Equal(t, drafts.VerdictOK, sent.Verdict)
+
+	var stored struct {
+		hash   string
+		edited bool
+	}
+	require.NoError(t, s.Pool().QueryRow(t.Context(), `SELECT text_sha256, edited FROM sent_replies WHERE ticket_id = $1`, kept).
+		Scan(&stored.hash, &stored.edited))
+	assert.Equal(t, review.TextHash(v.Reply+"\n\nBest, Bob"), stored.hash, "the hash is kept, never the text")
+	assert.True(t, stored.edited)
+
+	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/review/queue", nil, &queue))
+	for _, it := range queue.Queue {
+		assert.NotContains(t, []string{kept, killed}, it.TicketID, "sent and killed drafts left the queue")
+	}
+	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+kept+"/approve", nil, nil), "the workflow has ended")
+}

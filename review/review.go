@@ -1,0 +1,85 @@
+// Package review holds the review queue's domain: the states a finished draft moves
+// through between its build and the customer, what a queue entry records, and the facts
+// kept about the reply that was finally sent. Auto-send is off: every draft waits for a
+// person's approval, and nothing is handed to the help desk before its review window ends.
+package review
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"time"
+)
+
+// Queue entry states.
+const (
+	Waiting   = "waiting"    // in the queue, not approved yet
+	Approved  = "approved"   // approved during the window: handed off when it ends
+	HandedOff = "handed_off" // approved and the window over: the help desk has it as a draft reply
+	Pulled    = "pulled"     // pulled back to the agent for editing: out of the queue
+	Killed    = "killed"     // killed by a reviewer: the workflow ended
+	Sent      = "sent"       // the help desk reported the reply that went out
+	Closed    = "closed"     // discarded by the agent or closed by the idle timeout
+)
+
+// LowConfidence marks drafts a reviewer should read closely. The eval's calibration
+// (evals/tickets.jsonl, local providers) puts abstentions at a mean confidence of 0.11
+// and grounded and incomplete drafts at 0.87 and 0.83; drafts.Confidence caps a draft
+// with one unsupported claim at 0.5 and with two at 0.3. 0.6 flags every abstention and
+// every draft with an unsupported claim, and almost no grounded one.
+const LowConfidence = 0.6
+
+// Entry is one draft's place in the queue: the current iteration of a ticket's draft.
+type Entry struct {
+	TicketID   string  `json:"ticket_id"`
+	Iteration  int     `json:"iteration"`
+	State      string  `json:"state"`
+	Bucket     string  `json:"bucket,omitempty"`
+	Confidence float64 `json:"confidence"`
+	// LowConfidence: Confidence is below LowConfidence.
+	LowConfidence bool `json:"low_confidence"`
+	// ForcedReview is why intake forced this draft to review; empty if nothing did.
+	ForcedReview string    `json:"forced_review,omitempty"`
+	QueuedAt     time.Time `json:"queued_at"`
+	// ReviewUntil ends the window during which the draft can be pulled back or killed;
+	// nothing reaches the help desk before it.
+	ReviewUntil time.Time  `json:"review_until"`
+	DecidedBy   string     `json:"decided_by,omitempty"`
+	DecidedAt   *time.Time `json:"decided_at,omitempty"`
+}
+
+// WindowOpen reports whether the review window is still open at now.
+func (e *Entry) WindowOpen(now time.Time) bool { return now.Before(e.ReviewUntil) }
+
+// Decide records a reviewer's decision.
+func (e *Entry) Decide(state, by string, at time.Time) {
+	e.State, e.DecidedBy, e.DecidedAt = state, by, &at
+}
+
+// Item is a row of GET /v1/review/queue: the entry, whether its window is still open, and
+// the draft's reply and status for the reviewer to read.
+type Item struct {
+	Entry
+	WindowOpen bool   `json:"window_open"`
+	Reply      string `json:"reply"`
+	Status     string `json:"status"`
+}
+
+// SentReply is what is kept about a reply the help desk sent: a hash of its text, never
+// the text, and whether it differs from the draft.
+type SentReply struct {
+	TicketID   string    `json:"ticket_id"`
+	Iteration  int       `json:"iteration"`
+	TextSHA256 string    `json:"text_sha256"`
+	Edited     bool      `json:"edited"`
+	Verdict    string    `json:"verdict"` // the send-check verdict at the time it was reported
+	SentAt     time.Time `json:"sent_at"`
+	Agent      string    `json:"agent"`
+}
+
+// TextHash is the SHA-256 of a reply with its whitespace normalised, so that a help desk
+// re-wrapping lines does not count as an edit.
+func TextHash(text string) string {
+	sum := sha256.Sum256([]byte(strings.Join(strings.Fields(text), " ")))
+	return hex.EncodeToString(sum[:])
+}

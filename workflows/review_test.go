@@ -1,0 +1,145 @@
+package workflows_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/review"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// The review queue, path by path, with mocked activities and skipped time. Each mocked
+// build takes a minute (Generate), so a draft opened at 1 s is queued at about 1 min with a
+// 10-minute window.
+
+var alice = workflows.ReviewDecision{By: "alice"}
+
+func TestReviewFinishedDraftIsQueuedAndMarked(t *testing.T) {
+	f := newFlow(t, true)
+	var opened workflows.DraftView
+	f.at(time.Second, workflows.UpdateOpen, &opened, nil, workflows.OpenRequest{Revision: 1})
+	f.at(5*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.runInput(&workflows.DraftInput{TicketID: "T-1", Revision: 1, IdleTimeout: time.Hour, Bucket: "refunds", ForcedReview: "support only in cc"})
+
+	require.NotNil(t, opened.Review)
+	assert.Equal(t, review.Waiting, opened.Review.State)
+	assert.Equal(t, "refunds", opened.Review.Bucket)
+	assert.Equal(t, "support only in cc", opened.Review.ForcedReview)
+	assert.False(t, opened.Review.LowConfidence, "confidence 0.9")
+	assert.Equal(t, 10*time.Minute, opened.Review.ReviewUntil.Sub(opened.Review.QueuedAt))
+	assert.Equal(t, review.Closed, f.lastReview().State, "a discarded draft leaves the queue")
+}
+
+// Approved during the window, the draft reaches the help desk when the window ends, not before.
+func TestReviewApprovedDraftIsHandedOffWhenTheWindowEnds(t *testing.T) {
+	f := newFlow(t, true)
+	var approved workflows.DraftView
+	var entry review.Entry
+	f.at(time.Second, workflows.UpdateOpen, &approved, nil, workflows.OpenRequest{Revision: 1})
+	f.at(3*time.Minute, workflows.UpdateApprove, &entry, nil, alice)
+	f.at(30*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.run(time.Hour)
+
+	assert.Equal(t, review.Approved, entry.State, "still in its window")
+	assert.Equal(t, "alice", entry.DecidedBy)
+	var states []string
+	for _, e := range f.reviews {
+		states = append(states, e.State)
+	}
+	assert.Equal(t, []string{review.Waiting, review.Approved, review.HandedOff, review.Closed}, states)
+}
+
+// A draft nobody approved stays in the queue past its window; approval then hands it off at once.
+func TestReviewWindowExpiryLeavesTheDraftWaitingForApproval(t *testing.T) {
+	f := newFlow(t, true)
+	var late review.Entry
+	var pullErr error
+	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	f.at(20*time.Minute, workflows.UpdatePull, nil, &pullErr, alice)
+	f.at(25*time.Minute, workflows.UpdateApprove, &late, nil, alice)
+	f.at(30*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.run(time.Hour)
+
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, pullErr, &appErr, "no pull after the window")
+	assert.Equal(t, workflows.ErrRejected, appErr.Type())
+	assert.Equal(t, review.HandedOff, late.State)
+}
+
+func TestReviewPullBackTakesTheDraftOutOfTheQueue(t *testing.T) {
+	f := newFlow(t, true)
+	var pulled review.Entry
+	var approveErr error
+	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	f.at(3*time.Minute, workflows.UpdatePull, &pulled, nil, alice)
+	f.at(4*time.Minute, workflows.UpdateApprove, nil, &approveErr, alice)
+	f.at(30*time.Minute, workflows.UpdateDiscard, nil, nil)
+	res := f.run(time.Hour)
+
+	assert.Equal(t, review.Pulled, pulled.State)
+	require.Error(t, approveErr, "a pulled draft is the agent's: no approval")
+	for _, e := range f.reviews {
+		assert.NotEqual(t, review.HandedOff, e.State, "the window's end hands nothing off")
+	}
+	assert.Equal(t, drafts.StatusDiscarded, res.Status)
+}
+
+func TestReviewKillEndsTheWorkflow(t *testing.T) {
+	f := newFlow(t, true)
+	var killed workflows.DraftState
+	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	f.at(3*time.Minute, workflows.UpdateKill, &killed, nil, alice)
+	res := f.run(time.Hour)
+
+	assert.Equal(t, drafts.StatusKilled, res.Status)
+	assert.Equal(t, drafts.StatusKilled, killed.Status)
+	assert.Equal(t, review.Killed, f.lastReview().State)
+	assert.Equal(t, []string{drafts.StatusKilled}, f.statuses)
+}
+
+func TestReviewSentCompletesWithTheHashNotTheText(t *testing.T) {
+	f := newFlow(t, true)
+	var same workflows.SentResult
+	at := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	f.at(3*time.Minute, workflows.UpdateSent, &same, nil,
+		workflows.SentRequest{TextSHA256: review.TextHash("Refunds  within 14 days.\n"), SentAt: at, Agent: "bob"})
+	res := f.run(time.Hour)
+
+	assert.Equal(t, drafts.StatusSent, res.Status)
+	assert.False(t, same.Edited, "whitespace does not make an edit")
+	assert.Equal(t, drafts.VerdictOK, same.Verdict)
+	require.Len(t, f.sent, 1)
+	assert.Equal(t, "bob", f.sent[0].Agent)
+	assert.Equal(t, at, f.sent[0].SentAt)
+	assert.Equal(t, review.Sent, f.lastReview().State)
+
+}
+
+func TestReviewSentNotesAnEditedReplyAndItsVerdict(t *testing.T) {
+	g := newFlow(t, true)
+	var edited workflows.SentResult
+	at := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	g.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	g.at(3*time.Minute, workflows.UpdateSent, &edited, nil,
+		workflows.SentRequest{TextSHA256: review.TextHash("Refunds within 30 days."), Blocked: true, SentAt: at, Agent: "bob"})
+	g.run(time.Hour)
+	assert.True(t, edited.Edited)
+	assert.Equal(t, drafts.VerdictBlocked, edited.Verdict)
+}
+
+func TestReviewLowConfidenceDraftIsMarked(t *testing.T) {
+	f := newFlow(t, true)
+	f.confidence = 0.5 // one unsupported claim caps a draft here
+	var opened workflows.DraftView
+	f.at(time.Second, workflows.UpdateOpen, &opened, nil, workflows.OpenRequest{Revision: 1})
+	f.at(5*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.run(time.Hour)
+	require.NotNil(t, opened.Review)
+	assert.True(t, opened.Review.LowConfidence)
+}
