@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/web"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -131,6 +133,7 @@ func (s *Server) Handler() *echo.Echo {
 	e.GET("/app/session", s.Auth.Exchange)
 	e.POST("/app/session", s.Auth.Exchange)
 	s.codecRoutes(e)
+	s.pages().Register(e)
 	return e
 }
 
@@ -171,7 +174,25 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		s.Log.Error("request failed", "request_id", id, "method", c.Request().Method, "path", c.Path(), "status", code, "error", err)
 		msg = fmt.Sprintf("%s: the server could not complete this request (request ID %s; the detail is in the server log)", http.StatusText(code), id)
 	}
+	if strings.HasPrefix(c.Request().URL.Path, "/app/") {
+		if perr := s.pages().Error(c, code, msg); perr == nil {
+			return
+		}
+	}
 	_ = c.JSON(code, map[string]string{"error": msg})
+}
+
+// pages are the browser pages under /app/, over the same store.
+func (s *Server) pages() *web.Pages {
+	return &web.Pages{Store: s.Store, Log: s.Log, KillSwitch: s.Config.KillSwitch, TemporalUI: s.temporalUIBase()}
+}
+
+// temporalUIBase is the Temporal Web UI's namespace URL, "" when none is configured.
+func (s *Server) temporalUIBase() string {
+	if s.Config.TemporalUI == "" {
+		return ""
+	}
+	return s.Config.TemporalUI + "/namespaces/" + s.Config.Namespace
 }
 
 // isRejection reports an update refused by the workflow's validator.

@@ -124,8 +124,9 @@ func (s *Server) sendCheck(c echo.Context) error {
 		}
 		s.Log.Warn("send-check could not reach the draft workflow: allowing the send unchecked", "ticket", id, "error", err)
 		s.metrics.unchecked.WithLabelValues("temporal_unreachable").Inc()
-		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning}
+		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "temporal_unreachable"}
 	case res.Verdict == drafts.VerdictUnchecked:
+		res.Cause = "check_failed"
 		s.metrics.unchecked.WithLabelValues("check_failed").Inc()
 	}
 	return s.answerSendCheck(c, id, res)

@@ -4,9 +4,9 @@ package auth
 // route pattern. A route missing here is refused (403) for everyone, and api's tests fail
 // until it is added, so no route can be served open by accident.
 //
-// Public routes are the liveness probe (/healthz; a readiness probe belongs here too)
-// and the token→session exchange only: they carry no draft or
-// customer data and load balancers call them without credentials. /metrics needs an admin
+// Public routes are the liveness probe (/healthz; a readiness probe belongs here too),
+// the token→session exchange, the sign-in form and the static assets only: they carry no
+// draft or customer data, and probes come without credentials. /metrics needs an admin
 // token (Prometheus sends it with `authorization: {credentials: …}`).
 var routes = map[string]Access{
 	"GET /healthz": public,
@@ -41,9 +41,14 @@ var routes = map[string]Access{
 	"OPTIONS /codec/decode": public,
 	"OPTIONS /codec/encode": public,
 
-	// Signing in exchanges a token for a session, so it is public.
-	"GET /app/session":  public,
-	"POST /app/session": public,
+	// Browser pages. Signing in exchanges a token for a session, so it is public, as are
+	// the sign-in form and the static assets (they carry no data).
+	"GET /app/session":         public,
+	"POST /app/session":        public,
+	"GET /app/login":           public,
+	"GET /app/assets/*":        public,
+	"GET /app/tickets/:ticket": readDrafts,
+	"GET /app/admin":           adminOnly,
 }
 
 // Lookup returns the access rule for a method and echo route pattern.

@@ -28,6 +28,8 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"POST /v1/drafts/:ticket/discard":    agents,
 		"POST /v1/drafts/:ticket/send-check": sendHook,
 		"POST /v1/tickets/:ticket/revisions": hook,
+		"GET /app/tickets/:ticket":           agents,
+		"GET /app/admin":                     admins,
 		"POST /v1/drafts/:ticket/sent":       hook,
 		"GET /v1/review/queue":               review,
 		"POST /v1/drafts/:ticket/approve":    review,

@@ -16,7 +16,7 @@ func newBenchCmd() *cobra.Command {
 		Long: `bench runs a benchmark against the real services and prints its figures. Benchmarks
 work in scratch schemas they create and drop; the live policy store is never touched.`,
 	}
-	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd(), newBenchGuardCmd())
+	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd(), newBenchGuardCmd(), newBenchWebCmd())
 	return cmd
 }
 
@@ -103,6 +103,49 @@ p50/p99 as the send hook sees it.`,
 	}
 	cmd.Flags().IntVar(&n, "drafts", 100, "how many tickets to draft")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 4, "drafts in flight at once")
+	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "policy corpus to draft from")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as JSON")
+	return cmd
+}
+
+func newBenchWebCmd() *cobra.Command {
+	var drafts, requests int
+	var corpus string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "web",
+		Short: "Time to first byte of the sidebar and the admin view with 1,000 drafts stored",
+		Long: `web stores --drafts drafts in a scratch schema (one real draft built through the
+workflow, saved under as many tickets), then requests each page --requests times, one at
+a time, through the real HTTP handler with a signed session (token checked per request),
+and prints p50/p99 time to first byte. The target is p99 < 50 ms.`,
+		Example: `  supportdraft bench web --json`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig()
+			if err != nil {
+				return err
+			}
+			res, err := bench.Web(cmd.Context(), cfg.DatabaseURL, cfg.TemporalAddress, bench.WebOptions{
+				Drafts: drafts, Requests: requests, Corpus: corpus, Progress: cmd.ErrOrStderr()})
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return writeJSON(out, res)
+			}
+			fmt.Fprintf(out, "%d drafts stored, %d requests per page\n", res.Drafts, res.Requests)
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "page\tTTFB p50 ms\tTTFB p99 ms")
+			for _, p := range res.Pages {
+				fmt.Fprintf(tw, "%s\t%.1f\t%.1f\n", p.Page, p.P50Ms, p.P99Ms)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().IntVar(&drafts, "drafts", 1000, "drafts stored before measuring")
+	cmd.Flags().IntVar(&requests, "requests", 300, "requests per page")
 	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "policy corpus to draft from")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as JSON")
 	return cmd

@@ -97,6 +97,10 @@ type SendCheck struct {
 	Warning      string        `json:"warning,omitempty"`
 	Placeholders []string      `json:"placeholders,omitempty"`
 	Iteration    int           `json:"iteration"`
+	// Cause says why an unchecked verdict was unchecked: check_failed (the workflow's
+	// check could not read the store) or temporal_unreachable (the API could not reach
+	// the workflow).
+	Cause string `json:"cause,omitempty"`
 }
 
 // UncheckedWarning is shown to the agent when the check could not run. Blocking every

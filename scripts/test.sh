@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # test.sh runs every test against real services: it starts Postgres + pgvector and the
 # Temporal dev server through services.sh (idempotent; seconds when already up), then
-# `go vet` and `go test` over the whole module. A missing service fails the run: no test
+# chromium for the browser tests (installed if missing), then `go vet` and `go test` over
+# the whole module. A missing service fails the run: no test
 # skips because a service is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 eval "$(scripts/services.sh)"
+# The browser tests (package web) drive Debian's chromium headless; install it once.
+if ! command -v chromium >/dev/null; then
+  echo "test.sh: installing chromium for the browser tests (once, ~2 min)" >&2
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium >&2
+fi
 go vet ./...
 go test -count=1 "$@" ./...

@@ -77,8 +77,8 @@ func (s *Store) SaveEdit(ctx context.Context, ticketID string, iteration int, te
 // RecordSendCheck keeps every send-check verdict, so unchecked sends can be counted and read.
 func (s *Store) RecordSendCheck(ctx context.Context, ticketID string, c drafts.SendCheck) error {
 	b, _ := json.Marshal(nonNil(c.Reasons))
-	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons) VALUES ($1,$2,$3,$4)`,
-		ticketID, c.Iteration, c.Verdict, b)
+	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, cause) VALUES ($1,$2,$3,$4,$5)`,
+		ticketID, c.Iteration, c.Verdict, b, c.Cause)
 	return err
 }
 

@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ChunkInfo is what the sidebar shows of a cited chunk: the document's title and version,
+// the section, and its text for the verbatim quote's context.
+type ChunkInfo struct {
+	ID      string
+	DocID   string
+	Version int
+	Status  string
+	Title   string
+	Heading string
+	Text    string
+}
+
+// ChunkInfos returns the chunks with these IDs, by ID; unknown IDs are absent.
+func (s *Store) ChunkInfos(ctx context.Context, ids []string) (map[string]ChunkInfo, error) {
+	rows, err := s.pool.Query(ctx, `SELECT c.id, v.doc_id, v.version, v.status, v.title, c.heading, c.text
+		FROM chunks c JOIN versions v ON v.id = c.version_id WHERE c.id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read chunks: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[ChunkInfo])
+	if err != nil {
+		return nil, fmt.Errorf("read chunks: %w", err)
+	}
+	out := make(map[string]ChunkInfo, len(list))
+	for _, c := range list {
+		out[c.ID] = c
+	}
+	return out, nil
+}
+
+// CitingDraft is the latest iteration of one ticket's draft that relies on a version.
+type CitingDraft struct {
+	TicketID  string
+	Iteration int
+	Status    string
+}
+
+// VersionCitations is one policy version with the drafts that cite it.
+type VersionCitations struct {
+	DocID       string
+	Version     int
+	Status      string
+	Title       string
+	Area        string
+	EffectiveTo *time.Time
+	Drafts      int           // latest iterations citing it
+	Open        int           // of which still open (ready or stale)
+	Examples    []CitingDraft // newest first, at most maxCitingExamples
+}
+
+// maxCitingExamples bounds the drafts listed per version; the count says how many more.
+const maxCitingExamples = 20
+
+// Citations lists every policy version with the drafts whose latest iteration binds to it,
+// newest version first within a document. For a superseded version the open ones are the
+// drafts its replacement has made stale.
+func (s *Store) Citations(ctx context.Context) ([]VersionCitations, error) {
+	rows, err := s.pool.Query(ctx, `
+		WITH latest AS (
+			SELECT DISTINCT ON (ticket_id) ticket_id, iteration, status, bound, updated_at
+			FROM drafts ORDER BY ticket_id, iteration DESC),
+		cites AS (
+			SELECT b->>'doc_id' AS doc_id, (b->>'version')::int AS version, l.ticket_id, l.iteration, l.status, l.updated_at
+			FROM latest l CROSS JOIN LATERAL jsonb_array_elements(l.bound) b)
+		SELECT v.doc_id, v.version, v.status, v.title, v.area, v.effective_to,
+		       count(c.ticket_id)::int,
+		       (count(c.ticket_id) FILTER (WHERE c.status IN ('ready', 'stale')))::int,
+		       coalesce(jsonb_agg(jsonb_build_object('TicketID', c.ticket_id, 'Iteration', c.iteration, 'Status', c.status)
+		                 ORDER BY c.updated_at DESC) FILTER (WHERE c.ticket_id IS NOT NULL), '[]')
+		FROM versions v LEFT JOIN cites c ON c.doc_id = v.doc_id AND c.version = v.version
+		GROUP BY v.id ORDER BY v.doc_id, v.version DESC`)
+	if err != nil {
+		return nil, fmt.Errorf("read citations: %w", err)
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (VersionCitations, error) {
+		var v VersionCitations
+		if err := row.Scan(&v.DocID, &v.Version, &v.Status, &v.Title, &v.Area, &v.EffectiveTo, &v.Drafts, &v.Open, &v.Examples); err != nil {
+			return v, fmt.Errorf("read citations: %w", err)
+		}
+		v.Examples = v.Examples[:min(len(v.Examples), maxCitingExamples)]
+		return v, nil
+	})
+}
+
+// AreaWeek is the drafts built in one policy area in one week and how many abstained.
+type AreaWeek struct {
+	Area      string
+	Week      time.Time // Monday 00:00 UTC
+	Drafts    int
+	Abstained int
+}
+
+// Abstentions counts drafts and abstentions per policy area and week since an instant
+// (every iteration counts: each was a question the corpus was asked).
+func (s *Store) Abstentions(ctx context.Context, since time.Time) ([]AreaWeek, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT coalesce(nullif(area, ''), 'unknown'), date_trunc('week', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+		       count(*)::int, (count(*) FILTER (WHERE abstained))::int
+		FROM drafts WHERE created_at >= $1 GROUP BY 1, 2 ORDER BY 1, 2`, since)
+	if err != nil {
+		return nil, fmt.Errorf("read abstentions: %w", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[AreaWeek])
+}
+
+// LabelCount is a count under one label (a verdict, a cause).
+type LabelCount struct {
+	Label string
+	Count int
+}
+
+// SendCheckCounts counts recorded send-check verdicts since an instant.
+func (s *Store) SendCheckCounts(ctx context.Context, since time.Time) ([]LabelCount, error) {
+	rows, err := s.pool.Query(ctx, `SELECT verdict, count(*)::int FROM send_checks WHERE at >= $1 GROUP BY 1 ORDER BY 2 DESC`, since)
+	if err != nil {
+		return nil, fmt.Errorf("read send-checks: %w", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[LabelCount])
+}
+
+// UncheckedByCause counts the sends allowed without a freshness check since an instant,
+// by cause (check_failed, temporal_unreachable; "unknown" for verdicts recorded before
+// causes were).
+func (s *Store) UncheckedByCause(ctx context.Context, since time.Time) ([]LabelCount, error) {
+	rows, err := s.pool.Query(ctx, `SELECT coalesce(nullif(cause, ''), 'unknown'), count(*)::int FROM send_checks
+		WHERE verdict = 'unchecked' AND at >= $1 GROUP BY 1 ORDER BY 2 DESC`, since)
+	if err != nil {
+		return nil, fmt.Errorf("read unchecked sends: %w", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[LabelCount])
+}

@@ -1,0 +1,126 @@
+// Package web serves the browser pages under /app/: the agent's sidebar for one ticket,
+// and the admin view. Pages are rendered on the server with html/template from the store;
+// the one small script (assets/app.js, ours, embedded) only calls the JSON API for the
+// live parts (the guard as the agent types, Send check, Rebuild). Nothing on a page loads
+// from another origin: the Content-Security-Policy says so.
+package web
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/store"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed assets
+var assetFS embed.FS
+
+// Pages renders the /app/ pages from the store.
+type Pages struct {
+	Store      *store.Store
+	Log        *slog.Logger
+	TemporalUI string // base URL of the Temporal Web UI with namespace, for history links; "" for none
+	KillSwitch bool   // SUPPORTDRAFT_KILL_SWITCH, shown on the admin page
+}
+
+// templates parses every page once, on first use; the templates are embedded, so a parse
+// error is a defect the tests meet first.
+var templates = sync.OnceValues(func() (map[string]*template.Template, error) {
+	pages := map[string]*template.Template{}
+	for _, name := range []string{"sidebar", "admin", "login", "error"} {
+		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("parse template %s: %w", name, err)
+		}
+		pages[name] = t
+	}
+	return pages, nil
+})
+
+var funcs = template.FuncMap{
+	"pct":  func(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) },
+	"f2":   func(x float64) string { return fmt.Sprintf("%.2f", x) },
+	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	"day": func(t *time.Time) string {
+		if t == nil {
+			return "open"
+		}
+		return t.UTC().Format("2006-01-02")
+	},
+	"lower": strings.ToLower,
+}
+
+// Register adds the pages' routes to e. Every route is in the route table
+// (auth/routes.go); the guard has run before any handler here.
+func (p *Pages) Register(e *echo.Echo) {
+	e.GET("/app/assets/*", echo.WrapHandler(http.StripPrefix("/app/assets/", assetServer())))
+	e.GET("/app/login", p.login)
+	e.GET("/app/tickets/:ticket", p.sidebar)
+	e.GET("/app/admin", p.admin)
+}
+
+// assetServer serves the embedded assets with a day's caching.
+func assetServer() http.Handler {
+	assets, _ := fs.Sub(assetFS, "assets") // "assets" is a valid path: Sub cannot fail
+	files := http.FileServer(http.FS(assets))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		files.ServeHTTP(w, r)
+	})
+}
+
+// page is what every template gets besides its own data.
+type page struct {
+	Title string
+	Who   auth.Principal
+	Data  any
+}
+
+// render writes a page with headers that keep it self-contained: no other origin may
+// serve it anything, and only the help desk may frame it (frame-ancestors is left to the
+// deployment, which knows the help desk's origin).
+func (p *Pages) render(c echo.Context, code int, name, title string, data any) error {
+	who, _ := auth.From(c)
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	pages, err := templates()
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := pages[name].Execute(&b, page{Title: title, Who: who, Data: data}); err != nil {
+		return fmt.Errorf("render %s: %w", name, err)
+	}
+	return c.HTML(code, b.String())
+}
+
+// Error renders an error as a page for browsers; the API's error handler calls it for
+// /app/ paths so a person sees a sentence and a way on, never JSON or a stack trace.
+func (p *Pages) Error(c echo.Context, code int, msg string) error {
+	return p.render(c, code, "error", http.StatusText(code), struct {
+		Code    int
+		Message string
+		SignIn  bool
+	}{code, msg, code == http.StatusUnauthorized})
+}
+
+func (p *Pages) login(c echo.Context) error {
+	next := c.QueryParam("next")
+	return p.render(c, http.StatusOK, "login", "Sign in", struct{ Next string }{next})
+}
