@@ -163,8 +163,9 @@ WITH candidates AS MATERIALIZED (
   WHERE sc.eligible_window @> $2::timestamptz
   ORDER BY %[3]s
   LIMIT $3)
-SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, v.locale, c.heading, c.text, k.similarity, r.text_rank,
-       k.similarity + $5::float8 * r.text_rank + CASE WHEN v.locale = $6 THEN $7::float8 ELSE 0 END AS score
+SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text,
+       k.similarity + $5::float8 * r.text_rank + CASE WHEN v.locale = $6 THEN $7::float8 ELSE 0 END AS score,
+       v.locale, c.heading, k.similarity, r.text_rank
 FROM candidates k
 JOIN chunks c ON c.id = k.chunk_id
 JOIN versions v ON v.id = c.version_id
