@@ -40,6 +40,7 @@ var routes = map[string]Access{
 	"GET /app/login":           public,
 	"GET /app/assets/*":        public,
 	"GET /app/tickets/:ticket": readDrafts,
+	"GET /app/review":          reviewDrafts,
 	"GET /app/admin":           adminOnly,
 }
 
