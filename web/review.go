@@ -19,9 +19,14 @@ import (
 // sources, the judge's scores and its reasoning").
 type reviewView struct {
 	Queue    []queueRow
+	Total    int        // drafts waiting in all; the page lists the oldest queuePage
 	Open     *openDraft // nil when the queue is empty
 	Selected string
 }
+
+// queuePage is how many queued drafts the dashboard lists: the oldest, which are the
+// ones a reviewer should take first.
+const queuePage = 100
 
 type queueRow struct {
 	review.Item
@@ -41,12 +46,13 @@ type openDraft struct {
 
 func (p *Pages) review(c echo.Context) error {
 	ctx := c.Request().Context()
-	items, err := p.Store.ReviewQueue(ctx)
+	v := reviewView{Selected: c.QueryParam("ticket")}
+	items, total, err := p.Store.ReviewPage(ctx, queuePage, v.Selected)
 	if err != nil {
 		return err
 	}
+	v.Total = total
 	now := time.Now()
-	v := reviewView{Selected: c.QueryParam("ticket")}
 	for _, it := range items {
 		row := queueRow{Item: it}
 		if it.WindowOpen {
