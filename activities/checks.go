@@ -6,12 +6,13 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // SpansInput is a draft's claims and the evidence they may cite.
 type SpansInput struct {
 	Claims   []llm.Claim    `json:"claims"`
-	Evidence []llm.Evidence `json:"evidence"`
+	Evidence []policy.Evidence `json:"evidence"`
 }
 
 // VerifySpans runs the exact checks: chunk IDs in the eligible set, quotes verbatim.
@@ -23,7 +24,7 @@ func (a *Activities) VerifySpans(_ context.Context, in SpansInput) ([]drafts.Cla
 type GuardInput struct {
 	Reply    string              `json:"reply"`
 	Checks   []drafts.ClaimCheck `json:"checks"`
-	Evidence []llm.Evidence      `json:"evidence"`
+	Evidence []policy.Evidence      `json:"evidence"`
 }
 
 // Guard runs the deterministic pass over every sentence: placeholders, failed claims, and
@@ -33,11 +34,8 @@ func (a *Activities) Guard(_ context.Context, in GuardInput) (*guard.Result, err
 	return &res, nil
 }
 
-func guardInput(reply string, checks []drafts.ClaimCheck, evidence []llm.Evidence) guard.Input {
-	in := guard.Input{Reply: reply, Mode: guard.ModeDraft}
-	for _, e := range evidence {
-		in.Sources = append(in.Sources, guard.Source{ID: e.ChunkID, Text: e.Text, Macro: e.Source == "macro"})
-	}
+func guardInput(reply string, checks []drafts.ClaimCheck, evidence []policy.Evidence) guard.Input {
+	in := guard.Input{Reply: reply, Mode: guard.ModeDraft, Sources: evidence}
 	for _, c := range checks {
 		in.Claims = append(in.Claims, guard.Claim{Sentence: c.Sentence, SourceIDs: c.ChunkIDs, Quote: c.Quote, Failure: c.Failure})
 	}
@@ -49,7 +47,7 @@ type ComposeInput struct {
 	Draft    llm.Draft           `json:"draft"`
 	Checks   []drafts.ClaimCheck `json:"checks"`
 	Guarded  guard.Result        `json:"guarded"`
-	Evidence []llm.Evidence      `json:"evidence"`
+	Evidence []policy.Evidence      `json:"evidence"`
 }
 
 // Compose decides what the agent sees (see drafts.Compose).

@@ -21,7 +21,7 @@ type RetrieveInput struct {
 }
 
 // Retrieve returns the best chunks eligible at the bound instant for the bound account.
-func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) ([]llm.Evidence, error) {
+func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) ([]policy.Evidence, error) {
 	t, err := a.ticket(ctx, in.Ticket)
 	if err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) ([]llm.Evid
 }
 
 // Area names the policy area a draft's rejections are filed under: that of its best evidence.
-func Area(evidence []llm.Evidence) string {
+func Area(evidence []policy.Evidence) string {
 	if len(evidence) == 0 {
 		return "unknown"
 	}
@@ -43,7 +43,7 @@ type GenerateInput struct {
 	Ticket   TicketRef      `json:"ticket"`
 	At       time.Time      `json:"at"`
 	Account  policy.Account `json:"account"`
-	Evidence []llm.Evidence `json:"evidence"`
+	Evidence []policy.Evidence `json:"evidence"`
 }
 
 // Generate calls the drafter. The request carries the ticket text and only the account's
@@ -67,7 +67,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Draft
 type JudgeInput struct {
 	TicketID string              `json:"ticket_id"`
 	Checks   []drafts.ClaimCheck `json:"checks"`
-	Evidence []llm.Evidence      `json:"evidence"`
+	Evidence []policy.Evidence      `json:"evidence"`
 }
 
 // JudgeClaims asks the judge whether each verbatim span supports its sentence. Claims that
@@ -106,7 +106,7 @@ func verdictWords(v llm.Verdict) string {
 type ScoreInput struct {
 	Ticket      TicketRef      `json:"ticket"`
 	Reply       string         `json:"reply"`
-	Evidence    []llm.Evidence `json:"evidence"`
+	Evidence    []policy.Evidence `json:"evidence"`
 	Unsupported int            `json:"unsupported"`
 }
 

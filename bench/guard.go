@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // GuardOptions sets how many drafts `bench guard` checks and how long each is.
@@ -149,13 +150,13 @@ var sentences = []string{
 
 // guardSources are the eligible chunks every generated draft is checked against: about as
 // many as retrieval returns for one ticket.
-var guardSources = []guard.Source{
-	{ID: "billing/refunds-annual@4#window", Text: "Annual plans can be refunded within 14 days of purchase. Refunds are paid to the original payment method within 5 business days. The full amount is refunded, for example $1,299.00 for an annual Pro plan."},
-	{ID: "billing/plan-changes@7#downgrade", Text: "Customers can downgrade at any time. A downgrade takes effect at the end of the current billing period; the remaining balance is prorated and credited to the next invoice."},
-	{ID: "billing/fees@2#late-fee", Text: "A late fee of €12.50 applies to invoices paid after the due date. Agents may not waive it; escalate to billing operations."},
-	{ID: "billing/invoices@3#download", Text: "Every invoice can be downloaded from Settings > Billing. Seats can be removed at any time and the next invoice reflects the change."},
-	{ID: "billing/tax@5#vat-de", Text: "Customers in Germany are charged VAT at 19%. Business customers with a valid VAT ID are invoiced under the reverse-charge procedure."},
-	{ID: "billing/cancellation@3#notice", Text: "Annual plans can be cancelled with one month of notice. Cancellation takes effect at the end of the notice period; no partial refunds are made for the remaining term."},
-	{ID: "billing/support@1#priority", Text: "Business plans include priority support: the first reply comes within 4 business hours. Pro plans are answered within 24 hours."},
-	{ID: "billing/refunds-monthly@1#duplicates", Text: "If the same invoice was paid twice, the second payment is refunded in full within 5 to 10 business days."},
+var guardSources = []policy.Evidence{
+	{ChunkID: "billing/refunds-annual@4#window", Text: "Annual plans can be refunded within 14 days of purchase. Refunds are paid to the original payment method within 5 business days. The full amount is refunded, for example $1,299.00 for an annual Pro plan."},
+	{ChunkID: "billing/plan-changes@7#downgrade", Text: "Customers can downgrade at any time. A downgrade takes effect at the end of the current billing period; the remaining balance is prorated and credited to the next invoice."},
+	{ChunkID: "billing/fees@2#late-fee", Text: "A late fee of €12.50 applies to invoices paid after the due date. Agents may not waive it; escalate to billing operations."},
+	{ChunkID: "billing/invoices@3#download", Text: "Every invoice can be downloaded from Settings > Billing. Seats can be removed at any time and the next invoice reflects the change."},
+	{ChunkID: "billing/tax@5#vat-de", Text: "Customers in Germany are charged VAT at 19%. Business customers with a valid VAT ID are invoiced under the reverse-charge procedure."},
+	{ChunkID: "billing/cancellation@3#notice", Text: "Annual plans can be cancelled with one month of notice. Cancellation takes effect at the end of the notice period; no partial refunds are made for the remaining term."},
+	{ChunkID: "billing/support@1#priority", Text: "Business plans include priority support: the first reply comes within 4 business hours. Pro plans are answered within 24 hours."},
+	{ChunkID: "billing/refunds-monthly@1#duplicates", Text: "If the same invoice was paid twice, the second payment is refunded in full within 5 to 10 business days."},
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // guardCommands returns the commands around the guard and its evidence: check (the guard
@@ -101,7 +102,7 @@ func vocabulary(path string) (*guard.Vocabulary, error) {
 // readSources reads and validates the --sources file. Every problem is a usage error that
 // names the file, the entry and the field, because a source silently skipped would make
 // the guard strike sentences for a reason nobody can see.
-func readSources(path string) ([]guard.Source, error) {
+func readSources(path string) ([]policy.Evidence, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usagef("--sources: %v", err)
@@ -113,14 +114,14 @@ func readSources(path string) ([]guard.Source, error) {
 	if raw == nil {
 		return nil, usagef("--sources %s: the file holds null, not an array of sources", path)
 	}
-	sources := make([]guard.Source, 0, len(raw))
+	sources := make([]policy.Evidence, 0, len(raw))
 	seen := map[string]int{}
 	for i, entry := range raw {
-		var s guard.Source
+		var s policy.Evidence
 		for _, field := range []struct {
 			name string
 			dst  *string
-		}{{"id", &s.ID}, {"text", &s.Text}} {
+		}{{"id", &s.ChunkID}, {"text", &s.Text}} {
 			value, ok := entry[field.name]
 			if !ok {
 				return nil, usagef("--sources %s: the source at index %d has no field %q; every source needs {\"id\": \"...\", \"text\": \"...\"}", path, i, field.name)
@@ -132,10 +133,10 @@ func readSources(path string) ([]guard.Source, error) {
 				return nil, usagef("--sources %s: the source at index %d: field %q is empty", path, i, field.name)
 			}
 		}
-		if first, ok := seen[s.ID]; ok {
-			return nil, usagef("--sources %s: the sources at index %d and %d have the same id %q; give each source its own id (a chunk ID such as billing/refunds-annual@4#window)", path, first, i, s.ID)
+		if first, ok := seen[s.ChunkID]; ok {
+			return nil, usagef("--sources %s: the sources at index %d and %d have the same id %q; give each source its own id (a chunk ID such as billing/refunds-annual@4#window)", path, first, i, s.ChunkID)
 		}
-		seen[s.ID] = i
+		seen[s.ChunkID] = i
 		sources = append(sources, s)
 	}
 	return sources, nil

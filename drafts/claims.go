@@ -6,6 +6,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/text"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // ClaimCheck is one claim of the model's draft with what the checker found.
@@ -24,7 +25,7 @@ func (c ClaimCheck) Supported() bool { return c.SpanOK && c.Verdict == llm.Verdi
 
 // VerifySpans runs the two exact checks: every chunk ID must be in the retrieved eligible
 // set, and the quote must occur verbatim (whitespace-normalised only) in one of them.
-func VerifySpans(claims []llm.Claim, evidence []llm.Evidence) []ClaimCheck {
+func VerifySpans(claims []llm.Claim, evidence []policy.Evidence) []ClaimCheck {
 	byID := make(map[string]string, len(evidence))
 	for _, e := range evidence {
 		byID[e.ChunkID] = text.CollapseSpace(e.Text)
@@ -60,7 +61,7 @@ func spanFailure(c llm.Claim, byID map[string]string) string {
 }
 
 // SupportingChunk returns the first cited chunk that contains the quote verbatim.
-func SupportingChunk(c ClaimCheck, evidence []llm.Evidence) (llm.Evidence, bool) {
+func SupportingChunk(c ClaimCheck, evidence []policy.Evidence) (policy.Evidence, bool) {
 	quote := text.CollapseSpace(c.Quote)
 	for _, id := range c.ChunkIDs {
 		for _, e := range evidence {
@@ -69,7 +70,7 @@ func SupportingChunk(c ClaimCheck, evidence []llm.Evidence) (llm.Evidence, bool)
 			}
 		}
 	}
-	return llm.Evidence{}, false
+	return policy.Evidence{}, false
 }
 
 func clip(s string, n int) string {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // Composition is the draft the agent will see, before scoring.
@@ -27,7 +28,7 @@ const AbstainNote = "No current, approved policy answers this question for this 
 //
 // Unsupported counts the material claims that did not survive: struck sentences (other
 // than unresolved placeholders) plus failed claims whose sentence is not in the reply.
-func Compose(d llm.Draft, checks []ClaimCheck, guarded guard.Result, evidence []llm.Evidence) Composition {
+func Compose(d llm.Draft, checks []ClaimCheck, guarded guard.Result, evidence []policy.Evidence) Composition {
 	c := Composition{Reply: guarded.Reply, Note: guarded.Note, Status: StatusReady}
 	for _, s := range guarded.Sentences {
 		if !s.Kept && len(s.Placeholders) == 0 {
@@ -70,7 +71,7 @@ func joinNotes(a, b string) string {
 
 // boundVersions maps chunk IDs to the distinct (doc, version) pairs they belong to, in a
 // stable order.
-func boundVersions(chunkIDs []string, evidence []llm.Evidence) []BoundVersion {
+func boundVersions(chunkIDs []string, evidence []policy.Evidence) []BoundVersion {
 	var out []BoundVersion
 	for _, id := range chunkIDs {
 		for _, e := range evidence {

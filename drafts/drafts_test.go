@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 func TestConfidenceWeightsAndCaps(t *testing.T) {
@@ -34,7 +35,7 @@ func TestConfidenceWeightsAndCaps(t *testing.T) {
 
 func TestVerifySpans(t *testing.T) {
 	t.Parallel()
-	evidence := []llm.Evidence{{ChunkID: "billing/refunds@4#window", Text: "Annual plans can be refunded\nwithin 14 days of purchase."}}
+	evidence := []policy.Evidence{{ChunkID: "billing/refunds@4#window", Text: "Annual plans can be refunded\nwithin 14 days of purchase."}}
 	checks := VerifySpans([]llm.Claim{
 		{Sentence: "ok", ChunkIDs: []string{"billing/refunds@4#window"}, Quote: "refunded within 14  days"},
 		{Sentence: "unknown", ChunkIDs: []string{"billing/refunds@3#window"}, Quote: "refunded within 30 days"},

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
 )
 
@@ -31,16 +32,6 @@ const (
 	ModeAnySource
 )
 
-// Source is an eligible chunk the draft may rely on. Its JSON form is the one the check
-// command reads: {"id": "...", "text": "..."}.
-type Source struct {
-	ID   string `json:"id"`
-	Text string `json:"text"`
-	// Macro marks fixed, approved wording (source: macro): a sentence that repeats it word
-	// for word is sourced by that alone, because a human wrote and approved exactly it.
-	Macro bool `json:"macro,omitempty"`
-}
-
 // Claim is the drafter's statement that Sentence rests on the sources SourceIDs, with a
 // verbatim Quote. Failure is set when the claim checker already rejected it (unknown
 // chunk, quote not verbatim, judge said contradicts or not_enough) and says why.
@@ -54,7 +45,7 @@ type Claim struct {
 // Input is one draft to check.
 type Input struct {
 	Reply   string
-	Sources []Source
+	Sources []policy.Evidence // the eligible chunks the reply may rely on; a macro's exact wording backs itself
 	Claims  []Claim
 	Mode    Mode
 }
@@ -95,8 +86,8 @@ type checkedSource struct {
 func (v *Vocabulary) Check(in Input) Result {
 	sources := make([]checkedSource, 0, len(in.Sources))
 	for _, s := range in.Sources {
-		cs := checkedSource{id: s.ID, analysis: v.analyse(s.Text)}
-		if s.Macro {
+		cs := checkedSource{id: s.ChunkID, analysis: v.analyse(s.Text)}
+		if s.Macro() {
 			cs.macro = normalise(s.Text)
 		}
 		sources = append(sources, cs)

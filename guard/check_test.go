@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 const (
@@ -13,12 +15,12 @@ const (
 	cancelTerms  = "billing/cancellation@3#notice"
 )
 
-var noWaiver = Source{ID: "billing/late-fees@2#waivers", Text: "Support agents may not waive late fees. Disputes go to billing operations."}
+var noWaiver = policy.Evidence{ChunkID: "billing/late-fees@2#waivers", Text: "Support agents may not waive late fees. Disputes go to billing operations."}
 
-var policySources = []Source{
-	{ID: refundWindow, Text: "Annual plans can be refunded within 14 days of purchase."},
-	{ID: refundsMisc, Text: "Refunds are handled by the billing team and paid to the original payment method."},
-	{ID: cancelTerms, Text: "You can cancel with 30 days notice. The notice period is one month for monthly plans."},
+var policySources = []policy.Evidence{
+	{ChunkID: refundWindow, Text: "Annual plans can be refunded within 14 days of purchase."},
+	{ChunkID: refundsMisc, Text: "Refunds are handled by the billing team and paid to the original payment method."},
+	{ChunkID: cancelTerms, Text: "You can cancel with 30 days notice. The notice period is one month for monthly plans."},
 }
 
 func TestCheckSentenceRules(t *testing.T) {
@@ -27,7 +29,7 @@ func TestCheckSentenceRules(t *testing.T) {
 	tests := []struct {
 		name       string
 		sentence   string
-		sources    []Source
+		sources    []policy.Evidence
 		claims     []Claim
 		mode       Mode
 		wantKept   bool
@@ -120,13 +122,13 @@ func TestCheckSentenceRules(t *testing.T) {
 		},
 		{
 			name: "a policy that forbids does not back a promise", mode: ModeAnySource,
-			sentence: "Our agents will waive the late fee for you.", sources: []Source{noWaiver},
+			sentence: "Our agents will waive the late fee for you.", sources: []policy.Evidence{noWaiver},
 			wantReason: "no eligible source backs 'waive' (it says the opposite)",
 		},
 		{
 			name: "a policy that forbids backs the refusal", mode: ModeAnySource,
-			sentence: "We cannot waive the late fee.", sources: []Source{noWaiver},
-			wantKept: true, wantReason: "backed by " + noWaiver.ID, wantSource: noWaiver.ID,
+			sentence: "We cannot waive the late fee.", sources: []policy.Evidence{noWaiver},
+			wantKept: true, wantReason: "backed by " + noWaiver.ChunkID, wantSource: noWaiver.ChunkID,
 		},
 		{
 			name: "a policy that allows does not back a refusal", mode: ModeAnySource,
@@ -135,7 +137,7 @@ func TestCheckSentenceRules(t *testing.T) {
 		},
 		{
 			name: "German negation", mode: ModeAnySource,
-			sentence: "Die Gebühr wird erstattet.", sources: []Source{{ID: "billing/gebuehren@1#x", Text: "Die Gebühr wird nicht erstattet."}},
+			sentence: "Die Gebühr wird erstattet.", sources: []policy.Evidence{{ChunkID: "billing/gebuehren@1#x", Text: "Die Gebühr wird nicht erstattet."}},
 			wantReason: "no eligible source backs 'refund' (it says the opposite)",
 		},
 		{
@@ -223,7 +225,7 @@ func BenchmarkCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var sources []Source
+	var sources []policy.Evidence
 	data, err := os.ReadFile("testdata/bench_sources.json")
 	if err != nil {
 		b.Fatal(err)
@@ -246,7 +248,7 @@ func TestPhraseFlagsNeedTheSamePhraseInTheSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sources := []Source{{ID: "refunds", Text: "Annual plans can be refunded within 14 days of purchase."}}
+	sources := []policy.Evidence{{ChunkID: "refunds", Text: "Annual plans can be refunded within 14 days of purchase."}}
 	res := v.Check(Input{Mode: ModeAnySource, Sources: sources,
 		Reply: "You qualify for a full refund. This will be fixed in the next release. Annual plans can be refunded within 14 days of purchase."})
 	if len(res.Sentences) != 3 {
@@ -257,7 +259,7 @@ func TestPhraseFlagsNeedTheSamePhraseInTheSource(t *testing.T) {
 			t.Errorf("sentence %q kept=%v, want %v (%s)", res.Sentences[i].Text, res.Sentences[i].Kept, want, res.Sentences[i].Reason)
 		}
 	}
-	backed := v.Check(Input{Mode: ModeAnySource, Sources: []Source{{ID: "elig", Text: "You qualify for a full refund if you ask within 14 days."}},
+	backed := v.Check(Input{Mode: ModeAnySource, Sources: []policy.Evidence{{ChunkID: "elig", Text: "You qualify for a full refund if you ask within 14 days."}},
 		Reply: "You qualify for a full refund."})
 	if !backed.Sentences[0].Kept {
 		t.Errorf("a source with the same eligibility phrase should back it: %s", backed.Sentences[0].Reason)
@@ -271,19 +273,19 @@ func TestVerbatimMacroCountsAsSourced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	macro := Source{ID: "macros/chargeback@1#reply", Macro: true,
+	macro := policy.Evidence{ChunkID: "macros/chargeback@1#reply", Source: policy.SourceMacro,
 		Text: "We have received the chargeback notice. The billing operations team answers the bank within 7 days of the notice."}
-	res := v.Check(Input{Mode: ModeDraft, Sources: []Source{macro},
+	res := v.Check(Input{Mode: ModeDraft, Sources: []policy.Evidence{macro},
 		Reply: "The billing operations team answers the bank within 7 days of the notice. We answer the bank within 5 days."})
-	if !res.Sentences[0].Kept || res.Sentences[0].SourceID != macro.ID {
+	if !res.Sentences[0].Kept || res.Sentences[0].SourceID != macro.ChunkID {
 		t.Errorf("verbatim macro sentence: kept=%v %s", res.Sentences[0].Kept, res.Sentences[0].Reason)
 	}
 	if res.Sentences[1].Kept {
 		t.Errorf("reworded macro with another number must be struck: %s", res.Sentences[1].Reason)
 	}
 	plain := macro
-	plain.Macro = false
-	res = v.Check(Input{Mode: ModeDraft, Sources: []Source{plain},
+	plain.Source = policy.SourceWiki
+	res = v.Check(Input{Mode: ModeDraft, Sources: []policy.Evidence{plain},
 		Reply: "The billing operations team answers the bank within 7 days of the notice."})
 	if res.Sentences[0].Kept {
 		t.Error("without a claim, the same words from a non-macro source are not sourced in draft mode")

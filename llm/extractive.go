@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
 )
 
@@ -124,7 +125,7 @@ const focusShare = 0.35
 // must match much more of the question to be quoted than a section named after it.
 const offTopicShare = 0.6
 
-func analyseQuestion(subject, body string, evidence []Evidence) question {
+func analyseQuestion(subject, body string, evidence []policy.Evidence) question {
 	q := question{weight: map[string]float64{}, focus: map[string]bool{}}
 	asking := subject
 	for _, s := range text.SplitLines(body) {
@@ -204,7 +205,7 @@ var numberAsks = []string{" how long", " how much", " how many", " how quickly",
 
 // rankedChunk is one evidence item with its relevance to the question.
 type rankedChunk struct {
-	ev        Evidence
+	ev        policy.Evidence
 	order     int // position in the request, the tiebreak
 	relevance float64
 	covers    map[string]bool // question stems the chunk holds
@@ -241,7 +242,7 @@ func internalSection(heading string) bool {
 // chunk counts only when its topic (document title or section heading) shares a word of
 // substance with the question: a section that merely mentions "refund" in passing is not
 // about the customer's refund question.
-func rankEvidence(q question, evidence []Evidence) []rankedChunk {
+func rankEvidence(q question, evidence []policy.Evidence) []rankedChunk {
 	out := make([]rankedChunk, 0, len(evidence))
 	for i, ev := range evidence {
 		heading := chunkHeading(ev.Text)

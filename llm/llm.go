@@ -13,18 +13,6 @@ import (
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
-// Evidence is one eligible policy chunk the drafter may cite.
-type Evidence struct {
-	ChunkID string  `json:"chunk_id"`
-	DocID   string  `json:"doc_id"`
-	Version int     `json:"version"`
-	Title   string  `json:"title"`
-	Source  string  `json:"source"`
-	Area    string  `json:"area"`
-	Text    string  `json:"text"`
-	Score   float64 `json:"score"`
-}
-
 // Message is one message of the ticket thread as a model sees it: who wrote it and what
 // they wrote, without timestamps or addresses.
 type Message struct {
@@ -35,10 +23,10 @@ type Message struct {
 // Request is all a model may see: ticket text and the eligibility fields — never the
 // account ID, the customer's name or email address.
 type Request struct {
-	Subject  string         `json:"subject"`
-	Messages []Message      `json:"messages"`
-	Account  policy.Account `json:"account"`
-	Evidence []Evidence     `json:"evidence"`
+	Subject  string            `json:"subject"`
+	Messages []Message         `json:"messages"`
+	Account  policy.Account    `json:"account"`
+	Evidence []policy.Evidence `json:"evidence"`
 	// Search, when set, is the eligible-only retrieval for this ticket's account and
 	// instant, used by a tool-use drafter in place of the one it was built with:
 	// eligibility depends on the ticket, so a long-lived drafter cannot know it. It is
@@ -49,7 +37,7 @@ type Request struct {
 // RequestFromTicket builds the model's view of a ticket revision. It copies only author
 // and body of each message and only plan, region and locale of the account, so the account
 // ID held by the ticket cannot leak into a prompt by accident.
-func RequestFromTicket(t *ticket.Ticket, evidence []Evidence) Request {
+func RequestFromTicket(t *ticket.Ticket, evidence []policy.Evidence) Request {
 	msgs := make([]Message, 0, len(t.Messages))
 	for _, m := range t.Messages {
 		msgs = append(msgs, Message{Author: m.Author, Body: m.Body})
@@ -80,7 +68,7 @@ type Draft struct {
 	// each snippet once. With the request's evidence it is the set claims may cite. A
 	// drafter that does not search leaves it empty rather than echo the request back:
 	// every copy of the evidence is one more payload in the draft's workflow history.
-	Found []Evidence `json:"found,omitempty"`
+	Found []policy.Evidence `json:"found,omitempty"`
 }
 
 // Drafter writes a reply to a ticket from the evidence in the request.
@@ -120,16 +108,16 @@ type Scores struct {
 // Judge checks single claims and scores whole drafts against their evidence.
 type Judge interface {
 	JudgeClaim(ctx context.Context, sentence, quote, chunkText string) (Judgement, error)
-	Score(ctx context.Context, question string, reply string, evidence []Evidence) (Scores, error)
+	Score(ctx context.Context, question string, reply string, evidence []policy.Evidence) (Scores, error)
 }
 
 // Searcher is eligible-only retrieval, handed to the tool-use drafter so a model can search
 // again without ever seeing a chunk the account may not be told about.
-type Searcher func(ctx context.Context, query string, k int) ([]Evidence, error)
+type Searcher func(ctx context.Context, query string, k int) ([]policy.Evidence, error)
 
 // dedupEvidence appends the items of more whose chunk ID is not yet in list, keeping the
 // first occurrence, so each snippet is listed once in the order it was seen.
-func dedupEvidence(list []Evidence, more ...Evidence) []Evidence {
+func dedupEvidence(list []policy.Evidence, more ...policy.Evidence) []policy.Evidence {
 	seen := make(map[string]bool, len(list)+len(more))
 	for _, e := range list {
 		seen[e.ChunkID] = true

@@ -15,16 +15,16 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 )
 
-func loadEvidence(t *testing.T, name string) []llm.Evidence {
+func loadEvidence(t *testing.T, name string) []policy.Evidence {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/" + name)
 	require.NoError(t, err)
-	var ev []llm.Evidence
+	var ev []policy.Evidence
 	require.NoError(t, json.Unmarshal(raw, &ev))
 	return ev
 }
 
-func customerRequest(subject, body string, account policy.Account, ev []llm.Evidence) llm.Request {
+func customerRequest(subject, body string, account policy.Account, ev []policy.Evidence) llm.Request {
 	return llm.Request{
 		Subject:  subject,
 		Messages: []llm.Message{{Author: "customer", Body: body}},
@@ -108,7 +108,7 @@ func TestRuleJudgeDoesNotCountTheAbstentionLineAsFaithful(t *testing.T) {
 	d, err := llm.Extractive{}.Draft(ctx, customerRequest("Hoodie", "Can you send me a hoodie?", proEU, nil))
 	require.NoError(t, err)
 	require.True(t, d.Abstain)
-	ev := []llm.Evidence{{ChunkID: "billing/contact@1#team", Title: "Billing team",
+	ev := []policy.Evidence{{ChunkID: "billing/contact@1#team", Title: "Billing team",
 		Text: "No current approved policy covers gifts; the question needs a reply from a member of the billing team."}}
 	s, err := llm.RuleJudge{}.Score(ctx, "Can you send me a hoodie?", d.Reply, ev)
 	require.NoError(t, err)
@@ -233,7 +233,7 @@ func TestRuleJudgeScore(t *testing.T) {
 	assert.Zero(t, empty.Faithfulness)
 
 	// Without retrieval scores, fit falls back to lexical overlap.
-	unscored := append([]llm.Evidence(nil), ev...)
+	unscored := append([]policy.Evidence(nil), ev...)
 	for i := range unscored {
 		unscored[i].Score = 0
 	}
@@ -250,7 +250,7 @@ func TestRuleJudgeScore(t *testing.T) {
 // lacks; sections written for agents are never quoted to a customer.
 func TestExtractiveQuotesOneTopic(t *testing.T) {
 	t.Parallel()
-	ev := []llm.Evidence{
+	ev := []policy.Evidence{
 		{ChunkID: "macros/dispute@1#notes-for-agents", DocID: "macros/dispute", Version: 1, Title: "Dispute macro",
 			Area: "chargebacks", Text: "Notes for agents\nDo not promise a refund in a dispute ticket.", Score: 0.9},
 		{ChunkID: "billing/refunds@1#refund-window", DocID: "billing/refunds", Version: 1, Title: "Refunds on annual plans",

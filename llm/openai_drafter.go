@@ -8,6 +8,8 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // draftOutput is the reply the draft model must return; its strict schema is reflected
@@ -164,7 +166,7 @@ func (d *OpenAIDrafter) Draft(ctx context.Context, req Request) (*Draft, error) 
 
 // finishDraft parses the final answer. A refusal becomes an abstention: the question then
 // needs a human, which is exactly what abstaining says, and retrying would refuse again.
-func finishDraft(model string, msg openai.ChatCompletionMessage, finish string, found []Evidence) (*Draft, error) {
+func finishDraft(model string, msg openai.ChatCompletionMessage, finish string, found []policy.Evidence) (*Draft, error) {
 	if msg.Refusal != "" {
 		return &Draft{Reply: abstainEN, Abstain: true, Claims: []Claim{}, Found: found}, nil
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // judgementOutput is the claim check's strict output.
@@ -63,7 +65,7 @@ func BuildJudgeClaimRequest(model, sentence, quote, chunkText string) openai.Cha
 }
 
 // BuildScoreRequest builds the scoring request; pure, for offline tests.
-func BuildScoreRequest(model, question, reply string, evidence []Evidence) openai.ChatCompletionNewParams {
+func BuildScoreRequest(model, question, reply string, evidence []policy.Evidence) openai.ChatCompletionNewParams {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Customer's question:\n%s\n\nDrafted reply:\n%s\n\nPolicy snippets:\n", question, reply)
 	for i, ev := range evidence {
@@ -97,7 +99,7 @@ func (j *OpenAIJudge) JudgeClaim(ctx context.Context, sentence, quote, chunkText
 }
 
 // Score implements Judge. Each score is clamped to [0,1], since the schema cannot bound it.
-func (j *OpenAIJudge) Score(ctx context.Context, question, reply string, evidence []Evidence) (Scores, error) {
+func (j *OpenAIJudge) Score(ctx context.Context, question, reply string, evidence []policy.Evidence) (Scores, error) {
 	content, err := j.complete(ctx, BuildScoreRequest(j.model, question, reply, evidence))
 	if err != nil {
 		return Scores{}, fmt.Errorf("score with %s: %w", j.model, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
 	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 func newDrafter(t *testing.T, rounds int, search llm.Searcher) (*llm.OpenAIDrafter, *llmtest.Server) {
@@ -177,16 +178,16 @@ func TestIsPermanentOtherErrors(t *testing.T) {
 func TestOpenAIDrafterToolUse(t *testing.T) {
 	t.Parallel()
 	ev := loadEvidence(t, "evidence.json")
-	extra := llm.Evidence{ChunkID: "billing/proration@1#mid-cycle-upgrades", DocID: "billing/proration", Version: 1,
+	extra := policy.Evidence{ChunkID: "billing/proration@1#mid-cycle-upgrades", DocID: "billing/proration", Version: 1,
 		Title: "Proration", Text: "Upgrades mid-cycle are charged pro rata for the remaining days.", Score: 0.6}
 	var queries []string
-	search := func(_ context.Context, query string, k int) ([]llm.Evidence, error) {
+	search := func(_ context.Context, query string, k int) ([]policy.Evidence, error) {
 		queries = append(queries, query)
 		assert.Positive(t, k)
 		if len(queries) == 1 {
-			return []llm.Evidence{extra, ev[0]}, nil // ev[0] was already in the request: deduped
+			return []policy.Evidence{extra, ev[0]}, nil // ev[0] was already in the request: deduped
 		}
-		return []llm.Evidence{ev[2]}, nil
+		return []policy.Evidence{ev[2]}, nil
 	}
 	d, srv := newDrafter(t, 2, search)
 	srv.Chat(
@@ -228,7 +229,7 @@ func TestOpenAIDrafterToolUse(t *testing.T) {
 
 func TestOpenAIDrafterToolCallOnFinalTurnIsMalformed(t *testing.T) {
 	t.Parallel()
-	search := func(context.Context, string, int) ([]llm.Evidence, error) { return nil, nil }
+	search := func(context.Context, string, int) ([]policy.Evidence, error) { return nil, nil }
 	d, srv := newDrafter(t, 1, search)
 	srv.Chat(
 		llmtest.Call("call_1", "search_policy", `{"query": "refund"}`),
@@ -242,7 +243,7 @@ func TestOpenAIDrafterToolCallOnFinalTurnIsMalformed(t *testing.T) {
 func TestOpenAIDrafterSearchFailureIsReturned(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("database unavailable")
-	d, srv := newDrafter(t, 2, func(context.Context, string, int) ([]llm.Evidence, error) { return nil, boom })
+	d, srv := newDrafter(t, 2, func(context.Context, string, int) ([]policy.Evidence, error) { return nil, boom })
 	srv.Chat(llmtest.Call("call_1", "search_policy", `{"query": "refund"}`))
 	_, err := d.Draft(context.Background(), refundRequest(t))
 	require.ErrorIs(t, err, boom)
@@ -322,7 +323,7 @@ func TestOpenAIDrafterUsesRequestSearcher(t *testing.T) {
 	)
 	req := refundRequest(t)
 	called := 0
-	req.Search = func(context.Context, string, int) ([]llm.Evidence, error) { called++; return nil, nil }
+	req.Search = func(context.Context, string, int) ([]policy.Evidence, error) { called++; return nil, nil }
 	_, err := d.Draft(context.Background(), req)
 	require.NoError(t, err)
 	assert.Equal(t, 1, called)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // searchToolName is the one tool the drafter offers.
@@ -53,7 +55,7 @@ func searchTool() (openai.ChatCompletionToolUnionParam, error) {
 // tools, so the model has to commit to a structured answer. Counting turns as well as
 // searches bounds the loop even for a model that only ever calls unknown tools: at most
 // d.rounds+1 requests.
-func (d *OpenAIDrafter) draftWithTools(ctx context.Context, params openai.ChatCompletionNewParams, given []Evidence, search Searcher) (*Draft, error) {
+func (d *OpenAIDrafter) draftWithTools(ctx context.Context, params openai.ChatCompletionNewParams, given []policy.Evidence, search Searcher) (*Draft, error) {
 	tool, err := searchTool()
 	if err != nil {
 		return nil, err
@@ -101,7 +103,7 @@ func (d *OpenAIDrafter) draftWithTools(ctx context.Context, params openai.ChatCo
 // runTool answers one tool call. hits is nil when no search ran (unknown tool, bad
 // arguments, budget spent); the model is told why in content. Only a failing Searcher is
 // an error, since that is our infrastructure, not the model's mistake.
-func runTool(ctx context.Context, search Searcher, call openai.ChatCompletionMessageToolCallUnion, allowed bool) (string, []Evidence, error) {
+func runTool(ctx context.Context, search Searcher, call openai.ChatCompletionMessageToolCallUnion, allowed bool) (string, []policy.Evidence, error) {
 	if call.Function.Name != searchToolName {
 		return fmt.Sprintf("error: unknown tool %q; the only tool is %s", call.Function.Name, searchToolName), nil, nil
 	}
@@ -126,7 +128,7 @@ func runTool(ctx context.Context, search Searcher, call openai.ChatCompletionMes
 		return "", nil, fmt.Errorf("search_policy results: %w", err)
 	}
 	if hits == nil {
-		hits = []Evidence{} // a search ran, even with no hits
+		hits = []policy.Evidence{} // a search ran, even with no hits
 	}
 	return string(out), hits, nil
 }

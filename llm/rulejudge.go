@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
 )
 
@@ -100,7 +101,7 @@ func uncovered(words []string, have map[string]bool) []string {
 //   - coverage is the overlap of the question's content words with the reply;
 //   - fit is the best retrieval score of the evidence, clamped to [0,1], or the best
 //     lexical overlap of the question with a chunk when no evidence carries a score.
-func (RuleJudge) Score(_ context.Context, question, reply string, evidence []Evidence) (Scores, error) {
+func (RuleJudge) Score(_ context.Context, question, reply string, evidence []policy.Evidence) (Scores, error) {
 	var corpus strings.Builder
 	for _, ev := range evidence {
 		corpus.WriteString(ev.Title + "\n" + ev.Text + "\n")

@@ -24,7 +24,7 @@ type Retriever struct {
 }
 
 // Eligible returns the k best chunks eligible at `at` for account, as drafting evidence.
-func (r *Retriever) Eligible(ctx context.Context, at time.Time, account policy.Account, query string, k int) ([]llm.Evidence, error) {
+func (r *Retriever) Eligible(ctx context.Context, at time.Time, account policy.Account, query string, k int) ([]policy.Evidence, error) {
 	vecs, err := r.Embedder.Embed(ctx, []string{query})
 	if err != nil {
 		return nil, fmt.Errorf("embed question with %s: %w", r.Embedder.Name(), err)
@@ -38,10 +38,9 @@ func (r *Retriever) Eligible(ctx context.Context, at time.Time, account policy.A
 	if err != nil {
 		return nil, fmt.Errorf("eligible retrieval: %w", err)
 	}
-	out := make([]llm.Evidence, len(hits))
+	out := make([]policy.Evidence, len(hits))
 	for i, h := range hits {
-		out[i] = llm.Evidence{ChunkID: h.ChunkID, DocID: h.DocID, Version: h.Version, Title: h.Title,
-			Source: h.Source, Area: h.Area, Text: h.Text, Score: h.Score}
+		out[i] = h.Evidence
 	}
 	return out, nil
 }
@@ -49,7 +48,7 @@ func (r *Retriever) Eligible(ctx context.Context, at time.Time, account policy.A
 // Searcher adapts Eligible for the tool-use drafter: every search stays inside the set
 // this account may be told about at this instant.
 func (r *Retriever) Searcher(at time.Time, account policy.Account) llm.Searcher {
-	return func(ctx context.Context, query string, k int) ([]llm.Evidence, error) {
+	return func(ctx context.Context, query string, k int) ([]policy.Evidence, error) {
 		return r.Eligible(ctx, at, account, query, k)
 	}
 }

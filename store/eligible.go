@@ -11,25 +11,18 @@ import (
 	"github.com/pgvector/pgvector-go"
 
 	"github.com/supportdraft/supportdraft/embedding"
-	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
 )
 
-// Hit is one retrieved chunk with the metadata a draft binds to.
+// Hit is one retrieved chunk: the evidence a draft uses, and how retrieval ranked it
+// (Evidence.Score is the fused score the order follows).
 type Hit struct {
-	ChunkID    string  `json:"chunk_id"`
-	DocID      string  `json:"doc_id"`
-	Version    int     `json:"version"`
-	Title      string  `json:"title"`
-	Source     string  `json:"source"`
-	Area       string  `json:"area"`
+	policy.Evidence
 	Locale     string  `json:"locale"`
 	Heading    string  `json:"heading"`
-	Text       string  `json:"text"`
 	Similarity float64 `json:"similarity"`
 	TextRank   float64 `json:"text_rank"`
-	Score      float64 `json:"score"`
 }
 
 // Query asks for the k best chunks eligible at At for Account.
@@ -77,8 +70,9 @@ WITH candidates AS MATERIALIZED (
     AND c.embedder = $10
   ORDER BY (c.embedding::vector(%[1]d)) <#> $5::vector(%[1]d)
   LIMIT $11)
-SELECT id, doc_id, version, title, source, area, locale, heading, text, similarity, r.text_rank,
-       similarity + $8::float8 * r.text_rank + CASE WHEN locale = $4 THEN $9::float8 ELSE 0 END AS score
+SELECT id, doc_id, version, title, source, area, text,
+       similarity + $8::float8 * r.text_rank + CASE WHEN locale = $4 THEN $9::float8 ELSE 0 END AS score,
+       locale, heading, similarity, r.text_rank
 FROM candidates
 CROSS JOIN LATERAL (SELECT ts_rank(tsv, to_tsquery('simple', $6), 32)::float8 AS text_rank) r
 ORDER BY score DESC, id COLLATE "C"
@@ -99,9 +93,9 @@ func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
 // every chunk, whatever its status, window or scope. Benchmarks and evals use it to show
 // what unfiltered retrieval would have quoted.
 const similarityOnlySQL = `
-SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, v.locale, c.heading, c.text,
-       -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity, 0::float8,
-       -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS score
+SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text,
+       -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS score, v.locale, c.heading,
+       -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity, 0::float8
 FROM versions v
 JOIN chunks c ON c.version_id = v.id
 WHERE c.embedder = $2
@@ -155,12 +149,12 @@ func TSQuery(query string) string {
 }
 
 // Chunks loads chunks by ID (any status: they are cited by a saved draft), as evidence.
-func (s *Store) Chunks(ctx context.Context, ids []string) ([]llm.Evidence, error) {
+func (s *Store) Chunks(ctx context.Context, ids []string) ([]policy.Evidence, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8
 		FROM chunks c JOIN versions v ON v.id = c.version_id WHERE c.id = ANY ($1) ORDER BY c.id`, ids)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[llm.Evidence])
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[policy.Evidence])
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // dbOptions is for steps that only touch Postgres: quick, retried a bounded number of times.
@@ -85,7 +86,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.LoadContext, ref, w.in.Replay).Get(ctx, &tc); err != nil {
 		return err
 	}
-	var evidence []llm.Evidence
+	var evidence []policy.Evidence
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Retrieve, activities.RetrieveInput{Ticket: ref, At: tc.At, Account: tc.Account}).Get(ctx, &evidence); err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 
 // mergeEvidence adds the snippets a tool-using drafter found by searching, once each: a
 // drafter that reports a retrieved chunk as found again must not bind or list it twice.
-func mergeEvidence(retrieved, found []llm.Evidence) []llm.Evidence {
+func mergeEvidence(retrieved, found []policy.Evidence) []policy.Evidence {
 	have := map[string]bool{}
 	for _, e := range retrieved {
 		have[e.ChunkID] = true
@@ -147,8 +148,8 @@ func mergeEvidence(retrieved, found []llm.Evidence) []llm.Evidence {
 
 // citedBy is the evidence that span-checked claims cite: all the judge reads. The judge's
 // input is kept in the history, so it gets these few chunks rather than all twenty.
-func citedBy(checks []drafts.ClaimCheck, evidence []llm.Evidence) []llm.Evidence {
-	var out []llm.Evidence
+func citedBy(checks []drafts.ClaimCheck, evidence []policy.Evidence) []policy.Evidence {
+	var out []policy.Evidence
 	for _, e := range evidence {
 		if slices.ContainsFunc(checks, func(c drafts.ClaimCheck) bool { return c.SpanOK && slices.Contains(c.ChunkIDs, e.ChunkID) }) {
 			out = append(out, e)
@@ -157,7 +158,7 @@ func citedBy(checks []drafts.ClaimCheck, evidence []llm.Evidence) []llm.Evidence
 	return out
 }
 
-func evidenceRefs(evidence []llm.Evidence) []drafts.EvidenceRef {
+func evidenceRefs(evidence []policy.Evidence) []drafts.EvidenceRef {
 	out := make([]drafts.EvidenceRef, len(evidence))
 	for i, e := range evidence {
 		out[i] = drafts.EvidenceRef{ChunkID: e.ChunkID, Score: e.Score}

@@ -213,7 +213,7 @@ func TestDraftStrikesWhatTheModelInventedAndKeepsTheRest(t *testing.T) {
 
 // searcher is a tool-use drafter in miniature: it answers from a chunk it "found by
 // searching", outside the retrieved evidence, and reports a retrieved chunk as found too.
-type searcher struct{ found []llm.Evidence }
+type searcher struct{ found []policy.Evidence }
 
 func (s searcher) Draft(_ context.Context, req llm.Request) (*llm.Draft, error) {
 	quote := strings.SplitAfter(s.found[0].Text, ".")[0]

@@ -55,7 +55,7 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	f := &flow{t: t, env: suite.NewTestWorkflowEnvironment(), acts: &activities.Activities{}, confidence: 0.9}
 	f.env.RegisterWorkflowWithOptions(worker.DraftWorkflow(localModels))
 	f.env.RegisterActivity(f.acts)
-	evidence := []llm.Evidence{{ChunkID: "billing/refunds@1#window", DocID: "billing/refunds", Version: 1, Area: "refunds", Text: "Refunds within 14 days."}}
+	evidence := []policy.Evidence{{ChunkID: "billing/refunds@1#window", DocID: "billing/refunds", Version: 1, Area: "refunds", Text: "Refunds within 14 days."}}
 	f.env.OnActivity(f.acts.LoadContext, mock.Anything, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, ref activities.TicketRef, _ bool) (*activities.TicketFacts, error) {
 			f.builds++
@@ -63,7 +63,7 @@ func newFlow(t *testing.T, localModels bool) *flow {
 			f.maxBuild = max(f.maxBuild, f.inFlight)
 			return &activities.TicketFacts{At: time.Unix(0, 0).UTC(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}}, nil
 		})
-	f.env.OnActivity(f.acts.Retrieve, mock.Anything, mock.Anything).Return(func(context.Context, activities.RetrieveInput) ([]llm.Evidence, error) {
+	f.env.OnActivity(f.acts.Retrieve, mock.Anything, mock.Anything).Return(func(context.Context, activities.RetrieveInput) ([]policy.Evidence, error) {
 		if f.failing > 0 {
 			f.failing--
 			return nil, temporal.NewNonRetryableApplicationError("store down", "Down", nil)

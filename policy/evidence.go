@@ -1,0 +1,20 @@
+package policy
+
+// Evidence is one policy chunk as a draft may use it: what retrieval returns, what the
+// drafter quotes and cites, what the judge and the guard check a reply against. It carries
+// the version fields a draft binds to and the rank score retrieval gave it (0 when the
+// chunk was loaded by ID). It is the one shape a chunk has outside the corpus files.
+type Evidence struct {
+	ChunkID string  `json:"chunk_id"` // doc_id@version#anchor
+	DocID   string  `json:"doc_id"`
+	Version int     `json:"version"`
+	Title   string  `json:"title"`
+	Source  string  `json:"source"` // wiki | helpcenter | macro
+	Area    string  `json:"area"`
+	Text    string  `json:"text"`
+	Score   float64 `json:"score"`
+}
+
+// Macro reports whether the chunk is fixed, approved wording (source: macro), which backs a
+// sentence that repeats it word for word.
+func (e Evidence) Macro() bool { return e.Source == SourceMacro }
