@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
 
-	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
 )
@@ -123,7 +122,7 @@ func VectorIndexSQL(embedder string, dims int) string {
 }
 
 // EnsureVectorIndex creates the HNSW index for emb's vectors if it is missing.
-func (s *Store) EnsureVectorIndex(ctx context.Context, emb embedding.Embedder) error {
+func (s *Store) EnsureVectorIndex(ctx context.Context, emb Embedder) error {
 	if _, err := s.pool.Exec(ctx, VectorIndexSQL(emb.Name(), emb.Dims())); err != nil {
 		return fmt.Errorf("create vector index for %s: %w", emb.Name(), err)
 	}

@@ -375,3 +375,47 @@ func TestExclusionConstraint(t *testing.T) {
 	}
 	assert.Empty(t, overlappingPairs(t, s))
 }
+
+// lockProbe is an embedder that, while it embeds, tries to lock the document row of doc
+// without waiting, and counts the texts it was asked for: the import must not hold its
+// transaction (and the document's lock) open while a model embeds.
+type lockProbe struct {
+	store.Embedder
+	s        *store.Store
+	doc      string
+	lockErrs []error
+	texts    int
+}
+
+func (p *lockProbe) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	p.texts += len(texts)
+	err := pgx.BeginFunc(ctx, p.s.Pool(), func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `SELECT 1 FROM documents WHERE doc_id = $1 FOR UPDATE NOWAIT`, p.doc)
+		return err
+	})
+	p.lockErrs = append(p.lockErrs, err)
+	return p.Embedder.Embed(ctx, texts)
+}
+
+// TestImportEmbedsBeforeItsTransaction: the chunks of a new version are embedded while no
+// lock is held, and versions already stored are not embedded again.
+func TestImportEmbedsBeforeItsTransaction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	const doc = "billing/embed-first"
+	mustImport(t, s, file{doc: doc, version: 1, from: "2025-01-01T00:00:00Z"})
+
+	probe := &lockProbe{Embedder: emb, s: s, doc: doc}
+	res, err := s.Import(ctx, parseAll(t, file{doc: doc, version: 1, from: "2025-01-01T00:00:00Z"},
+		file{doc: doc, version: 2, from: "2026-01-01T00:00:00Z"}), probe)
+	require.NoError(t, err)
+	assert.Equal(t, []string{doc + "@2"}, res.Added)
+	assert.Equal(t, []string{doc + "@1"}, res.Unchanged)
+	require.Len(t, probe.lockErrs, 1, "only the new version is embedded")
+	assert.NoError(t, probe.lockErrs[0], "the document was locked while its chunks were embedded")
+	var chunks int
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM chunks WHERE id LIKE $1`, doc+"@2#%").Scan(&chunks))
+	assert.Equal(t, chunks, probe.texts)
+	assert.Positive(t, chunks)
+}

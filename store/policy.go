@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgvector/pgvector-go"
 
-	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/policy"
 )
 
@@ -21,19 +21,38 @@ type ImportResult struct {
 	Superseded []string `json:"superseded"`
 }
 
+// Embedder is what the store needs of an embedding model: the name it records beside every
+// vector (only vectors of one embedder are comparable), the dimensions its index is built
+// for, and vectors for texts. embedding.Hashing and embedding.OpenAI satisfy it; the store
+// does not depend on either.
+type Embedder interface {
+	Name() string
+	Dims() int
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
 // Import stores versions in ONE transaction: either every file lands or none does.
 // Re-importing identical bytes is a no-op; different bytes under an existing
 // doc_id@version are refused. Approving a version supersedes the one before it in the same
 // transaction, and the schema's exclusion constraint refuses any overlap that remains, so
 // two concurrent approvals of one document cannot both win.
-func (s *Store) Import(ctx context.Context, versions []*policy.Version, emb embedding.Embedder) (*ImportResult, error) {
+//
+// The chunks of versions not stored yet are embedded first, outside the transaction, so a
+// slow embedding model never holds the documents' row locks; the transaction only writes.
+// A version another import stored in between is compared by content hash as usual, and one
+// that disappeared in between is refused, never written without its vectors.
+func (s *Store) Import(ctx context.Context, versions []*policy.Version, emb Embedder) (*ImportResult, error) {
 	if err := s.EnsureVectorIndex(ctx, emb); err != nil {
 		return nil, err
 	}
+	vectors, err := s.embedNew(ctx, versions, emb)
+	if err != nil {
+		return nil, err
+	}
 	res := &ImportResult{}
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		for _, v := range versions {
-			if err := importOne(ctx, tx, v, emb, res); err != nil {
+			if err := importOne(ctx, tx, v, emb.Name(), vectors[v.Ref()], res); err != nil {
 				return fmt.Errorf("%s (%s): %w", v.Ref(), v.Path, err)
 			}
 		}
@@ -45,7 +64,39 @@ func (s *Store) Import(ctx context.Context, versions []*policy.Version, emb embe
 	return res, nil
 }
 
-func importOne(ctx context.Context, tx pgx.Tx, v *policy.Version, emb embedding.Embedder, res *ImportResult) error {
+// embedNew embeds the chunks of every version that is not stored yet, by doc_id@version.
+func (s *Store) embedNew(ctx context.Context, versions []*policy.Version, emb Embedder) (map[string][][]float32, error) {
+	refs := make([]string, len(versions))
+	for i, v := range versions {
+		refs[i] = v.Ref()
+	}
+	rows, err := s.pool.Query(ctx, `SELECT doc_id || '@' || version FROM versions WHERE doc_id || '@' || version = ANY ($1)`, refs)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][][]float32, len(versions))
+	for _, v := range versions {
+		if slices.Contains(stored, v.Ref()) || len(v.Chunks) == 0 {
+			continue
+		}
+		texts := make([]string, len(v.Chunks))
+		for i, c := range v.Chunks {
+			texts[i] = c.Text
+		}
+		vecs, err := emb.Embed(ctx, texts)
+		if err != nil {
+			return nil, fmt.Errorf("%s (%s): embed chunks with %s: %w", v.Ref(), v.Path, emb.Name(), err)
+		}
+		out[v.Ref()] = vecs
+	}
+	return out, nil
+}
+
+func importOne(ctx context.Context, tx pgx.Tx, v *policy.Version, embedder string, vectors [][]float32, res *ImportResult) error {
 	// Lock the document row: approvals of one document are serialised.
 	if _, err := tx.Exec(ctx, `INSERT INTO documents (doc_id) VALUES ($1) ON CONFLICT DO NOTHING`, v.DocID); err != nil {
 		return err
@@ -82,7 +133,7 @@ func importOne(ctx context.Context, tx pgx.Tx, v *policy.Version, emb embedding.
 	if err != nil {
 		return explainVersionError(v, err)
 	}
-	if err := insertChunks(ctx, tx, id, v.Chunks, emb); err != nil {
+	if err := insertChunks(ctx, tx, id, v.Chunks, embedder, vectors); err != nil {
 		return err
 	}
 	action := "imported"
@@ -145,23 +196,18 @@ func explainVersionError(v *policy.Version, err error) error {
 	return err
 }
 
-func insertChunks(ctx context.Context, tx pgx.Tx, versionID int64, chunks []policy.Chunk, emb embedding.Embedder) error {
+func insertChunks(ctx context.Context, tx pgx.Tx, versionID int64, chunks []policy.Chunk, embedder string, vectors [][]float32) error {
 	if len(chunks) == 0 {
 		return nil
 	}
-	texts := make([]string, len(chunks))
-	for i, c := range chunks {
-		texts[i] = c.Text
-	}
-	vecs, err := emb.Embed(ctx, texts)
-	if err != nil {
-		return fmt.Errorf("embed chunks with %s: %w", emb.Name(), err)
+	if len(vectors) != len(chunks) {
+		return fmt.Errorf("it was removed from the store while this import embedded its chunks; import again")
 	}
 	batch := &pgx.Batch{}
 	for i, c := range chunks {
 		batch.Queue(`INSERT INTO chunks (id, version_id, anchor, heading, ord, text, embedder, embedding)
 			VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-			c.ID, versionID, c.Anchor, c.Heading, c.Ord, c.Text, emb.Name(), pgvector.NewVector(vecs[i]))
+			c.ID, versionID, c.Anchor, c.Heading, c.Ord, c.Text, embedder, pgvector.NewVector(vectors[i]))
 	}
 	return tx.SendBatch(ctx, batch).Close()
 }
@@ -169,7 +215,7 @@ func insertChunks(ctx context.Context, tx pgx.Tx, versionID int64, chunks []poli
 // Reembed re-embeds every chunk whose stored embedder differs from emb, so a change of
 // embedder (model or dimensions) never mixes incomparable vectors. It reports how many
 // chunks it rewrote.
-func (s *Store) Reembed(ctx context.Context, emb embedding.Embedder, progress func(done, total int)) (int, error) {
+func (s *Store) Reembed(ctx context.Context, emb Embedder, progress func(done, total int)) (int, error) {
 	if err := s.EnsureVectorIndex(ctx, emb); err != nil {
 		return 0, err
 	}
