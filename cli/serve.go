@@ -66,6 +66,11 @@ func newAPICmd() *cobra.Command {
   POST /v1/drafts/{ticket}/discard      end the draft
   POST /v1/tickets/{ticket}/revisions   help-desk webhook: the customer wrote again
   GET  /v1/drafts/{ticket}/history      the workflow's steps, for QA
+  GET  /v1/review/queue                 drafts waiting for a reviewer (window, marks, reply)
+  POST /v1/drafts/{ticket}/approve      hand to the help desk when the review window ends
+  POST /v1/drafts/{ticket}/pull         back to the agent for editing (window only)
+  POST /v1/drafts/{ticket}/kill         kill the draft (window only)
+  POST /v1/drafts/{ticket}/sent         help desk: the reply that went out; ends the draft
   GET  /metrics                         Prometheus counters (unchecked sends, intake)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

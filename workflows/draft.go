@@ -23,8 +23,9 @@ type DraftWorkflow struct {
 }
 
 // Run is one ticket's draft: build it when opened (the API starts it with update-with-start
-// "open"), then answer the agent (edit, send-check, rebuild, discard) and new ticket
-// revisions, until a discard or the idle timeout ends it. Each update does its own work
+// "open") and put it in the review queue (review.go), then answer the agent (edit,
+// send-check, rebuild, discard), reviewers (approve, pull, kill), the help desk (sent) and
+// new ticket revisions, until a discard, a kill, the sent event or the idle timeout ends it. Each update does its own work
 // under the run's lock, so builds never overlap and a message never sees half a build;
 // Run itself only waits for the end and continues as new when the history grows long.
 func (d DraftWorkflow) Run(ctx workflow.Context, in *DraftInput) (*DraftResult, error) {

@@ -11,10 +11,12 @@ import (
 	"github.com/supportdraft/supportdraft/worker"
 )
 
-// TestReplayRecordedHistories replays histories recorded from the real dev server (draft,
-// new revision, stale send-check, edit, rebuild, ok send-check, discard). A change to the
-// workflow that would break running drafts fails here; guard it with workflow.GetVersion.
-// Record a new one with: temporal workflow show -w draft/ID --output json > testdata/histories/NAME.json
+// TestReplayRecordedHistories replays histories recorded from the real dev server. The
+// three lifecycle*.json recorded before the handlers took the lock (draft, new revision,
+// stale send-check, edit, rebuild, ok send-check, discard) replay through legacy.go;
+// lifecycle-review.json (the same, then approve, the review window's end and the sent
+// event) through the current code. A change to the workflow that would break running
+// drafts fails here; guard it with workflow.GetVersion. Record a new one with record.sh.
 func TestReplayRecordedHistories(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("testdata/histories/*.json")

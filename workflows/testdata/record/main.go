@@ -1,0 +1,108 @@
+// Command record drives one draft workflow through its lifecycle on the real stack (a
+// scratch schema, the sample corpus, the local providers, a worker on its own task queue)
+// and prints the workflow ID; record.sh saves its
+// history for the replay test: open, a new revision, a stale send-check, an edit, a
+// rebuild, an approval whose review window then ends, an ok send-check, and the sent event.
+// Run it after an intended change to the workflow's commands.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/review"
+	"github.com/supportdraft/supportdraft/stack"
+	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+func main() {
+	if err := record(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "record:", err)
+		os.Exit(1)
+	}
+}
+
+func record(ctx context.Context) error {
+	st, err := stack.Open(ctx, stack.Options{DatabaseURL: os.Getenv("DATABASE_URL"), Scratch: "record",
+		TemporalAddress: os.Getenv("TEMPORAL_ADDRESS"), Providers: providers.Local(256)})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, _, err := st.Import(ctx, "corpus/sample"); err != nil {
+		return err
+	}
+	queue := fmt.Sprintf("record-%d", time.Now().UnixNano())
+	w := st.Worker(queue, st.Activities())
+	if err := w.Start(); err != nil {
+		return err
+	}
+	defer w.Stop()
+
+	id := fmt.Sprintf("T-REPLAY-%d", time.Now().Unix())
+	now := time.Now().UTC()
+	tk := func(rev int, plan, body string, at time.Time) *ticket.Ticket {
+		return &ticket.Ticket{TicketID: id, Revision: rev, UpdatedAt: at, Channel: "email", Subject: "Refund",
+			Account:  ticket.Account{ID: "A-1", Plan: plan, Region: "eu", Locale: "en"},
+			Messages: []ticket.Message{{Author: "customer", At: at, Body: body}}}
+	}
+	if err := st.Store.SaveTicket(ctx, tk(1, "pro", "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?", now)); err != nil {
+		return err
+	}
+	in := &workflows.DraftInput{TicketID: id, Revision: 1, ReviewDelay: 3 * time.Second}
+	view, err := workflows.Open(ctx, st.Temporal, workflows.DraftWorkflowID(id), queue, in)
+	if err != nil {
+		return err
+	}
+	if err := st.Store.SaveTicket(ctx, tk(2, "business", "We upgraded to Business meanwhile. Still refundable?", now.Add(time.Minute))); err != nil {
+		return err
+	}
+	wid := workflows.DraftWorkflowID(id)
+	if err := st.Temporal.SignalWorkflow(ctx, wid, "", workflows.SignalRevision, workflows.RevisionSignal{Revision: 2, UpdatedAt: now.Add(time.Minute)}); err != nil {
+		return err
+	}
+	steps := []struct {
+		name string
+		arg  any
+	}{
+		{workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: "Hi"}},
+		{workflows.UpdateEdit, workflows.EditRequest{Text: "Hi, we will refund you within 30 days."}},
+		{workflows.UpdateRebuild, nil},
+		{workflows.UpdateApprove, workflows.ReviewDecision{By: "record"}},
+		{"", nil}, // the review window ends: the approved draft is handed off
+		{workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: "Hi"}},
+		{workflows.UpdateSent, workflows.SentRequest{TextSHA256: review.TextHash(view.Reply + " Best, Ana"), SentAt: time.Now().UTC(), Agent: "ana"}},
+	}
+	for _, s := range steps {
+		if s.name == "" {
+			time.Sleep(4 * time.Second)
+			continue
+		}
+		opts := client.UpdateWorkflowOptions{WorkflowID: wid, UpdateName: s.name, WaitForStage: client.WorkflowUpdateStageCompleted}
+		if s.arg != nil {
+			opts.Args = []any{s.arg}
+		}
+		h, err := st.Temporal.UpdateWorkflow(ctx, opts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		if err := h.Get(ctx, nil); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+	}
+	var res workflows.DraftResult
+	if err := st.Temporal.GetWorkflow(ctx, wid, "").Get(ctx, &res); err != nil {
+		return err
+	}
+	if res.Status != "sent" {
+		return fmt.Errorf("workflow %s ended %s, want sent", wid, res.Status)
+	}
+	fmt.Println(wid)
+	return nil
+}
