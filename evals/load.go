@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/evals/dataset"
 )
 
 // InputError is a problem with what the caller gave the eval (a corpus that does not
@@ -40,7 +40,7 @@ const maxLine = 4 << 20
 // returned in skipped, never dropped silently: a typo in a labelled set must show. Blank
 // lines are not tickets and are passed over. Unknown fields are allowed, because help
 // desks export more than the ticket format's fields. limit > 0 keeps only the first limit tickets.
-func ReadTickets(path string, limit int, warn io.Writer) (tickets []*ticket.Ticket, skipped []SkippedLine, err error) {
+func ReadTickets(path string, limit int, warn io.Writer) (tickets []*dataset.Labelled, skipped []SkippedLine, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, &InputError{fmt.Errorf("open tickets file: %w", err)}
@@ -56,11 +56,11 @@ func ReadTickets(path string, limit int, warn io.Writer) (tickets []*ticket.Tick
 	return tickets, skipped, nil
 }
 
-func parseTickets(r io.Reader, path string, limit int, warn io.Writer) ([]*ticket.Ticket, []SkippedLine, error) {
+func parseTickets(r io.Reader, path string, limit int, warn io.Writer) ([]*dataset.Labelled, []SkippedLine, error) {
 	if warn == nil {
 		warn = io.Discard
 	}
-	var tickets []*ticket.Ticket
+	var tickets []*dataset.Labelled
 	var skipped []SkippedLine
 	seen := map[string]int{} // ticket ID → line it was first read from
 	sc := bufio.NewScanner(r)
@@ -92,9 +92,9 @@ func parseTickets(r io.Reader, path string, limit int, warn io.Writer) ([]*ticke
 }
 
 // parseTicket decodes and validates one line; reason is "" for a good ticket.
-func parseTicket(raw []byte) (t *ticket.Ticket, reason string) {
+func parseTicket(raw []byte) (t *dataset.Labelled, reason string) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
-	t = &ticket.Ticket{}
+	t = &dataset.Labelled{}
 	if err := dec.Decode(t); err != nil {
 		return nil, "not a JSON ticket: " + err.Error()
 	}
