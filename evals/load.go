@@ -3,13 +3,13 @@ package evals
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/supportdraft/supportdraft/evals/dataset"
+	"github.com/supportdraft/supportdraft/strictjson"
 )
 
 // InputError is a problem with what the caller gave the eval (a corpus that does not
@@ -91,15 +91,13 @@ func parseTickets(r io.Reader, path string, limit int, warn io.Writer) ([]*datas
 	return tickets, skipped, nil
 }
 
-// parseTicket decodes and validates one line; reason is "" for a good ticket.
+// parseTicket decodes one line with the ticket input contract's strict JSON rules (no
+// unknown fields, duplicate keys or trailing data), its "expect" label allowed, and
+// validates the ticket; reason is "" for a good ticket.
 func parseTicket(raw []byte) (t *dataset.Labelled, reason string) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
 	t = &dataset.Labelled{}
-	if err := dec.Decode(t); err != nil {
-		return nil, "not a JSON ticket: " + err.Error()
-	}
-	if dec.More() {
-		return nil, "more than one JSON value on the line"
+	if err := strictjson.Decode(raw, t); err != nil {
+		return nil, err.Error()
 	}
 	if err := t.Validate(); err != nil {
 		return nil, err.Error()
