@@ -53,6 +53,7 @@ var routes = map[string]Access{
 	"GET /app/login":           public,
 	"GET /app/assets/*":        public,
 	"GET /app/tickets/:ticket": readDrafts,
+	"GET /app/review":          reviewDrafts,
 	"GET /app/admin":           adminOnly,
 }
 

@@ -33,6 +33,7 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"POST /v1/admin/killswitch":          admins,
 		"GET /app/tickets/:ticket":           agents,
 		"GET /app/admin":                     admins,
+		"GET /app/review":                    review,
 		"POST /v1/drafts/:ticket/sent":       hook,
 		"GET /v1/review/queue":               review,
 		"POST /v1/drafts/:ticket/approve":    review,

@@ -14,6 +14,7 @@ import (
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/ticket"
 )
@@ -41,8 +42,9 @@ type WebOptions struct {
 }
 
 // Web fills a scratch schema with opts.Drafts drafts (one real draft built through the
-// workflow, saved again under as many ticket IDs) and measures the time to first byte of
-// the sidebar, for a random ticket each time, and of the admin view, over the real HTTP
+// workflow, saved again under as many ticket IDs, each waiting in the review queue) and
+// measures the time to first byte of the sidebar and of the review dashboard (the whole
+// queue, with a random draft opened), and of the admin view, over the real HTTP
 // handler with an agent's and an admin's session cookie, one request at a time.
 func Web(ctx context.Context, databaseURL, temporalAddress string, opts WebOptions) (*WebResult, error) {
 	st, err := stack.Open(ctx, stack.Options{DatabaseURL: databaseURL, Scratch: "benchweb", TemporalAddress: temporalAddress,
@@ -68,7 +70,7 @@ func Web(ctx context.Context, databaseURL, temporalAddress string, opts WebOptio
 	defer ts.Close()
 
 	cookies := map[auth.Role]string{}
-	for _, role := range []auth.Role{auth.Agent, auth.Admin} {
+	for _, role := range []auth.Role{auth.Agent, auth.Reviewer, auth.Admin} {
 		tok, hash := auth.NewToken()
 		row, err := st.Store.CreateToken(ctx, "bench "+string(role), string(role), hash)
 		if err != nil {
@@ -94,6 +96,11 @@ func Web(ctx context.Context, databaseURL, temporalAddress string, opts WebOptio
 		if err := st.Store.SaveDraft(ctx, &r, "refunds"); err != nil {
 			return nil, err
 		}
+		now := time.Now()
+		if err := st.Store.SaveReview(ctx, &review.Entry{TicketID: r.TicketID, Iteration: r.Iteration, State: review.Waiting,
+			Confidence: r.Confidence, QueuedAt: now, ReviewUntil: now.Add(time.Hour)}); err != nil {
+			return nil, err
+		}
 	}
 	res := &WebResult{Drafts: opts.Drafts, Requests: opts.Requests}
 	pages := []struct {
@@ -102,6 +109,7 @@ func Web(ctx context.Context, databaseURL, temporalAddress string, opts WebOptio
 		path func() string
 	}{
 		{"sidebar /app/tickets/{ticket}", auth.Agent, func() string { return "/app/tickets/" + ids[rand.IntN(len(ids))] }},
+		{"review queue /app/review", auth.Reviewer, func() string { return "/app/review?ticket=" + ids[rand.IntN(len(ids))] }},
 		{"admin /app/admin", auth.Admin, func() string { return "/app/admin" }},
 	}
 	for _, p := range pages {

@@ -123,9 +123,10 @@ func newBenchWebCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "web",
-		Short: "Time to first byte of the sidebar and the admin view with 1,000 drafts stored",
+		Short: "Time to first byte of the sidebar, review queue and admin view with 1,000 drafts stored",
 		Long: `web stores --drafts drafts in a scratch schema (one real draft built through the
-workflow, saved under as many tickets), then requests each page --requests times, one at
+workflow, saved under as many tickets, all waiting in the review queue), then requests
+the sidebar, the review dashboard and the admin view --requests times each, one at
 a time, through the real HTTP handler with a signed session (token checked per request),
 and prints p50/p99 time to first byte. The target is p99 < 50 ms.`,
 		Example: `  supportdraft bench web --json`,

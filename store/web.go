@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/supportdraft/supportdraft/review"
 )
 
 // ChunkInfo is what the sidebar shows of a cited chunk: the document's title and version,
@@ -138,4 +140,31 @@ func (s *Store) UncheckedByCause(ctx context.Context, since time.Time) ([]LabelC
 		return nil, fmt.Errorf("read unchecked sends: %w", err)
 	}
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[LabelCount])
+}
+
+// ReviewPage is the first limit drafts of the review queue, oldest first, without their
+// replies (the dashboard opens one draft at a time), and how many wait in all; ticket, if
+// set and queued, is included even beyond the limit, so a link to it always opens it.
+func (s *Store) ReviewPage(ctx context.Context, limit int, ticket string) ([]review.Item, int, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT q.ticket_id, q.iteration, q.state, q.bucket, q.confidence, q.low_confidence, q.forced_review,
+		       q.queued_at, q.review_until, q.decided_by, q.decided_at, q.review_until > now(), d.status,
+		       count(*) OVER ()::int
+		FROM review_queue q JOIN drafts d ON d.ticket_id = q.ticket_id AND d.iteration = q.iteration
+		WHERE q.state IN ('waiting', 'approved')
+		ORDER BY q.ticket_id = $2 DESC, q.queued_at, q.ticket_id LIMIT $1`, limit, ticket)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read the review queue: %w", err)
+	}
+	total := 0
+	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (review.Item, error) {
+		var it review.Item
+		err := r.Scan(&it.TicketID, &it.Iteration, &it.State, &it.Bucket, &it.Confidence, &it.LowConfidence,
+			&it.ForcedReview, &it.QueuedAt, &it.ReviewUntil, &it.DecidedBy, &it.DecidedAt, &it.WindowOpen, &it.Status, &total)
+		return it, err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("read the review queue: %w", err)
+	}
+	return items, total, nil
 }

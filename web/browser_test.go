@@ -255,3 +255,32 @@ func TestPagesRefuseWithoutTheRightSession(t *testing.T) {
 		chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("versions-h")))
 	assert.Equal(t, "Admin", text(t, ctx, "h1"))
 }
+
+// The review dashboard: a finished draft waits in the queue with its window counting
+// down; opened, it shows the customer's email, the judge's verdicts and the sources; a
+// reviewer approves it from the page.
+func TestReviewDashboardApprovesInABrowser(t *testing.T) {
+	st := newStack(t)
+	id := testenv.Unique("REV-")
+	st.post(t, auth.Agent, "/v1/drafts", refundTicket(id, 1, time.Now().UTC().Add(-time.Hour),
+		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?"))
+
+	ctx := browser(t, 1280, 1000)
+	within(t, ctx, "open the review dashboard",
+		chromedp.Navigate(st.signIn(auth.Reviewer, "/app/review?ticket="+url.QueryEscape(id))),
+		chromedp.WaitVisible(chromedp.ID("open-h")))
+	assert.Contains(t, text(t, ctx, "tr.selected"), id)
+	assert.Regexp(t, `\dm\d\ds left`, text(t, ctx, "tr.selected"), "the review window counts down")
+	assert.Contains(t, text(t, ctx, ".open-draft .email"), "renewed five days ago", "the original email")
+	assert.Contains(t, text(t, ctx, ".open-draft table"), "supports", "the judge's verdicts")
+	sources, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.open-draft details.cite summary')].map(s => s.textContent)`))
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(sources, "\n"), "Refunds on annual plans", "the retrieved sources")
+	a11y(t, ctx)
+	screenshot(t, ctx, "review")
+
+	within(t, ctx, "approve", chromedp.Click(chromedp.CSS(`form[action$="/approve"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(".open-draft p.verdict-ok")))
+	assert.Contains(t, text(t, ctx, ".open-draft p.verdict-ok"), "Approved by test reviewer")
+	assert.Contains(t, text(t, ctx, "tr.selected"), "approved")
+}

@@ -1,7 +1,7 @@
 // Package web serves the browser pages under /app/: the agent's sidebar for one ticket,
-// and the admin view. Pages are rendered on the server with html/template from the store;
+// the reviewers' dashboard and the admin view. Pages are rendered on the server with html/template from the store;
 // the one small script (assets/app.js, ours, embedded) only calls the JSON API for the
-// live parts (the guard as the agent types, Send check, Rebuild). Nothing on a page loads
+// live parts (the guard as the agent types, Send check, Rebuild, review decisions). Nothing on a page loads
 // from another origin: the Content-Security-Policy says so.
 package web
 
@@ -39,7 +39,7 @@ type Pages struct {
 // error is a defect the tests meet first.
 var templates = sync.OnceValues(func() (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
-	for _, name := range []string{"sidebar", "admin", "login", "error"} {
+	for _, name := range []string{"sidebar", "review", "admin", "login", "error"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("parse template %s: %w", name, err)
@@ -60,6 +60,7 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2006-01-02")
 	},
 	"lower": strings.ToLower,
+	"list":  func(xs ...string) []string { return xs },
 }
 
 // Register adds the pages' routes to e. Every route is in the route table
@@ -68,6 +69,7 @@ func (p *Pages) Register(e *echo.Echo) {
 	e.GET("/app/assets/*", echo.WrapHandler(http.StripPrefix("/app/assets/", assetServer())))
 	e.GET("/app/login", p.login)
 	e.GET("/app/tickets/:ticket", p.sidebar)
+	e.GET("/app/review", p.review)
 	e.GET("/app/admin", p.admin)
 }
 

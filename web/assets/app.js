@@ -41,6 +41,17 @@
     });
   });
 
+  // Review windows count down on the page; the server's figure is the start.
+  document.querySelectorAll("time.countdown").forEach(function (t) {
+    var until = Date.parse(t.getAttribute("datetime"));
+    var tick = function () {
+      var s = Math.max(0, Math.round((until - Date.now()) / 1000));
+      t.textContent = Math.floor(s / 60) + "m" + String(s % 60).padStart(2, "0") + "s";
+    };
+    tick();
+    setInterval(tick, 1000);
+  });
+
   var section = document.getElementById("editor-section");
   if (!section) { return; }
   var ticket = encodeURIComponent(section.dataset.ticket);
