@@ -59,7 +59,7 @@ func (a *Activities) CheckFresh(ctx context.Context, in FreshInput) ([]drafts.St
 	if err != nil {
 		return nil, err
 	}
-	now := drafts.Now{Revision: latest.Revision, RevisionAt: latest.UpdatedAt, Plan: latest.Account.Plan,
+	now := drafts.SendTimeState{Revision: latest.Revision, RevisionAt: latest.UpdatedAt, Plan: latest.Account.Plan,
 		Region: latest.Account.Region, Versions: map[string]drafts.CurrentVersion{}}
 	at := time.Now()
 	for _, b := range in.Bound.Bound {

@@ -36,6 +36,8 @@ type Config struct {
 	Embedder       string // SUPPORTDRAFT_EMBEDDER: hashing | openai
 	EmbeddingModel string // SUPPORTDRAFT_EMBEDDING_MODEL
 	EmbeddingDims  int    // SUPPORTDRAFT_EMBEDDING_DIMS
+
+	Hardening // input sets, HTTP defences (hardening.go)
 }
 
 // FromEnv reads the environment; an error names the variable and the value it refused.
@@ -103,6 +105,9 @@ func FromEnv() (Config, error) {
 	}
 	if c.EmbeddingDims < 8 || c.EmbeddingDims > 4096 {
 		return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDING_DIMS=%d: use a value between 8 and 4096", c.EmbeddingDims)
+	}
+	if err := c.readHardening(); err != nil {
+		return c, err
 	}
 	return c, nil
 }

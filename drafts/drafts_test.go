@@ -55,10 +55,10 @@ func TestStalenessSaysWhatChangedAndWhen(t *testing.T) {
 	bound := &Summary{Revision: 1, Plan: "pro", Region: "eu",
 		Bound: []BoundVersion{{DocID: "billing/refunds-annual", Version: 4}, {DocID: "billing/vat", Version: 2}}}
 
-	assert.Empty(t, Staleness(bound, Now{Revision: 1, Plan: "pro", Region: "eu",
+	assert.Empty(t, Staleness(bound, SendTimeState{Revision: 1, Plan: "pro", Region: "eu",
 		Versions: map[string]CurrentVersion{"billing/refunds-annual": {Version: 4}, "billing/vat": {Version: 2}}}))
 
-	reasons := Staleness(bound, Now{Revision: 2, RevisionAt: replied, Plan: "business", Region: "eu",
+	reasons := Staleness(bound, SendTimeState{Revision: 2, RevisionAt: replied, Plan: "business", Region: "eu",
 		Versions: map[string]CurrentVersion{"billing/refunds-annual": {Version: 5, ApprovedAt: &approved}}})
 	var messages []string
 	for _, r := range reasons {

@@ -13,8 +13,10 @@ type StaleReason struct {
 	At      *time.Time `json:"at,omitempty"`
 }
 
-// Now is the state of the world at send time, as the check activity read it.
-type Now struct {
+// SendTimeState is the state of the world at send time, as the check activity read it:
+// the latest ticket revision, the account's plan and region, and the policy versions
+// eligible now. Staleness compares a draft's binding against it.
+type SendTimeState struct {
 	Revision   int       `json:"revision"`
 	RevisionAt time.Time `json:"revision_at"`
 	Plan       string    `json:"plan"`
@@ -30,7 +32,7 @@ type CurrentVersion struct {
 }
 
 // Staleness compares what a draft was bound to with the world now. No reasons: current.
-func Staleness(s *Summary, now Now) []StaleReason {
+func Staleness(s *Summary, now SendTimeState) []StaleReason {
 	var out []StaleReason
 	if now.Revision > s.Revision {
 		out = append(out, RevisionReason(s.Revision, now.Revision, now.RevisionAt))
