@@ -98,12 +98,11 @@ func (s *Server) edit(c echo.Context) error {
 // sendCheck is the send hook. Placeholders are refused first, with no dependency that
 // could be down. Then the guard reads the text against every source eligible now for the
 // account: commitments none backs make the verdict unsupported, unless the agent gives an
-// override reason (kept with the verdict). Then the workflow checks freshness. An unknown
-// ticket is a 404 and a malformed one a 400 (checkTicketParam, bindReply): "unchecked"
-// (send allowed, warning shown) is only for a check that cannot run, and every one is
-// counted and recorded.
+// override_reason (kept with the verdict). Then the workflow checks freshness. An unknown
+// ticket is a 404 and a malformed body a 400: "unchecked" (send allowed, warning shown) is
+// only for a check that cannot run, and every one is counted and recorded.
 func (s *Server) sendCheck(c echo.Context) error {
-	b, err := bindReply(c)
+	b, err := bindSendText(c, true)
 	if err != nil {
 		return err
 	}

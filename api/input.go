@@ -42,26 +42,22 @@ func (s *Server) bindTicket(c echo.Context) (*ticket.Ticket, error) {
 	return &t, nil
 }
 
-// bindText reads the edit body {"text": "..."} (see bindReply).
+// bindText reads the edit body {"text": "..."} (see bindSendText).
 func bindText(c echo.Context) (string, error) {
-	b, err := bindReply(c)
-	if err == nil && b.OverrideReason != "" {
-		err = badRequest(`field "override_reason" belongs to send-check only`)
-	}
+	b, err := bindSendText(c, false)
 	return b.Text, err
 }
 
-// replyBody is what edit and send-check post: the agent's text and, for send-check, the
-// agent's reason for sending despite an unsupported verdict.
-type replyBody struct {
+// sendText is a body with the reply and, for send-check only, the agent's reason for
+// sending despite an unsupported verdict.
+type sendText struct {
 	Text           string `json:"text"`
-	OverrideReason string `json:"override_reason"`
+	OverrideReason string `json:"override_reason,omitempty"`
 }
 
-// bindReply reads a replyBody strictly: JSON only, no unknown fields, a non-empty text
-// within MaxReplyBytes, valid UTF-8 without NUL.
-func bindReply(c echo.Context) (replyBody, error) {
-	var b replyBody
+// bindSendText reads a sendText; override_reason is refused unless allowOverride.
+func bindSendText(c echo.Context, allowOverride bool) (sendText, error) {
+	var b sendText
 	if err := requireJSON(c); err != nil {
 		return b, err
 	}
@@ -70,6 +66,8 @@ func bindReply(c echo.Context) (replyBody, error) {
 	}
 	b.OverrideReason = strings.TrimSpace(b.OverrideReason)
 	switch {
+	case b.OverrideReason != "" && !allowOverride:
+		return b, badRequest(`field "override_reason" is only accepted by send-check`)
 	case strings.TrimSpace(b.Text) == "":
 		return b, badRequest(`field "text" is required: the reply`)
 	case len(b.Text) > MaxReplyBytes:

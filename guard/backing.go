@@ -57,26 +57,27 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 	stated := func(has func(u srcUnit) bool) bool {
 		return slices.ContainsFunc(s.units, func(u srcUnit) bool { return has(u) && agree(u) })
 	}
-	for _, k := range c.keys {
-		if !stated(func(u srcUnit) bool { return slices.Contains(u.keys, k) }) {
-			return false
-		}
-	}
-	for _, verb := range c.affirmed {
-		if !stated(func(u srcUnit) bool { return slices.Contains(u.affirmed, verb) }) {
-			return false
-		}
-	}
-	for _, verb := range c.negated {
-		if !stated(func(u srcUnit) bool { return slices.Contains(u.negated, verb) }) {
-			return false
-		}
+	// Every quantity and verb in one unit: a window stated for one request and a refund
+	// stated in the next sentence do not make "you get a refund within 60 days".
+	if len(c.keys)+len(c.affirmed)+len(c.negated) > 0 && !stated(func(u srcUnit) bool {
+		return containsAll(u.keys, c.keys) && containsAll(u.affirmed, c.affirmed) && containsAll(u.negated, c.negated)
+	}) {
+		return false
 	}
 	for _, f := range c.flags {
 		if f.Kind == KindNumber || f.Kind == KindCommercial || s.hasPhrase(f) {
 			continue
 		}
 		if f.Kind == KindLegal || !stated(func(u srcUnit) bool { return c.restatedBy(u, f.Kind, known) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
 			return false
 		}
 	}

@@ -93,8 +93,9 @@ func (s *Store) TicketExists(ctx context.Context, ticketID string) (bool, error)
 // spool replays the verdicts it could not record while Postgres was down.
 func (s *Store) RecordSendCheckAt(ctx context.Context, ticketID string, c drafts.SendCheck, at time.Time) error {
 	b, _ := json.Marshal(nonNil(c.Reasons))
-	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, at) VALUES ($1,$2,$3,$4,$5)`,
-		ticketID, c.Iteration, c.Verdict, b, at)
+	unsupported, _ := json.Marshal(nonNil(c.Unsupported))
+	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, at, cause, unsupported, override_reason)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`, ticketID, c.Iteration, c.Verdict, b, at, c.Cause, unsupported, c.OverrideReason)
 	if err != nil {
 		return fmt.Errorf("record send-check of ticket %s: %w", ticketID, err)
 	}
