@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -18,10 +19,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/web"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -36,6 +39,7 @@ type Server struct {
 	Config  Config
 	Log     *slog.Logger
 	metrics *metrics
+	once    sync.Once
 }
 
 // Config is the part of the configuration the API acts on.
@@ -47,6 +51,13 @@ type Config struct {
 	IdleTimeout  time.Duration // passed to new draft workflows
 	CheckBudget  time.Duration // how long the workflow's freshness check may try
 	ReviewDelay  time.Duration // passed to new draft workflows: their review window
+
+	Tickets        ticket.Sets            // plans, regions and locales accepted at intake (empty: any well-formed name)
+	AllowedHosts   []string               // Host header values served (empty: any)
+	AllowedOrigins []string               // browser origins, besides this host's own, allowed to change drafts
+	RateLimit      RateLimit              // per-IP and per-token budget for starts, revisions, rebuilds and edits
+	Spool          *Spool                 // where send-check verdicts wait while Postgres is down (nil: log only)
+	Codec          converter.PayloadCodec // the Temporal payload codec, served to the Web UI at /codec (nil: none)
 }
 
 type metrics struct {
@@ -56,6 +67,10 @@ type metrics struct {
 	intake     *prometheus.CounterVec
 	inbox      *prometheus.CounterVec
 	failedOpen prometheus.Counter
+
+	revisionConflicts prometheus.Counter
+	rateLimited       *prometheus.CounterVec
+	spooled           prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -78,55 +93,80 @@ func newMetrics() *metrics {
 	m.failedOpen = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "supportdraft_triage_failed_open_total", Help: "Inbound messages whose triage failed and were treated as needing a response.",
 	})
-	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake, m.inbox, m.failedOpen)
+	m.revisionConflicts = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "supportdraft_revision_conflicts_total",
+		Help: "Ticket revisions refused because the same revision number was already stored with different content.",
+	})
+	m.rateLimited = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "supportdraft_rate_limited_total", Help: "State-changing requests refused with 429, by budget (address, token).",
+	}, []string{"budget"})
+	m.spooled = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "supportdraft_send_checks_spooled_total",
+		Help: "Send-check verdicts written to the local spool because the database could not record them.",
+	})
+	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake, m.revisionConflicts, m.rateLimited, m.spooled, m.inbox, m.failedOpen)
 	return m
 }
 
-// Handler returns the echo instance with every route.
+// Handler returns the echo instance with every route. Every route checks the Host header
+// and the caller's role (auth); state-changing routes also check the Origin; starts,
+// revisions, rebuilds and edits are rate limited. /metrics needs the admin role.
 func (s *Server) Handler() *echo.Echo {
-	s.metrics = newMetrics()
-	if s.Log == nil {
-		s.Log = slog.Default()
-	}
+	s.init()
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = s.errorHandler
-	e.Use(middleware.Recover(), middleware.BodyLimit("256K"), s.Auth.Middleware())
+	e.IPExtractor = echo.ExtractIPDirect() // X-Forwarded-For is the client's to forge
+	e.Use(middleware.Recover(), middleware.RequestID(), middleware.BodyLimit("512K"), s.checkHost, s.Auth.Middleware())
 	s.metrics.registry.MustRegister(s.Auth.Collectors()...)
-	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
+	e.GET("/healthz", healthz)
+	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})))
 	v1 := e.Group("/v1")
-	v1.POST("/drafts", s.startDraft)
-	v1.GET("/drafts/:ticket", s.getDraft)
-	v1.GET("/drafts/:ticket/history", s.history)
-	v1.POST("/drafts/:ticket/edit", s.edit)
-	v1.POST("/drafts/:ticket/send-check", s.sendCheck)
-	v1.POST("/drafts/:ticket/rebuild", s.rebuild)
-	v1.POST("/drafts/:ticket/discard", s.discard)
-	v1.POST("/tickets/:ticket/revisions", s.newRevision)
+	change := append([]echo.MiddlewareFunc{s.checkOrigin}, s.limited()...)
+	v1.POST("/drafts", s.startDraft, change...)
+	v1.GET("/drafts/:ticket", s.getDraft, checkTicketParam)
+	v1.GET("/drafts/:ticket/history", s.history, checkTicketParam)
+	v1.POST("/drafts/:ticket/edit", s.edit, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
+	v1.POST("/drafts/:ticket/send-check", s.sendCheck, checkTicketParam, s.checkOrigin)
+	v1.POST("/drafts/:ticket/rebuild", s.rebuild, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
+	v1.POST("/drafts/:ticket/discard", s.discard, checkTicketParam, s.checkOrigin)
+	v1.POST("/tickets/:ticket/revisions", s.newRevision, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
 	v1.POST("/inbox/messages", s.inboundMessage)
 	v1.GET("/admin/killswitch", s.killSwitch)
-	v1.POST("/admin/killswitch", s.setKillSwitch)
+	v1.POST("/admin/killswitch", s.setKillSwitch, s.checkOrigin)
 	v1.GET("/review/queue", s.reviewQueue)
-	v1.POST("/drafts/:ticket/approve", s.approve)
-	v1.POST("/drafts/:ticket/pull", s.pull)
-	v1.POST("/drafts/:ticket/kill", s.kill)
-	v1.POST("/drafts/:ticket/sent", s.sent)
+	v1.POST("/drafts/:ticket/approve", s.approve, checkTicketParam, s.checkOrigin)
+	v1.POST("/drafts/:ticket/pull", s.pull, checkTicketParam, s.checkOrigin)
+	v1.POST("/drafts/:ticket/kill", s.kill, checkTicketParam, s.checkOrigin)
+	v1.POST("/drafts/:ticket/sent", s.sent, checkTicketParam, s.checkOrigin)
 	e.GET("/app/session", s.Auth.Exchange)
 	e.POST("/app/session", s.Auth.Exchange)
+	s.codecRoutes(e)
 	s.pages().Register(e)
 	return e
 }
 
+func (s *Server) init() {
+	s.once.Do(func() {
+		s.metrics = newMetrics()
+		if s.Log == nil {
+			s.Log = slog.Default()
+		}
+	})
+}
+
 // errorHandler answers every error as JSON {"error": "..."}: echo's HTTP errors keep their
-// code; Temporal's NotFound and the store's ErrNotFound are 404; a rejected update (the
-// workflow's validator said no) is 409.
+// code and message (4xx name the field); Temporal's NotFound and the store's ErrNotFound are
+// 404; a rejected update (the workflow's validator said no) is 409. A 5xx answers only a
+// generic message and the request ID: the detail (SQL, hosts, users) goes to the log
+// under that ID, never to the client.
 func (s *Server) errorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	code, msg := http.StatusInternalServerError, err.Error()
+	code, msg := http.StatusInternalServerError, ""
 	var he *echo.HTTPError
 	var notFound *serviceerror.NotFound
 	var appErr *temporal.ApplicationError
@@ -134,17 +174,16 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	case errors.As(err, &he):
 		code, msg = he.Code, fmt.Sprint(he.Message)
 	case errors.As(err, &notFound), errors.Is(err, store.ErrNotFound):
-		code = http.StatusNotFound
+		code, msg = http.StatusNotFound, fmt.Sprintf("no draft for ticket %s", c.Param("ticket"))
 	case errors.As(err, &appErr) && appErr.Type() == workflows.ErrBuildFailed:
 		code = http.StatusBadGateway
 	case isRejection(err):
-		code = http.StatusConflict
+		code, msg = http.StatusConflict, appErr.Message()
 	}
 	if code >= 500 {
-		s.Log.Error("request failed", "method", c.Request().Method, "path", c.Path(), "error", err)
-		if code == http.StatusInternalServerError {
-			msg = "internal error: it is logged on the server" // never internals or a stack
-		}
+		id := c.Response().Header().Get(echo.HeaderXRequestID)
+		s.Log.Error("request failed", "request_id", id, "method", c.Request().Method, "path", c.Path(), "status", code, "error", err)
+		msg = fmt.Sprintf("%s: the server could not complete this request (request ID %s; the detail is in the server log)", http.StatusText(code), id)
 	}
 	if strings.HasPrefix(c.Request().URL.Path, "/app/") {
 		if perr := s.pages().Error(c, code, msg); perr == nil {

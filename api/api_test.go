@@ -125,7 +125,8 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 	assert.Contains(t, v.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
 
 	var again workflows.DraftView
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked, "same revision again"), &again))
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
+		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?"), &again))
 	assert.Equal(t, 1, again.Iteration, "a repeated start for the same revision is idempotent")
 
 	var notified map[string]any
@@ -179,7 +180,7 @@ func TestBadRequestsNameTheField(t *testing.T) {
 	assert.Contains(t, e.Error, `"updated_at"`)
 	assert.Equal(t, http.StatusBadRequest, call(t, ts, "POST", "/v1/drafts", `{not json`, &e))
 	assert.Equal(t, http.StatusNotFound, call(t, ts, "GET", "/v1/drafts/"+testenv.Unique("nope-"), nil, &e))
-	big := `{"ticket_id": "` + strings.Repeat("x", 300*1024) + `"}`
+	big := `{"ticket_id": "` + strings.Repeat("x", 600*1024) + `"}`
 	assert.Equal(t, http.StatusRequestEntityTooLarge, call(t, ts, "POST", "/v1/drafts", big, &e))
 }
 
@@ -191,15 +192,21 @@ func TestSendCheckWithoutTemporalIsUncheckedAndCounted(t *testing.T) {
 	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: testenv.QuietLogger()})
 	require.NoError(t, err)
 	ts := serve(t, &api.Server{Temporal: c, Store: s, Config: api.Config{TaskQueue: "unused", CheckBudget: 200 * time.Millisecond}})
+	id := testenv.Unique("T-")
+	testenv.SaveTicket(t, s, refundTicket(id, 1, "pro", asked, "Can I get a refund?"))
 
 	var check drafts.SendCheck
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/T-404/send-check", map[string]string{"text": "Hello"}, &check))
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": "Hello"}, &check))
 	assert.Equal(t, drafts.VerdictUnchecked, check.Verdict)
 	assert.Equal(t, drafts.UncheckedWarning, check.Warning)
 
+	var e struct{ Error string }
+	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+testenv.Unique("T-")+"/send-check", map[string]string{"text": "Hello"}, &e),
+		"a ticket the database does not know is a 404, not an unchecked send")
+
 	metrics := get(t, ts, "/metrics", auth.Admin)
 	assert.Contains(t, metrics, `supportdraft_unchecked_sends_total{cause="temporal_unreachable"} 1`)
-	assert.Equal(t, []string{drafts.VerdictUnchecked}, sendChecks(t, s, "T-404"))
+	assert.Equal(t, []string{drafts.VerdictUnchecked}, sendChecks(t, s, id))
 }
 
 // get reads path as role and returns the body.

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
@@ -18,9 +19,11 @@ import (
 )
 
 // startDraft is the sidebar: start the ticket's workflow, or reach the running one, for
-// this revision, and answer with the draft the workflow returns once it is built.
+// this revision, and answer with the draft once it is built. The ticket is validated
+// before anything is written, and a revision this call stored is removed again if the
+// workflow could not be reached, so a failed start leaves no orphan row.
 func (s *Server) startDraft(c echo.Context) error {
-	t, err := bindTicket(c)
+	t, err := s.bindTicket(c)
 	if err != nil {
 		return err
 	}
@@ -29,36 +32,38 @@ func (s *Server) startDraft(c echo.Context) error {
 		s.metrics.intake.WithLabelValues("halted").Inc()
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "drafting is halted by the kill switch (`supportdraft killswitch off` resumes it); write this reply by hand")
 	}
-	if err := s.Store.SaveTicket(ctx, t); err != nil {
+	inserted, err := s.saveRevision(ctx, t)
+	if err != nil {
 		return err
 	}
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
 		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay}
 	view, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in)
 	if err != nil {
+		if inserted && !reachedWorkflow(err) {
+			s.undoRevision(c, t)
+		}
 		return err
 	}
 	s.metrics.intake.WithLabelValues("drafted").Inc()
 	return s.respondView(c, view)
 }
 
-func bindTicket(c echo.Context) (*ticket.Ticket, error) {
-	var t ticket.Ticket
-	if err := c.Bind(&t); err != nil {
-		return nil, echo.NewHTTPError(http.StatusBadRequest, "body is not a ticket revision (a JSON object with ticket_id, revision, updated_at, account and messages): "+bindMessage(err))
-	}
-	if err := t.Validate(); err != nil {
-		return nil, echo.NewHTTPError(http.StatusBadRequest, err.Error())
-	}
-	return &t, nil
+// reachedWorkflow reports an error the workflow itself returned (a validator's refusal, a
+// failed build): the workflow holds the revision, so it stays stored.
+func reachedWorkflow(err error) bool {
+	var appErr *temporal.ApplicationError
+	return errors.As(err, &appErr)
 }
 
-func bindMessage(err error) string {
-	var he *echo.HTTPError
-	if errors.As(err, &he) {
-		return fmt.Sprint(he.Message)
+// undoRevision deletes a revision whose workflow was never reached; the request's own
+// context may be cancelled already.
+func (s *Server) undoRevision(c echo.Context, t *ticket.Ticket) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), 5*time.Second)
+	defer cancel()
+	if err := s.Store.DeleteTicketRevision(ctx, t.TicketID, t.Revision); err != nil {
+		s.Log.Error("orphan ticket revision left after a failed start", "ticket", t.TicketID, "revision", t.Revision, "error", err)
 	}
-	return err.Error()
 }
 
 // getDraft reads the ticket's latest draft from the store: it answers whether or not the
@@ -77,39 +82,36 @@ func (s *Server) respondView(c echo.Context, v *workflows.DraftView) error {
 	return c.JSON(http.StatusOK, v)
 }
 
-type textBody struct {
-	Text string `json:"text"`
-}
-
 func (s *Server) edit(c echo.Context) error {
-	var b textBody
-	if err := c.Bind(&b); err != nil || b.Text == "" {
-		return echo.NewHTTPError(http.StatusBadRequest, `field "text" is required: the agent's edited reply`)
+	text, err := bindText(c)
+	if err != nil {
+		return err
 	}
 	var res workflows.EditResult
-	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateEdit, workflows.EditRequest{Text: b.Text}, &res); err != nil {
+	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateEdit, workflows.EditRequest{Text: text}, &res); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, res)
 }
 
 // sendCheck is the send hook. Placeholders are refused here first, with no dependency
-// that could be down. Then the workflow checks freshness; if the API cannot reach it in
-// time the answer is "unchecked" (send allowed, warning shown), logged and counted.
+// that could be down. Then the workflow checks freshness. An unknown ticket is a 404 and a
+// malformed one a 400 (checkTicketParam, bindText): "unchecked" (send allowed, warning
+// shown) is only for a check that cannot run, and every one is counted and recorded.
 func (s *Server) sendCheck(c echo.Context) error {
-	var b textBody
-	if err := c.Bind(&b); err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, `body must be {"text": "the reply about to be sent"}`)
+	text, err := bindText(c)
+	if err != nil {
+		return err
 	}
 	id := c.Param("ticket")
-	if spans := guard.Placeholders(b.Text); len(spans) > 0 {
+	if spans := guard.Placeholders(text); len(spans) > 0 {
 		return s.answerSendCheck(c, id, drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans,
 			Warning: "The reply still contains unresolved placeholders: fill them in before sending."})
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
 	defer cancel()
 	var res workflows.SendCheckResult
-	err := s.update(ctx, id, workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: b.Text}, &res)
+	err = s.update(ctx, id, workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: text}, &res)
 	var notFound *serviceerror.NotFound
 	switch {
 	case errors.As(err, &notFound):
@@ -117,6 +119,9 @@ func (s *Server) sendCheck(c echo.Context) error {
 	case err != nil && isRejection(err):
 		return err // e.g. the draft was discarded: 409 from the error handler
 	case err != nil:
+		if s.unknownTicket(c, id) {
+			return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no ticket %s: open it in the sidebar first", id))
+		}
 		s.Log.Warn("send-check could not reach the draft workflow: allowing the send unchecked", "ticket", id, "error", err)
 		s.metrics.unchecked.WithLabelValues("temporal_unreachable").Inc()
 		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "temporal_unreachable"}
@@ -127,17 +132,35 @@ func (s *Server) sendCheck(c echo.Context) error {
 	return s.answerSendCheck(c, id, res)
 }
 
+// unknownTicket reports a ticket the database positively does not know. A database that
+// cannot answer proves nothing: the send then stays "unchecked", not refused.
+func (s *Server) unknownTicket(c echo.Context, id string) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), time.Second)
+	defer cancel()
+	exists, err := s.Store.TicketExists(ctx, id)
+	return err == nil && !exists
+}
+
 // answerSendCheck counts the verdict, keeps it in send_checks and answers the hook. The API
 // records it, not the workflow, so that every answer the hook got is on record, including
-// those given without the workflow (placeholders, Temporal unreachable), and so that a
-// send-check costs the workflow no extra activity. A failed record is logged; it never
-// turns into a refused send (the workflow's history still holds its verdicts).
+// those given without the workflow (placeholders, Temporal unreachable). A verdict the
+// database cannot take goes to the local spool (replayed when the database is back); only
+// if that fails too is it just logged: a failed record never turns into a refused send.
 func (s *Server) answerSendCheck(c echo.Context, ticketID string, res drafts.SendCheck) error {
 	s.metrics.sendChecks.WithLabelValues(res.Verdict).Inc()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), time.Second)
 	defer cancel()
-	if err := s.Store.RecordSendCheck(ctx, ticketID, res); err != nil {
-		s.Log.Error("send-check verdict not recorded in send_checks", "ticket", ticketID, "verdict", res.Verdict, "error", err)
+	at := time.Now()
+	if err := s.Store.RecordSendCheckAt(ctx, ticketID, res, at); err != nil {
+		s.Log.Error("send-check verdict not recorded in send_checks: spooling it", "ticket", ticketID, "verdict", res.Verdict, "error", err)
+		if s.Config.Spool == nil {
+			return c.JSON(http.StatusOK, res)
+		}
+		if err := s.Config.Spool.Add(ticketID, res, at); err != nil {
+			s.Log.Error("send-check verdict lost: spool unwritable", "ticket", ticketID, "verdict", res.Verdict, "error", err)
+		} else {
+			s.metrics.spooled.Inc()
+		}
 	}
 	return c.JSON(http.StatusOK, res)
 }
@@ -160,7 +183,7 @@ func (s *Server) discard(c echo.Context) error {
 
 // newRevision is the help desk's webhook: store the revision; if a draft is open, tell it.
 func (s *Server) newRevision(c echo.Context) error {
-	t, err := bindTicket(c)
+	t, err := s.bindTicket(c)
 	if err != nil {
 		return err
 	}
@@ -168,7 +191,7 @@ func (s *Server) newRevision(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf(`field "ticket_id" is %q but the URL names ticket %q`, t.TicketID, c.Param("ticket")))
 	}
 	ctx := c.Request().Context()
-	if err := s.Store.SaveTicket(ctx, t); err != nil {
+	if _, err := s.saveRevision(ctx, t); err != nil {
 		return err
 	}
 	err = s.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(t.TicketID), "", workflows.SignalRevision,

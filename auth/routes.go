@@ -10,6 +10,7 @@ package auth
 // token (Prometheus sends it with `authorization: {credentials: …}`).
 var routes = map[string]Access{
 	"GET /healthz": public,
+	"GET /readyz":  public,
 	"GET /metrics": adminOnly,
 
 	// Drafts: agents (and everyone above them) read, open, edit, rebuild and discard.
@@ -37,6 +38,13 @@ var routes = map[string]Access{
 	"POST /v1/drafts/:ticket/approve": reviewDrafts,
 	"POST /v1/drafts/:ticket/pull":    reviewDrafts,
 	"POST /v1/drafts/:ticket/kill":    reviewDrafts,
+
+	// The payload codec for the Temporal Web UI: decoding shows customer text, so only
+	// reviewers and admins; the CORS preflight carries no credentials and no data.
+	"POST /codec/decode":    reviewDrafts,
+	"POST /codec/encode":    reviewDrafts,
+	"OPTIONS /codec/decode": public,
+	"OPTIONS /codec/encode": public,
 
 	// Browser pages. Signing in exchanges a token for a session, so it is public, as are
 	// the sign-in form and the static assets (they carry no data).

@@ -18,6 +18,8 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 	)
 	want := map[string]string{
 		"GET /metrics":                       admins,
+		"POST /codec/decode":                 "reviewer admin",
+		"POST /codec/encode":                 "reviewer admin",
 		"POST /v1/drafts":                    agents,
 		"GET /v1/drafts/:ticket":             agents,
 		"GET /v1/drafts/:ticket/history":     agents,
@@ -39,7 +41,7 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 	}
 	for key, access := range routes {
 		if access.Public {
-			assert.Contains(t, []string{"GET /healthz", "GET /app/session", "POST /app/session", "GET /app/login", "GET /app/assets/*"}, key,
+			assert.Contains(t, []string{"GET /healthz", "GET /readyz", "OPTIONS /codec/decode", "OPTIONS /codec/encode", "GET /app/session", "POST /app/session", "GET /app/login", "GET /app/assets/*"}, key,
 				"only probes, sign-in and static assets are public")
 			continue
 		}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -60,14 +59,11 @@ func readTicket(path string) (*ticket.Ticket, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	var t ticket.Ticket
-	if err := json.Unmarshal(raw, &t); err != nil {
-		return nil, usagef("%s: not a ticket revision (a JSON object with ticket_id, revision, updated_at, account and messages): %v", path, err)
-	}
-	if err := t.Validate(); err != nil {
+	t, err := ticket.Parse(raw)
+	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
-	return &t, nil
+	return t, nil
 }
 
 // printDraft shows a draft the way an agent would read it, with its evidence trail.

@@ -10,12 +10,17 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/codec"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/stack"
+	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/temporalclient"
+	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -77,7 +82,10 @@ func newAPICmd() *cobra.Command {
   POST /v1/drafts/{ticket}/pull         back to the agent for editing (window only)
   POST /v1/drafts/{ticket}/kill         kill the draft (window only)
   POST /v1/drafts/{ticket}/sent         help desk: the reply that went out; ends the draft
-  GET  /metrics                         Prometheus counters (unchecked sends, intake)`,
+
+  GET  /healthz                         the process answers
+  GET  /readyz                          Postgres and Temporal answer (503 names which does not)
+  GET  /metrics                         Prometheus counters (admin token)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig()
@@ -102,8 +110,12 @@ func openStack(ctx context.Context, cfg config.Config, lazyTemporal bool) (*stac
 	if err != nil {
 		return nil, err
 	}
+	security, err := temporalclient.FromConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
 	return stack.Open(ctx, stack.Options{DatabaseURL: cfg.DatabaseURL, TemporalAddress: cfg.TemporalAddress,
-		TemporalNamespace: cfg.TemporalNamespace, LazyTemporal: lazyTemporal, Log: slog.Default(),
+		TemporalNamespace: cfg.TemporalNamespace, LazyTemporal: lazyTemporal, Log: slog.Default(), Security: security,
 		Providers: providers.FromConfig(cfg), Vocab: vocab})
 }
 
@@ -132,16 +144,34 @@ func newGuard(st *stack.Stack, cfg config.Config) *auth.Guard {
 	return auth.NewGuard(st.Store, key, []byte(cfg.WebhookSecret), slog.Default())
 }
 
-// serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully.
+// serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully. Send-check
+// verdicts spooled while Postgres was down are replayed every spoolReplay.
 func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
+	spool, err := api.NewSpool(cfg.SpoolDir)
+	if err != nil {
+		return err
+	}
+	h := cfg.Hardening
+	keys, err := codec.ParseKeys(h.CodecKeys)
+	if err != nil {
+		return err
+	}
+	var payloadCodec converter.PayloadCodec
+	if keys != nil {
+		payloadCodec = codec.Codec{Keys: keys}
+	}
 	srv := st.API(api.Config{
 		TaskQueue: workflows.TaskQueue, RemoteTriage: providers.Triager(cfg).Remote(), TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
 		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
+		Tickets:      ticket.Sets{Plans: h.Plans, Regions: h.Regions, Locales: h.Locales},
+		AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins,
+		RateLimit: api.RateLimit{PerMinute: h.RatePerMinute, Burst: h.RateBurst}, Spool: spool, Codec: payloadCodec,
 	}, slog.Default())
 	srv.Auth = newGuard(st, cfg)
-	httpSrv := &http.Server{Addr: cfg.HTTPAddr, Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	httpSrv := api.NewHTTPServer(cfg.HTTPAddr, srv.Handler())
 	errc := make(chan error, 1)
 	go func() { errc <- httpSrv.ListenAndServe() }()
+	go replaySpool(ctx, spool, st.Store)
 	slog.Info("API listening", "addr", "http://"+cfg.HTTPAddr)
 	select {
 	case err := <-errc:
@@ -154,4 +184,20 @@ func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 		return err
 	}
 	return nil
+}
+
+const spoolReplay = 30 * time.Second
+
+// replaySpool moves spooled send-check verdicts into the database until ctx ends.
+func replaySpool(ctx context.Context, spool *api.Spool, st *store.Store) {
+	for {
+		if n, err := spool.Replay(ctx, st); n > 0 || err != nil {
+			slog.Info("send-check spool replayed", "recorded", n, "waiting", spool.Pending(), "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(spoolReplay):
+		}
+	}
 }

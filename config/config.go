@@ -41,6 +41,8 @@ type Config struct {
 	Embedder       string // SUPPORTDRAFT_EMBEDDER: hashing | openai
 	EmbeddingModel string // SUPPORTDRAFT_EMBEDDING_MODEL
 	EmbeddingDims  int    // SUPPORTDRAFT_EMBEDDING_DIMS
+
+	Hardening // input sets, HTTP defences (hardening.go)
 }
 
 // FromEnv reads the environment; an error names the variable and the value it refused.
@@ -115,6 +117,9 @@ func FromEnv() (Config, error) {
 	if c.EmbeddingDims < 8 || c.EmbeddingDims > 4096 {
 		return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDING_DIMS=%d: use a value between 8 and 4096", c.EmbeddingDims)
 	}
+	if err := c.readHardening(); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
@@ -123,6 +128,18 @@ func env(name, def string) string {
 		return v
 	}
 	return def
+}
+
+func boolEnv(name string, def bool) (bool, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return def, fmt.Errorf("%s=%q: use true or false", name, v)
+	}
+	return b, nil
 }
 
 func intEnv(name string, def int) (int, error) {

@@ -3,7 +3,6 @@ package evals
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -91,17 +90,11 @@ func parseTickets(r io.Reader, path string, limit int, warn io.Writer) ([]*ticke
 	return tickets, skipped, nil
 }
 
-// parseTicket decodes and validates one line; reason is "" for a good ticket.
+// parseTicket decodes and validates one line with the input contract; reason is "" for a
+// good ticket.
 func parseTicket(raw []byte) (t *ticket.Ticket, reason string) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	t = &ticket.Ticket{}
-	if err := dec.Decode(t); err != nil {
-		return nil, "not a JSON ticket: " + err.Error()
-	}
-	if dec.More() {
-		return nil, "more than one JSON value on the line"
-	}
-	if err := t.Validate(); err != nil {
+	t, err := ticket.Parse(raw)
+	if err != nil {
 		return nil, err.Error()
 	}
 	return t, ""

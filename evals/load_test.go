@@ -47,7 +47,7 @@ func TestParseTicketsReportsEveryBadLineWithItsNumber(t *testing.T) {
 			t.Errorf("stderr does not name set.jsonl:%d:\n%s", l, warn.String())
 		}
 	}
-	for _, want := range []string{`"account.plan" is required`, "already read on line 1", "more than one JSON value"} {
+	for _, want := range []string{`"account.plan" is required`, "already read on line 1", "unexpected data after the JSON value"} {
 		if !strings.Contains(warn.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, warn.String())
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/temporalclient"
 	"github.com/supportdraft/supportdraft/worker"
 )
 
@@ -48,6 +49,9 @@ type Options struct {
 	// LazyTemporal connects on first use instead of at Open: the API still answers (send-
 	// check "unchecked") while Temporal is down. Others want to fail at start.
 	LazyTemporal bool
+	// Security is the Temporal client's payload codec, TLS and API key; the zero value is
+	// a plain connection with payloads in clear.
+	Security temporalclient.Settings
 	// Log receives the Temporal client's log; nil discards it.
 	Log *slog.Logger
 	// Providers draft, judge and embed.
@@ -94,6 +98,9 @@ func (s *Stack) open(ctx context.Context, opts Options) error {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	copts := client.Options{HostPort: opts.TemporalAddress, Namespace: opts.TemporalNamespace, Logger: tlog.NewStructuredLogger(log)}
+	if err := opts.Security.Apply(&copts); err != nil {
+		return err
+	}
 	if opts.LazyTemporal {
 		s.Temporal, err = client.NewLazyClient(copts)
 	} else {

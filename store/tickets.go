@@ -11,22 +11,11 @@ import (
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
-// SaveTicket stores one ticket revision. Saving the same revision again is a no-op: the
-// help desk may deliver a webhook twice.
+// SaveTicket stores one ticket revision (see InsertTicket): a no-op for a repeat of the
+// same content, ErrRevisionConflict for the same revision with different content.
 func (s *Store) SaveTicket(ctx context.Context, t *ticket.Ticket) error {
-	msgs, err := json.Marshal(t.Messages)
-	if err != nil {
-		return err
-	}
-	_, err = s.pool.Exec(ctx, `
-		INSERT INTO ticket_revisions (ticket_id, revision, updated_at, account_id, plan, region, locale, channel, subject, messages)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (ticket_id, revision) DO NOTHING`,
-		t.TicketID, t.Revision, t.UpdatedAt, t.Account.ID, t.Account.Plan, t.Account.Region,
-		t.Account.Eligibility().Locale, t.Channel, t.Subject, msgs)
-	if err != nil {
-		return fmt.Errorf("save ticket %s revision %d: %w", t.TicketID, t.Revision, err)
-	}
-	return nil
+	_, err := s.InsertTicket(ctx, t)
+	return err
 }
 
 const ticketColumns = `ticket_id, revision, updated_at, account_id, plan, region, locale, channel, subject, messages`

@@ -20,15 +20,15 @@ func TestTickets(t *testing.T) {
 	ctx := context.Background()
 	at := time.Date(2026, 4, 2, 10, 5, 0, 0, time.UTC)
 
-	t.Run("saving a revision twice is a no-op", func(t *testing.T) {
+	t.Run("saving a revision twice is a no-op; other content under its number is refused", func(t *testing.T) {
 		t.Parallel()
 		s, _ := testdb.New(t)
 		first := testenv.Ticket("T-1", 1, "pro", "eu", at, "Can I get a refund on my annual plan?")
 		require.NoError(t, s.SaveTicket(ctx, first))
-		// The webhook delivered again, even with different contents: the first copy stays.
+		require.NoError(t, s.SaveTicket(ctx, testenv.Ticket("T-1", 1, "pro", "eu", at, "Can I get a refund on my annual plan?")),
+			"the webhook delivered again")
 		again := testenv.Ticket("T-1", 1, "business", "us", at.Add(time.Hour), "Something else entirely")
-		require.NoError(t, s.SaveTicket(ctx, again))
-		require.NoError(t, s.SaveTicket(ctx, again))
+		require.ErrorIs(t, s.SaveTicket(ctx, again), store.ErrRevisionConflict)
 
 		var n int
 		require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM ticket_revisions WHERE ticket_id = 'T-1'`).Scan(&n))

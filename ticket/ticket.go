@@ -3,10 +3,10 @@
 package ticket
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/supportdraft/supportdraft/policy"
 )
@@ -57,31 +57,58 @@ func (a Account) Eligibility() policy.Account {
 	return policy.Account{Plan: a.Plan, Region: a.Region, Locale: locale}
 }
 
-// Validate checks the fields drafting relies on; the error names the field.
+// Validate checks a ticket against the input contract (see limits.go): the ID's character
+// set and length, the revision's range, the size of the subject and messages, and the shape
+// of plan, region and locale. The error names the field. Configured sets of plans, regions
+// and locales are checked on top of this by Sets.Check.
 func (t *Ticket) Validate() error {
-	switch {
-	case t.TicketID == "":
-		return errors.New(`field "ticket_id" is required`)
-	case len(t.TicketID) > 200:
-		return errors.New(`field "ticket_id" is longer than 200 characters`)
-	case t.Revision < 1:
-		return fmt.Errorf(`ticket %s: field "revision" must be 1 or more`, t.TicketID)
-	case t.UpdatedAt.IsZero():
-		return fmt.Errorf(`ticket %s: field "updated_at" is required (RFC 3339)`, t.TicketID)
-	case t.Account.Plan == "":
-		return fmt.Errorf(`ticket %s: field "account.plan" is required`, t.TicketID)
-	case t.Account.Region == "":
-		return fmt.Errorf(`ticket %s: field "account.region" is required`, t.TicketID)
-	case len(t.Messages) == 0:
-		return fmt.Errorf(`ticket %s: field "messages" needs at least one message`, t.TicketID)
+	if err := ValidateID(t.TicketID); err != nil {
+		return err
 	}
+	id := t.TicketID
+	switch {
+	case t.Revision < 1 || t.Revision > MaxRevision:
+		return fmt.Errorf(`ticket %s: field "revision" is %d: use a whole number from 1 to %d`, id, t.Revision, MaxRevision)
+	case t.UpdatedAt.IsZero():
+		return fmt.Errorf(`ticket %s: field "updated_at" is required (RFC 3339)`, id)
+	case len(t.Account.ID) > MaxAccountIDBytes || !printable(t.Account.ID):
+		return fmt.Errorf(`ticket %s: field "account.id" must be printable text of at most %d bytes`, id, MaxAccountIDBytes)
+	case len(t.Channel) > MaxTokenBytes || !printable(t.Channel):
+		return fmt.Errorf(`ticket %s: field "channel" must be printable text of at most %d bytes`, id, MaxTokenBytes)
+	case len(t.Subject) > MaxSubjectBytes:
+		return fmt.Errorf(`ticket %s: field "subject" is longer than %d bytes`, id, MaxSubjectBytes)
+	case !utf8.ValidString(t.Subject) || strings.ContainsRune(t.Subject, 0):
+		return fmt.Errorf(`ticket %s: field "subject" is not valid UTF-8 text`, id)
+	case len(t.Messages) == 0:
+		return fmt.Errorf(`ticket %s: field "messages" needs at least one message`, id)
+	case len(t.Messages) > MaxMessages:
+		return fmt.Errorf(`ticket %s: field "messages" has %d messages: at most %d are accepted`, id, len(t.Messages), MaxMessages)
+	}
+	if err := validToken(t.Account.Plan); err != nil {
+		return fmt.Errorf(`ticket %s: field "account.plan" %w`, id, err)
+	}
+	if err := validToken(t.Account.Region); err != nil {
+		return fmt.Errorf(`ticket %s: field "account.region" %w`, id, err)
+	}
+	if t.Account.Locale != "" && !localePattern.MatchString(t.Account.Locale) {
+		return fmt.Errorf(`ticket %s: field "account.locale" is %q: use a language tag such as en or de-AT`, id, clip(t.Account.Locale))
+	}
+	total := 0
 	for i, m := range t.Messages {
-		if strings.TrimSpace(m.Body) == "" {
-			return fmt.Errorf(`ticket %s: field "messages[%d].body" is empty`, t.TicketID, i)
+		total += len(m.Body)
+		switch {
+		case strings.TrimSpace(m.Body) == "":
+			return fmt.Errorf(`ticket %s: field "messages[%d].body" is empty`, id, i)
+		case len(m.Body) > MaxMessageBytes:
+			return fmt.Errorf(`ticket %s: field "messages[%d].body" is longer than %d bytes`, id, i, MaxMessageBytes)
+		case !utf8.ValidString(m.Body) || strings.ContainsRune(m.Body, 0):
+			return fmt.Errorf(`ticket %s: field "messages[%d].body" is not valid UTF-8 text`, id, i)
+		case m.Author != "customer" && m.Author != "agent":
+			return fmt.Errorf(`ticket %s: field "messages[%d].author" is %q: use customer or agent`, id, i, clip(m.Author))
 		}
-		if m.Author != "customer" && m.Author != "agent" {
-			return fmt.Errorf(`ticket %s: field "messages[%d].author" is %q: use customer or agent`, t.TicketID, i, m.Author)
-		}
+	}
+	if total > MaxTextBytes {
+		return fmt.Errorf(`ticket %s: field "messages" holds %d bytes of text: at most %d are accepted`, id, total, MaxTextBytes)
 	}
 	return nil
 }
