@@ -44,8 +44,11 @@ type synthVersion struct {
 // current versions hold 80% of the chunks. For each selectivity s, exactly round(docs·s/0.8)
 // documents carry the plan tag of s, which makes that plan's filter match about s of all
 // chunks. Old versions are what the similarity-only baseline wrongly returns. Everything is
-// written with COPY: a 100k-chunk corpus loads in seconds.
-func loadCorpus(ctx context.Context, s *store.Store, emb embedding.Embedder, chunks int, seed uint64) error {
+// written with COPY, chunks in batches so that a 1M-chunk corpus never sits in memory whole.
+// The retrieval scopes are built afterwards, as `supportdraft policy import` would build
+// them; the time and the size they take are returned. No global HNSW index is built: eligible
+// retrieval searches the scopes, and the baseline and the reference scan exactly.
+func loadCorpus(ctx context.Context, s *store.Store, emb embedding.Embedder, chunks int, seed uint64) (scopeBuild time.Duration, err error) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	docs := max(1, int(float64(chunks)/chunksPerVersion/1.25))
 	plans := make([][]string, docs)
@@ -58,7 +61,19 @@ func loadCorpus(ctx context.Context, s *store.Store, emb embedding.Embedder, chu
 			plans[d] = append(plans[d], planFor(sel))
 		}
 	}
-	var docRows, versionRows, chunkRows [][]any
+	copyRows := func(table string, columns []string, rows [][]any) error {
+		if _, err := s.Pool().CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows)); err != nil {
+			return fmt.Errorf("copy synthetic %s: %w", table, err)
+		}
+		return nil
+	}
+	type pending struct {
+		id       int64
+		docID    string
+		n, topic int
+	}
+	var docRows, versionRows [][]any
+	var todo []pending
 	versionID := int64(0)
 	for d := 0; d < docs; d++ {
 		docID := fmt.Sprintf("synthetic/doc-%06d", d)
@@ -72,49 +87,45 @@ func loadCorpus(ctx context.Context, s *store.Store, emb embedding.Embedder, chu
 			versionID++
 			versionRows = append(versionRows, []any{versionID, docID, v.n, v.status, "wiki", docID, "billing",
 				v.from, v.to, v.from, plans[d], []string{"*"}, "synthetic", ""})
+			todo = append(todo, pending{versionID, docID, v.n, topic})
+		}
+	}
+	if err := copyRows("documents", []string{"doc_id"}, docRows); err != nil {
+		return 0, err
+	}
+	if err := copyRows("versions", []string{"id", "doc_id", "version", "status", "source", "title", "area", "effective_from",
+		"effective_to", "approved_at", "plans", "regions", "content_hash", "body"}, versionRows); err != nil {
+		return 0, err
+	}
+	const batchVersions = 5000
+	for start := 0; start < len(todo); start += batchVersions {
+		var chunkRows [][]any
+		for _, v := range todo[start:min(start+batchVersions, len(todo))] {
 			texts := make([]string, chunksPerVersion)
 			for i := range texts {
-				texts[i] = sentence(rng, topic, v.n)
+				texts[i] = sentence(rng, v.topic, v.n)
 			}
 			vecs, err := emb.Embed(ctx, texts)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			for i, t := range texts {
-				id := fmt.Sprintf("%s@%d#s%d", docID, v.n, i)
-				chunkRows = append(chunkRows, []any{id, versionID, fmt.Sprintf("s%d", i), "", i, t, emb.Name(), pgvector.NewVector(vecs[i])})
+				id := fmt.Sprintf("%s@%d#s%d", v.docID, v.n, i)
+				chunkRows = append(chunkRows, []any{id, v.id, fmt.Sprintf("s%d", i), "", i, t, emb.Name(), pgvector.NewVector(vecs[i])})
 			}
 		}
-	}
-	copies := []struct {
-		table   string
-		columns []string
-		rows    [][]any
-	}{
-		{"documents", []string{"doc_id"}, docRows},
-		{"versions", []string{"id", "doc_id", "version", "status", "source", "title", "area", "effective_from",
-			"effective_to", "approved_at", "plans", "regions", "content_hash", "body"}, versionRows},
-		{"chunks", []string{"id", "version_id", "anchor", "heading", "ord", "text", "embedder", "embedding"}, chunkRows},
-	}
-	for _, c := range copies {
-		if _, err := s.Pool().CopyFrom(ctx, pgx.Identifier{c.table}, c.columns, pgx.CopyFromRows(c.rows)); err != nil {
-			return fmt.Errorf("copy synthetic %s: %w", c.table, err)
+		if err := copyRows("chunks", []string{"id", "version_id", "anchor", "heading", "ord", "text", "embedder", "embedding"}, chunkRows); err != nil {
+			return 0, err
 		}
 	}
-	// Build the HNSW index after the bulk load, with room to build it in memory.
-	conn, err := s.Pool().Acquire(ctx)
-	if err != nil {
-		return err
+	if _, err := s.Pool().Exec(ctx, `ANALYZE documents; ANALYZE versions; ANALYZE chunks`); err != nil {
+		return 0, err
 	}
-	defer conn.Release()
-	if _, err := conn.Exec(ctx, `SET maintenance_work_mem = '1GB'; SET max_parallel_maintenance_workers = 2`); err != nil {
-		return err
+	begin := time.Now()
+	if err := s.EnsureScopes(ctx, emb); err != nil {
+		return 0, err
 	}
-	if _, err := conn.Exec(ctx, store.VectorIndexSQL(emb.Name(), emb.Dims())); err != nil {
-		return fmt.Errorf("build vector index: %w", err)
-	}
-	_, err = conn.Exec(ctx, `ANALYZE documents; ANALYZE versions; ANALYZE chunks`)
-	return err
+	return time.Since(begin), nil
 }
 
 var topics = [][]string{

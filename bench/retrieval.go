@@ -24,6 +24,13 @@ type RetrievalCase struct {
 	RecallAt10             float64 `json:"recall_at_10"`
 	BaselineIneligibleRate float64 `json:"baseline_ineligible_rate"`
 	BaselineShortRate      float64 `json:"baseline_short_rate"`
+	// Scopes, ScopeBuildS and the sizes describe the whole corpus of this case: how many
+	// scope partitions it has, how long building them took (fill and HNSW graphs), and
+	// their rows and indexes on disk.
+	Scopes       int     `json:"scopes"`
+	ScopeBuildS  float64 `json:"scope_build_s"`
+	ScopeTableMB float64 `json:"scope_table_mb"`
+	ScopeIndexMB float64 `json:"scope_index_mb"`
 }
 
 // RetrievalOptions sets the corpus sizes and how many queries each case runs.
@@ -66,8 +73,18 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 	}
 	defer s.Close()
 	fmt.Fprintf(opt.Progress, "loading %d synthetic chunks…\n", size)
-	if err := loadCorpus(ctx, s, emb, size, uint64(size)); err != nil {
+	build, err := loadCorpus(ctx, s, emb, size, uint64(size))
+	if err != nil {
 		return nil, err
+	}
+	scopes, err := s.Scopes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var tableBytes, indexBytes int64
+	for _, sc := range scopes {
+		tableBytes += sc.TableBytes
+		indexBytes += sc.IndexBytes
 	}
 	ref, err := reference.Load(ctx, s.Pool())
 	if err != nil {
@@ -77,7 +94,9 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 	for _, sel := range Selectivities {
 		rng := rand.New(rand.NewPCG(uint64(size), uint64(sel*1e6)))
 		acct := policy.Account{Plan: planFor(sel), Region: "eu", Locale: "en"}
-		c := RetrievalCase{Chunks: size, Selectivity: sel, EligibleChunks: ref.Count(benchAt, acct)}
+		c := RetrievalCase{Chunks: size, Selectivity: sel, EligibleChunks: ref.Count(benchAt, acct),
+			Scopes: len(scopes), ScopeBuildS: build.Seconds(), ScopeTableMB: float64(tableBytes) / (1 << 20),
+			ScopeIndexMB: float64(indexBytes) / (1 << 20)}
 		fmt.Fprintf(opt.Progress, "  %d chunks, selectivity %g (%d eligible)…\n", size, sel, c.EligibleChunks)
 		var lat []float64
 		var recallHits, recallWant, baseReturned, baseIneligible, baseShort int

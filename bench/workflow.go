@@ -33,6 +33,9 @@ type WorkflowResult struct {
 	EventsPerWorkflow float64 `json:"events_per_workflow"`
 	SendCheckP50Ms    float64 `json:"send_check_p50_ms"`
 	SendCheckP99Ms    float64 `json:"send_check_p99_ms"`
+	// Tasks breaks the workflow tasks of every draft of the run down into waiting for a
+	// worker and running on it: where the tail goes.
+	Tasks TaskBreakdown `json:"workflow_tasks"`
 }
 
 // WorkflowOptions sizes the run.
@@ -134,6 +137,14 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 	if err != nil {
 		return nil, err
 	}
+	wfIDs := make([]string, len(ids))
+	for i, id := range ids {
+		wfIDs[i] = workflows.DraftWorkflowID(id)
+	}
+	tasks, err := taskBreakdown(ctx, c, wfIDs)
+	if err != nil {
+		return nil, err
+	}
 	for _, id := range ids {
 		_ = apiClient.Post(ctx, "/v1/drafts/"+id+"/discard", nil, &map[string]any{})
 	}
@@ -143,6 +154,7 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 		DraftsPerS:        float64(opts.Drafts) / elapsed.Seconds(),
 		EventsPerWorkflow: float64(events),
 		SendCheckP50Ms:    percentile(checkLat, 50), SendCheckP99Ms: percentile(checkLat, 99),
+		Tasks: tasks,
 	}, nil
 }
 

@@ -16,35 +16,34 @@ func newBenchCmd() *cobra.Command {
 		Long: `bench runs a benchmark against the real services and prints its figures. Benchmarks
 work in scratch schemas they create and drop; the live policy store is never touched.`,
 	}
-	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd(), newBenchGuardCmd(), newBenchWebCmd(), newBenchIntakeCmd())
+	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd(), newBenchGuardCmd(), newBenchWebCmd(), newBenchLoadCmd(), newBenchIntakeCmd())
 	return cmd
 }
 
 func newBenchRetrievalCmd() *cobra.Command {
-	var chunks, queries int
+	var chunks []int
+	var queries, recallQueries int
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "retrieval",
 		Short: "Latency and recall of eligible-only retrieval on synthetic corpora",
-		Long: `retrieval loads synthetic corpora (10k and 100k chunks by default) whose filters match
-about 50%, 10%, 1% and 0.1% of the chunks, and for each case prints p50/p95 latency of
-the eligible-only query, recall@10 against an independent exact scan with the same
-filters, and how often a similarity-only baseline (top-k first, filters after) returns
-ineligible chunks or fewer than k eligible ones.`,
+		Long: `retrieval loads synthetic corpora (10k, 100k and 1M chunks by default; the 1M case
+takes tens of minutes on two cores) whose filters match about 50%, 10%, 1% and 0.1% of
+the chunks, and for each case prints p50/p95 latency of the eligible-only query, recall@10
+against an independent exact scan with the same filters, and how often a similarity-only
+baseline (top-k first, filters after) returns ineligible chunks or fewer than k eligible
+ones. For each corpus it also prints its retrieval scopes (one partition per plan ×
+region): how long they took to build and their size on disk.`,
 		Example: `  supportdraft bench retrieval
-  supportdraft bench retrieval --chunks 20000 --json`,
+  supportdraft bench retrieval --chunks 10000,100000 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig()
 			if err != nil {
 				return err
 			}
-			sizes := []int{10_000, 100_000}
-			if chunks > 0 {
-				sizes = []int{chunks}
-			}
 			cases, err := bench.Retrieval(cmd.Context(), cfg.DatabaseURL, bench.RetrievalOptions{
-				Sizes: sizes, Queries: queries, RecallQueries: min(queries, 50), Progress: cmd.ErrOrStderr(),
+				Sizes: chunks, Queries: queries, RecallQueries: min(queries, recallQueries), Progress: cmd.ErrOrStderr(),
 			})
 			if err != nil {
 				return err
@@ -59,11 +58,19 @@ ineligible chunks or fewer than k eligible ones.`,
 				fmt.Fprintf(tw, "%d\t%g\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", c.Chunks, c.Selectivity, c.EligibleChunks,
 					c.P50Ms, c.P95Ms, c.RecallAt10, c.BaselineIneligibleRate, c.BaselineShortRate)
 			}
+			fmt.Fprintln(tw)
+			fmt.Fprintln(tw, "chunks\tscopes\tscope build s\tscope rows MB\tscope indexes MB\t")
+			for i, c := range cases {
+				if i == 0 || cases[i-1].Chunks != c.Chunks {
+					fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.0f\t%.0f\t\n", c.Chunks, c.Scopes, c.ScopeBuildS, c.ScopeTableMB, c.ScopeIndexMB)
+				}
+			}
 			return tw.Flush()
 		},
 	}
-	cmd.Flags().IntVar(&chunks, "chunks", 0, "run one corpus of this many chunks instead of 10k and 100k")
-	cmd.Flags().IntVar(&queries, "queries", 100, "timed queries per case (the first 50 are also checked for recall)")
+	cmd.Flags().IntSliceVar(&chunks, "chunks", []int{10_000, 100_000, 1_000_000}, "corpus sizes to run, comma-separated")
+	cmd.Flags().IntVar(&queries, "queries", 100, "timed queries per case")
+	cmd.Flags().IntVar(&recallQueries, "recall-queries", 50, "of those, how many are also checked against the exact reference")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"cases":[…]} as JSON`)
 	return cmd
 }
@@ -98,6 +105,8 @@ p50/p99 as the send hook sees it.`,
 			}
 			fmt.Fprintf(out, "drafts %d (concurrency %d)\ndraft latency p50 %.1f ms, p95 %.1f ms\nthroughput %.1f drafts/s\nhistory events per workflow %.0f\nsend-check p50 %.1f ms, p99 %.1f ms\n",
 				res.Drafts, res.Concurrency, res.P50Ms, res.P95Ms, res.DraftsPerS, res.EventsPerWorkflow, res.SendCheckP50Ms, res.SendCheckP99Ms)
+			fmt.Fprintf(out, "workflow tasks %d: waiting for a worker p50 %.1f ms, p99 %.1f ms; on the worker p50 %.1f ms, p99 %.1f ms\n",
+				res.Tasks.Tasks, res.Tasks.ScheduleToStartP50, res.Tasks.ScheduleToStartP99, res.Tasks.StartToCompleteP50, res.Tasks.StartToCompleteP99)
 			return nil
 		},
 	}

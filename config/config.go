@@ -117,6 +117,9 @@ func FromEnv() (Config, error) {
 	if c.EmbeddingDims < 8 || c.EmbeddingDims > 4096 {
 		return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDING_DIMS=%d: use a value between 8 and 4096", c.EmbeddingDims)
 	}
+	if err := checkModelURL(c.OpenAIBaseURL); err != nil {
+		return c, err
+	}
 	if err := c.readHardening(); err != nil {
 		return c, err
 	}

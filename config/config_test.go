@@ -44,3 +44,22 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		}
 	})
 }
+
+func TestModelURLMustBeHTTPSUnlessLoopback(t *testing.T) {
+	for url, ok := range map[string]bool{
+		"https://api.openai.com/v1": true,
+		"http://127.0.0.1:8000/v1":  true,
+		"http://localhost:11434/v1": true,
+		"http://models.internal/v1": false,
+		"ftp://api.openai.com/v1":   false,
+	} {
+		t.Setenv("OPENAI_BASE_URL", url)
+		_, err := FromEnv()
+		if ok && err != nil {
+			t.Errorf("%s refused: %v", url, err)
+		}
+		if !ok && (err == nil || !strings.Contains(err.Error(), "OPENAI_BASE_URL")) {
+			t.Errorf("%s: want an error naming OPENAI_BASE_URL, got %v", url, err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -84,4 +85,28 @@ func list(name string) []string {
 		}
 	}
 	return out
+}
+
+// checkModelURL refuses a model endpoint that would carry ticket text in clear: http is
+// accepted only for a loopback host (a local model server, the test server).
+func checkModelURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("OPENAI_BASE_URL=%q: use an https:// URL", raw)
+	}
+	switch {
+	case u.Scheme == "https":
+		return nil
+	case u.Scheme == "http" && isLoopback(u.Hostname()):
+		return nil
+	}
+	return fmt.Errorf("OPENAI_BASE_URL=%q: ticket text would travel unencrypted; use https:// (http only for a loopback host)", raw)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

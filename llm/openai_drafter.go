@@ -10,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/redact"
 )
 
 // draftOutput is the reply the draft model must return; its strict schema is reflected
@@ -68,6 +69,7 @@ func BuildDraftRequest(model string, req Request) openai.ChatCompletionNewParams
 			openai.UserMessage(draftUserMessage(req)),
 		},
 		ResponseFormat: jsonSchemaFormat("support_draft", "A support reply with the claims it makes and their sources.", draftSchema),
+		Store:          openai.Bool(false), // the provider keeps no copy of the ticket for its own use
 	}
 }
 
@@ -144,6 +146,37 @@ func NewOpenAIDrafter(client openai.Client, cfg OpenAIConfig, search Searcher) *
 // chunk IDs, non-verbatim quotes and invented numbers included — because checking them is
 // the claim checker's job, and it needs to see them to count them.
 func (d *OpenAIDrafter) Draft(ctx context.Context, req Request) (*Draft, error) {
+	tab := redact.NewTable()
+	draft, err := d.draft(ctx, redactRequest(req, tab))
+	if err != nil {
+		return nil, err
+	}
+	return restoreDraft(draft, tab), nil
+}
+
+// redactRequest hides personal data in the ticket text (see package redact); tab keeps
+// the values, in this process only.
+func redactRequest(req Request, tab *redact.Table) Request {
+	req.Subject = redact.Text(req.Subject, nil, tab)
+	msgs := make([]Message, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = Message{Author: m.Author, Body: redact.Text(m.Body, nil, tab)}
+	}
+	req.Messages = msgs
+	return req
+}
+
+// restoreDraft puts the hidden values back into the model's reply and claim sentences, so
+// the agent reads "jane@example.com", not "[EMAIL_1]".
+func restoreDraft(d *Draft, tab *redact.Table) *Draft {
+	d.Reply = tab.Restore(d.Reply)
+	for i := range d.Claims {
+		d.Claims[i].Sentence = tab.Restore(d.Claims[i].Sentence)
+	}
+	return d
+}
+
+func (d *OpenAIDrafter) draft(ctx context.Context, req Request) (*Draft, error) {
 	params := BuildDraftRequest(d.model, req)
 	search := req.Search
 	if search == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/redact"
 )
 
 // judgementOutput is the claim check's strict output.
@@ -61,6 +62,7 @@ func BuildJudgeClaimRequest(model, sentence, quote, chunkText string) openai.Cha
 		Model:          shared.ChatModel(model),
 		Messages:       []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(judgeClaimPrompt), openai.UserMessage(user)},
 		ResponseFormat: jsonSchemaFormat("claim_check", "Verdict on one claim against its cited policy text.", judgementSchema),
+		Store:          openai.Bool(false),
 	}
 }
 
@@ -78,12 +80,14 @@ func BuildScoreRequest(model, question, reply string, evidence []policy.Evidence
 		Model:          shared.ChatModel(model),
 		Messages:       []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(scorePrompt), openai.UserMessage(b.String())},
 		ResponseFormat: jsonSchemaFormat("draft_scores", "Faithfulness, coverage and fit of a drafted reply.", scoresSchema),
+		Store:          openai.Bool(false),
 	}
 }
 
 // JudgeClaim implements Judge. A verdict outside the three allowed is malformed output.
 func (j *OpenAIJudge) JudgeClaim(ctx context.Context, sentence, quote, chunkText string) (Judgement, error) {
-	content, err := j.complete(ctx, BuildJudgeClaimRequest(j.model, sentence, quote, chunkText))
+	// The sentence comes from a reply restored for the agent: hide its personal data again.
+	content, err := j.complete(ctx, BuildJudgeClaimRequest(j.model, redact.Text(sentence, nil, redact.NewTable()), quote, chunkText))
 	if err != nil {
 		return Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, err)
 	}
@@ -100,7 +104,8 @@ func (j *OpenAIJudge) JudgeClaim(ctx context.Context, sentence, quote, chunkText
 
 // Score implements Judge. Each score is clamped to [0,1], since the schema cannot bound it.
 func (j *OpenAIJudge) Score(ctx context.Context, question, reply string, evidence []policy.Evidence) (Scores, error) {
-	content, err := j.complete(ctx, BuildScoreRequest(j.model, question, reply, evidence))
+	tab := redact.NewTable() // question and reply share placeholders, so the judge can still compare them
+	content, err := j.complete(ctx, BuildScoreRequest(j.model, redact.Text(question, nil, tab), redact.Text(reply, nil, tab), evidence))
 	if err != nil {
 		return Scores{}, fmt.Errorf("score with %s: %w", j.model, err)
 	}

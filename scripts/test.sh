@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # test.sh runs every test against real services: it starts Postgres + pgvector and the
-# Temporal dev server through services.sh (idempotent; seconds when already up), then
-# chromium for the browser tests (installed if missing), then `go vet` and `go test` over
-# the whole module. A missing service fails the run: no test
-# skips because a service is absent.
+# Temporal dev server through services.sh (idempotent; seconds when already up), installs
+# chromium for the browser tests (if missing), then `go vet` and `go test` over the whole
+# module. A missing service fails the run: no test skips because a service is absent.
+# With --cluster the same tests run against the Temporal cluster of scripts/cluster.sh
+# (started if it is not up) instead of the dev server. Other arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+cluster=false
+args=()
+for a in "$@"; do
+  if [ "$a" = --cluster ]; then cluster=true; else args+=("$a"); fi
+done
 eval "$(scripts/services.sh)"
+if $cluster; then
+  eval "$(scripts/cluster.sh up)"
+fi
 # The browser tests (package web) drive Debian's chromium headless; install it once.
 if ! command -v chromium >/dev/null; then
   echo "test.sh: installing chromium for the browser tests (once, ~2 min)" >&2
@@ -15,4 +24,4 @@ if ! command -v chromium >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium >&2
 fi
 go vet ./...
-go test -count=1 "$@" ./...
+go test -count=1 "${args[@]}" ./...

@@ -77,8 +77,16 @@ CROSS JOIN LATERAL (SELECT ts_rank(tsv, to_tsquery('simple', $6), 32)::float8 AS
 ORDER BY score DESC, id COLLATE "C"
 LIMIT $7`
 
-// Eligible returns the top-k chunks of the set eligible at q.At for q.Account.
+// Eligible returns the top-k chunks of the set eligible at q.At for q.Account: from the
+// account's scope partition when it is built (scopes.go), else with eligibleSQL.
 func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
+	id, indexed, ok, err := s.scopeOf(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("find retrieval scope of %s/%s: %w", q.Account.Plan, q.Account.Region, err)
+	}
+	if ok {
+		return s.scoped(ctx, q, id, indexed)
+	}
 	rows, err := s.pool.Query(ctx, fmt.Sprintf(eligibleSQL, len(q.Vector)), q.At, q.Account.Plan, q.Account.Region,
 		q.Account.Locale, pgvector.NewVector(q.Vector), TSQuery(q.Text), q.K, TextRankWeight, LocaleBonus, q.Embedder,
 		Candidates(q.K))

@@ -61,6 +61,9 @@ func (s *Store) Import(ctx context.Context, versions []*policy.Version, emb Embe
 	if err != nil {
 		return nil, err
 	}
+	if err := s.EnsureScopes(ctx, emb); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -249,6 +252,9 @@ func (s *Store) Reembed(ctx context.Context, emb Embedder, progress func(done, t
 		if progress != nil {
 			progress(start+len(part), len(todo))
 		}
+	}
+	if err := s.EnsureScopes(ctx, emb); err != nil {
+		return len(todo), err
 	}
 	return len(todo), nil
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -25,11 +26,22 @@ type Store struct {
 	pool *pgxpool.Pool
 }
 
+// PoolSize is how many connections a Store opens at most unless the URL says otherwise.
+// A worker and an API replica each hold one pool: several replicas must stay well inside
+// Postgres' max_connections (100 by default), next to Temporal's own pools.
+const PoolSize = 12
+
 // Open connects to databaseURL and checks the connection.
 func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(databaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
+	}
+	// pgxpool's default is max(4, CPUs) connections: on two cores the API's and the
+	// worker's queries of four drafts in flight queued behind each other. pool_max_conns in
+	// the URL still wins.
+	if !strings.Contains(databaseURL, "pool_max_conns") {
+		cfg.MaxConns = PoolSize
 	}
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 		if err := pgxvec.RegisterTypes(ctx, conn); err != nil {

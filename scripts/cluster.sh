@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# cluster.sh up|down|status: supportdraft on a Temporal cluster instead of the dev server.
+# Temporal v1.30.4 (built once from its Go module into .data/) runs as four processes —
+# frontend, history, matching and internal-worker — persisting to Postgres: its own
+# databases (temporal_cluster, temporal_cluster_visibility) in the Postgres 15 that
+# scripts/services.sh runs, created and migrated with Temporal's sql tool from the schema
+# the module ships. Then two supportdraft workers and two API replicas, on their own
+# database (supportdraft_cluster, sample corpus imported). `up` is idempotent and prints the
+# environment as export lines on stdout (progress on stderr), like services.sh:
+#   eval "$(scripts/cluster.sh up)"   # TEMPORAL_ADDRESS, SUPPORTDRAFT_CLUSTER_API, …
+# Ports: frontend 7333 (gRPC), history 7334, matching 7335, internal-worker 7339,
+# membership 6333-6339; APIs 8181 and 8182. The dev server on 7233 is left alone.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+data="${SUPPORTDRAFT_DATA:-$root/.data}"
+dir="$data/cluster"
+exec 3>&1 1>&2
+log() { printf 'cluster: %s\n' "$*" >&2; }
+die() { printf 'cluster: error: %s\n' "$*" >&2; exit 1; }
+
+SERVER_VERSION=1.30.4
+bin="$data/temporal-server-v$SERVER_VERSION"
+FRONTEND=127.0.0.1:7333
+APIS=(127.0.0.1:8181 127.0.0.1:8182)
+SERVICES=(history matching frontend worker)
+DB_USER=supportdraft
+DB_PASS=supportdraft
+DB_PORT=${SUPPORTDRAFT_PG_PORT:-5432}
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
+export PGOPTIONS='-c client_min_messages=warning'
+
+# build puts the server and its sql tool into .data once; v1.31 and later need a newer Go.
+build() {
+  [ -x "$bin/server" ] && [ -x "$bin/sql" ] && return
+  log "building Temporal server v$SERVER_VERSION and its sql tool (once, a few minutes)"
+  mkdir -p "$bin"
+  (cd "$root" && GOBIN="$bin" GOFLAGS= go install "go.temporal.io/server/cmd/server@v$SERVER_VERSION" \
+    "go.temporal.io/server/cmd/tools/sql@v$SERVER_VERSION") || die "could not build Temporal server v$SERVER_VERSION"
+}
+
+# module_dir is where the Go module cache holds the server's schema files.
+module_dir() {
+  (cd "$root" && GOFLAGS= go mod download -json "go.temporal.io/server@v$SERVER_VERSION") |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p'
+}
+
+create_db() {
+  if [ -z "$(as_postgres psql -p "$DB_PORT" -Atqc "select 1 from pg_database where datname='$1'")" ]; then
+    as_postgres createdb -p "$DB_PORT" -O $DB_USER "$1"
+  fi
+  as_postgres psql -p "$DB_PORT" -d "$1" -qc "$2" >/dev/null
+}
+
+# schema creates or upgrades one of Temporal's databases to the version the module ships.
+schema() {
+  local db=$1 kind=$2 mod=$3
+  local tool=("$bin/sql" --plugin postgres12 --ep 127.0.0.1 -p "$DB_PORT" -u $DB_USER --pw $DB_PASS --db "$db")
+  if [ -z "$(as_postgres psql -p "$DB_PORT" -d "$db" -Atqc "select to_regclass('schema_version')")" ]; then
+    "${tool[@]}" setup-schema -v 0.0 >>"$dir/schema.log" 2>&1 || die "setup-schema of $db failed; see $dir/schema.log"
+  fi
+  "${tool[@]}" update-schema -d "$mod/schema/postgresql/v12/$kind/versioned" >>"$dir/schema.log" 2>&1 ||
+    die "update-schema of $db failed; see $dir/schema.log"
+}
+
+config() {
+  mkdir -p "$dir/config/dynamicconfig"
+  cat >"$dir/config/dynamicconfig/cluster.yaml" <<'YAML'
+system.enableActivityEagerExecution:
+  - value: true
+frontend.enableUpdateWorkflowExecution:
+  - value: true
+YAML
+  local sql
+  sql() { cat <<YAML
+      sql:
+        pluginName: postgres12
+        databaseName: $1
+        connectAddr: 127.0.0.1:$DB_PORT
+        connectProtocol: tcp
+        user: $DB_USER
+        password: $DB_PASS
+        maxConns: $2
+        maxIdleConns: $2
+        maxConnLifetime: 1h
+YAML
+  }
+  cat >"$dir/config/cluster.yaml" <<YAML
+log:
+  stdout: true
+  level: warn
+persistence:
+  defaultStore: default
+  visibilityStore: visibility
+  numHistoryShards: 4
+  datastores:
+    default:
+$(sql temporal_cluster 8)
+    visibility:
+$(sql temporal_cluster_visibility 2)
+global:
+  membership:
+    maxJoinDuration: 30s
+    broadcastAddress: 127.0.0.1
+services:
+  frontend:
+    rpc: {grpcPort: 7333, membershipPort: 6333, bindOnLocalHost: true, httpPort: 7343}
+  history:
+    rpc: {grpcPort: 7334, membershipPort: 6334, bindOnLocalHost: true}
+  matching:
+    rpc: {grpcPort: 7335, membershipPort: 6335, bindOnLocalHost: true}
+  worker:
+    rpc: {grpcPort: 7339, membershipPort: 6339, bindOnLocalHost: true}
+clusterMetadata:
+  enableGlobalNamespace: false
+  failoverVersionIncrement: 10
+  masterClusterName: active
+  currentClusterName: active
+  clusterInformation:
+    active:
+      enabled: true
+      initialFailoverVersion: 1
+      rpcName: frontend
+      rpcAddress: $FRONTEND
+dcRedirectionPolicy:
+  policy: noop
+dynamicConfigClient:
+  filepath: $dir/config/dynamicconfig/cluster.yaml
+  pollInterval: 10s
+YAML
+}
+
+running() { [ -f "$dir/$1.pid" ] && kill -0 "$(cat "$dir/$1.pid")" 2>/dev/null; }
+
+start() { # name, command…
+  local name=$1; shift
+  running "$name" && return
+  nohup "$@" >"$dir/$name.log" 2>&1 3>&- &
+  echo $! >"$dir/$name.pid"
+}
+
+healthy() { "$data/bin/temporal" operator cluster health --address $FRONTEND >/dev/null 2>&1; }
+
+up() {
+  eval "$(SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")"
+  build
+  mkdir -p "$dir"
+  local mod; mod=$(module_dir); [ -d "$mod/schema" ] || die "no schema in the Temporal module at '$mod'"
+  create_db temporal_cluster 'SELECT 1'
+  create_db temporal_cluster_visibility 'CREATE EXTENSION IF NOT EXISTS btree_gin'
+  create_db supportdraft_cluster 'CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS btree_gist'
+  schema temporal_cluster temporal "$mod"
+  schema temporal_cluster_visibility visibility "$mod"
+  config
+  local s
+  for s in "${SERVICES[@]}"; do
+    start "temporal-$s" "$bin/server" --config-file "$dir/config/cluster.yaml" --allow-no-auth start --service "$s"
+  done
+  for _ in $(seq 1 150); do healthy && break; sleep 0.4; done
+  healthy || die "the cluster's frontend did not become healthy in 60 s; see $dir/temporal-*.log"
+  "$data/bin/temporal" operator namespace describe --address $FRONTEND -n default >/dev/null 2>&1 ||
+    "$data/bin/temporal" operator namespace create --address $FRONTEND -n default --retention 72h >/dev/null ||
+    die "could not register the default namespace"
+
+  (cd "$root" && go build -o "$dir/supportdraft" ./cmd/supportdraft) || die "could not build supportdraft"
+  local app="postgres://$DB_USER:$DB_PASS@127.0.0.1:$DB_PORT/supportdraft_cluster?sslmode=disable"
+  DATABASE_URL=$app "$dir/supportdraft" migrate >/dev/null
+  DATABASE_URL=$app "$dir/supportdraft" policy import "$root/corpus/sample" >/dev/null
+  local i
+  for i in 1 2; do
+    start "worker-$i" env DATABASE_URL="$app" TEMPORAL_ADDRESS=$FRONTEND "$dir/supportdraft" worker
+  done
+  for i in 0 1; do
+    start "api-$((i + 1))" env DATABASE_URL="$app" TEMPORAL_ADDRESS=$FRONTEND \
+      SUPPORTDRAFT_HTTP_ADDR="${APIS[$i]}" "$dir/supportdraft" api
+  done
+  for i in 0 1; do
+    for _ in $(seq 1 100); do curl -fsS "http://${APIS[$i]}/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+    curl -fsS "http://${APIS[$i]}/healthz" >/dev/null 2>&1 || die "API replica on ${APIS[$i]} did not answer; see $dir/api-$((i + 1)).log"
+  done
+  {
+    echo "export TEMPORAL_ADDRESS='$FRONTEND'"
+    echo "export SUPPORTDRAFT_CLUSTER_DATABASE_URL='$app'"
+    echo "export SUPPORTDRAFT_CLUSTER_API='http://${APIS[0]},http://${APIS[1]}'"
+  } >&3
+  log "up: frontend $FRONTEND, APIs ${APIS[*]}, logs in $dir"
+}
+
+down() {
+  local name
+  for name in api-1 api-2 worker-1 worker-2 temporal-frontend temporal-worker temporal-matching temporal-history; do
+    if running "$name"; then
+      kill "$(cat "$dir/$name.pid")"
+      for _ in $(seq 1 50); do running "$name" || break; sleep 0.2; done
+    fi
+    rm -f "$dir/$name.pid"
+  done
+  log "down (databases kept; drop temporal_cluster* and supportdraft_cluster to start empty)"
+}
+
+status() {
+  local name state rc=0
+  for name in temporal-history temporal-matching temporal-frontend temporal-worker worker-1 worker-2 api-1 api-2; do
+    if running "$name"; then state="running (pid $(cat "$dir/$name.pid"))"; else state=stopped; rc=1; fi
+    printf '%-18s %s\n' "$name" "$state" >&3
+  done
+  if healthy; then echo "frontend $FRONTEND: SERVING" >&3; else echo "frontend $FRONTEND: not answering" >&3; rc=1; fi
+  return $rc
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  *) die "usage: scripts/cluster.sh up|down|status" ;;
+esac

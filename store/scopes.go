@@ -1,0 +1,190 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/supportdraft/supportdraft/embedding"
+)
+
+// Eligibility-partitioned retrieval (migration 0060). Each scope — one plan × region of one
+// embedder — has its own partition of scope_chunks holding only the chunks an account of
+// that scope may ever be shown, with its own HNSW index once it is large enough. A query
+// therefore searches only what it may return and filters only on time, instead of walking
+// a global index past every chunk of other plans and regions. Triggers keep partitions
+// equal to their definition on every insert and update of chunks and versions.
+
+// IndexFrom is how many chunks a scope holds before it gets its own HNSW index. Below it
+// an exact scan of the scope costs about a millisecond and is exact by construction.
+const IndexFrom = 2000
+
+// Scope is one partition of eligible retrieval.
+type Scope struct {
+	ID       int    `json:"id"`
+	Plan     string `json:"plan"`
+	Region   string `json:"region"`
+	Embedder string `json:"embedder"`
+	Chunks   int    `json:"chunks"`
+	Indexed  bool   `json:"indexed"`
+	// TableBytes and IndexBytes are the partition's size on disk: rows, and its HNSW
+	// graph plus primary key.
+	TableBytes int64 `json:"table_bytes"`
+	IndexBytes int64 `json:"index_bytes"`
+}
+
+// EnsureScopes creates the partition of every scope the corpus names for emb — every
+// named plan and '*' × every named region and '*' — and gives every scope that has grown
+// to IndexFrom chunks its HNSW index. It is idempotent and cheap when nothing changed;
+// Import calls it after every commit. Until it has run for a new plan or region, queries
+// of that scope take the unpartitioned path, which is slower but equally correct.
+func (s *Store) EnsureScopes(ctx context.Context, emb embedding.Embedder) error {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	// A partition is filled in the transaction that creates it, with writers of chunks and
+	// versions held off: a chunk committed between the fill and the commit would otherwise
+	// reach neither the fill nor the trigger (which cannot see the uncommitted scope).
+	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `LOCK TABLE versions, chunks IN SHARE MODE`); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `
+			INSERT INTO retrieval_scopes (plan, region, embedder, dims)
+			SELECT p.name, r.name, $1, $2
+			FROM (SELECT name FROM scope_names WHERE kind = 'plan' UNION SELECT '*') p
+			CROSS JOIN (SELECT name FROM scope_names WHERE kind = 'region' UNION SELECT '*') r
+			ON CONFLICT DO NOTHING
+			RETURNING id`, emb.Name(), emb.Dims())
+		if err != nil {
+			return err
+		}
+		added, err := pgx.CollectRows(rows, pgx.RowTo[int])
+		if err != nil {
+			return err
+		}
+		for _, id := range added {
+			if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE TABLE scope_chunks_%[1]d PARTITION OF scope_chunks FOR VALUES IN (%[1]d)`, id)); err != nil {
+				return fmt.Errorf("create partition of scope %d: %w", id, err)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO scope_chunks (scope_id, chunk_id, eligible_window, embedding)
+				SELECT scope_id, chunk_id, eligible_window, embedding FROM scope_members WHERE scope_id = $1`, id); err != nil {
+				return fmt.Errorf("fill scope %d: %w", id, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("create retrieval scopes for %s: %w", emb.Name(), err)
+	}
+	return s.indexScopes(ctx, conn.Conn(), emb)
+}
+
+// indexScopes builds the HNSW index of every scope of emb that has reached IndexFrom.
+func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.Embedder) error {
+	rows, err := conn.Query(ctx, `
+		SELECT s.id FROM retrieval_scopes s
+		WHERE s.embedder = $1 AND NOT s.indexed
+		  AND (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id) >= $2`, emb.Name(), IndexFrom)
+	if err != nil {
+		return err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		// Each graph is built in memory (SET LOCAL: only for this transaction) and marked
+		// indexed in the same commit.
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `SET LOCAL maintenance_work_mem = '1GB'`); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE INDEX scope_chunks_%[1]d_hnsw ON scope_chunks_%[1]d
+				USING hnsw ((embedding::vector(%[2]d)) vector_ip_ops)`, id, emb.Dims())); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, fmt.Sprintf(`ANALYZE scope_chunks_%d`, id)); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `UPDATE retrieval_scopes SET indexed = true WHERE id = $1`, id)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("index scope %d: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// Scopes lists the retrieval scopes with their sizes, for `bench retrieval` and operators.
+func (s *Store) Scopes(ctx context.Context) ([]Scope, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT s.id, s.plan, s.region, s.embedder,
+		       (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id)::int, s.indexed,
+		       pg_table_size(format('scope_chunks_%s', s.id)::regclass),
+		       pg_indexes_size(format('scope_chunks_%s', s.id)::regclass)
+		FROM retrieval_scopes s ORDER BY s.id`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[Scope])
+}
+
+// scopeOf finds the built scope that holds exactly what q.Account may be shown with
+// q.Embedder's vectors. ok is false when there is none yet: the caller falls back.
+func (s *Store) scopeOf(ctx context.Context, q Query) (id int, indexed, ok bool, err error) {
+	err = s.pool.QueryRow(ctx, `
+		SELECT id, indexed FROM retrieval_scopes
+		WHERE embedder = $1 AND dims = $4
+		  AND plan = CASE WHEN EXISTS (SELECT FROM scope_names WHERE kind = 'plan' AND name = $2) THEN $2 ELSE '*' END
+		  AND region = CASE WHEN EXISTS (SELECT FROM scope_names WHERE kind = 'region' AND name = $3) THEN $3 ELSE '*' END`,
+		q.Embedder, q.Account.Plan, q.Account.Region, len(q.Vector)).Scan(&id, &indexed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, false, nil
+	}
+	return id, indexed, err == nil, err
+}
+
+// scopedSQL is eligibleSQL on one scope's partition: the only filter left is time. An
+// indexed scope orders by the indexed expression, so the planner walks that scope's HNSW
+// graph (iteratively, past chunks outside their window); a small one orders by the plain
+// distance and chunk ID, which no index matches: an exact scan. %[2]s is the partition,
+// %[3]s the candidate order.
+const scopedSQL = `
+WITH candidates AS MATERIALIZED (
+  SELECT sc.chunk_id, -((sc.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity
+  FROM %[2]s sc
+  WHERE sc.eligible_window @> $2::timestamptz
+  ORDER BY %[3]s
+  LIMIT $3)
+SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text,
+       k.similarity + $5::float8 * r.text_rank + CASE WHEN v.locale = $6 THEN $7::float8 ELSE 0 END AS score,
+       v.locale, c.heading, k.similarity, r.text_rank
+FROM candidates k
+JOIN chunks c ON c.id = k.chunk_id
+JOIN versions v ON v.id = c.version_id
+CROSS JOIN LATERAL (SELECT ts_rank(c.tsv, to_tsquery('simple', $4), 32)::float8 AS text_rank) r
+ORDER BY score DESC, c.id COLLATE "C"
+LIMIT $8`
+
+// scoped runs q on scope id's partition.
+func (s *Store) scoped(ctx context.Context, q Query, id int, indexed bool) ([]Hit, error) {
+	dims := len(q.Vector)
+	order := fmt.Sprintf(`(sc.embedding::vector(%d)) <#> $1::vector(%d)`, dims, dims)
+	if !indexed {
+		order = `sc.embedding <#> $1::vector, sc.chunk_id COLLATE "C"`
+	}
+	sql := fmt.Sprintf(scopedSQL, dims, pgx.Identifier{fmt.Sprintf("scope_chunks_%d", id)}.Sanitize(), order)
+	rows, err := s.pool.Query(ctx, sql, pgvector.NewVector(q.Vector), q.At, Candidates(q.K), TSQuery(q.Text),
+		TextRankWeight, q.Account.Locale, LocaleBonus, q.K)
+	if err != nil {
+		return nil, fmt.Errorf("search scope %d: %w", id, err)
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[Hit])
+}

@@ -1,0 +1,134 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/internal/reference"
+	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/store"
+)
+
+// requireExact asks store.Eligible and the brute-force reference the same question and
+// requires the same chunks in the same order; it returns the chunk IDs.
+func requireExact(t *testing.T, s *store.Store, at time.Time, plan, region, text string) []string {
+	t.Helper()
+	ctx := context.Background()
+	vec, err := emb.Embed(ctx, []string{text})
+	require.NoError(t, err)
+	q := store.Query{At: at, Account: policy.Account{Plan: plan, Region: region, Locale: "en"}, Text: text,
+		Vector: vec[0], Embedder: emb.Name(), K: 10}
+	hits, err := s.Eligible(ctx, q)
+	require.NoError(t, err)
+	ref, err := reference.Load(ctx, s.Pool())
+	require.NoError(t, err)
+	want, err := ref.TopK(ctx, s.Pool(), q)
+	require.NoError(t, err)
+	var got, wantIDs []string
+	for _, h := range hits {
+		got = append(got, h.ChunkID)
+	}
+	for _, w := range want {
+		wantIDs = append(wantIDs, w.ID)
+	}
+	require.Equal(t, wantIDs, got, "%s/%s at %s: %q", plan, region, at.Format(time.RFC3339), text)
+	return got
+}
+
+// docsOf lists the doc@version of chunk IDs (doc_id@version#anchor), sorted and unique.
+func docsOf(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		out = append(out, id[:strings.Index(id, "#")])
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func scopeSizes(t *testing.T, s *store.Store) map[string]int {
+	t.Helper()
+	scopes, err := s.Scopes(context.Background())
+	require.NoError(t, err)
+	out := map[string]int{}
+	for _, sc := range scopes {
+		out[sc.Plan+"/"+sc.Region] = sc.Chunks
+	}
+	return out
+}
+
+// TestScopesFollowTheCorpus: import builds one partition per named plan and '*' × named
+// region and '*'; later imports and supersessions reach the partitions through the
+// triggers, an unnamed plan is served by the '*' scope, and a scope that is missing falls
+// back to the unpartitioned query. Every answer equals the brute-force reference.
+func TestScopesFollowTheCorpus(t *testing.T) {
+	t.Parallel()
+	s, _ := testdb.New(t)
+	const q = "annual plans refunded within days"
+	mustImport(t, s,
+		file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z", plans: "[pro]", regions: "[eu]"},
+		file{doc: "b", version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z"})
+	require.Equal(t, map[string]int{"pro/eu": 4, "pro/*": 2, "*/eu": 2, "*/*": 2}, scopeSizes(t, s),
+		"a's two chunks only where pro and eu are both named; b's everywhere")
+
+	before, after := ts(t, "2025-06-01T00:00:00Z"), ts(t, "2026-06-01T00:00:00Z")
+	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z", approved: "2025-12-01T00:00:00Z", plans: "[pro]", regions: "[eu]"})
+	require.Equal(t, []string{"a@2", "b@1"}, docsOf(requireExact(t, s, after, "pro", "eu", q)), "superseded a@1 left the scope's window")
+	require.Equal(t, []string{"a@1", "b@1"}, docsOf(requireExact(t, s, before, "pro", "eu", q)), "a@1 still answers for its own time")
+	require.Equal(t, []string{"b@1"}, docsOf(requireExact(t, s, after, "free", "us", q)), "unnamed plan and region: the '*' scope")
+	require.Equal(t, []string{"b@1"}, docsOf(requireExact(t, s, after, "pro", "us", q)))
+
+	// A scope that is not built (here: removed) must not hide what the account may see.
+	mustImport(t, s, file{doc: "c", version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z", plans: "[enterprise]", regions: "[eu]"})
+	require.Contains(t, scopeSizes(t, s), "enterprise/eu", "import builds the scopes of a newly named plan")
+	_, err := s.Pool().Exec(context.Background(), `DELETE FROM retrieval_scopes WHERE plan = 'enterprise'`)
+	require.NoError(t, err)
+	require.Equal(t, []string{"b@1", "c@1"}, docsOf(requireExact(t, s, after, "enterprise", "eu", q)), "fallback path")
+}
+
+// TestLargeScopeIsIndexed: a scope past store.IndexFrom gets its HNSW graph, and the
+// indexed path, filtering only on time, still returns exactly the reference top-k.
+func TestLargeScopeIsIndexed(t *testing.T) {
+	t.Parallel()
+	s, _ := testdb.New(t)
+	rng := rand.New(rand.NewPCG(7, 7))
+	words := strings.Fields("refund annual plan invoice vat card retry cancel upgrade seats credit renewal window days prorated tax")
+	sentence := func() string {
+		w := make([]string, 12)
+		for i := range w {
+			w[i] = words[rng.IntN(len(words))]
+		}
+		return strings.Join(w, " ") + "."
+	}
+	var files []file
+	for d := range store.IndexFrom/2 + 100 {
+		from := "2025-01-01T00:00:00Z"
+		if d%5 == 0 {
+			from = "2027-01-01T00:00:00Z" // not yet in force: the time filter must skip it
+		}
+		files = append(files, file{doc: fmt.Sprintf("d%04d", d), version: 1, from: from, approved: from,
+			plans: "[pro]", regions: `["*"]`, body: "## One\n\n" + sentence() + "\n\n## Two\n\n" + sentence() + "\n"})
+	}
+	mustImport(t, s, files...)
+	scopes, err := s.Scopes(context.Background())
+	require.NoError(t, err)
+	var indexed bool
+	for _, sc := range scopes {
+		if sc.Plan == "pro" && sc.Region == "*" {
+			require.GreaterOrEqual(t, sc.Chunks, store.IndexFrom)
+			indexed = sc.Indexed
+		}
+	}
+	require.True(t, indexed, "the pro scope holds more than IndexFrom chunks and must be indexed")
+	at := ts(t, "2026-06-01T00:00:00Z")
+	for range 10 {
+		requireExact(t, s, at, "pro", "eu", sentence())
+	}
+}
