@@ -6,7 +6,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/evals/dataset"
-	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // The four QA labels a draft gets, as the design's reviewers use them.
@@ -35,7 +34,7 @@ var Labels = []string{LabelGrounded, LabelIncomplete, LabelUnsupported, LabelAbs
 // Outcome is one ticket replayed in one arm: the draft record read back from the store,
 // or the error that stopped it.
 type Outcome struct {
-	Ticket *ticket.Ticket
+	Ticket *dataset.Labelled
 	Record *drafts.Record // nil when no draft was built
 	Err    string
 }
@@ -60,7 +59,7 @@ type Case struct {
 	Violations           []string `json:"violations,omitempty"`
 	Error                string   `json:"error,omitempty"`
 
-	expect        *ticket.Expect
+	expect        *dataset.Expect
 	abstained     bool
 	citesExpected bool
 	citedExpected int // cited versions that are in expect.cite

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/evals/dataset"
 )
 
 // calibrationFixture is small enough to compute by hand: grounded drafts at 0.9 and 0.7,
@@ -14,7 +14,7 @@ import (
 func calibrationFixture() []Case {
 	mk := func(label string, conf float64, answerable bool) Case {
 		return Case{Label: label, Confidence: conf, abstained: label == LabelAbstained,
-			expect: &ticket.Expect{Answerable: answerable}}
+			expect: &dataset.Expect{Answerable: answerable}}
 	}
 	return []Case{
 		mk(LabelGrounded, 0.9, true),
@@ -24,7 +24,7 @@ func calibrationFixture() []Case {
 		mk(LabelUnsupported, 0.3, true),
 		mk(LabelAbstained, 0.1, false),
 		mk(LabelAbstained, 0.2, true),
-		{Label: "", expect: &ticket.Expect{Answerable: false}}, // failed
+		{Label: "", expect: &dataset.Expect{Answerable: false}}, // failed
 	}
 }
 

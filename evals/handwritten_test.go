@@ -10,7 +10,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/evals/dataset"
 	"github.com/supportdraft/supportdraft/policy"
-	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // TestHandwrittenLabels checks the labels of the held-out hand-written set against its
@@ -32,7 +31,7 @@ func TestHandwrittenLabels(t *testing.T) {
 	for line := 1; sc.Scan(); line++ {
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
 		dec.DisallowUnknownFields()
-		var tk ticket.Ticket
+		var tk dataset.Labelled
 		if err := dec.Decode(&tk); err != nil {
 			t.Fatalf("line %d: %v", line, err)
 		}

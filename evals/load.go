@@ -8,7 +8,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/evals/dataset"
+	"github.com/supportdraft/supportdraft/strictjson"
 )
 
 // InputError is a problem with what the caller gave the eval (a corpus that does not
@@ -39,7 +40,7 @@ const maxLine = 4 << 20
 // returned in skipped, never dropped silently: a typo in a labelled set must show. Blank
 // lines are not tickets and are passed over. Unknown fields are allowed, because help
 // desks export more than the ticket format's fields. limit > 0 keeps only the first limit tickets.
-func ReadTickets(path string, limit int, warn io.Writer) (tickets []*ticket.Ticket, skipped []SkippedLine, err error) {
+func ReadTickets(path string, limit int, warn io.Writer) (tickets []*dataset.Labelled, skipped []SkippedLine, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, &InputError{fmt.Errorf("open tickets file: %w", err)}
@@ -55,11 +56,11 @@ func ReadTickets(path string, limit int, warn io.Writer) (tickets []*ticket.Tick
 	return tickets, skipped, nil
 }
 
-func parseTickets(r io.Reader, path string, limit int, warn io.Writer) ([]*ticket.Ticket, []SkippedLine, error) {
+func parseTickets(r io.Reader, path string, limit int, warn io.Writer) ([]*dataset.Labelled, []SkippedLine, error) {
 	if warn == nil {
 		warn = io.Discard
 	}
-	var tickets []*ticket.Ticket
+	var tickets []*dataset.Labelled
 	var skipped []SkippedLine
 	seen := map[string]int{} // ticket ID → line it was first read from
 	sc := bufio.NewScanner(r)
@@ -90,11 +91,15 @@ func parseTickets(r io.Reader, path string, limit int, warn io.Writer) ([]*ticke
 	return tickets, skipped, nil
 }
 
-// parseTicket decodes and validates one line with the input contract; reason is "" for a
-// good ticket.
-func parseTicket(raw []byte) (t *ticket.Ticket, reason string) {
-	t, err := ticket.Parse(raw)
-	if err != nil {
+// parseTicket decodes one line with the ticket input contract's strict JSON rules (no
+// unknown fields, duplicate keys or trailing data), its "expect" label allowed, and
+// validates the ticket; reason is "" for a good ticket.
+func parseTicket(raw []byte) (t *dataset.Labelled, reason string) {
+	t = &dataset.Labelled{}
+	if err := strictjson.Decode(raw, t); err != nil {
+		return nil, err.Error()
+	}
+	if err := t.Validate(); err != nil {
 		return nil, err.Error()
 	}
 	return t, ""

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/evals/dataset"
 )
 
 const goodTicket = `{"ticket_id":"T-%s","revision":1,"updated_at":"2026-04-02T10:05:00Z","account":{"id":"A-1","plan":"pro","region":"eu"},"channel":"email","subject":"Refund","messages":[{"author":"customer","at":"2026-04-02T10:00:00Z","body":"Can I get a refund?"}]}`
@@ -108,7 +108,7 @@ func TestRunRefusesBadInputBeforeTouchingServices(t *testing.T) {
 	}
 }
 
-func ids(ts []*ticket.Ticket) []string {
+func ids(ts []*dataset.Labelled) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = t.TicketID

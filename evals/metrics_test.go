@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/evals/dataset"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
@@ -47,13 +48,13 @@ func testSources() *Sources {
 }
 
 // tk is a ticket at 2026-04-01 (v2 current) from a pro EU account, asking about refunds.
-func tk(id string, expect *ticket.Expect) *ticket.Ticket {
-	return &ticket.Ticket{TicketID: id, Revision: 1, UpdatedAt: *ts("2026-04-01T10:00:00Z"),
-		Account: ticket.Account{Plan: "pro", Region: "eu"}, Expect: expect}
+func tk(id string, expect *dataset.Expect) *dataset.Labelled {
+	return &dataset.Labelled{Ticket: ticket.Ticket{TicketID: id, Revision: 1, UpdatedAt: *ts("2026-04-01T10:00:00Z"),
+		Account: ticket.Account{Plan: "pro", Region: "eu"}}, Expect: expect}
 }
 
-func refundsExpect() *ticket.Expect {
-	return &ticket.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@2"},
+func refundsExpect() *dataset.Expect {
+	return &dataset.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@2"},
 		MustInclude: []string{"14 days"}, MustNotInclude: []string{"30 days"}}
 }
 
@@ -112,24 +113,24 @@ func TestAssess(t *testing.T) {
 			label: LabelUnsupported, unsupported: 1, staleCited: []string{"billing/refunds@2"}},
 		{name: "before the change, v1 is the current one",
 			out: func() Outcome {
-				tt := tk("T-7", &ticket.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@1"}, MustInclude: []string{"30 days"}})
+				tt := tk("T-7", &dataset.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@1"}, MustInclude: []string{"30 days"}})
 				tt.UpdatedAt = *ts("2026-02-28T23:59:00Z")
 				return Outcome{Ticket: tt, Record: answer(stale, chunkV1, 1, 0.9)}
 			}(),
 			label: LabelGrounded},
 		{name: "right but misses a fact: incomplete",
-			out: Outcome{Ticket: tk("T-8", &ticket.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@2"},
+			out: Outcome{Ticket: tk("T-8", &dataset.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@2"},
 				MustInclude: []string{"14 days", "Billing page"}}), Record: answer(current, chunkV2, 2, 0.9)},
 			label: LabelIncomplete, missing: 1},
 		{name: "right version but not an expected one: incomplete",
-			out: Outcome{Ticket: tk("T-9", &ticket.Expect{Answerable: true, Area: "refunds", Cite: []string{"helpcenter/refunds@1"},
+			out: Outcome{Ticket: tk("T-9", &dataset.Expect{Answerable: true, Area: "refunds", Cite: []string{"helpcenter/refunds@1"},
 				MustInclude: []string{"14 days"}}), Record: answer(current, chunkV2, 2, 0.9)},
 			label: LabelIncomplete},
 		{name: "answer to an unanswerable ticket: incomplete",
-			out:   Outcome{Ticket: tk("T-10", &ticket.Expect{Area: "hardware"}), Record: answer(current, chunkV2, 2, 0.9)},
+			out:   Outcome{Ticket: tk("T-10", &dataset.Expect{Area: "hardware"}), Record: answer(current, chunkV2, 2, 0.9)},
 			label: LabelIncomplete},
 		{name: "abstention on an unanswerable ticket is useful",
-			out:   Outcome{Ticket: tk("T-11", &ticket.Expect{Area: "hardware"}), Record: abstention(0.1)},
+			out:   Outcome{Ticket: tk("T-11", &dataset.Expect{Area: "hardware"}), Record: abstention(0.1)},
 			label: LabelAbstained, useful: ptr(true)},
 		{name: "abstention on an answerable ticket is not useful",
 			out:   Outcome{Ticket: tk("T-12", refundsExpect()), Record: abstention(0.1)},
@@ -195,17 +196,17 @@ func TestSummarise(t *testing.T) {
 	src := testSources()
 	current := "Annual plans can be refunded in full within 14 days of purchase."
 	stale := "Annual plans can be refunded in full within 30 days of purchase."
-	twoFacts := &ticket.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@2", "helpcenter/refunds@1"},
+	twoFacts := &dataset.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@2", "helpcenter/refunds@1"},
 		MustInclude: []string{"14 days", "Billing page"}}
 	outcomes := []Outcome{
-		{Ticket: tk("T-1", refundsExpect()), Record: answer(current, chunkV2, 2, 0.9)},                  // grounded
-		{Ticket: tk("T-2", refundsExpect()), Record: answer(stale, chunkV1, 1, 0.7)},                    // unsupported, stale
-		{Ticket: tk("T-3", twoFacts), Record: answer(current, chunkV2, 2, 0.8)},                         // incomplete: 1 of 2 facts
-		{Ticket: tk("T-4", &ticket.Expect{Area: "hardware"}), Record: abstention(0.1)},                  // useful abstention
-		{Ticket: tk("T-5", refundsExpect()), Record: abstention(0.3)},                                   // abstention, not useful
-		{Ticket: tk("T-6", refundsExpect()), Err: "workflow failed"},                                    // failed
-		{Ticket: tk("T-7", nil), Record: answer(current, chunkV2, 2, 0.6)},                              // unlabelled
-		{Ticket: tk("T-8", &ticket.Expect{Area: "hardware"}), Record: answer(current, chunkV2, 2, 0.5)}, // answered the unanswerable
+		{Ticket: tk("T-1", refundsExpect()), Record: answer(current, chunkV2, 2, 0.9)},                   // grounded
+		{Ticket: tk("T-2", refundsExpect()), Record: answer(stale, chunkV1, 1, 0.7)},                     // unsupported, stale
+		{Ticket: tk("T-3", twoFacts), Record: answer(current, chunkV2, 2, 0.8)},                          // incomplete: 1 of 2 facts
+		{Ticket: tk("T-4", &dataset.Expect{Area: "hardware"}), Record: abstention(0.1)},                  // useful abstention
+		{Ticket: tk("T-5", refundsExpect()), Record: abstention(0.3)},                                    // abstention, not useful
+		{Ticket: tk("T-6", refundsExpect()), Err: "workflow failed"},                                     // failed
+		{Ticket: tk("T-7", nil), Record: answer(current, chunkV2, 2, 0.6)},                               // unlabelled
+		{Ticket: tk("T-8", &dataset.Expect{Area: "hardware"}), Record: answer(current, chunkV2, 2, 0.5)}, // answered the unanswerable
 	}
 	cases := make([]Case, len(outcomes))
 	for i, o := range outcomes {

@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"golang.org/x/term"
 
-	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/evals/dataset"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -22,11 +22,11 @@ import (
 // Both arms share one scratch store, and drafts are keyed by ticket ID, so each arm saves
 // its own copy of the ticket under "<arm>/<ticket_id>". Nothing in drafting reads the ID
 // beyond loading the ticket, so the copy drafts exactly as the original would.
-func (r *replayer) replay(ctx context.Context, a *arm, t *ticket.Ticket) Outcome {
+func (r *replayer) replay(ctx context.Context, a *arm, t *dataset.Labelled) Outcome {
 	o := Outcome{Ticket: t}
 	ctx, cancel := context.WithTimeout(ctx, ticketTimeout)
 	defer cancel()
-	cp := *t
+	cp := t.Ticket // the label never reaches the store or the workflow
 	cp.TicketID = a.name + "/" + t.TicketID
 	if err := r.store.SaveTicket(ctx, &cp); err != nil {
 		o.Err = err.Error()

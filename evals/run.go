@@ -22,12 +22,12 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/supportdraft/supportdraft/evals/dataset"
 	"github.com/supportdraft/supportdraft/internal/reference"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
-	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // Arm names: the system as it serves agents, and the similarity-only baseline.
@@ -165,7 +165,7 @@ type replayer struct {
 
 // replayAll drafts every ticket in every arm, at most `concurrency` at a time, and returns
 // the outcomes by arm, in ticket order. It stops early only when ctx ends.
-func (r *replayer) replayAll(ctx context.Context, arms []*arm, tickets []*ticket.Ticket, concurrency int, tick func()) ([][]Outcome, error) {
+func (r *replayer) replayAll(ctx context.Context, arms []*arm, tickets []*dataset.Labelled, concurrency int, tick func()) ([][]Outcome, error) {
 	out := make([][]Outcome, len(arms))
 	for i := range arms {
 		out[i] = make([]Outcome, len(tickets))

@@ -52,11 +52,10 @@ func (s *Store) InsertTicket(ctx context.Context, t *ticket.Ticket) (inserted bo
 	return false, nil
 }
 
-// contentHash is the SHA-256 of the revision as stored (the labels of evaluation sets
-// left out). Struct fields marshal in a fixed order, so equal tickets hash equally.
+// contentHash is the SHA-256 of the revision as stored. Struct fields marshal in a fixed
+// order, so equal tickets hash equally.
 func contentHash(t *ticket.Ticket) []byte {
 	c := *t
-	c.Expect = nil
 	c.Account.Locale = t.Account.Eligibility().Locale
 	b, _ := json.Marshal(c)
 	sum := sha256.Sum256(b)

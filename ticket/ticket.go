@@ -1,5 +1,6 @@
-// Package ticket holds the help desk's ticket in the format docs/architecture.md fixes: one JSON object per
-// ticket revision (JSONL for sets), with an optional expect block in labelled sets.
+// Package ticket holds the help desk's ticket in the format docs/architecture.md fixes: one
+// JSON object per ticket revision (JSONL for sets). The label of a ticket in an evaluation
+// set is the eval's business and lives with it (evals/dataset.Labelled).
 package ticket
 
 import (
@@ -20,7 +21,6 @@ type Ticket struct {
 	Channel   string    `json:"channel"`
 	Subject   string    `json:"subject"`
 	Messages  []Message `json:"messages"`
-	Expect    *Expect   `json:"expect,omitempty"`
 }
 
 // Account is the customer's account as the help desk knows it. Only the eligibility
@@ -37,15 +37,6 @@ type Message struct {
 	Author string    `json:"author"` // customer | agent
 	At     time.Time `json:"at"`
 	Body   string    `json:"body"`
-}
-
-// Expect is the label of a ticket in an evaluation set.
-type Expect struct {
-	Answerable     bool     `json:"answerable"`
-	Area           string   `json:"area"`
-	Cite           []string `json:"cite"` // doc_id@version
-	MustInclude    []string `json:"must_include"`
-	MustNotInclude []string `json:"must_not_include"`
 }
 
 // Eligibility returns the only account fields a model or retrieval may see.

@@ -15,7 +15,7 @@ import (
 
 // write composes the ticket's subject and messages around the intent's core phrasings,
 // and adds to the label what overlays (fake policies, injections) make necessary.
-func (g *generator) write(s *slot, c *Ctx, item *Item, exp *ticket.Expect) {
+func (g *generator) write(s *slot, c *Ctx, item *Item, exp *Expect) {
 	it, m := s.intent, &item.Meta
 	lang := "en"
 	core, subjects := it.EN, it.Subjects
@@ -105,7 +105,7 @@ func (g *generator) write(s *slot, c *Ctx, item *Item, exp *ticket.Expect) {
 	if s.multi && g.r.Float64() < 0.7 {
 		subject = map[string]string{"en": "Re: ", "de": "AW: "}[lang] + subject
 	}
-	item.Ticket = ticket.Ticket{
+	item.Ticket.Ticket = ticket.Ticket{
 		TicketID:  "T-00000", // numbered once all tickets are sorted by time
 		Revision:  len(msgs),
 		UpdatedAt: c.T,

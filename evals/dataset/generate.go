@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/supportdraft/supportdraft/policy"
-	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // The ticket range of the shipped set: updated_at falls inside [RangeFrom, RangeTo).
@@ -63,7 +62,7 @@ type Meta struct {
 
 // Item is one generated ticket with its metadata.
 type Item struct {
-	Ticket ticket.Ticket
+	Ticket Labelled
 	Meta   Meta
 }
 
@@ -437,7 +436,7 @@ func (g *generator) make(s *slot) (Item, error) {
 		if err != nil {
 			return Item{}, err
 		}
-		exp := ticket.Expect{Area: it.Area, Cite: []string{}, MustInclude: []string{}, MustNotInclude: []string{}}
+		exp := Expect{Area: it.Area, Cite: []string{}, MustInclude: []string{}, MustNotInclude: []string{}}
 		switch s.kind {
 		case KindAnswerable:
 			if len(cite) == 0 || (s.targeted != nil && !slices.ContainsFunc(cite, func(ref string) bool { return strings.HasPrefix(ref, s.targeted.doc+"@") })) {

@@ -2,7 +2,7 @@ package dataset_test
 
 // These tests verify the shipped files, evals/corpus and evals/tickets.jsonl, from the
 // outside: they parse the corpus with policy.ParseDir and every ticket line with
-// ticket.Ticket, and check each label against the corpus, as docs/architecture.md defines
+// dataset.Labelled, and check each label against the corpus, as docs/architecture.md defines
 // eligibility. They do not trust the generator.
 
 import (
@@ -21,7 +21,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/evals/dataset"
 	"github.com/supportdraft/supportdraft/policy"
-	"github.com/supportdraft/supportdraft/ticket"
 )
 
 const (
@@ -43,18 +42,18 @@ func loadCorpus(t *testing.T) *dataset.Corpus {
 
 // loadTickets parses every line strictly: unknown fields are refused, Validate must pass
 // and every ticket must carry a label.
-func loadTickets(t *testing.T) []ticket.Ticket {
+func loadTickets(t *testing.T) []dataset.Labelled {
 	t.Helper()
 	f, err := os.Open(ticketsFile)
 	require.NoError(t, err)
 	defer f.Close()
-	var out []ticket.Ticket
+	var out []dataset.Labelled
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for line := 1; sc.Scan(); line++ {
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
 		dec.DisallowUnknownFields()
-		var tk ticket.Ticket
+		var tk dataset.Labelled
 		require.NoError(t, dec.Decode(&tk), "tickets.jsonl line %d", line)
 		require.NoError(t, tk.Validate(), "tickets.jsonl line %d", line)
 		require.NotNil(t, tk.Expect, "tickets.jsonl line %d has no expect label", line)
