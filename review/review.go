@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"time"
+
+	"github.com/supportdraft/supportdraft/drafts"
 )
 
 // Queue entry states.
@@ -22,12 +24,10 @@ const (
 	Closed    = "closed"     // discarded by the agent or closed by the idle timeout
 )
 
-// LowConfidence marks drafts a reviewer should read closely. The eval's calibration
-// (evals/tickets.jsonl, local providers) puts abstentions at a mean confidence of 0.11
-// and grounded and incomplete drafts at 0.87 and 0.83; drafts.Confidence caps a draft
-// with one unsupported claim at 0.5 and with two at 0.3. 0.6 flags every abstention and
-// every draft with an unsupported claim, and almost no grounded one.
-const LowConfidence = 0.6
+// LowConfidence marks drafts a reviewer should read closely: the forced-review threshold
+// the eval's calibration chose (drafts.ReviewThreshold; docs/architecture.md, "Knowing when
+// it does not know"), so the queue and the eval speak of the same line.
+const LowConfidence = drafts.ReviewThreshold
 
 // Entry is one draft's place in the queue: the current iteration of a ticket's draft.
 type Entry struct {
