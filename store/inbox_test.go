@@ -11,6 +11,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/store"
 )
 
 func inboundMessage(id, thread, body string) *inbox.Message {
@@ -87,4 +88,25 @@ func TestKillSwitchAndFunnelEvents(t *testing.T) {
 	assert.Equal(t, inbox.StepKillSwitch, events[0].Step)
 	assert.Error(t, s.RecordFunnel(ctx, []inbox.Event{{MessageID: "<2@x>", Step: "made-up", Outcome: inbox.OutcomeSkip, Reason: "x", At: at}}),
 		"the schema refuses a step that does not exist")
+}
+
+func TestFunnelCountsWhereMessagesStopped(t *testing.T) {
+	t.Parallel()
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	at := time.Now().UTC()
+	ev := func(id, step, outcome string) inbox.Event {
+		return inbox.Event{MessageID: id, ThreadID: "th-" + id, Step: step, Outcome: outcome, Reason: "r", At: at}
+	}
+	require.NoError(t, s.RecordFunnel(ctx, []inbox.Event{
+		ev("<1@x>", inbox.StepFilters, inbox.OutcomeSkip),
+		ev("<2@x>", inbox.StepFilters, inbox.OutcomePass), ev("<2@x>", inbox.StepFilters, inbox.OutcomeSkip),
+		ev("<3@x>", inbox.StepFilters, inbox.OutcomePass),
+	}))
+	counts, err := s.FunnelCounts(ctx, at.Add(-time.Minute))
+	require.NoError(t, err)
+	assert.Equal(t, []store.LabelCount{{Label: "filters skip", Count: 2}}, counts, "passes are not counted; stops are, by stage")
+	later, err := s.FunnelCounts(ctx, at.Add(time.Minute))
+	require.NoError(t, err)
+	assert.Empty(t, later, "events before the window are left out")
 }

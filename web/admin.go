@@ -1,11 +1,13 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -20,8 +22,11 @@ type adminView struct {
 	Gaps       []store.Gap
 	Checks     []store.LabelCount
 	Unchecked  []store.LabelCount // unchecked sends by cause
+	Funnel     []store.LabelCount // intake decisions by stage and outcome
 	KillSwitch bool
-	Since      time.Time
+	// Flip is the kill-switch button's JSON body: the opposite state, and who asked.
+	Flip  string
+	Since time.Time
 }
 
 // docView is one document's versions, newest first.
@@ -53,12 +58,22 @@ func (p *Pages) admin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	funnel, err := p.Store.FunnelCounts(ctx, since)
+	if err != nil {
+		return err
+	}
 	halted, err := p.Store.Halted(ctx) // the live switch, as intake and rebuilds read it
 	if err != nil {
 		return err
 	}
-	v := adminView{Chart: abstentionChart(weeks, since, time.Now()), Gaps: gaps, Checks: checks, Unchecked: unchecked,
+	v := adminView{Chart: abstentionChart(weeks, since, time.Now()), Gaps: gaps, Checks: checks, Unchecked: unchecked, Funnel: funnel,
 		KillSwitch: halted, Since: since}
+	who, _ := auth.From(c)
+	flip, err := json.Marshal(map[string]any{"halted": !halted, "by": "admin page: " + who.Name})
+	if err != nil {
+		return err
+	}
+	v.Flip = string(flip)
 	for _, vc := range cites {
 		if n := len(v.Docs); n == 0 || v.Docs[n-1].DocID != vc.DocID {
 			v.Docs = append(v.Docs, docView{DocID: vc.DocID})

@@ -207,6 +207,14 @@ func TestSidebarAndAdminInABrowser(t *testing.T) {
 	assert.Contains(t, strings.Join(bars, "\n"), "refunds, week of", "the abstention chart draws this week's refunds drafts")
 	a11y(t, admin)
 	screenshot(t, admin, "admin")
+
+	// The kill switch flips from the page and is read back live from the database.
+	within(t, admin, "halt drafting", chromedp.Click(chromedp.ID("killswitch")),
+		chromedp.WaitVisible(chromedp.CSS("#kill-h + p.verdict-blocked")))
+	assert.Equal(t, "Resume drafting", text(t, admin, "#killswitch"))
+	within(t, admin, "resume drafting", chromedp.Click(chromedp.ID("killswitch")),
+		chromedp.WaitVisible(chromedp.CSS("#kill-h + p.verdict-ok")))
+	assert.Equal(t, "Halt drafting", text(t, admin, "#killswitch"))
 }
 
 // reloadUntil reloads the page until sel is on it: the workflow marks a draft stale

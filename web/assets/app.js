@@ -26,7 +26,8 @@
     return e;
   }
 
-  // Forms marked data-api (Rebuild) post through fetch and reload the page on success.
+  // Forms marked data-api (Rebuild, the kill switch) post through fetch, with the JSON in
+  // data-body if any, and reload the page on success.
   document.querySelectorAll("form[data-api]").forEach(function (f) {
     f.addEventListener("submit", function (ev) {
       ev.preventDefault();
@@ -34,7 +35,7 @@
       var status = f.querySelector(".form-status");
       btn.disabled = true;
       if (status) { status.textContent = "Working…"; }
-      post(f.getAttribute("action")).then(function () { location.reload(); }).catch(function (err) {
+      post(f.getAttribute("action"), f.dataset.body ? JSON.parse(f.dataset.body) : undefined).then(function () { location.reload(); }).catch(function (err) {
         btn.disabled = false;
         if (status) { status.textContent = err.message; }
       });
