@@ -11,7 +11,7 @@ import (
 
 // SpansInput is a draft's claims and the evidence they may cite.
 type SpansInput struct {
-	Claims   []llm.Claim    `json:"claims"`
+	Claims   []llm.Claim       `json:"claims"`
 	Evidence []policy.Evidence `json:"evidence"`
 }
 
@@ -24,7 +24,7 @@ func (a *Activities) VerifySpans(_ context.Context, in SpansInput) ([]drafts.Cla
 type GuardInput struct {
 	Reply    string              `json:"reply"`
 	Checks   []drafts.ClaimCheck `json:"checks"`
-	Evidence []policy.Evidence      `json:"evidence"`
+	Evidence []policy.Evidence   `json:"evidence"`
 }
 
 // Guard runs the deterministic pass over every sentence: placeholders, failed claims, and
@@ -47,7 +47,7 @@ type ComposeInput struct {
 	Draft    llm.Draft           `json:"draft"`
 	Checks   []drafts.ClaimCheck `json:"checks"`
 	Guarded  guard.Result        `json:"guarded"`
-	Evidence []policy.Evidence      `json:"evidence"`
+	Evidence []policy.Evidence   `json:"evidence"`
 }
 
 // Compose decides what the agent sees (see drafts.Compose).

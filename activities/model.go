@@ -40,9 +40,9 @@ func Area(evidence []policy.Evidence) string {
 
 // GenerateInput asks the drafter for a reply to a ticket revision from evidence.
 type GenerateInput struct {
-	Ticket   TicketRef      `json:"ticket"`
-	At       time.Time      `json:"at"`
-	Account  policy.Account `json:"account"`
+	Ticket   TicketRef         `json:"ticket"`
+	At       time.Time         `json:"at"`
+	Account  policy.Account    `json:"account"`
 	Evidence []policy.Evidence `json:"evidence"`
 }
 
@@ -67,7 +67,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Draft
 type JudgeInput struct {
 	TicketID string              `json:"ticket_id"`
 	Checks   []drafts.ClaimCheck `json:"checks"`
-	Evidence []policy.Evidence      `json:"evidence"`
+	Evidence []policy.Evidence   `json:"evidence"`
 }
 
 // JudgeClaims asks the judge whether each verbatim span supports its sentence. Claims that
@@ -104,10 +104,10 @@ func verdictWords(v llm.Verdict) string {
 
 // ScoreInput is the composed reply to score against its evidence.
 type ScoreInput struct {
-	Ticket      TicketRef      `json:"ticket"`
-	Reply       string         `json:"reply"`
+	Ticket      TicketRef         `json:"ticket"`
+	Reply       string            `json:"reply"`
 	Evidence    []policy.Evidence `json:"evidence"`
-	Unsupported int            `json:"unsupported"`
+	Unsupported int               `json:"unsupported"`
 }
 
 // Score is the judge's faithfulness, coverage and fit, and the capped confidence.

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/supportdraft/supportdraft/llm"
-	"github.com/supportdraft/supportdraft/text"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // ClaimCheck is one claim of the model's draft with what the checker found.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
-	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 func newDrafter(t *testing.T, rounds int, search llm.Searcher) (*llm.OpenAIDrafter, *llmtest.Server) {
