@@ -12,7 +12,8 @@ import (
 )
 
 // EligibleChunks returns every chunk of the versions eligible at `at` for plan and region
-// (DESIGN.md's eligibility rule, drafts excluded): what outbound text may rest on. The
+// (approved, in force at that instant, scoped to the plan and region or to all of them;
+// drafts excluded; docs/architecture.md, "Eligibility"): what outbound text may rest on. The
 // send-check and the edit check run the guard against all of them, so an agent may quote
 // any current policy, not only what the draft cited.
 func (s *Store) EligibleChunks(ctx context.Context, at time.Time, plan, region string) ([]policy.Evidence, error) {
