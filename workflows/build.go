@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"slices"
 	"time"
 
@@ -69,15 +70,19 @@ func codeOptions(ctx workflow.Context) workflow.Context {
 // timeouts, retried by Temporal, non-retryable on permanent errors); the short store and
 // code steps, and the model steps of the embedded providers, are local activities,
 // recorded as markers, which saves a server round trip each. A failure leaves the
-// previous iteration in place; it is kept in buildErr and returned.
+// previous iteration in place; its reason (failureReason: no internal error text) is kept
+// in buildErr and in build_failures, and returned, and the status reads failed until a
+// build succeeds.
 func (w *state) build(ctx workflow.Context) error {
 	err := w.buildSteps(ctx)
 	w.buildErr = ""
 	if err != nil {
-		w.buildErr = err.Error()
+		w.buildErr = failureReason(err)
 		workflow.GetLogger(ctx).Error("draft build failed", "ticket", w.in.TicketID, "revision", w.revision, "error", err)
+		w.recordFailure(ctx)
+		return errors.New(w.buildErr)
 	}
-	return err
+	return nil
 }
 
 func (w *state) buildSteps(ctx workflow.Context) error {
@@ -109,7 +114,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 		return err
 	}
 	var comp drafts.Composition
-	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.Compose, activities.ComposeInput{Draft: draft, Checks: checks, Guarded: guarded, Evidence: evidence}).Get(ctx, &comp); err != nil {
+	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.Compose, activities.ComposeInput{Draft: draft, Checks: checks, Guarded: guarded, Evidence: evidence, InputNote: tc.InputNote}).Get(ctx, &comp); err != nil {
 		return err
 	}
 	var score activities.Score
