@@ -38,3 +38,13 @@ type FailureInput struct {
 func (a *Activities) RecordBuildFailure(ctx context.Context, in FailureInput) error {
 	return a.Store.RecordBuildFailure(ctx, in.TicketID, in.Revision, in.Reason)
 }
+
+// LastIteration is the highest draft iteration already saved for a ticket (0 if none), so
+// a new workflow run for a ticket drafted before numbers its drafts after the old ones.
+// The workflow runs it as a regular activity, once, before its first build: its answer is
+// then in the history before any Save, and a build replayed after a crash between Save and
+// the end of its workflow task gets the same number again instead of reading the row it
+// just saved.
+func (a *Activities) LastIteration(ctx context.Context, ticketID string) (int, error) {
+	return a.Store.LastIteration(ctx, ticketID)
+}

@@ -4,6 +4,8 @@
 package drafts
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"time"
 
 	"github.com/supportdraft/supportdraft/guard"
@@ -100,6 +102,20 @@ func (r *Record) Summarize() *Summary {
 		Plan: r.Account.Plan, Region: r.Account.Region, Bound: r.Bound, Confidence: r.Confidence, Struck: struck}
 }
 
+// TextRef names an agent's text (an edit, a text given to the send hook) kept in
+// Postgres: workflow updates and activities carry it instead of the words, so Temporal
+// history never holds them. Whoever reads the text by ID checks it against SHA256.
+type TextRef struct {
+	ID     int64  `json:"id"`
+	SHA256 string `json:"sha256"` // TextSHA256 of the text
+}
+
+// TextSHA256 is the hex SHA-256 of text exactly as typed.
+func TextSHA256(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
 // SendCheck is the answer to the send hook.
 type SendCheck struct {
 	Verdict      string        `json:"verdict"`
@@ -115,6 +131,9 @@ type SendCheck struct {
 	// check could not read the store) or temporal_unreachable (the API could not reach
 	// the workflow).
 	Cause string `json:"cause,omitempty"`
+	// TextID is the agent_texts row of the text that was checked; 0 when the text could
+	// not be kept (Postgres down).
+	TextID int64 `json:"text_id,omitempty"`
 }
 
 // UnguardedWarning is shown when the guard could not read the text against policy.

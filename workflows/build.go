@@ -64,6 +64,15 @@ func codeOptions(ctx workflow.Context) workflow.Context {
 	})
 }
 
+// versionIterationFromState marks the runs that number their drafts from their own state:
+// the last iteration saved before the run is read once, by a regular activity whose answer
+// the history keeps, and each build adds one. Earlier runs re-read the last saved
+// iteration in LoadContext, a local activity: a worker that died after Save but before
+// its workflow task completed left no marker, so the replay read the row just saved and
+// numbered the same build again, one higher. Save is idempotent per (ticket, iteration),
+// so a replayed build now rewrites its own row.
+const versionIterationFromState = "iteration-from-state"
+
 // build runs one draft iteration, step by step, each a visible activity in the history:
 // load context → retrieve (eligible only) → generate → verify spans → judge claims → guard
 // → compose → score → save. Steps that call a remote model are regular activities (long
@@ -86,10 +95,20 @@ func (w *state) build(ctx workflow.Context) error {
 }
 
 func (w *state) buildSteps(ctx workflow.Context) error {
+	fromState := workflow.GetVersion(ctx, versionIterationFromState, workflow.DefaultVersion, 1) == 1
+	if fromState && w.iteration == 0 {
+		if err := workflow.ExecuteActivity(dbOptions(ctx), a.LastIteration, w.in.TicketID).Get(ctx, &w.iteration); err != nil {
+			return err
+		}
+	}
 	ref := activities.TicketRef{TicketID: w.in.TicketID, Revision: w.revision}
 	var tc activities.TicketFacts
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.LoadContext, ref, w.in.Replay).Get(ctx, &tc); err != nil {
 		return err
+	}
+	iteration := w.iteration + 1
+	if !fromState {
+		iteration = max(w.iteration, tc.LastIteration) + 1
 	}
 	var evidence []policy.Evidence
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Retrieve, activities.RetrieveInput{Ticket: ref, At: tc.At, Account: tc.Account}).Get(ctx, &evidence); err != nil {
@@ -122,7 +141,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 		return err
 	}
 	record := drafts.Record{
-		TicketID: w.in.TicketID, Iteration: max(w.iteration, tc.LastIteration) + 1, Revision: w.revision,
+		TicketID: w.in.TicketID, Iteration: iteration, Revision: w.revision,
 		Status: comp.Status, EligibleAt: tc.At, Account: tc.Account, Reply: comp.Reply, ModelReply: draft.Reply,
 		Abstained: comp.Status == drafts.StatusAbstained, Note: comp.Note, Claims: checks, Sentences: guarded.Sentences,
 		Bound: comp.Bound, Evidence: evidenceRefs(evidence), Scores: score.Scores, Unsupported: comp.Unsupported,

@@ -42,6 +42,9 @@ type flow struct {
 	confidence float64                   // what Score answers
 	reviews    []review.Entry
 	sent       []review.SentReply
+
+	savedBefore        int // what LastIteration answers: iterations saved by earlier runs
+	lastIterationReads int // LastIteration calls
 }
 
 // lastReview is the queue entry as last written, and when.
@@ -103,7 +106,11 @@ func newFlow(t *testing.T, localModels bool) *flow {
 		f.markedAt = f.env.Now()
 		return nil
 	})
-	f.env.OnActivity(f.acts.SaveEdit, mock.Anything, mock.Anything).Return(&guard.Result{}, nil)
+	f.env.OnActivity(f.acts.SaveEdit, mock.Anything, mock.Anything).Return(&activities.EditChecks{}, nil)
+	f.env.OnActivity(f.acts.LastIteration, mock.Anything, mock.Anything).Return(func(context.Context, string) (int, error) {
+		f.lastIterationReads++
+		return f.savedBefore, nil
+	})
 	f.env.OnActivity(f.acts.SaveReview, mock.Anything, mock.Anything).Return(func(_ context.Context, e review.Entry) error {
 		f.reviews = append(f.reviews, e)
 		return nil
@@ -190,6 +197,23 @@ func TestFlowBuildsNeverOverlap(t *testing.T) {
 	assert.Equal(t, 2, rebuilt.Iteration)
 }
 
+// A run for a ticket drafted by an earlier run numbers its drafts after the old ones. The
+// last saved iteration is read once, by a regular activity (so the history keeps it before
+// any Save); each later build counts from the run's own state, never from a re-read.
+func TestFlowNumbersIterationsFromState(t *testing.T) {
+	f := newFlow(t, true)
+	f.savedBefore = 3
+	var opened, rebuilt, again workflows.DraftView
+	f.at(time.Second, workflows.UpdateOpen, &opened, nil, workflows.OpenRequest{Revision: 1})
+	f.at(2*time.Minute, workflows.UpdateRebuild, &rebuilt, nil)
+	f.at(4*time.Minute, workflows.UpdateRebuild, &again, nil)
+	f.at(10*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.run(time.Hour)
+
+	assert.Equal(t, []int{4, 5, 6}, []int{opened.Iteration, rebuilt.Iteration, again.Iteration})
+	assert.Equal(t, 1, f.lastIterationReads, "the saved iterations are read once per run")
+}
+
 func TestFlowNewRevisionMakesTheDraftStale(t *testing.T) {
 	f := newFlow(t, true)
 	var check workflows.SendCheckResult
@@ -205,7 +229,7 @@ func TestFlowNewRevisionMakesTheDraftStale(t *testing.T) {
 		assert.Equal(t, drafts.StatusStale, s.Status)
 		assert.Equal(t, 2, s.Revision)
 	}, 6*time.Minute)
-	f.at(7*time.Minute, workflows.UpdateSendCheck, &check, nil, workflows.SendCheckRequest{Text: "Hi"})
+	f.at(7*time.Minute, workflows.UpdateSendCheck, &check, nil, workflows.SendCheckRequest{})
 	f.at(8*time.Minute, workflows.UpdateDiscard, nil, nil)
 	f.run(time.Hour)
 
@@ -217,7 +241,7 @@ func TestFlowNewRevisionMakesTheDraftStale(t *testing.T) {
 func TestFlowIdleDraftCloses(t *testing.T) {
 	f := newFlow(t, true)
 	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
-	f.at(50*time.Minute, workflows.UpdateSendCheck, nil, nil, workflows.SendCheckRequest{Text: "Hi"})
+	f.at(50*time.Minute, workflows.UpdateSendCheck, nil, nil, workflows.SendCheckRequest{})
 	start := f.env.Now()
 	res := f.run(time.Hour)
 
