@@ -22,6 +22,9 @@ const (
 	StatusClosed    = "closed"    // nobody touched it before the idle timeout
 	StatusSent      = "sent"      // the help desk reported the reply that went out
 	StatusKilled    = "killed"    // a reviewer killed it from the review queue
+	// StatusFailed: the last build failed after its retries; BuildError says why. Any
+	// earlier iteration is still shown, and Rebuild tries again.
+	StatusFailed = "failed"
 )
 
 // Send-check verdicts.
@@ -50,16 +53,19 @@ type EvidenceRef struct {
 
 // Record is one draft iteration as saved: everything QA needs to read its story.
 type Record struct {
-	TicketID     string                 `json:"ticket_id"`
-	Iteration    int                    `json:"iteration"`
-	Revision     int                    `json:"revision"`
-	Status       string                 `json:"status"`
-	EligibleAt   time.Time              `json:"eligible_at"`
-	Account      policy.Account         `json:"account"`
-	Reply        string                 `json:"reply"`
-	ModelReply   string                 `json:"model_reply"`
-	Abstained    bool                   `json:"abstained"`
-	Note         string                 `json:"note,omitempty"`
+	TicketID   string         `json:"ticket_id"`
+	Iteration  int            `json:"iteration"`
+	Revision   int            `json:"revision"`
+	Status     string         `json:"status"`
+	EligibleAt time.Time      `json:"eligible_at"`
+	Account    policy.Account `json:"account"`
+	Reply      string         `json:"reply"`
+	ModelReply string         `json:"model_reply"`
+	Abstained  bool           `json:"abstained"`
+	Note       string         `json:"note,omitempty"`
+	// BuildError is set, with Status failed, when the ticket's last build failed: it is
+	// read from build_failures, never saved with an iteration.
+	BuildError   string                 `json:"build_error,omitempty"`
 	Claims       []ClaimCheck           `json:"claims"`
 	Sentences    []guard.SentenceResult `json:"sentences"`
 	Bound        []BoundVersion         `json:"bound"`

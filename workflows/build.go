@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"slices"
 	"time"
 
@@ -63,13 +64,6 @@ func codeOptions(ctx workflow.Context) workflow.Context {
 	})
 }
 
-// build runs one draft iteration, step by step, each a visible activity in the history:
-// load context → retrieve (eligible only) → generate → verify spans → judge claims → guard
-// → compose → score → save. Steps that call a remote model are regular activities (long
-// timeouts, retried by Temporal, non-retryable on permanent errors); the short store and
-// code steps, and the model steps of the embedded providers, are local activities,
-// recorded as markers, which saves a server round trip each. A failure leaves the
-// previous iteration in place; it is kept in buildErr and returned.
 // versionIterationFromState marks the runs that number their drafts from their own state:
 // the last iteration saved before the run is read once, by a regular activity whose answer
 // the history keeps, and each build adds one. Earlier runs re-read the last saved
@@ -79,14 +73,25 @@ func codeOptions(ctx workflow.Context) workflow.Context {
 // so a replayed build now rewrites its own row.
 const versionIterationFromState = "iteration-from-state"
 
+// build runs one draft iteration, step by step, each a visible activity in the history:
+// load context → retrieve (eligible only) → generate → verify spans → judge claims → guard
+// → compose → score → save. Steps that call a remote model are regular activities (long
+// timeouts, retried by Temporal, non-retryable on permanent errors); the short store and
+// code steps, and the model steps of the embedded providers, are local activities,
+// recorded as markers, which saves a server round trip each. A failure leaves the
+// previous iteration in place; its reason (failureReason: no internal error text) is kept
+// in buildErr and in build_failures, and returned, and the status reads failed until a
+// build succeeds.
 func (w *state) build(ctx workflow.Context) error {
 	err := w.buildSteps(ctx)
 	w.buildErr = ""
 	if err != nil {
-		w.buildErr = err.Error()
+		w.buildErr = failureReason(err)
 		workflow.GetLogger(ctx).Error("draft build failed", "ticket", w.in.TicketID, "revision", w.revision, "error", err)
+		w.recordFailure(ctx)
+		return errors.New(w.buildErr)
 	}
-	return err
+	return nil
 }
 
 func (w *state) buildSteps(ctx workflow.Context) error {
@@ -128,7 +133,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 		return err
 	}
 	var comp drafts.Composition
-	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.Compose, activities.ComposeInput{Draft: draft, Checks: checks, Guarded: guarded, Evidence: evidence}).Get(ctx, &comp); err != nil {
+	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.Compose, activities.ComposeInput{Draft: draft, Checks: checks, Guarded: guarded, Evidence: evidence, InputNote: tc.InputNote}).Get(ctx, &comp); err != nil {
 		return err
 	}
 	var score activities.Score

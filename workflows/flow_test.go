@@ -31,13 +31,15 @@ type flow struct {
 	t          *testing.T
 	env        *testsuite.TestWorkflowEnvironment
 	acts       *activities.Activities
-	builds     int       // LoadContext calls
-	inFlight   int       // builds between LoadContext and Save
-	maxBuild   int       // the most builds ever in flight at once
-	statuses   []string  // MarkStatus calls, in order
-	failing    int       // Retrieve fails this many more times
-	markedAt   time.Time // workflow time of the last MarkStatus
-	confidence float64   // what Score answers
+	builds     int                       // LoadContext calls
+	inFlight   int                       // builds between LoadContext and Save
+	maxBuild   int                       // the most builds ever in flight at once
+	statuses   []string                  // MarkStatus calls, in order
+	failing    int                       // Retrieve fails this many more times
+	generate   error                     // Generate fails with it while set
+	failures   []activities.FailureInput // RecordBuildFailure calls, in order
+	markedAt   time.Time                 // workflow time of the last MarkStatus
+	confidence float64                   // what Score answers
 	reviews    []review.Entry
 	sent       []review.SentReply
 
@@ -69,11 +71,22 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	f.env.OnActivity(f.acts.Retrieve, mock.Anything, mock.Anything).Return(func(context.Context, activities.RetrieveInput) ([]policy.Evidence, error) {
 		if f.failing > 0 {
 			f.failing--
+			f.inFlight--
 			return nil, temporal.NewNonRetryableApplicationError("store down", "Down", nil)
 		}
 		return evidence, nil
 	})
-	f.env.OnActivity(f.acts.Generate, mock.Anything, mock.Anything).After(time.Minute).Return(&llm.Draft{Reply: "Refunds within 14 days."}, nil)
+	f.env.OnActivity(f.acts.Generate, mock.Anything, mock.Anything).After(time.Minute).Return(func(context.Context, activities.GenerateInput) (*llm.Draft, error) {
+		if f.generate != nil {
+			f.inFlight--
+			return nil, f.generate
+		}
+		return &llm.Draft{Reply: "Refunds within 14 days."}, nil
+	})
+	f.env.OnActivity(f.acts.RecordBuildFailure, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FailureInput) error {
+		f.failures = append(f.failures, in)
+		return nil
+	}).Maybe()
 	f.env.OnActivity(f.acts.VerifySpans, mock.Anything, mock.Anything).Return([]drafts.ClaimCheck{}, nil)
 	f.env.OnActivity(f.acts.Halted, mock.Anything).Return(false, nil).Maybe()
 	f.env.OnActivity(f.acts.JudgeClaims, mock.Anything, mock.Anything).Return([]drafts.ClaimCheck{}, nil)

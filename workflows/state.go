@@ -54,6 +54,8 @@ func (w *state) snapshot(status string) DraftState {
 // status is the draft's status while the workflow runs.
 func (w *state) status() string {
 	switch {
+	case w.buildErr != "":
+		return drafts.StatusFailed
 	case w.draft == nil:
 		return StatusBuilding
 	case len(w.staleReasons) > 0:
