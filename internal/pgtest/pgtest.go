@@ -44,7 +44,9 @@ func Start(t testing.TB) *Cluster {
 	c := &Cluster{dir: dir, port: freePort(t), t: t}
 	c.run("initdb", "-D", filepath.Join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
 	c.Start()
-	t.Cleanup(func() { _ = c.command("pg_ctl", "stop", "-D", filepath.Join(dir, "data"), "-m", "immediate", "-w").Run() })
+	t.Cleanup(func() {
+		_ = c.command("pg_ctl", "stop", "-D", filepath.Join(dir, "data"), "-m", "immediate", "-w").Run()
+	})
 	conn, err := pgx.Connect(context.Background(), c.URL())
 	if err != nil {
 		t.Fatalf("private Postgres: connect: %v", err)
