@@ -31,12 +31,13 @@ type Config struct {
 	WebhookSecret     string        // SUPPORTDRAFT_WEBHOOK_SECRET: HMAC key of help-desk webhook signatures (empty: webhooks refused)
 	SessionKey        string        // SUPPORTDRAFT_SESSION_KEY: HMAC key of browser sessions (empty: random per process)
 
-	Provider      string // SUPPORTDRAFT_PROVIDER: local | openai
-	OpenAIBaseURL string // OPENAI_BASE_URL
-	OpenAIAPIKey  string // OPENAI_API_KEY
-	DraftModel    string // SUPPORTDRAFT_DRAFT_MODEL
-	JudgeModel    string // SUPPORTDRAFT_JUDGE_MODEL
-	ToolRounds    int    // SUPPORTDRAFT_TOOL_ROUNDS: search_policy calls allowed before the model must answer (0 = off)
+	Provider      string        // SUPPORTDRAFT_PROVIDER: local | openai
+	OpenAIBaseURL string        // OPENAI_BASE_URL
+	OpenAIAPIKey  string        // OPENAI_API_KEY
+	DraftModel    string        // SUPPORTDRAFT_DRAFT_MODEL
+	JudgeModel    string        // SUPPORTDRAFT_JUDGE_MODEL
+	ToolRounds    int           // SUPPORTDRAFT_TOOL_ROUNDS: search_policy calls allowed before the model must answer (0 = off)
+	ModelTimeout  time.Duration // SUPPORTDRAFT_MODEL_TIMEOUT: one model call; a hung endpoint fails the attempt and Temporal retries
 
 	Embedder       string // SUPPORTDRAFT_EMBEDDER: hashing | openai
 	EmbeddingModel string // SUPPORTDRAFT_EMBEDDING_MODEL
@@ -87,6 +88,12 @@ func FromEnv() (Config, error) {
 	}
 	if c.ToolRounds, err = intEnv("SUPPORTDRAFT_TOOL_ROUNDS", 0); err != nil {
 		return c, err
+	}
+	if c.ModelTimeout, err = durationEnv("SUPPORTDRAFT_MODEL_TIMEOUT", 60*time.Second); err != nil {
+		return c, err
+	}
+	if c.ModelTimeout > 80*time.Second {
+		return c, fmt.Errorf("SUPPORTDRAFT_MODEL_TIMEOUT=%s: at most 80s, inside the model activity's 90s timeout", c.ModelTimeout)
 	}
 	if c.EmbeddingDims, err = intEnv("SUPPORTDRAFT_EMBEDDING_DIMS", 256); err != nil {
 		return c, err

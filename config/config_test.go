@@ -26,6 +26,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{"SUPPORTDRAFT_CHECK_BUDGET", "2", "SUPPORTDRAFT_CHECK_BUDGET"},
 		{"SUPPORTDRAFT_EMBEDDING_DIMS", "4", "SUPPORTDRAFT_EMBEDDING_DIMS"},
 		{"SUPPORTDRAFT_TOOL_ROUNDS", "two", "SUPPORTDRAFT_TOOL_ROUNDS"},
+		{"SUPPORTDRAFT_MODEL_TIMEOUT", "90s", "SUPPORTDRAFT_MODEL_TIMEOUT"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
