@@ -17,6 +17,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/retrieval"
 	"github.com/supportdraft/supportdraft/store"
@@ -65,7 +66,7 @@ func permanentIfMissing(err error) error {
 // modelError marks permanent model failures (4xx other than rate limits) non-retryable so
 // Temporal does not spend its attempts on a request that can never succeed.
 func modelError(what string, err error) error {
-	if llm.IsPermanent(err) {
+	if openai.IsPermanent(err) {
 		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: %v", what, err), "ModelPermanent", err)
 	}
 	return fmt.Errorf("%s: %w", what, err)

@@ -75,6 +75,14 @@ type Draft struct {
 	Found []policy.Evidence `json:"found,omitempty"`
 }
 
+// The line a reply abstains with, in English and German. Every drafter abstains in the
+// same words, so the judge can tell an abstention from a claim whichever drafter wrote it.
+// It holds no number, commercial verb or promise, so the guard never strikes it.
+const (
+	AbstainEN = "No current approved policy covers this question, so it needs a reply from a member of the billing team."
+	AbstainDE = "Keine aktuelle, freigegebene Richtlinie deckt diese Frage ab, daher braucht sie eine Antwort aus dem Billing-Team."
+)
+
 // Drafter writes a reply to a ticket from the evidence in the request.
 type Drafter interface {
 	Draft(ctx context.Context, req Request) (*Draft, error)
@@ -109,6 +117,18 @@ type Scores struct {
 	Fit          float64 `json:"fit"`
 }
 
+// Clamped returns the scores with each clamped to [0,1], NaN read as 0: a model's scores
+// are bounded by its prompt, not by its output schema.
+func (s Scores) Clamped() Scores {
+	unit := func(x float64) float64 {
+		if x != x || x < 0 { // NaN counts as nothing
+			return 0
+		}
+		return min(x, 1)
+	}
+	return Scores{Faithfulness: unit(s.Faithfulness), Coverage: unit(s.Coverage), Fit: unit(s.Fit)}
+}
+
 // Judge checks single claims and scores whole drafts against their evidence.
 type Judge interface {
 	JudgeClaim(ctx context.Context, sentence, quote, chunkText string) (Judgement, error)
@@ -119,23 +139,6 @@ type Judge interface {
 // again without ever seeing a chunk the account may not be told about.
 type Searcher func(ctx context.Context, query string, k int) ([]policy.Evidence, error)
 
-// dedupEvidence appends the items of more whose chunk ID is not yet in list, keeping the
-// first occurrence, so each snippet is listed once in the order it was seen.
-func dedupEvidence(list []policy.Evidence, more ...policy.Evidence) []policy.Evidence {
-	seen := make(map[string]bool, len(list)+len(more))
-	for _, e := range list {
-		seen[e.ChunkID] = true
-	}
-	for _, e := range more {
-		if seen[e.ChunkID] {
-			continue
-		}
-		seen[e.ChunkID] = true
-		list = append(list, e)
-	}
-	return list
-}
-
 // Question returns the text a reply must answer: the subject and every customer message
 // of the thread, since a question the first message asked is still open when the customer
 // writes again. Judges score coverage against it.
@@ -144,5 +147,21 @@ func (r Request) Question() string {
 	if r.Subject != "" {
 		parts = append(parts, r.Subject)
 	}
-	return strings.Join(append(parts, customerBodies(r)...), "\n")
+	return strings.Join(append(parts, r.CustomerBodies()...), "\n")
+}
+
+// CustomerBodies are the customer's messages of the thread, oldest first: a question
+// asked in the first message and not answered since is still open when the customer writes
+// again, so the drafter weighs every one of them, not only the newest.
+func (r Request) CustomerBodies() []string {
+	var out []string
+	for _, m := range r.Messages {
+		if m.Author == "customer" {
+			out = append(out, m.Body)
+		}
+	}
+	if len(out) == 0 && len(r.Messages) > 0 {
+		out = append(out, r.Messages[len(r.Messages)-1].Body)
+	}
+	return out
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -24,8 +25,8 @@ const windowQuote = "Annual Pro and Business plans can be refunded in full withi
 func openAIHarness(t *testing.T, replies ...llmtest.Reply) (*harness, *llmtest.Server) {
 	srv := llmtest.New(t)
 	srv.Chat(replies...)
-	cfg := llm.OpenAIConfig{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model"}
-	h := newHarness(t, llm.NewOpenAIDrafter(llm.NewOpenAIClient(cfg), cfg, nil))
+	cfg := openai.OpenAIConfig{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model"}
+	h := newHarness(t, openai.NewOpenAIDrafter(openai.NewOpenAIClient(cfg), cfg, nil))
 	return h, srv
 }
 

@@ -1,4 +1,4 @@
-package llm
+package openai
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/redact"
+
+	"github.com/supportdraft/supportdraft/llm"
 )
 
 // judgementOutput is the claim check's strict output.
@@ -85,38 +87,38 @@ func BuildScoreRequest(model, question, reply string, evidence []policy.Evidence
 }
 
 // JudgeClaim implements Judge. A verdict outside the three allowed is malformed output.
-func (j *OpenAIJudge) JudgeClaim(ctx context.Context, sentence, quote, chunkText string) (Judgement, error) {
+func (j *OpenAIJudge) JudgeClaim(ctx context.Context, sentence, quote, chunkText string) (llm.Judgement, error) {
 	// The sentence comes from a reply restored for the agent: hide its personal data again.
 	content, err := j.complete(ctx, BuildJudgeClaimRequest(j.model, redact.Text(sentence, nil, redact.NewTable()), quote, chunkText))
 	if err != nil {
-		return Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, err)
+		return llm.Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, err)
 	}
 	var out judgementOutput
 	if err := json.Unmarshal([]byte(content), &out); err != nil {
-		return Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, malformed("%v", err))
+		return llm.Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, malformed("%v", err))
 	}
-	v := Verdict(out.Verdict)
+	v := llm.Verdict(out.Verdict)
 	if !v.Valid() {
-		return Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, malformed("verdict %q is not supports, contradicts or not_enough", out.Verdict))
+		return llm.Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, malformed("verdict %q is not supports, contradicts or not_enough", out.Verdict))
 	}
-	return Judgement{Verdict: v, Reasoning: out.Reasoning}, nil
+	return llm.Judgement{Verdict: v, Reasoning: out.Reasoning}, nil
 }
 
 // Score implements Judge. Each score is clamped to [0,1], since the schema cannot bound it.
-func (j *OpenAIJudge) Score(ctx context.Context, question, reply string, evidence []policy.Evidence) (Scores, error) {
+func (j *OpenAIJudge) Score(ctx context.Context, question, reply string, evidence []policy.Evidence) (llm.Scores, error) {
 	tab := redact.NewTable() // question and reply share placeholders, so the judge can still compare them
 	content, err := j.complete(ctx, BuildScoreRequest(j.model, redact.Text(question, nil, tab), redact.Text(reply, nil, tab), evidence))
 	if err != nil {
-		return Scores{}, fmt.Errorf("score with %s: %w", j.model, err)
+		return llm.Scores{}, fmt.Errorf("score with %s: %w", j.model, err)
 	}
 	var out scoresOutput
 	if err := json.Unmarshal([]byte(content), &out); err != nil {
-		return Scores{}, fmt.Errorf("score with %s: %w", j.model, malformed("%v", err))
+		return llm.Scores{}, fmt.Errorf("score with %s: %w", j.model, malformed("%v", err))
 	}
 	if out.Faithfulness == nil || out.Coverage == nil || out.Fit == nil {
-		return Scores{}, fmt.Errorf("score with %s: %w", j.model, malformed("missing faithfulness, coverage or fit"))
+		return llm.Scores{}, fmt.Errorf("score with %s: %w", j.model, malformed("missing faithfulness, coverage or fit"))
 	}
-	return Scores{Faithfulness: clamp01(*out.Faithfulness), Coverage: clamp01(*out.Coverage), Fit: clamp01(*out.Fit)}, nil
+	return llm.Scores{Faithfulness: *out.Faithfulness, Coverage: *out.Coverage, Fit: *out.Fit}.Clamped(), nil
 }
 
 // complete sends one structured-output request and returns the JSON content. A judge's

@@ -1,4 +1,4 @@
-package embedding
+package openai
 
 import (
 	"context"
@@ -15,7 +15,7 @@ const openAIBatch = 128
 
 // OpenAI embeds text with an OpenAI-compatible embeddings endpoint at a fixed number of
 // dimensions, so its vectors fit the store's vector column. Build the client with
-// llm.NewOpenAIClient (SDK retries off); classify its errors with llm.IsPermanent.
+// NewOpenAIClient (SDK retries off); classify its errors with IsPermanent.
 type OpenAI struct {
 	client openai.Client
 	model  string

@@ -1,4 +1,4 @@
-package embedding_test
+package openai_test
 
 import (
 	"context"
@@ -8,18 +8,18 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/openai/openai-go/v3"
+	openaisdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/openai"
 )
 
-func newOpenAI(t *testing.T, dims int) (*embedding.OpenAI, *llmtest.Server) {
+func newOpenAI(t *testing.T, dims int) (*openai.OpenAI, *llmtest.Server) {
 	t.Helper()
 	srv := llmtest.New(t)
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	return embedding.NewOpenAI(client, "text-embedding-3-small", dims), srv
+	client := openaisdk.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+	return openai.NewOpenAI(client, "text-embedding-3-small", dims), srv
 }
 
 func TestOpenAIEmbed(t *testing.T) {
@@ -108,9 +108,9 @@ func TestOpenAIEmbedErrorIsTheAPIError(t *testing.T) {
 	e, srv := newOpenAI(t, 4)
 	srv.FailEmbeddings(llmtest.Error(http.StatusTooManyRequests, "slow down"))
 	_, err := e.Embed(context.Background(), []string{"refund"})
-	var apiErr *openai.Error
+	var apiErr *openaisdk.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("err = %v, want a 429 *openai.Error", err)
+		t.Fatalf("err = %v, want a 429 *openaisdk.Error", err)
 	}
 	if n := len(srv.RequestsTo("/embeddings")); n != 1 {
 		t.Errorf("got %d requests, want 1 (no hidden retries)", n)

@@ -1,4 +1,4 @@
-package llm_test
+package openai_test
 
 import (
 	"context"
@@ -14,19 +14,21 @@ import (
 
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/local"
+	"github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
-func newDrafter(t *testing.T, rounds int, search llm.Searcher) (*llm.OpenAIDrafter, *llmtest.Server) {
+func newDrafter(t *testing.T, rounds int, search llm.Searcher) (*openai.OpenAIDrafter, *llmtest.Server) {
 	t.Helper()
 	srv := llmtest.New(t)
-	cfg := llm.OpenAIConfig{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model", ToolRounds: rounds}
-	return llm.NewOpenAIDrafter(llm.NewOpenAIClient(cfg), cfg, search), srv
+	cfg := openai.OpenAIConfig{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model", ToolRounds: rounds}
+	return openai.NewOpenAIDrafter(openai.NewOpenAIClient(cfg), cfg, search), srv
 }
 
 func refundRequest(t *testing.T) llm.Request {
-	return customerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", proEU, loadEvidence(t, "evidence.json"))
+	return llmtest.CustomerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", llmtest.ProEU, llmtest.Evidence(t, "evidence.json"))
 }
 
 const refundChunk = "billing/refunds-annual@4#refund-window"
@@ -77,7 +79,7 @@ func TestOpenAIDrafterPassesLiesThrough(t *testing.T) {
 	assert.Equal(t, madeUpQuote, lie.Claims[0].Quote)
 	assert.Contains(t, lie.Reply, "30-day refund window")
 	// Downstream, the rule judge catches it against the real chunk.
-	j, err := llm.RuleJudge{}.JudgeClaim(ctx, lie.Claims[0].Sentence, lie.Claims[0].Quote, req.Evidence[0].Text)
+	j, err := local.RuleJudge{}.JudgeClaim(ctx, lie.Claims[0].Sentence, lie.Claims[0].Quote, req.Evidence[0].Text)
 	require.NoError(t, err)
 	assert.Equal(t, llm.VerdictContradicts, j.Verdict, j.Reasoning)
 
@@ -108,10 +110,10 @@ func TestOpenAIDrafterMalformedOutput(t *testing.T) {
 			srv.Chat(tc.reply)
 			_, err := d.Draft(context.Background(), refundRequest(t))
 			require.Error(t, err)
-			assert.ErrorIs(t, err, llm.ErrMalformedOutput)
+			assert.ErrorIs(t, err, openai.ErrMalformedOutput)
 			assert.Contains(t, err.Error(), "model returned malformed JSON")
 			assert.Contains(t, err.Error(), tc.want)
-			assert.False(t, llm.IsPermanent(err), "malformed output is retried by the caller, a bounded number of times")
+			assert.False(t, openai.IsPermanent(err), "malformed output is retried by the caller, a bounded number of times")
 		})
 	}
 }
@@ -148,7 +150,7 @@ func TestOpenAIErrorsAreClassifiedWithoutHiddenRetries(t *testing.T) {
 			require.NoError(t, err, "call %d", i)
 		} else {
 			require.Error(t, err, "call %d", i)
-			assert.Equal(t, step.permanent, llm.IsPermanent(err), "call %d: %v", i, err)
+			assert.Equal(t, step.permanent, openai.IsPermanent(err), "call %d: %v", i, err)
 		}
 		assert.Len(t, srv.RequestsTo("/chat/completions"), i+1, "call %d: exactly one request, SDK retries are off", i)
 	}
@@ -156,15 +158,15 @@ func TestOpenAIErrorsAreClassifiedWithoutHiddenRetries(t *testing.T) {
 
 func TestIsPermanentOtherErrors(t *testing.T) {
 	t.Parallel()
-	assert.False(t, llm.IsPermanent(nil))
-	assert.False(t, llm.IsPermanent(errors.New("dial tcp: connection refused")))
-	assert.False(t, llm.IsPermanent(context.DeadlineExceeded))
+	assert.False(t, openai.IsPermanent(nil))
+	assert.False(t, openai.IsPermanent(errors.New("dial tcp: connection refused")))
+	assert.False(t, openai.IsPermanent(context.DeadlineExceeded))
 
 	// A connection error from the real client: nothing listens on the address.
-	cfg := llm.OpenAIConfig{BaseURL: "http://127.0.0.1:1", APIKey: "k", DraftModel: "m"}
-	_, err := llm.NewOpenAIDrafter(llm.NewOpenAIClient(cfg), cfg, nil).Draft(context.Background(), refundRequest(t))
+	cfg := openai.OpenAIConfig{BaseURL: "http://127.0.0.1:1", APIKey: "k", DraftModel: "m"}
+	_, err := openai.NewOpenAIDrafter(openai.NewOpenAIClient(cfg), cfg, nil).Draft(context.Background(), refundRequest(t))
 	require.Error(t, err)
-	assert.False(t, llm.IsPermanent(err))
+	assert.False(t, openai.IsPermanent(err))
 
 	// A timeout from the real client.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
@@ -172,12 +174,12 @@ func TestIsPermanentOtherErrors(t *testing.T) {
 	d, _ := newDrafter(t, 0, nil)
 	_, err = d.Draft(ctx, refundRequest(t))
 	require.Error(t, err)
-	assert.False(t, llm.IsPermanent(err))
+	assert.False(t, openai.IsPermanent(err))
 }
 
 func TestOpenAIDrafterToolUse(t *testing.T) {
 	t.Parallel()
-	ev := loadEvidence(t, "evidence.json")
+	ev := llmtest.Evidence(t, "evidence.json")
 	extra := policy.Evidence{ChunkID: "billing/proration@1#mid-cycle-upgrades", DocID: "billing/proration", Version: 1,
 		Title: "Proration", Text: "Upgrades mid-cycle are charged pro rata for the remaining days.", Score: 0.6}
 	var queries []string
@@ -197,7 +199,7 @@ func TestOpenAIDrafterToolUse(t *testing.T) {
 			"claims": []any{map[string]any{"sentence": "Upgrades mid-cycle are charged pro rata for the remaining days.",
 				"chunk_ids": []string{extra.ChunkID}, "quote": "Upgrades mid-cycle are charged pro rata for the remaining days."}}}),
 	)
-	req := customerRequest("Upgrade", "What happens if I upgrade in the middle of the month?", proEU, ev[:2])
+	req := llmtest.CustomerRequest("Upgrade", "What happens if I upgrade in the middle of the month?", llmtest.ProEU, ev[:2])
 
 	draft, err := d.Draft(context.Background(), req)
 	require.NoError(t, err)
@@ -236,7 +238,7 @@ func TestOpenAIDrafterToolCallOnFinalTurnIsMalformed(t *testing.T) {
 		llmtest.Call("call_2", "search_policy", `{"query": "refund again"}`),
 	)
 	_, err := d.Draft(context.Background(), refundRequest(t))
-	require.ErrorIs(t, err, llm.ErrMalformedOutput)
+	require.ErrorIs(t, err, openai.ErrMalformedOutput)
 	assert.Len(t, srv.RequestsTo("/chat/completions"), 2, "one search round, then one final turn")
 }
 
@@ -247,7 +249,7 @@ func TestOpenAIDrafterSearchFailureIsReturned(t *testing.T) {
 	srv.Chat(llmtest.Call("call_1", "search_policy", `{"query": "refund"}`))
 	_, err := d.Draft(context.Background(), refundRequest(t))
 	require.ErrorIs(t, err, boom)
-	assert.False(t, llm.IsPermanent(err))
+	assert.False(t, openai.IsPermanent(err))
 }
 
 // What leaves the machine: the ticket text, the eligibility fields, the evidence — and
@@ -260,7 +262,7 @@ func TestOpenAIDraftRequestOnTheWire(t *testing.T) {
 		Channel: "email", Subject: "Refund for my annual plan",
 		Messages: []ticket.Message{{Author: "customer", Body: "We bought the annual plan last week. Can we get a refund?"}},
 	}
-	req := llm.RequestFromTicket(tk, loadEvidence(t, "evidence.json"))
+	req := llm.RequestFromTicket(tk, llmtest.Evidence(t, "evidence.json"))
 	d, srv := newDrafter(t, 0, nil)
 	srv.Chat(llmtest.JSON(map[string]any{"reply": "Hi", "abstain": true, "claims": []any{}}))
 	_, err := d.Draft(context.Background(), req)
@@ -303,9 +305,9 @@ func assertStrictSchema(t *testing.T, body map[string]any, name string) map[stri
 func TestBuildDraftRequestIsPure(t *testing.T) {
 	t.Parallel()
 	req := refundRequest(t)
-	a, err := json.Marshal(llm.BuildDraftRequest("m", req))
+	a, err := json.Marshal(openai.BuildDraftRequest("m", req))
 	require.NoError(t, err)
-	b, err := json.Marshal(llm.BuildDraftRequest("m", req))
+	b, err := json.Marshal(openai.BuildDraftRequest("m", req))
 	require.NoError(t, err)
 	assert.JSONEq(t, string(a), string(b))
 	assert.Contains(t, string(a), "[1] chunk_id: "+refundChunk)
