@@ -33,7 +33,7 @@ const DefaultK = 20
 type Activities struct {
 	Store     *store.Store
 	Retriever *retrieval.Retriever
-	Drafter   llm.Drafter
+	Writer    llm.Writer
 	Judge     llm.Judge
 	Vocab     *guard.Vocabulary
 	// K is how many eligible chunks the drafter sees.
@@ -47,7 +47,7 @@ func New(s *store.Store, p providers.Set, vocab *guard.Vocabulary) *Activities {
 	return &Activities{
 		Store:     s,
 		Retriever: &retrieval.Retriever{Store: s, Embedder: p.Embedder},
-		Drafter:   p.Drafter,
+		Writer:    p.Writer,
 		Judge:     p.Judge,
 		Vocab:     vocab,
 		K:         DefaultK,

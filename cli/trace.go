@@ -117,7 +117,7 @@ func checkDraftAccount(cmd *cobra.Command, ticketID string) (trace.AccountCheck,
 		return trace.AccountCheck{}, fmt.Errorf("--draft needs the store: %w", err)
 	}
 	defer s.Close()
-	d, err := s.LatestDraft(cmd.Context(), ticketID)
+	d, err := s.LatestIteration(cmd.Context(), ticketID)
 	if errors.Is(err, store.ErrNotFound) {
 		return trace.AccountCheck{}, usagef("--draft %s: no draft of this ticket in the store at DATABASE_URL; check the ticket ID", ticketID)
 	}

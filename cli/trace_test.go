@@ -106,9 +106,9 @@ func TestTraceDraftAccount(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rec := &drafts.Record{TicketID: "T-9", Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
+	rec := &drafts.Saved{TicketID: "T-9", Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
 		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", ModelReply: "Hello."}
-	if err := s.SaveDraft(ctx, rec, "refunds"); err != nil {
+	if err := s.SaveIteration(ctx, rec, "refunds"); err != nil {
 		t.Fatal(err)
 	}
 

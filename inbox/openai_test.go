@@ -36,7 +36,7 @@ func TestOpenAITriageThroughTheFakeServer(t *testing.T) {
 			t.Parallel()
 			srv := llmtest.New(t)
 			srv.Chat(tc.reply)
-			tr := inbox.NewOpenAITriager(openai.NewOpenAIClient(openai.OpenAIConfig{BaseURL: srv.URL, APIKey: "test"}), "triage-mini")
+			tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini")
 			got, err := tr.Triage(context.Background(), msg)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {

@@ -1,9 +1,9 @@
-// Package llm holds the model providers behind small interfaces: a Drafter writes a reply
-// with claims from eligible policy evidence, a Judge checks claims and scores drafts. Two
-// families implement them: local deterministic providers (Extractive, RuleJudge), which are
-// the embedded default and need no network, and OpenAI providers for any OpenAI-compatible
-// endpoint. Nothing here decides eligibility or strikes sentences; callers do that with what
-// these providers return.
+// Package llm holds what the model providers promise and exchange, and nothing else: a
+// Writer writes a reply with claims from eligible policy evidence (an Answer), a Judge
+// checks claims and scores replies. Two families implement them: llm/local, the
+// deterministic providers that are the default and need no network, and llm/openai, for
+// any OpenAI-compatible endpoint. Nothing here decides eligibility or strikes sentences;
+// callers do that with what the providers return.
 package llm
 
 import (
@@ -29,8 +29,8 @@ type Request struct {
 	Account  policy.Account    `json:"account"`
 	Evidence []policy.Evidence `json:"evidence"`
 	// Search, when set, is the eligible-only retrieval for this ticket's account and
-	// instant, used by a tool-use drafter in place of the one it was built with:
-	// eligibility depends on the ticket, so a long-lived drafter cannot know it. It is
+	// instant, used by a tool-use writer in place of the one it was built with:
+	// eligibility depends on the ticket, so a long-lived writer cannot know it. It is
 	// code, not data, and never reaches a model.
 	Search Searcher `json:"-"`
 }
@@ -59,33 +59,34 @@ type Claim struct {
 	Quote    string   `json:"quote"`
 }
 
-// Draft is a drafter's answer. A model's self-reported confidence, if it gives one, is
-// dropped before a Draft is built: confidence comes from the judge, in code.
-type Draft struct {
+// Answer is what a Writer returns: the reply, its claims, or an abstention. A model's
+// self-reported confidence, if it gives one, is dropped before an Answer is built:
+// confidence comes from the judge, in code.
+type Answer struct {
 	Reply   string  `json:"reply"`
 	Abstain bool    `json:"abstain"`
 	Claims  []Claim `json:"claims"`
-	// Note tells the agent what the drafter could not answer and why ("No eligible policy
+	// Note tells the agent what the writer could not answer and why ("No eligible policy
 	// mentions PayPal"); it is shown beside the reply, never sent.
 	Note string `json:"note,omitempty"`
-	// Found is what a tool-use drafter's searches returned beyond the request's evidence,
+	// Found is what a tool-use writer's searches returned beyond the request's evidence,
 	// each snippet once. With the request's evidence it is the set claims may cite. A
-	// drafter that does not search leaves it empty rather than echo the request back:
+	// writer that does not search leaves it empty rather than echo the request back:
 	// every copy of the evidence is one more payload in the draft's workflow history.
 	Found []policy.Evidence `json:"found,omitempty"`
 }
 
-// The line a reply abstains with, in English and German. Every drafter abstains in the
-// same words, so the judge can tell an abstention from a claim whichever drafter wrote it.
+// The line a reply abstains with, in English and German. Every writer abstains in the
+// same words, so the judge can tell an abstention from a claim whichever writer wrote it.
 // It holds no number, commercial verb or promise, so the guard never strikes it.
 const (
 	AbstainEN = "No current approved policy covers this question, so it needs a reply from a member of the billing team."
 	AbstainDE = "Keine aktuelle, freigegebene Richtlinie deckt diese Frage ab, daher braucht sie eine Antwort aus dem Billing-Team."
 )
 
-// Drafter writes a reply to a ticket from the evidence in the request.
-type Drafter interface {
-	Draft(ctx context.Context, req Request) (*Draft, error)
+// Writer writes a reply to a ticket from the evidence in the request.
+type Writer interface {
+	Write(ctx context.Context, req Request) (*Answer, error)
 }
 
 // Verdict is the judge's answer on one claim.
@@ -135,7 +136,7 @@ type Judge interface {
 	Score(ctx context.Context, question string, reply string, evidence []policy.Evidence) (Scores, error)
 }
 
-// Searcher is eligible-only retrieval, handed to the tool-use drafter so a model can search
+// Searcher is eligible-only retrieval, handed to the tool-use writer so a model can search
 // again without ever seeing a chunk the account may not be told about.
 type Searcher func(ctx context.Context, query string, k int) ([]policy.Evidence, error)
 
@@ -152,7 +153,7 @@ func (r Request) Question() string {
 
 // CustomerBodies are the customer's messages of the thread, oldest first: a question
 // asked in the first message and not answered since is still open when the customer writes
-// again, so the drafter weighs every one of them, not only the newest.
+// again, so the writer weighs every one of them, not only the newest.
 func (r Request) CustomerBodies() []string {
 	var out []string
 	for _, m := range r.Messages {

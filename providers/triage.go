@@ -10,7 +10,7 @@ import (
 // openai provider a small model (SUPPORTDRAFT_TRIAGE_MODEL) behind a strict JSON schema.
 func Triager(cfg config.Config) inbox.Triager {
 	if cfg.Provider == "openai" {
-		client := openai.NewOpenAIClient(openai.OpenAIConfig{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey})
+		client := openai.NewClient(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey})
 		return inbox.NewOpenAITriager(client, cfg.TriageModel)
 	}
 	return inbox.Classifier{}

@@ -70,7 +70,7 @@ func newFlow(t *testing.T, localModels bool) *flow {
 		}
 		return evidence, nil
 	})
-	f.env.OnActivity(f.acts.Generate, mock.Anything, mock.Anything).After(time.Minute).Return(&llm.Draft{Reply: "Refunds within 14 days."}, nil)
+	f.env.OnActivity(f.acts.Generate, mock.Anything, mock.Anything).After(time.Minute).Return(&llm.Answer{Reply: "Refunds within 14 days."}, nil)
 	f.env.OnActivity(f.acts.VerifySpans, mock.Anything, mock.Anything).Return([]drafts.ClaimCheck{}, nil)
 	f.env.OnActivity(f.acts.Halted, mock.Anything).Return(false, nil).Maybe()
 	f.env.OnActivity(f.acts.JudgeClaims, mock.Anything, mock.Anything).Return([]drafts.ClaimCheck{}, nil)
@@ -81,7 +81,7 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	f.env.OnActivity(f.acts.Score, mock.Anything, mock.Anything).Return(func(context.Context, activities.ScoreInput) (*activities.Score, error) {
 		return &activities.Score{Confidence: f.confidence}, nil
 	})
-	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything).Return(func(context.Context, drafts.Record, string) error {
+	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything).Return(func(context.Context, drafts.Saved, string) error {
 		f.inFlight--
 		return nil
 	})

@@ -47,7 +47,7 @@ func TestCoverageCountsEveryQuestionOfTheThread(t *testing.T) {
 // message asks nothing new.
 func TestExtractiveAbstainsOnWhatNoPolicyMentions(t *testing.T) {
 	t.Parallel()
-	d, err := Extractive{}.Draft(context.Background(), llm.Request{Subject: "crypto",
+	d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "crypto",
 		Messages: []llm.Message{{Author: "customer", Body: "Can we pay in Bitcoin or USDC?"}}, Evidence: threadEvidence})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestExtractiveAbstainsOnWhatNoPolicyMentions(t *testing.T) {
 	if !d.Abstain || !strings.Contains(d.Note, "bitcoin") {
 		t.Fatalf("draft = %+v, want an abstention whose note names bitcoin", d)
 	}
-	d, err = Extractive{}.Draft(context.Background(), llm.Request{Subject: "overage", Evidence: threadEvidence, Messages: []llm.Message{
+	d, err = Extractive{}.Write(context.Background(), llm.Request{Subject: "overage", Evidence: threadEvidence, Messages: []llm.Message{
 		{Author: "customer", Body: "How is storage over the quota billed on Team?"},
 		{Author: "agent", Body: "Checking."},
 		{Author: "customer", Body: "Any news? Thanks!"},

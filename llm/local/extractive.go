@@ -50,13 +50,13 @@ const (
 	closingDE  = "Wenn etwas unklar ist, antworten Sie einfach auf diese E-Mail."
 )
 
-// Draft implements Drafter. Same request, same draft: ties are broken by evidence order
+// Write implements llm.Writer. Same request, same draft: ties are broken by evidence order
 // and sentence position, never by map order.
-func (x Extractive) Draft(_ context.Context, req llm.Request) (*llm.Draft, error) {
+func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, error) {
 	bodies := req.CustomerBodies()
 	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
 	if missing, share := missingConcepts(bodies, req.Evidence); share >= unanswerableShare {
-		return &llm.Draft{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
+		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
 	}
 	q := analyseQuestion(req.Subject, strings.Join(bodies, "\n\n"), req.Evidence)
 	ranked := rankEvidence(q, req.Evidence)
@@ -68,7 +68,7 @@ func (x Extractive) Draft(_ context.Context, req llm.Request) (*llm.Draft, error
 	used := chooseChunks(q, ranked, threshold)
 	picks := pickSentences(q, used)
 	if len(picks) == 0 {
-		return &llm.Draft{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}}, nil
+		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}}, nil
 	}
 
 	var quoted []string
@@ -85,7 +85,7 @@ func (x Extractive) Draft(_ context.Context, req llm.Request) (*llm.Draft, error
 		claims = append(claims, llm.Claim{Sentence: p.text, ChunkIDs: []string{p.chunkID}, Quote: p.text})
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
-	return &llm.Draft{Reply: reply, Claims: claims}, nil
+	return &llm.Answer{Reply: reply, Claims: claims}, nil
 }
 
 func abstainReply(german bool) string {

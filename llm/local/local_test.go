@@ -21,7 +21,7 @@ func TestExtractiveQuotesVerbatim(t *testing.T) {
 	req := llmtest.CustomerRequest("Refund for my annual plan",
 		"Hi, I bought the annual plan last week and we no longer need it. Can I get a refund?", llmtest.ProEU, ev)
 
-	d, err := local.Extractive{}.Draft(context.Background(), req)
+	d, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	require.False(t, d.Abstain, d.Reply)
 	require.NotEmpty(t, d.Claims)
@@ -52,7 +52,7 @@ func TestExtractiveAnswersGermanQuestionFromEnglishPolicy(t *testing.T) {
 	req := llmtest.CustomerRequest("Rechnung herunterladen", "Wo kann ich unsere Rechnungen herunterladen?",
 		policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, ev)
 
-	d, err := local.Extractive{}.Draft(context.Background(), req)
+	d, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	require.False(t, d.Abstain, d.Reply)
 	assert.Equal(t, "billing/invoices@2#downloading-invoices", d.Claims[0].ChunkIDs[0])
@@ -65,7 +65,7 @@ func TestExtractiveAbstainsOffTopic(t *testing.T) {
 	req := llmtest.CustomerRequest("Login problem",
 		"The password reset link never arrives and I cannot sign in to the mobile app.", llmtest.ProEU, ev)
 
-	d, err := local.Extractive{}.Draft(context.Background(), req)
+	d, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	assert.True(t, d.Abstain)
 	assert.Empty(t, d.Claims)
@@ -74,7 +74,7 @@ func TestExtractiveAbstainsOffTopic(t *testing.T) {
 
 func TestExtractiveAbstainsWithoutEvidence(t *testing.T) {
 	t.Parallel()
-	d, err := local.Extractive{}.Draft(context.Background(), llmtest.CustomerRequest("Refund", "Can I get a refund?", llmtest.ProEU, nil))
+	d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest("Refund", "Can I get a refund?", llmtest.ProEU, nil))
 	require.NoError(t, err)
 	assert.True(t, d.Abstain)
 }
@@ -85,7 +85,7 @@ func TestExtractiveAbstainsWithoutEvidence(t *testing.T) {
 func TestRuleJudgeDoesNotCountTheAbstentionLineAsFaithful(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	d, err := local.Extractive{}.Draft(ctx, llmtest.CustomerRequest("Hoodie", "Can you send me a hoodie?", llmtest.ProEU, nil))
+	d, err := local.Extractive{}.Write(ctx, llmtest.CustomerRequest("Hoodie", "Can you send me a hoodie?", llmtest.ProEU, nil))
 	require.NoError(t, err)
 	require.True(t, d.Abstain)
 	ev := []policy.Evidence{{ChunkID: "billing/contact@1#team", Title: "Billing team",
@@ -99,11 +99,11 @@ func TestExtractiveIsDeterministic(t *testing.T) {
 	t.Parallel()
 	ev := llmtest.Evidence(t, "evidence.json")
 	req := llmtest.CustomerRequest("Invoice", "How do I download an invoice, and can I change the company name on it?", llmtest.ProEU, ev)
-	first, err := local.Extractive{}.Draft(context.Background(), req)
+	first, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	require.False(t, first.Abstain)
 	for range 20 {
-		again, err := local.Extractive{}.Draft(context.Background(), req)
+		again, err := local.Extractive{}.Write(context.Background(), req)
 		require.NoError(t, err)
 		require.Equal(t, first, again)
 	}
@@ -115,14 +115,14 @@ func TestExtractiveGerman(t *testing.T) {
 	de := policy.Account{Plan: "pro", Region: "eu", Locale: "de"}
 	ev := llmtest.Evidence(t, "evidence_de.json")
 	req := llmtest.CustomerRequest("Erstattung", "Kann mein Jahresplan nach dem Kauf erstattet werden?", de, ev)
-	d, err := local.Extractive{}.Draft(context.Background(), req)
+	d, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	require.False(t, d.Abstain, d.Reply)
 	assert.True(t, strings.HasPrefix(d.Reply, "Hallo,\n\n"), d.Reply)
 	assert.Contains(t, d.Reply, "innerhalb von 14 Tagen")
 
 	// English evidence for a German account keeps the English frame: no mixed reply.
-	en, err := local.Extractive{}.Draft(context.Background(),
+	en, err := local.Extractive{}.Write(context.Background(),
 		llmtest.CustomerRequest("Refund", "Can I get a refund on my annual plan?", de, llmtest.Evidence(t, "evidence.json")))
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(en.Reply, "Hi,"), en.Reply)
@@ -139,7 +139,7 @@ func TestExtractiveFrameHasNoCommitments(t *testing.T) {
 		llmtest.CustomerRequest("Login", "I cannot sign in.", llmtest.ProEU, ev),
 		llmtest.CustomerRequest("Login", "Ich kann mich nicht anmelden.", policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, nil),
 	} {
-		d, err := local.Extractive{}.Draft(ctx, req)
+		d, err := local.Extractive{}.Write(ctx, req)
 		require.NoError(t, err)
 		frame := d.Reply
 		for _, c := range d.Claims {
@@ -195,7 +195,7 @@ func TestRuleJudgeScore(t *testing.T) {
 	ctx := context.Background()
 	question := "Refund for my annual plan\nCan I get a refund on my annual plan?"
 
-	d, err := local.Extractive{}.Draft(ctx, llmtest.CustomerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", llmtest.ProEU, ev))
+	d, err := local.Extractive{}.Write(ctx, llmtest.CustomerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", llmtest.ProEU, ev))
 	require.NoError(t, err)
 	good, err := local.RuleJudge{}.Score(ctx, question, d.Reply, ev)
 	require.NoError(t, err)
@@ -238,7 +238,7 @@ func TestExtractiveQuotesOneTopic(t *testing.T) {
 		{ChunkID: "billing/invoices@1#invoice-emails", DocID: "billing/invoices", Version: 1, Title: "Invoices",
 			Area: "invoices", Text: "Invoice emails\nThe refund receipt arrives by email within 1 hour.", Score: 0.7},
 	}
-	d, err := local.Extractive{}.Draft(context.Background(),
+	d, err := local.Extractive{}.Write(context.Background(),
 		llmtest.CustomerRequest("Refund", "How long do I have to get a refund on my annual plan?", llmtest.ProEU, ev))
 	require.NoError(t, err)
 	require.False(t, d.Abstain, d.Reply)

@@ -103,7 +103,7 @@ func draftUserMessage(req llm.Request) string {
 
 // parseDraft turns the model's JSON into a Draft, checking what strict mode promises.
 // Unknown fields (a "confidence" a model adds on its own) are dropped.
-func parseDraft(content string) (*llm.Draft, error) {
+func parseDraft(content string) (*llm.Answer, error) {
 	var w draftWire
 	if err := json.Unmarshal([]byte(content), &w); err != nil {
 		return nil, malformed("%v", err)
@@ -118,7 +118,7 @@ func parseDraft(content string) (*llm.Draft, error) {
 	case strings.TrimSpace(*w.Reply) == "" && !*w.Abstain:
 		return nil, malformed("empty reply without abstaining")
 	}
-	d := &llm.Draft{Reply: *w.Reply, Abstain: *w.Abstain, Claims: make([]llm.Claim, 0, len(*w.Claims))}
+	d := &llm.Answer{Reply: *w.Reply, Abstain: *w.Abstain, Claims: make([]llm.Claim, 0, len(*w.Claims))}
 	for i, c := range *w.Claims {
 		if c.Sentence == nil || c.Quote == nil || c.ChunkIDs == nil {
 			return nil, malformed("claim %d lacks sentence, chunk_ids or quote", i)
@@ -128,26 +128,26 @@ func parseDraft(content string) (*llm.Draft, error) {
 	return d, nil
 }
 
-// OpenAIDrafter drafts with a chat model and strict structured output, optionally letting
+// Writer drafts with a chat model and strict structured output, optionally letting
 // the model search the eligible policy first.
-type OpenAIDrafter struct {
+type Writer struct {
 	client openai.Client
 	model  string
 	rounds int
 	search llm.Searcher
 }
 
-// NewOpenAIDrafter returns a drafter using cfg.DraftModel. Tool use is on when
+// NewWriter returns a drafter using cfg.DraftModel. Tool use is on when
 // cfg.ToolRounds > 0 and a Searcher is available: Request.Search if set, else search
 // (which may be nil for a drafter that only ever gets per-request searchers).
-func NewOpenAIDrafter(client openai.Client, cfg OpenAIConfig, search llm.Searcher) *OpenAIDrafter {
-	return &OpenAIDrafter{client: client, model: cfg.DraftModel, rounds: cfg.ToolRounds, search: search}
+func NewWriter(client openai.Client, cfg Config, search llm.Searcher) *Writer {
+	return &Writer{client: client, model: cfg.DraftModel, rounds: cfg.ToolRounds, search: search}
 }
 
-// Draft implements Drafter. It returns the model's reply and claims as given — unknown
+// Write implements llm.Writer. It returns the model's reply and claims as given — unknown
 // chunk IDs, non-verbatim quotes and invented numbers included — because checking them is
 // the claim checker's job, and it needs to see them to count them.
-func (d *OpenAIDrafter) Draft(ctx context.Context, req llm.Request) (*llm.Draft, error) {
+func (d *Writer) Write(ctx context.Context, req llm.Request) (*llm.Answer, error) {
 	tab := redact.NewTable()
 	draft, err := d.draft(ctx, redactRequest(req, tab))
 	if err != nil {
@@ -170,7 +170,7 @@ func redactRequest(req llm.Request, tab *redact.Table) llm.Request {
 
 // restoreDraft puts the hidden values back into the model's reply and claim sentences, so
 // the agent reads "jane@example.com", not "[EMAIL_1]".
-func restoreDraft(d *llm.Draft, tab *redact.Table) *llm.Draft {
+func restoreDraft(d *llm.Answer, tab *redact.Table) *llm.Answer {
 	d.Reply = tab.Restore(d.Reply)
 	for i := range d.Claims {
 		d.Claims[i].Sentence = tab.Restore(d.Claims[i].Sentence)
@@ -178,7 +178,7 @@ func restoreDraft(d *llm.Draft, tab *redact.Table) *llm.Draft {
 	return d
 }
 
-func (d *OpenAIDrafter) draft(ctx context.Context, req llm.Request) (*llm.Draft, error) {
+func (d *Writer) draft(ctx context.Context, req llm.Request) (*llm.Answer, error) {
 	params := BuildDraftRequest(d.model, req)
 	search := req.Search
 	if search == nil {
@@ -201,9 +201,9 @@ func (d *OpenAIDrafter) draft(ctx context.Context, req llm.Request) (*llm.Draft,
 
 // finishDraft parses the final answer. A refusal becomes an abstention: the question then
 // needs a human, which is exactly what abstaining says, and retrying would refuse again.
-func finishDraft(model string, msg openai.ChatCompletionMessage, finish string, found []policy.Evidence) (*llm.Draft, error) {
+func finishDraft(model string, msg openai.ChatCompletionMessage, finish string, found []policy.Evidence) (*llm.Answer, error) {
 	if msg.Refusal != "" {
-		return &llm.Draft{Reply: llm.AbstainEN, Abstain: true, Claims: []llm.Claim{}, Found: found}, nil
+		return &llm.Answer{Reply: llm.AbstainEN, Abstain: true, Claims: []llm.Claim{}, Found: found}, nil
 	}
 	content, err := contentJSON(msg, finish)
 	if err != nil {

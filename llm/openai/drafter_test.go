@@ -20,11 +20,11 @@ import (
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
-func newDrafter(t *testing.T, rounds int, search llm.Searcher) (*openai.OpenAIDrafter, *llmtest.Server) {
+func newDrafter(t *testing.T, rounds int, search llm.Searcher) (*openai.Writer, *llmtest.Server) {
 	t.Helper()
 	srv := llmtest.New(t)
-	cfg := openai.OpenAIConfig{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model", ToolRounds: rounds}
-	return openai.NewOpenAIDrafter(openai.NewOpenAIClient(cfg), cfg, search), srv
+	cfg := openai.Config{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model", ToolRounds: rounds}
+	return openai.NewWriter(openai.NewClient(cfg), cfg, search), srv
 }
 
 func refundRequest(t *testing.T) llm.Request {
@@ -48,7 +48,7 @@ func TestOpenAIDrafterParsesStructuredOutput(t *testing.T) {
 	}))
 
 	req := refundRequest(t)
-	draft, err := d.Draft(context.Background(), req)
+	draft, err := d.Write(context.Background(), req)
 	require.NoError(t, err)
 	assert.False(t, draft.Abstain)
 	assert.Contains(t, draft.Reply, "14 days")
@@ -73,7 +73,7 @@ func TestOpenAIDrafterPassesLiesThrough(t *testing.T) {
 	ctx := context.Background()
 
 	req := refundRequest(t)
-	lie, err := d.Draft(ctx, req)
+	lie, err := d.Write(ctx, req)
 	require.NoError(t, err)
 	require.Len(t, lie.Claims, 1)
 	assert.Equal(t, madeUpQuote, lie.Claims[0].Quote)
@@ -83,7 +83,7 @@ func TestOpenAIDrafterPassesLiesThrough(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, llm.VerdictContradicts, j.Verdict, j.Reasoning)
 
-	unknown, err := d.Draft(ctx, refundRequest(t))
+	unknown, err := d.Write(ctx, refundRequest(t))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"billing/made-up@9#nowhere"}, unknown.Claims[0].ChunkIDs)
 }
@@ -108,7 +108,7 @@ func TestOpenAIDrafterMalformedOutput(t *testing.T) {
 			t.Parallel()
 			d, srv := newDrafter(t, 0, nil)
 			srv.Chat(tc.reply)
-			_, err := d.Draft(context.Background(), refundRequest(t))
+			_, err := d.Write(context.Background(), refundRequest(t))
 			require.Error(t, err)
 			assert.ErrorIs(t, err, openai.ErrMalformedOutput)
 			assert.Contains(t, err.Error(), "model returned malformed JSON")
@@ -122,7 +122,7 @@ func TestOpenAIDrafterRefusalAbstains(t *testing.T) {
 	t.Parallel()
 	d, srv := newDrafter(t, 0, nil)
 	srv.Chat(llmtest.Reply{Refusal: "I can't help with that."})
-	draft, err := d.Draft(context.Background(), refundRequest(t))
+	draft, err := d.Write(context.Background(), refundRequest(t))
 	require.NoError(t, err)
 	assert.True(t, draft.Abstain)
 	assert.Empty(t, draft.Claims)
@@ -145,7 +145,7 @@ func TestOpenAIErrorsAreClassifiedWithoutHiddenRetries(t *testing.T) {
 		ok        bool
 	}{{false, false}, {false, false}, {false, true}, {true, false}, {true, false}, {false, false}}
 	for i, step := range steps {
-		_, err := d.Draft(ctx, refundRequest(t))
+		_, err := d.Write(ctx, refundRequest(t))
 		if step.ok {
 			require.NoError(t, err, "call %d", i)
 		} else {
@@ -163,8 +163,8 @@ func TestIsPermanentOtherErrors(t *testing.T) {
 	assert.False(t, openai.IsPermanent(context.DeadlineExceeded))
 
 	// A connection error from the real client: nothing listens on the address.
-	cfg := openai.OpenAIConfig{BaseURL: "http://127.0.0.1:1", APIKey: "k", DraftModel: "m"}
-	_, err := openai.NewOpenAIDrafter(openai.NewOpenAIClient(cfg), cfg, nil).Draft(context.Background(), refundRequest(t))
+	cfg := openai.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", DraftModel: "m"}
+	_, err := openai.NewWriter(openai.NewClient(cfg), cfg, nil).Write(context.Background(), refundRequest(t))
 	require.Error(t, err)
 	assert.False(t, openai.IsPermanent(err))
 
@@ -172,7 +172,7 @@ func TestIsPermanentOtherErrors(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	d, _ := newDrafter(t, 0, nil)
-	_, err = d.Draft(ctx, refundRequest(t))
+	_, err = d.Write(ctx, refundRequest(t))
 	require.Error(t, err)
 	assert.False(t, openai.IsPermanent(err))
 }
@@ -201,7 +201,7 @@ func TestOpenAIDrafterToolUse(t *testing.T) {
 	)
 	req := llmtest.CustomerRequest("Upgrade", "What happens if I upgrade in the middle of the month?", llmtest.ProEU, ev[:2])
 
-	draft, err := d.Draft(context.Background(), req)
+	draft, err := d.Write(context.Background(), req)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"upgrade proration", "payment methods"}, queries)
 	var ids []string
@@ -237,7 +237,7 @@ func TestOpenAIDrafterToolCallOnFinalTurnIsMalformed(t *testing.T) {
 		llmtest.Call("call_1", "search_policy", `{"query": "refund"}`),
 		llmtest.Call("call_2", "search_policy", `{"query": "refund again"}`),
 	)
-	_, err := d.Draft(context.Background(), refundRequest(t))
+	_, err := d.Write(context.Background(), refundRequest(t))
 	require.ErrorIs(t, err, openai.ErrMalformedOutput)
 	assert.Len(t, srv.RequestsTo("/chat/completions"), 2, "one search round, then one final turn")
 }
@@ -247,7 +247,7 @@ func TestOpenAIDrafterSearchFailureIsReturned(t *testing.T) {
 	boom := errors.New("database unavailable")
 	d, srv := newDrafter(t, 2, func(context.Context, string, int) ([]policy.Evidence, error) { return nil, boom })
 	srv.Chat(llmtest.Call("call_1", "search_policy", `{"query": "refund"}`))
-	_, err := d.Draft(context.Background(), refundRequest(t))
+	_, err := d.Write(context.Background(), refundRequest(t))
 	require.ErrorIs(t, err, boom)
 	assert.False(t, openai.IsPermanent(err))
 }
@@ -265,7 +265,7 @@ func TestOpenAIDraftRequestOnTheWire(t *testing.T) {
 	req := llm.RequestFromTicket(tk, llmtest.Evidence(t, "evidence.json"))
 	d, srv := newDrafter(t, 0, nil)
 	srv.Chat(llmtest.JSON(map[string]any{"reply": "Hi", "abstain": true, "claims": []any{}}))
-	_, err := d.Draft(context.Background(), req)
+	_, err := d.Write(context.Background(), req)
 	require.NoError(t, err)
 
 	reqs := srv.RequestsTo("/chat/completions")
@@ -326,7 +326,7 @@ func TestOpenAIDrafterUsesRequestSearcher(t *testing.T) {
 	req := refundRequest(t)
 	called := 0
 	req.Search = func(context.Context, string, int) ([]policy.Evidence, error) { called++; return nil, nil }
-	_, err := d.Draft(context.Background(), req)
+	_, err := d.Write(context.Background(), req)
 	require.NoError(t, err)
 	assert.Equal(t, 1, called)
 	assert.Equal(t, 0, srv.Pending())

@@ -15,16 +15,16 @@ import (
 	"github.com/supportdraft/supportdraft/llm/openai"
 )
 
-func newOpenAI(t *testing.T, dims int) (*openai.OpenAI, *llmtest.Server) {
+func newEmbedder(t *testing.T, dims int) (*openai.Embedder, *llmtest.Server) {
 	t.Helper()
 	srv := llmtest.New(t)
 	client := openaisdk.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	return openai.NewOpenAI(client, "text-embedding-3-small", dims), srv
+	return openai.NewEmbedder(client, "text-embedding-3-small", dims), srv
 }
 
 func TestOpenAIEmbed(t *testing.T) {
 	t.Parallel()
-	e, srv := newOpenAI(t, 16)
+	e, srv := newEmbedder(t, 16)
 	if got, want := e.Name(), "openai:text-embedding-3-small:16"; got != want {
 		t.Fatalf("Name() = %q, want %q", got, want)
 	}
@@ -79,7 +79,7 @@ func TestOpenAIEmbed(t *testing.T) {
 
 func TestOpenAIEmbedBatchesAndEmpty(t *testing.T) {
 	t.Parallel()
-	e, srv := newOpenAI(t, 4)
+	e, srv := newEmbedder(t, 4)
 	vecs, err := e.Embed(context.Background(), nil)
 	if err != nil || len(vecs) != 0 {
 		t.Fatalf("Embed(nil) = %v, %v", vecs, err)
@@ -105,7 +105,7 @@ func TestOpenAIEmbedBatchesAndEmpty(t *testing.T) {
 
 func TestOpenAIEmbedErrorIsTheAPIError(t *testing.T) {
 	t.Parallel()
-	e, srv := newOpenAI(t, 4)
+	e, srv := newEmbedder(t, 4)
 	srv.FailEmbeddings(llmtest.Error(http.StatusTooManyRequests, "slow down"))
 	_, err := e.Embed(context.Background(), []string{"refund"})
 	var apiErr *openaisdk.Error

@@ -13,11 +13,11 @@ import (
 	"github.com/supportdraft/supportdraft/llm/openai"
 )
 
-func newJudge(t *testing.T) (*openai.OpenAIJudge, *llmtest.Server) {
+func newJudge(t *testing.T) (*openai.Judge, *llmtest.Server) {
 	t.Helper()
 	srv := llmtest.New(t)
-	cfg := openai.OpenAIConfig{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model"}
-	return openai.NewOpenAIJudge(openai.NewOpenAIClient(cfg), cfg), srv
+	cfg := openai.Config{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model"}
+	return openai.NewJudge(openai.NewClient(cfg), cfg), srv
 }
 
 func TestOpenAIJudgeClaim(t *testing.T) {

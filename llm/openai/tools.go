@@ -57,7 +57,7 @@ func searchTool() (openai.ChatCompletionToolUnionParam, error) {
 // tools, so the model has to commit to a structured answer. Counting turns as well as
 // searches bounds the loop even for a model that only ever calls unknown tools: at most
 // d.rounds+1 requests.
-func (d *OpenAIDrafter) draftWithTools(ctx context.Context, params openai.ChatCompletionNewParams, given []policy.Evidence, search llm.Searcher) (*llm.Draft, error) {
+func (d *Writer) draftWithTools(ctx context.Context, params openai.ChatCompletionNewParams, given []policy.Evidence, search llm.Searcher) (*llm.Answer, error) {
 	tool, err := searchTool()
 	if err != nil {
 		return nil, err
