@@ -33,22 +33,28 @@ type Request struct {
 	// eligibility depends on the ticket, so a long-lived writer cannot know it. It is
 	// code, not data, and never reaches a model.
 	Search Searcher `json:"-"`
+	// Truncation says what RequestFromTicket's caps (DefaultLimits) left out of Messages.
+	Truncation Truncation `json:"-"`
 }
 
 // RequestFromTicket builds the model's view of a ticket revision. It copies only author
 // and body of each message and only plan, region and locale of the account, so the account
-// ID held by the ticket cannot leak into a prompt by accident.
+// ID held by the ticket cannot leak into a prompt by accident. The messages are cut to
+// DefaultLimits (see Capped), so retrieval, the drafter and the judge all read the same
+// bounded text whatever the ticket's size.
 func RequestFromTicket(t *ticket.Ticket, evidence []policy.Evidence) Request {
 	msgs := make([]Message, 0, len(t.Messages))
 	for _, m := range t.Messages {
 		msgs = append(msgs, Message{Author: m.Author, Body: m.Body})
 	}
-	return Request{
+	req, tr := Request{
 		Subject:  t.Subject,
 		Messages: msgs,
 		Account:  t.Account.Eligibility(),
 		Evidence: evidence,
-	}
+	}.Capped(DefaultLimits)
+	req.Truncation = tr
+	return req
 }
 
 // Claim is one factual sentence of a reply with the chunks it relies on and the span

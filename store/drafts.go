@@ -43,6 +43,9 @@ func (s *Store) SaveIteration(ctx context.Context, r *drafts.Saved, area string)
 		if r.Abstained {
 			rejections = append(rejections, [2]string{abstentionLine(r.Note), "abstained: no eligible policy answers the question"})
 		}
+		if _, err := tx.Exec(ctx, `DELETE FROM build_failures WHERE ticket_id = $1`, r.TicketID); err != nil {
+			return fmt.Errorf("clear failed build of %s: %w", r.TicketID, err)
+		}
 		for _, rj := range rejections {
 			_, err := tx.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area)
 				VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING`, r.TicketID, r.Iteration, rj[0], rj[1], area)
@@ -108,8 +111,14 @@ func (s *Store) LastIteration(ctx context.Context, ticketID string) (int, error)
 }
 
 // LatestIteration returns the newest iteration of a ticket's draft.
+// A build that failed after it is shown as the status failed with its reason (see
+// withBuildFailure), over the last good iteration or alone.
 func (s *Store) LatestIteration(ctx context.Context, ticketID string) (*drafts.Saved, error) {
-	return s.loadIteration(ctx, ticketID, 0)
+	r, err := s.loadIteration(ctx, ticketID, 0)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	return s.withBuildFailure(ctx, ticketID, r)
 }
 
 // Iteration returns one iteration of a ticket's draft.

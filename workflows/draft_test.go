@@ -19,7 +19,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/drafts"
-	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
@@ -116,7 +115,7 @@ func TestDraftHappyPathCitesCurrentPolicyAndSendsOK(t *testing.T) {
 	var opened workflows.DraftView
 	var check drafts.SendCheck
 	h.update(workflows.UpdateOpen, &opened, workflows.OpenRequest{Revision: 1})
-	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi, see below."})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateDiscard, nil)
 	res := h.run("T-1", 1)
 
@@ -274,9 +273,9 @@ func TestSendCheckStaleByRevisionThenRebuildIsOK(t *testing.T) {
 		testenv.SaveTicket(t, h.store, testenv.Ticket("T-4", 2, "pro", "eu", now.Add(30*time.Minute), "Also, is VAT refunded too?"))
 		h.env.SignalWorkflow(workflows.SignalRevision, workflows.RevisionSignal{Revision: 2, UpdatedAt: now.Add(30 * time.Minute)})
 	})
-	h.update(workflows.UpdateSendCheck, &stale, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, &stale, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateRebuild, &rebuilt)
-	h.update(workflows.UpdateSendCheck, &fresh, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, &fresh, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-4", 1)
 
@@ -305,7 +304,7 @@ func TestSendCheckStaleByPolicyVersion(t *testing.T) {
 		_, err := h.store.Import(context.Background(), []*policy.Version{v}, testenv.Embedder)
 		require.NoError(t, err)
 	})
-	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-5", 1)
 	require.Equal(t, drafts.VerdictStale, check.Verdict)
@@ -320,7 +319,7 @@ func TestSendCheckStaleByPlan(t *testing.T) {
 	h.at(func() {
 		testenv.SaveTicket(t, h.store, testenv.Ticket("T-6", 2, "business", "eu", now.Add(time.Minute), refundQuestion))
 	})
-	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-6", 1)
 	require.Equal(t, drafts.VerdictStale, check.Verdict)
@@ -337,7 +336,7 @@ func TestSendCheckUncheckedWhenTheCheckCannotRun(t *testing.T) {
 	h.env.OnActivity(h.acts.CheckFresh, mock.Anything, mock.Anything).Return(nil, errors.New("connection refused"))
 	var check drafts.SendCheck
 	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
-	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-7", 1)
 	assert.Equal(t, drafts.VerdictUnchecked, check.Verdict)
@@ -356,15 +355,21 @@ func TestIdleDraftClosesAfterTimeout(t *testing.T) {
 func TestEditIsCheckedNotStruck(t *testing.T) {
 	h := newHarness(t, nil)
 	testenv.SaveTicket(t, h.store, testenv.Ticket("T-9", 1, "pro", "eu", now, refundQuestion))
-	var checked guard.Result
+	const text = "Hi {{first_name}}, we will refund you within 30 days."
+	ref, err := h.store.SaveAgentText(context.Background(), "T-9", store.TextEdit, text)
+	require.NoError(t, err)
+	var counted workflows.EditResult
 	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
-	h.update(workflows.UpdateEdit, &checked, workflows.EditRequest{Text: "Hi {{first_name}}, we will refund you within 30 days."})
+	h.update(workflows.UpdateEdit, &counted, workflows.EditRequest{Ref: &ref})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-9", 1)
+	assert.Equal(t, workflows.EditResult{TextID: ref.ID, Sentences: 1, Flagged: 1}, counted, "the update answers counts, never the words")
+	checked, err := h.store.TextChecks(context.Background(), "T-9", ref.ID)
+	require.NoError(t, err)
 	require.Len(t, checked.Sentences, 1)
 	assert.False(t, checked.Sentences[0].Kept)
 	assert.NotEmpty(t, checked.Sentences[0].Placeholders)
-	assert.True(t, strings.Contains(h.latest("T-9").EditedText, "{{first_name}}"), "the agent's text is stored as written")
+	assert.Equal(t, text, h.latest("T-9").EditedText, "the agent's text is stored on the draft as written")
 }
 
 // A long-lived draft continues as new and carries its state: the current draft, its
@@ -374,7 +379,7 @@ func TestLongDraftContinuesAsNewWithItsState(t *testing.T) {
 	testenv.SaveTicket(t, h.store, testenv.Ticket("T-10", 1, "pro", "eu", now, refundQuestion))
 	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
 	h.at(func() { h.env.SetCurrentHistoryLength(2500) })
-	h.update(workflows.UpdateSendCheck, nil, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, nil, workflows.SendCheckRequest{})
 	h.runStep0()
 	h.env.RegisterWorkflowWithOptions(worker.DraftWorkflow(false))
 	h.env.ExecuteWorkflow(workflows.DraftWorkflowType, &workflows.DraftInput{TicketID: "T-10", Revision: 1, IdleTimeout: 24 * time.Hour})

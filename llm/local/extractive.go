@@ -120,7 +120,7 @@ func analyseQuestion(subject, body string, evidence []policy.Evidence) question 
 	q := question{weight: map[string]float64{}, focus: map[string]bool{}}
 	asking := subject
 	for _, s := range text.SplitLines(body) {
-		if isAsking(s) {
+		if text.IsAsking(s) {
 			asking += "\n" + s
 		}
 	}
@@ -157,25 +157,6 @@ func analyseQuestion(subject, body string, evidence []policy.Evidence) question 
 	}
 	return q
 }
-
-// isAsking reports whether a sentence of the message asks something.
-func isAsking(s string) bool {
-	t := strings.TrimSpace(s)
-	if strings.HasSuffix(t, "?") {
-		return true
-	}
-	lower := strings.ToLower(t)
-	for _, p := range askingOpeners {
-		if strings.HasPrefix(lower, p) {
-			return true
-		}
-	}
-	return false
-}
-
-var askingOpeners = []string{"how ", "what ", "when ", "can ", "could ", "do ", "does ", "is ", "are ",
-	"will ", "why ", "which ", "where ", "please tell", "wie ", "was ", "wann ", "kann ", "können ",
-	"gibt es", "bekomme", "ist ", "muss "}
 
 // asksForNumber reports whether the question asks for a duration, an amount or a date,
 // which the policy states as a number.
