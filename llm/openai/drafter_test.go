@@ -33,7 +33,7 @@ func refundRequest(t *testing.T) llm.Request {
 
 const refundChunk = "billing/refunds-annual@4#refund-window"
 
-func TestOpenAIDrafterParsesStructuredOutput(t *testing.T) {
+func TestWriterParsesStructuredOutput(t *testing.T) {
 	t.Parallel()
 	d, srv := newDrafter(t, 0, nil)
 	srv.Chat(llmtest.JSON(map[string]any{
@@ -59,7 +59,7 @@ func TestOpenAIDrafterParsesStructuredOutput(t *testing.T) {
 }
 
 // The drafter reports what the model said, lies included; the claim checker strikes them.
-func TestOpenAIDrafterPassesLiesThrough(t *testing.T) {
+func TestWriterPassesLiesThrough(t *testing.T) {
 	t.Parallel()
 	d, srv := newDrafter(t, 0, nil)
 	invented := "Annual plans come with a 30-day refund window."
@@ -88,7 +88,7 @@ func TestOpenAIDrafterPassesLiesThrough(t *testing.T) {
 	assert.Equal(t, []string{"billing/made-up@9#nowhere"}, unknown.Claims[0].ChunkIDs)
 }
 
-func TestOpenAIDrafterMalformedOutput(t *testing.T) {
+func TestWriterMalformedOutput(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
@@ -118,7 +118,7 @@ func TestOpenAIDrafterMalformedOutput(t *testing.T) {
 	}
 }
 
-func TestOpenAIDrafterRefusalAbstains(t *testing.T) {
+func TestWriterRefusalAbstains(t *testing.T) {
 	t.Parallel()
 	d, srv := newDrafter(t, 0, nil)
 	srv.Chat(llmtest.Reply{Refusal: "I can't help with that."})
@@ -177,7 +177,7 @@ func TestIsPermanentOtherErrors(t *testing.T) {
 	assert.False(t, openai.IsPermanent(err))
 }
 
-func TestOpenAIDrafterToolUse(t *testing.T) {
+func TestWriterToolUse(t *testing.T) {
 	t.Parallel()
 	ev := llmtest.Evidence(t, "evidence.json")
 	extra := policy.Evidence{ChunkID: "billing/proration@1#mid-cycle-upgrades", DocID: "billing/proration", Version: 1,
@@ -229,7 +229,7 @@ func TestOpenAIDrafterToolUse(t *testing.T) {
 	assert.Contains(t, string(reqs[2].Body), `"tool_call_id":"call_2"`)
 }
 
-func TestOpenAIDrafterToolCallOnFinalTurnIsMalformed(t *testing.T) {
+func TestWriterToolCallOnFinalTurnIsMalformed(t *testing.T) {
 	t.Parallel()
 	search := func(context.Context, string, int) ([]policy.Evidence, error) { return nil, nil }
 	d, srv := newDrafter(t, 1, search)
@@ -242,7 +242,7 @@ func TestOpenAIDrafterToolCallOnFinalTurnIsMalformed(t *testing.T) {
 	assert.Len(t, srv.RequestsTo("/chat/completions"), 2, "one search round, then one final turn")
 }
 
-func TestOpenAIDrafterSearchFailureIsReturned(t *testing.T) {
+func TestWriterSearchFailureIsReturned(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("database unavailable")
 	d, srv := newDrafter(t, 2, func(context.Context, string, int) ([]policy.Evidence, error) { return nil, boom })
@@ -316,7 +316,7 @@ func TestBuildDraftRequestIsPure(t *testing.T) {
 }
 
 // A drafter built once at startup gets the ticket's eligible search with each request.
-func TestOpenAIDrafterUsesRequestSearcher(t *testing.T) {
+func TestWriterUsesRequestSearcher(t *testing.T) {
 	t.Parallel()
 	d, srv := newDrafter(t, 1, nil)
 	srv.Chat(
