@@ -14,6 +14,8 @@ import (
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/local"
+	"github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -30,10 +32,10 @@ func remoteAPI(t *testing.T, srv *llmtest.Server) *testAPI {
 	s := testenv.Store(t)
 	vocab, err := guard.DefaultVocabulary()
 	require.NoError(t, err)
-	cfg := llm.OpenAIConfig{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model",
+	cfg := openai.Config{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model",
 		RequestTimeout: 300 * time.Millisecond}
-	p := providers.Set{Embedder: testenv.Embedder, Drafter: llm.NewOpenAIDrafter(llm.NewOpenAIClient(cfg), cfg, nil),
-		Judge: llm.RuleJudge{}, Remote: true}
+	p := providers.Set{Embedder: testenv.Embedder, Writer: openai.NewWriter(openai.NewClient(cfg), cfg, nil),
+		Judge: local.RuleJudge{}, Remote: true}
 	st := stack.New(s, testenv.Temporal(t), p, vocab)
 	tq := testenv.Unique("test-model-")
 	w := st.Worker(tq, st.Activities())
@@ -46,7 +48,7 @@ func remoteAPI(t *testing.T, srv *llmtest.Server) *testAPI {
 // completes; one that keeps failing ends as a visible failed draft (502, then status
 // failed with its reason on GET), and a rebuild once the endpoint is back drafts it.
 func TestModelEndpointFailures(t *testing.T) {
-	good := llmtest.JSON(llm.Draft{Reply: "Hi,\n\n" + annualWindow + "\n\nBest regards.",
+	good := llmtest.JSON(llm.Answer{Reply: "Hi,\n\n" + annualWindow + "\n\nBest regards.",
 		Claims: []llm.Claim{{Sentence: annualWindow, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: annualWindow}}})
 	question := "Our annual Pro plan renewed five days ago. Can we still get a refund?"
 

@@ -1,4 +1,4 @@
-package llm
+package openai
 
 import (
 	"errors"
@@ -12,8 +12,8 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 )
 
-// OpenAIConfig points the OpenAI providers at any OpenAI-compatible endpoint.
-type OpenAIConfig struct {
+// Config points the OpenAI providers at any OpenAI-compatible endpoint.
+type Config struct {
 	BaseURL    string
 	APIKey     string
 	DraftModel string // writes replies
@@ -27,12 +27,12 @@ type OpenAIConfig struct {
 	RequestTimeout time.Duration
 }
 
-// DefaultRequestTimeout is OpenAIConfig.RequestTimeout when it is zero.
+// DefaultRequestTimeout is Config.RequestTimeout when it is zero.
 const DefaultRequestTimeout = 60 * time.Second
 
-// NewOpenAIClient builds the client with the SDK's own retries off: Temporal retries the
+// NewClient builds the client with the SDK's own retries off: Temporal retries the
 // activity, and two retry layers would multiply attempts and hide them from the history.
-func NewOpenAIClient(cfg OpenAIConfig) openai.Client {
+func NewClient(cfg Config) openai.Client {
 	timeout := cfg.RequestTimeout
 	if timeout <= 0 {
 		timeout = DefaultRequestTimeout
