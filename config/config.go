@@ -30,6 +30,7 @@ type Config struct {
 	TriageModel       string        // SUPPORTDRAFT_TRIAGE_MODEL: the small model that triages inbound mail (provider openai)
 	WebhookSecret     string        // SUPPORTDRAFT_WEBHOOK_SECRET: HMAC key of help-desk webhook signatures (empty: webhooks refused)
 	SessionKey        string        // SUPPORTDRAFT_SESSION_KEY: HMAC key of browser sessions (empty: random per process)
+	Retention         time.Duration // SUPPORTDRAFT_RETENTION: customer and agent text older than this is purged (90d)
 
 	Provider      string // SUPPORTDRAFT_PROVIDER: local | openai
 	OpenAIBaseURL string // OPENAI_BASE_URL
@@ -83,6 +84,9 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if c.ReviewDelay, err = durationEnv("SUPPORTDRAFT_REVIEW_DELAY", 10*time.Minute); err != nil {
+		return c, err
+	}
+	if c.Retention, err = retentionEnv(); err != nil {
 		return c, err
 	}
 	if c.ToolRounds, err = intEnv("SUPPORTDRAFT_TOOL_ROUNDS", 0); err != nil {
