@@ -41,7 +41,15 @@ func SampleCorpus() string {
 // Store returns a scratch store with the sample corpus imported.
 func Store(t testing.TB) *store.Store {
 	t.Helper()
-	s, _ := testdb.New(t)
+	s, _ := StoreURL(t)
+	return s
+}
+
+// StoreURL is Store with the scratch schema's database URL, for a process the test starts
+// (a worker it kills and restarts) to open the same schema.
+func StoreURL(t testing.TB) (*store.Store, string) {
+	t.Helper()
+	s, url := testdb.New(t)
 	versions, err := policy.ParseDir(SampleCorpus())
 	if err != nil {
 		t.Fatalf("parse sample corpus: %v", err)
@@ -49,7 +57,7 @@ func Store(t testing.TB) *store.Store {
 	if _, err := s.Import(context.Background(), versions, Embedder); err != nil {
 		t.Fatalf("import sample corpus: %v", err)
 	}
-	return s
+	return s, url
 }
 
 // Stack wires the real stack over s, as every process does (package stack): the local
