@@ -61,9 +61,9 @@ func StoreURL(t testing.TB) (*store.Store, string) {
 }
 
 // Stack wires the real stack over s, as every process does (package stack): the local
-// providers with the given drafter (nil: the local extractive drafter), the default
+// providers with the given writer (nil: the local extractive writer), the default
 // vocabulary, and c (nil in tests that run no worker or API).
-func Stack(t testing.TB, s *store.Store, c client.Client, drafter llm.Drafter) *stack.Stack {
+func Stack(t testing.TB, s *store.Store, c client.Client, writer llm.Writer) *stack.Stack {
 	t.Helper()
 	vocab, err := guard.DefaultVocabulary()
 	if err != nil {
@@ -71,17 +71,17 @@ func Stack(t testing.TB, s *store.Store, c client.Client, drafter llm.Drafter) *
 	}
 	p := providers.Local(256)
 	p.Embedder = Embedder
-	if drafter != nil {
-		p.Drafter = drafter
+	if writer != nil {
+		p.Writer = writer
 	}
 	return stack.New(s, c, p, vocab)
 }
 
-// Activities wires the real activities over s with the local judge and the given drafter
-// (nil: the local extractive drafter).
-func Activities(t testing.TB, s *store.Store, drafter llm.Drafter) *activities.Activities {
+// Activities wires the real activities over s with the local judge and the given writer
+// (nil: the local extractive writer).
+func Activities(t testing.TB, s *store.Store, writer llm.Writer) *activities.Activities {
 	t.Helper()
-	return Stack(t, s, nil, drafter).Activities()
+	return Stack(t, s, nil, writer).Activities()
 }
 
 // Ticket builds a one-message ticket revision.
@@ -101,11 +101,11 @@ func SaveTicket(t testing.TB, s *store.Store, tk *ticket.Ticket) {
 	}
 }
 
-// Scripted is a drafter that answers with a fixed draft: a model that lies on cue.
-type Scripted struct{ Reply llm.Draft }
+// Scripted is a writer that answers with a fixed answer: a model that lies on cue.
+type Scripted struct{ Reply llm.Answer }
 
-// Draft returns the scripted draft.
-func (s Scripted) Draft(context.Context, llm.Request) (*llm.Draft, error) {
+// Write returns the scripted answer.
+func (s Scripted) Write(context.Context, llm.Request) (*llm.Answer, error) {
 	d := s.Reply
 	return &d, nil
 }

@@ -1,4 +1,4 @@
-package llm
+package openai
 
 import (
 	"errors"
@@ -11,8 +11,8 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 )
 
-// OpenAIConfig points the OpenAI providers at any OpenAI-compatible endpoint.
-type OpenAIConfig struct {
+// Config points the OpenAI providers at any OpenAI-compatible endpoint.
+type Config struct {
 	BaseURL    string
 	APIKey     string
 	DraftModel string // writes replies
@@ -22,9 +22,9 @@ type OpenAIConfig struct {
 	ToolRounds int
 }
 
-// NewOpenAIClient builds the client with the SDK's own retries off: Temporal retries the
+// NewClient builds the client with the SDK's own retries off: Temporal retries the
 // activity, and two retry layers would multiply attempts and hide them from the history.
-func NewOpenAIClient(cfg OpenAIConfig) openai.Client {
+func NewClient(cfg Config) openai.Client {
 	opts := []option.RequestOption{option.WithMaxRetries(0)}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))

@@ -1,4 +1,4 @@
-package llm_test
+package openai_test
 
 import (
 	"context"
@@ -14,24 +14,26 @@ import (
 
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/local"
+	"github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
-func newDrafter(t *testing.T, rounds int, search llm.Searcher) (*llm.OpenAIDrafter, *llmtest.Server) {
+func newDrafter(t *testing.T, rounds int, search llm.Searcher) (*openai.Writer, *llmtest.Server) {
 	t.Helper()
 	srv := llmtest.New(t)
-	cfg := llm.OpenAIConfig{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model", ToolRounds: rounds}
-	return llm.NewOpenAIDrafter(llm.NewOpenAIClient(cfg), cfg, search), srv
+	cfg := openai.Config{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model", ToolRounds: rounds}
+	return openai.NewWriter(openai.NewClient(cfg), cfg, search), srv
 }
 
 func refundRequest(t *testing.T) llm.Request {
-	return customerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", proEU, loadEvidence(t, "evidence.json"))
+	return llmtest.CustomerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", llmtest.ProEU, llmtest.Evidence(t, "evidence.json"))
 }
 
 const refundChunk = "billing/refunds-annual@4#refund-window"
 
-func TestOpenAIDrafterParsesStructuredOutput(t *testing.T) {
+func TestWriterParsesStructuredOutput(t *testing.T) {
 	t.Parallel()
 	d, srv := newDrafter(t, 0, nil)
 	srv.Chat(llmtest.JSON(map[string]any{
@@ -46,7 +48,7 @@ func TestOpenAIDrafterParsesStructuredOutput(t *testing.T) {
 	}))
 
 	req := refundRequest(t)
-	draft, err := d.Draft(context.Background(), req)
+	draft, err := d.Write(context.Background(), req)
 	require.NoError(t, err)
 	assert.False(t, draft.Abstain)
 	assert.Contains(t, draft.Reply, "14 days")
@@ -57,7 +59,7 @@ func TestOpenAIDrafterParsesStructuredOutput(t *testing.T) {
 }
 
 // The drafter reports what the model said, lies included; the claim checker strikes them.
-func TestOpenAIDrafterPassesLiesThrough(t *testing.T) {
+func TestWriterPassesLiesThrough(t *testing.T) {
 	t.Parallel()
 	d, srv := newDrafter(t, 0, nil)
 	invented := "Annual plans come with a 30-day refund window."
@@ -71,22 +73,22 @@ func TestOpenAIDrafterPassesLiesThrough(t *testing.T) {
 	ctx := context.Background()
 
 	req := refundRequest(t)
-	lie, err := d.Draft(ctx, req)
+	lie, err := d.Write(ctx, req)
 	require.NoError(t, err)
 	require.Len(t, lie.Claims, 1)
 	assert.Equal(t, madeUpQuote, lie.Claims[0].Quote)
 	assert.Contains(t, lie.Reply, "30-day refund window")
 	// Downstream, the rule judge catches it against the real chunk.
-	j, err := llm.RuleJudge{}.JudgeClaim(ctx, lie.Claims[0].Sentence, lie.Claims[0].Quote, req.Evidence[0].Text)
+	j, err := local.RuleJudge{}.JudgeClaim(ctx, lie.Claims[0].Sentence, lie.Claims[0].Quote, req.Evidence[0].Text)
 	require.NoError(t, err)
 	assert.Equal(t, llm.VerdictContradicts, j.Verdict, j.Reasoning)
 
-	unknown, err := d.Draft(ctx, refundRequest(t))
+	unknown, err := d.Write(ctx, refundRequest(t))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"billing/made-up@9#nowhere"}, unknown.Claims[0].ChunkIDs)
 }
 
-func TestOpenAIDrafterMalformedOutput(t *testing.T) {
+func TestWriterMalformedOutput(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
@@ -106,21 +108,21 @@ func TestOpenAIDrafterMalformedOutput(t *testing.T) {
 			t.Parallel()
 			d, srv := newDrafter(t, 0, nil)
 			srv.Chat(tc.reply)
-			_, err := d.Draft(context.Background(), refundRequest(t))
+			_, err := d.Write(context.Background(), refundRequest(t))
 			require.Error(t, err)
-			assert.ErrorIs(t, err, llm.ErrMalformedOutput)
+			assert.ErrorIs(t, err, openai.ErrMalformedOutput)
 			assert.Contains(t, err.Error(), "model returned malformed JSON")
 			assert.Contains(t, err.Error(), tc.want)
-			assert.False(t, llm.IsPermanent(err), "malformed output is retried by the caller, a bounded number of times")
+			assert.False(t, openai.IsPermanent(err), "malformed output is retried by the caller, a bounded number of times")
 		})
 	}
 }
 
-func TestOpenAIDrafterRefusalAbstains(t *testing.T) {
+func TestWriterRefusalAbstains(t *testing.T) {
 	t.Parallel()
 	d, srv := newDrafter(t, 0, nil)
 	srv.Chat(llmtest.Reply{Refusal: "I can't help with that."})
-	draft, err := d.Draft(context.Background(), refundRequest(t))
+	draft, err := d.Write(context.Background(), refundRequest(t))
 	require.NoError(t, err)
 	assert.True(t, draft.Abstain)
 	assert.Empty(t, draft.Claims)
@@ -143,12 +145,12 @@ func TestOpenAIErrorsAreClassifiedWithoutHiddenRetries(t *testing.T) {
 		ok        bool
 	}{{false, false}, {false, false}, {false, true}, {true, false}, {true, false}, {false, false}}
 	for i, step := range steps {
-		_, err := d.Draft(ctx, refundRequest(t))
+		_, err := d.Write(ctx, refundRequest(t))
 		if step.ok {
 			require.NoError(t, err, "call %d", i)
 		} else {
 			require.Error(t, err, "call %d", i)
-			assert.Equal(t, step.permanent, llm.IsPermanent(err), "call %d: %v", i, err)
+			assert.Equal(t, step.permanent, openai.IsPermanent(err), "call %d: %v", i, err)
 		}
 		assert.Len(t, srv.RequestsTo("/chat/completions"), i+1, "call %d: exactly one request, SDK retries are off", i)
 	}
@@ -156,28 +158,28 @@ func TestOpenAIErrorsAreClassifiedWithoutHiddenRetries(t *testing.T) {
 
 func TestIsPermanentOtherErrors(t *testing.T) {
 	t.Parallel()
-	assert.False(t, llm.IsPermanent(nil))
-	assert.False(t, llm.IsPermanent(errors.New("dial tcp: connection refused")))
-	assert.False(t, llm.IsPermanent(context.DeadlineExceeded))
+	assert.False(t, openai.IsPermanent(nil))
+	assert.False(t, openai.IsPermanent(errors.New("dial tcp: connection refused")))
+	assert.False(t, openai.IsPermanent(context.DeadlineExceeded))
 
 	// A connection error from the real client: nothing listens on the address.
-	cfg := llm.OpenAIConfig{BaseURL: "http://127.0.0.1:1", APIKey: "k", DraftModel: "m"}
-	_, err := llm.NewOpenAIDrafter(llm.NewOpenAIClient(cfg), cfg, nil).Draft(context.Background(), refundRequest(t))
+	cfg := openai.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", DraftModel: "m"}
+	_, err := openai.NewWriter(openai.NewClient(cfg), cfg, nil).Write(context.Background(), refundRequest(t))
 	require.Error(t, err)
-	assert.False(t, llm.IsPermanent(err))
+	assert.False(t, openai.IsPermanent(err))
 
 	// A timeout from the real client.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	d, _ := newDrafter(t, 0, nil)
-	_, err = d.Draft(ctx, refundRequest(t))
+	_, err = d.Write(ctx, refundRequest(t))
 	require.Error(t, err)
-	assert.False(t, llm.IsPermanent(err))
+	assert.False(t, openai.IsPermanent(err))
 }
 
-func TestOpenAIDrafterToolUse(t *testing.T) {
+func TestWriterToolUse(t *testing.T) {
 	t.Parallel()
-	ev := loadEvidence(t, "evidence.json")
+	ev := llmtest.Evidence(t, "evidence.json")
 	extra := policy.Evidence{ChunkID: "billing/proration@1#mid-cycle-upgrades", DocID: "billing/proration", Version: 1,
 		Title: "Proration", Text: "Upgrades mid-cycle are charged pro rata for the remaining days.", Score: 0.6}
 	var queries []string
@@ -197,9 +199,9 @@ func TestOpenAIDrafterToolUse(t *testing.T) {
 			"claims": []any{map[string]any{"sentence": "Upgrades mid-cycle are charged pro rata for the remaining days.",
 				"chunk_ids": []string{extra.ChunkID}, "quote": "Upgrades mid-cycle are charged pro rata for the remaining days."}}}),
 	)
-	req := customerRequest("Upgrade", "What happens if I upgrade in the middle of the month?", proEU, ev[:2])
+	req := llmtest.CustomerRequest("Upgrade", "What happens if I upgrade in the middle of the month?", llmtest.ProEU, ev[:2])
 
-	draft, err := d.Draft(context.Background(), req)
+	draft, err := d.Write(context.Background(), req)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"upgrade proration", "payment methods"}, queries)
 	var ids []string
@@ -227,7 +229,7 @@ func TestOpenAIDrafterToolUse(t *testing.T) {
 	assert.Contains(t, string(reqs[2].Body), `"tool_call_id":"call_2"`)
 }
 
-func TestOpenAIDrafterToolCallOnFinalTurnIsMalformed(t *testing.T) {
+func TestWriterToolCallOnFinalTurnIsMalformed(t *testing.T) {
 	t.Parallel()
 	search := func(context.Context, string, int) ([]policy.Evidence, error) { return nil, nil }
 	d, srv := newDrafter(t, 1, search)
@@ -235,19 +237,19 @@ func TestOpenAIDrafterToolCallOnFinalTurnIsMalformed(t *testing.T) {
 		llmtest.Call("call_1", "search_policy", `{"query": "refund"}`),
 		llmtest.Call("call_2", "search_policy", `{"query": "refund again"}`),
 	)
-	_, err := d.Draft(context.Background(), refundRequest(t))
-	require.ErrorIs(t, err, llm.ErrMalformedOutput)
+	_, err := d.Write(context.Background(), refundRequest(t))
+	require.ErrorIs(t, err, openai.ErrMalformedOutput)
 	assert.Len(t, srv.RequestsTo("/chat/completions"), 2, "one search round, then one final turn")
 }
 
-func TestOpenAIDrafterSearchFailureIsReturned(t *testing.T) {
+func TestWriterSearchFailureIsReturned(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("database unavailable")
 	d, srv := newDrafter(t, 2, func(context.Context, string, int) ([]policy.Evidence, error) { return nil, boom })
 	srv.Chat(llmtest.Call("call_1", "search_policy", `{"query": "refund"}`))
-	_, err := d.Draft(context.Background(), refundRequest(t))
+	_, err := d.Write(context.Background(), refundRequest(t))
 	require.ErrorIs(t, err, boom)
-	assert.False(t, llm.IsPermanent(err))
+	assert.False(t, openai.IsPermanent(err))
 }
 
 // What leaves the machine: the ticket text, the eligibility fields, the evidence — and
@@ -260,10 +262,10 @@ func TestOpenAIDraftRequestOnTheWire(t *testing.T) {
 		Channel: "email", Subject: "Refund for my annual plan",
 		Messages: []ticket.Message{{Author: "customer", Body: "We bought the annual plan last week. Can we get a refund?"}},
 	}
-	req := llm.RequestFromTicket(tk, loadEvidence(t, "evidence.json"))
+	req := llm.RequestFromTicket(tk, llmtest.Evidence(t, "evidence.json"))
 	d, srv := newDrafter(t, 0, nil)
 	srv.Chat(llmtest.JSON(map[string]any{"reply": "Hi", "abstain": true, "claims": []any{}}))
-	_, err := d.Draft(context.Background(), req)
+	_, err := d.Write(context.Background(), req)
 	require.NoError(t, err)
 
 	reqs := srv.RequestsTo("/chat/completions")
@@ -303,9 +305,9 @@ func assertStrictSchema(t *testing.T, body map[string]any, name string) map[stri
 func TestBuildDraftRequestIsPure(t *testing.T) {
 	t.Parallel()
 	req := refundRequest(t)
-	a, err := json.Marshal(llm.BuildDraftRequest("m", req))
+	a, err := json.Marshal(openai.BuildDraftRequest("m", req))
 	require.NoError(t, err)
-	b, err := json.Marshal(llm.BuildDraftRequest("m", req))
+	b, err := json.Marshal(openai.BuildDraftRequest("m", req))
 	require.NoError(t, err)
 	assert.JSONEq(t, string(a), string(b))
 	assert.Contains(t, string(a), "[1] chunk_id: "+refundChunk)
@@ -314,7 +316,7 @@ func TestBuildDraftRequestIsPure(t *testing.T) {
 }
 
 // A drafter built once at startup gets the ticket's eligible search with each request.
-func TestOpenAIDrafterUsesRequestSearcher(t *testing.T) {
+func TestWriterUsesRequestSearcher(t *testing.T) {
 	t.Parallel()
 	d, srv := newDrafter(t, 1, nil)
 	srv.Chat(
@@ -324,7 +326,7 @@ func TestOpenAIDrafterUsesRequestSearcher(t *testing.T) {
 	req := refundRequest(t)
 	called := 0
 	req.Search = func(context.Context, string, int) ([]policy.Evidence, error) { called++; return nil, nil }
-	_, err := d.Draft(context.Background(), req)
+	_, err := d.Write(context.Background(), req)
 	require.NoError(t, err)
 	assert.Equal(t, 1, called)
 	assert.Equal(t, 0, srv.Pending())

@@ -1,4 +1,4 @@
-package embedding
+package openai
 
 import (
 	"context"
@@ -13,26 +13,26 @@ import (
 // 2,048 inputs and 300,000 tokens per request for policy-sized chunks.
 const openAIBatch = 128
 
-// OpenAI embeds text with an OpenAI-compatible embeddings endpoint at a fixed number of
+// Embedder embeds text with an OpenAI-compatible embeddings endpoint at a fixed number of
 // dimensions, so its vectors fit the store's vector column. Build the client with
-// llm.NewOpenAIClient (SDK retries off); classify its errors with llm.IsPermanent.
-type OpenAI struct {
+// NewClient (SDK retries off); classify its errors with IsPermanent.
+type Embedder struct {
 	client openai.Client
 	model  string
 	dims   int
 }
 
-// NewOpenAI returns an embedder for model at dims dimensions.
-func NewOpenAI(client openai.Client, model string, dims int) *OpenAI {
-	return &OpenAI{client: client, model: model, dims: dims}
+// NewEmbedder returns an embedder for model at dims dimensions.
+func NewEmbedder(client openai.Client, model string, dims int) *Embedder {
+	return &Embedder{client: client, model: model, dims: dims}
 }
 
 // Name identifies model and size, e.g. "openai:text-embedding-3-small:1536". Vectors are
 // only comparable under the same name, so the index records it.
-func (e *OpenAI) Name() string { return fmt.Sprintf("openai:%s:%d", e.model, e.dims) }
+func (e *Embedder) Name() string { return fmt.Sprintf("openai:%s:%d", e.model, e.dims) }
 
 // Dims is the length of every vector Embed returns.
-func (e *OpenAI) Dims() int { return e.dims }
+func (e *Embedder) Dims() int { return e.dims }
 
 // Embed returns one unit vector per text, in the order given. A blank text gets a zero
 // vector without a request, as the Hashing embedder gives it, because the API refuses
@@ -40,7 +40,7 @@ func (e *OpenAI) Dims() int { return e.dims }
 // normalised to unit length in case a compatible endpoint does not, and a vector of the
 // wrong length (an endpoint ignoring "dimensions") is an error: it would not fit the
 // vector column.
-func (e *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	var idx []int // positions of the texts that are sent
 	for i, t := range texts {
@@ -67,7 +67,7 @@ func (e *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	return out, nil
 }
 
-func (e *OpenAI) embedBatch(ctx context.Context, batch []string) ([][]float32, error) {
+func (e *Embedder) embedBatch(ctx context.Context, batch []string) ([][]float32, error) {
 	resp, err := e.client.Embeddings.New(ctx, openai.EmbeddingNewParams{
 		Model:          openai.EmbeddingModel(e.model),
 		Input:          openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: batch},

@@ -1,4 +1,4 @@
-package llm
+package local
 
 import (
 	"github.com/supportdraft/supportdraft/policy"
@@ -29,7 +29,7 @@ func missingConcepts(bodies []string, evidence []policy.Evidence) ([]string, flo
 	var asking []string
 	for _, b := range bodies {
 		for _, s := range text.SplitLines(b) {
-			if isAsking(s) {
+			if text.IsAsking(s) {
 				asking = append(asking, s)
 			}
 		}

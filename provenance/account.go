@@ -1,4 +1,4 @@
-package trace
+package provenance
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ type AccountChange struct {
 }
 
 // CheckAccount compares draft d with the latest revision t of its ticket.
-func CheckAccount(d *drafts.Record, t *ticket.Ticket) AccountCheck {
+func CheckAccount(d *drafts.Saved, t *ticket.Ticket) AccountCheck {
 	built := d.Account
 	if built.Locale == "" {
 		built.Locale = "en"

@@ -1,4 +1,4 @@
-// Package trace answers the question to ask before anyone touches a prompt when a draft
+// Package provenance answers the question to ask before anyone touches a prompt when a draft
 // asserted a term nobody expected: where could it have come from? It searches every
 // version of the corpus (drafts, superseded versions, every locale, the help center and
 // the macros) by wording and by concept, and says which of the defects it is, because
@@ -10,19 +10,22 @@
 //   - present and contradicted: an eligible version states another value for the same
 //     term: fix it at the document, not in the prompt.
 //
-// A fourth answer, present and eligible, means the claim is grounded. The package also
-// lints a corpus for eligible versions that contradict each other (Lint) and compares the
-// account a draft was built for with the account now (CompareAccounts). It is pure: the
-// command line reads the files and the store.
-package trace
+// A fourth answer, present and eligible, means the claim is grounded (Trace, the
+// `supportdraft trace` command). The package also compares the account a draft was built
+// for with the account now (CheckAccount): a correct policy applied to a stale entitlement
+// is the other way a true-looking sentence goes wrong. It is pure: the command line reads
+// the files and the store.
+package provenance
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/statements"
 	"github.com/supportdraft/supportdraft/text"
 )
 
@@ -86,24 +89,24 @@ type Result struct {
 type term struct {
 	norm    string
 	verbs   []string
-	amounts []amount
+	amounts []statements.Amount
 	topic   []string
 }
 
 func readTerm(phrase string, vocab *guard.Vocabulary) term {
 	t := term{norm: text.Fold(phrase), verbs: vocab.Verbs(phrase)}
 	for _, q := range text.Quantities(phrase) {
-		t.amounts = append(t.amounts, amountOf(q))
+		t.amounts = append(t.amounts, statements.AmountOf(q))
 	}
-	topic := contentStems(phrase)
+	topic := statements.ContentStems(phrase)
 	for _, f := range vocab.Flags(phrase) {
 		if f.Kind == guard.KindCommercial {
-			for w := range contentStems(f.Match) {
+			for w := range statements.ContentStems(f.Match) {
 				delete(topic, w) // "refund" is searched as a verb, in every language
 			}
 		}
 	}
-	t.topic = sortedKeys(topic)
+	t.topic = slices.Sorted(maps.Keys(topic))
 	return t
 }
 
@@ -128,11 +131,11 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 		ReadAs:  Reading{Amounts: []string{}, Verbs: nonNil(t.verbs), Topic: nonNil(t.topic)},
 		Matches: []Match{}, EligibleStatements: []Statement{}}
 	for _, a := range t.amounts {
-		res.ReadAs.Amounts = append(res.ReadAs.Amounts, a.describe())
+		res.ReadAs.Amounts = append(res.ReadAs.Amounts, a.Describe())
 	}
 
-	wins := windows(versions)
-	all := statements(versions, vocab)
+	wins := policy.Windows(versions)
+	all := statements.Read(versions, vocab)
 	res.Sentences = len(all)
 	areas := map[string]bool{}
 	eligibleDocs := map[string]bool{}      // documents with an eligible match
@@ -142,15 +145,15 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 		if !ok {
 			continue
 		}
-		why := whyNot(s.version, wins[s.version], account)
-		m := Match{Ref: s.version.Ref(), ChunkID: s.chunk.ID, Path: s.version.Path, Source: s.version.Source,
-			Status: string(s.version.Status), Locale: s.version.Locale, Quote: s.text, How: how,
+		why := whyNot(s.Version, wins[s.Version], account)
+		m := Match{Ref: s.Version.Ref(), ChunkID: s.Chunk.ID, Path: s.Version.Path, Source: s.Version.Source,
+			Status: string(s.Version.Status), Locale: s.Version.Locale, Quote: s.Text, How: how,
 			Eligible: len(why) == 0, WhyNot: strings.Join(why, "; ")}
 		res.Matches = append(res.Matches, m)
-		areas[s.version.Area] = true
-		if m.Eligible && !eligibleDocs[s.version.DocID] {
-			eligibleDocs[s.version.DocID] = true
-			eligibleVersions = append(eligibleVersions, s.version)
+		areas[s.Version.Area] = true
+		if m.Eligible && !eligibleDocs[s.Version.DocID] {
+			eligibleDocs[s.Version.DocID] = true
+			eligibleVersions = append(eligibleVersions, s.Version)
 		}
 	}
 	// otherDoc: an eligible statement from another document that can reach the same
@@ -158,7 +161,7 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 	// policy are both "eligible" but never disagree in front of one customer.
 	otherDoc := false
 	for _, s := range all {
-		if len(whyNot(s.version, wins[s.version], account)) > 0 {
+		if len(whyNot(s.Version, wins[s.Version], account)) > 0 {
 			continue
 		}
 		if _, ok := t.match(s); ok {
@@ -168,9 +171,9 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 		if !ok {
 			continue
 		}
-		res.EligibleStatements = append(res.EligibleStatements, Statement{Ref: s.version.Ref(), ChunkID: s.chunk.ID,
-			Path: s.version.Path, Locale: s.version.Locale, Quote: s.text, Values: values})
-		if !eligibleDocs[s.version.DocID] && slices.ContainsFunc(eligibleVersions, func(v *policy.Version) bool { return sameAudience(v, s.version) }) {
+		res.EligibleStatements = append(res.EligibleStatements, Statement{Ref: s.Version.Ref(), ChunkID: s.Chunk.ID,
+			Path: s.Version.Path, Locale: s.Version.Locale, Quote: s.Text, Values: values})
+		if !eligibleDocs[s.Version.DocID] && slices.ContainsFunc(eligibleVersions, func(v *policy.Version) bool { return sameAudience(v, s.Version) }) {
 			otherDoc = true
 		}
 	}
@@ -208,11 +211,11 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 // verb; a term with neither needs all its topic words in the sentence or its heading, and
 // one with amounts but no verb needs at least one topic word, so that "14 days" about
 // suspension is not taken for a "14-day refund window" written without the verb.
-func (t term) match(s *statement) (string, bool) {
-	if t.norm != "" && strings.Contains(text.Fold(s.text), t.norm) {
+func (t term) match(s *statements.Statement) (string, bool) {
+	if t.norm != "" && strings.Contains(text.Fold(s.Text), t.norm) {
 		return "same wording", true
 	}
-	topic := s.topicOverlap(t.topic)
+	topic := s.TopicOverlap(t.topic)
 	var how []string
 	if len(t.amounts) == 0 && len(t.verbs) == 0 {
 		if len(topic) < len(t.topic) {
@@ -221,14 +224,14 @@ func (t term) match(s *statement) (string, bool) {
 		return "words " + strings.Join(topic, ", "), true
 	}
 	for _, ta := range t.amounts {
-		i := slices.IndexFunc(s.amounts, ta.same)
+		i := slices.IndexFunc(s.Amounts, ta.Same)
 		if i < 0 {
 			return "", false
 		}
-		how = append(how, s.amounts[i].describe())
+		how = append(how, s.Amounts[i].Describe())
 	}
 	for _, verb := range t.verbs {
-		if !slices.Contains(s.verbs, verb) {
+		if !slices.Contains(s.Verbs, verb) {
 			return "", false
 		}
 		how = append(how, "verb "+verb)
@@ -246,25 +249,25 @@ func (t term) match(s *statement) (string, bool) {
 // values it states instead. It needs a term named by more than its value, the term's verbs, an amount in the unit of one of the
 // term's amounts, and the same topic: a topic word in the sentence or its heading, or the
 // same policy area as a match (a German version shares no English words with the term).
-func (t term) restates(s *statement, areas map[string]bool) ([]string, bool) {
+func (t term) restates(s *statements.Statement, areas map[string]bool) ([]string, bool) {
 	if len(t.amounts) == 0 || len(t.verbs) == 0 && len(t.topic) == 0 {
 		return nil, false // a bare "14 days" names no term that another value could contradict
 	}
 	for _, verb := range t.verbs {
-		if !slices.Contains(s.verbs, verb) {
+		if !slices.Contains(s.Verbs, verb) {
 			return nil, false
 		}
 	}
-	onTopic := len(s.topicOverlap(t.topic)) > 0 || areas[s.version.Area] ||
+	onTopic := len(s.TopicOverlap(t.topic)) > 0 || areas[s.Version.Area] ||
 		(len(t.topic) == 0 && len(areas) == 0 && len(t.verbs) > 0)
 	if !onTopic {
 		return nil, false
 	}
 	var values []string
 	for _, ta := range t.amounts {
-		for _, a := range s.amounts {
-			if a.unit == ta.unit && !a.same(ta) && !slices.Contains(values, a.describe()) {
-				values = append(values, a.describe())
+		for _, a := range s.Amounts {
+			if a.Unit == ta.Unit && !a.Same(ta) && !slices.Contains(values, a.Describe()) {
+				values = append(values, a.Describe())
 			}
 		}
 	}
@@ -295,7 +298,7 @@ func advice(o Outcome, eligibleMatch bool) (explanation, remedy string) {
 // sameAudience reports whether one account could be served both a and b: they share a
 // plan, a region and the locale.
 func sameAudience(a, b *policy.Version) bool {
-	return len(intersect(a.Plans, b.Plans)) > 0 && len(intersect(a.Regions, b.Regions)) > 0 && strings.EqualFold(a.Locale, b.Locale)
+	return len(policy.IntersectScope(a.Plans, b.Plans)) > 0 && len(policy.IntersectScope(a.Regions, b.Regions)) > 0 && strings.EqualFold(a.Locale, b.Locale)
 }
 
 func nonNil(s []string) []string {

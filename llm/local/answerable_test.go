@@ -1,4 +1,4 @@
-package llm
+package local
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/supportdraft/supportdraft/policy"
+
+	"github.com/supportdraft/supportdraft/llm"
 )
 
 var threadEvidence = []policy.Evidence{
@@ -19,7 +21,7 @@ var threadEvidence = []policy.Evidence{
 // coverage counts both, and a reply that answers only the newest covers about half.
 func TestCoverageCountsEveryQuestionOfTheThread(t *testing.T) {
 	t.Parallel()
-	req := Request{Subject: "two questions", Messages: []Message{
+	req := llm.Request{Subject: "two questions", Messages: []llm.Message{
 		{Author: "customer", Body: "How is storage overage billed on Team?"},
 		{Author: "agent", Body: "Let me check."},
 		{Author: "customer", Body: "Also, how long do you keep our backups if we cancel?"},
@@ -45,15 +47,15 @@ func TestCoverageCountsEveryQuestionOfTheThread(t *testing.T) {
 // message asks nothing new.
 func TestExtractiveAbstainsOnWhatNoPolicyMentions(t *testing.T) {
 	t.Parallel()
-	d, err := Extractive{}.Draft(context.Background(), Request{Subject: "crypto",
-		Messages: []Message{{Author: "customer", Body: "Can we pay in Bitcoin or USDC?"}}, Evidence: threadEvidence})
+	d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "crypto",
+		Messages: []llm.Message{{Author: "customer", Body: "Can we pay in Bitcoin or USDC?"}}, Evidence: threadEvidence})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !d.Abstain || !strings.Contains(d.Note, "bitcoin") {
 		t.Fatalf("draft = %+v, want an abstention whose note names bitcoin", d)
 	}
-	d, err = Extractive{}.Draft(context.Background(), Request{Subject: "overage", Evidence: threadEvidence, Messages: []Message{
+	d, err = Extractive{}.Write(context.Background(), llm.Request{Subject: "overage", Evidence: threadEvidence, Messages: []llm.Message{
 		{Author: "customer", Body: "How is storage over the quota billed on Team?"},
 		{Author: "agent", Body: "Checking."},
 		{Author: "customer", Body: "Any news? Thanks!"},

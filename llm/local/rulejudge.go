@@ -1,4 +1,4 @@
-package llm
+package local
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
+
+	"github.com/supportdraft/supportdraft/llm"
 )
 
 // RuleJudge is the local judge: lexical rules that are exact where they can be (verbatim
@@ -36,33 +38,33 @@ const (
 //   - quote not in the chunk: never supports. The sentence is still compared with the
 //     chunk's closest sentence, because a made-up quote must not hide that the real
 //     policy states a different number → contradicts, else not_enough.
-func (RuleJudge) JudgeClaim(_ context.Context, sentence, quote, chunkText string) (Judgement, error) {
+func (RuleJudge) JudgeClaim(_ context.Context, sentence, quote, chunkText string) (llm.Judgement, error) {
 	sFacts := text.Quantities(sentence)
 	sWords := text.ContentStems(sentence)
 
 	if !containsQuote(chunkText, quote) {
 		best, share := closestSentence(sWords, chunkText)
 		if conflict := conflictingFacts(sFacts, text.Quantities(best)); len(conflict) > 0 && share >= sameTopic {
-			return Judgement{VerdictContradicts, fmt.Sprintf(
+			return llm.Judgement{Verdict: llm.VerdictContradicts, Reasoning: fmt.Sprintf(
 				"quote not found verbatim in the chunk; the chunk says %q, which states %s where the sentence states %s",
 				best, joinFacts(text.Quantities(best)), joinFacts(conflict))}, nil
 		}
-		return Judgement{VerdictNotEnough, "quote not found verbatim in the chunk (whitespace-normalised, case-insensitive), so it cannot support the sentence"}, nil
+		return llm.Judgement{Verdict: llm.VerdictNotEnough, Reasoning: "quote not found verbatim in the chunk (whitespace-normalised, case-insensitive), so it cannot support the sentence"}, nil
 	}
 
 	qFacts := text.Quantities(quote)
 	share := coveredShare(sWords, text.StemSet(quote))
 	if conflict := conflictingFacts(sFacts, qFacts); len(conflict) > 0 && share >= sameTopic {
-		return Judgement{VerdictContradicts, fmt.Sprintf(
+		return llm.Judgement{Verdict: llm.VerdictContradicts, Reasoning: fmt.Sprintf(
 			"quote is verbatim and on the same topic (%.0f%% of the sentence's words) but states %s where the sentence states %s",
 			100*share, joinFacts(qFacts), joinFacts(conflict))}, nil
 	}
 	if missing := text.Missing(sFacts, qFacts); len(missing) > 0 {
-		return Judgement{VerdictNotEnough, fmt.Sprintf(
+		return llm.Judgement{Verdict: llm.VerdictNotEnough, Reasoning: fmt.Sprintf(
 			"quote is verbatim but does not state %s, which the sentence states", joinFacts(missing))}, nil
 	}
 	if share < mostlyCovered {
-		return Judgement{VerdictNotEnough, fmt.Sprintf(
+		return llm.Judgement{Verdict: llm.VerdictNotEnough, Reasoning: fmt.Sprintf(
 			"quote is verbatim but covers only %.0f%% of the sentence's content words (needs %.0f%%): %s not in the quote",
 			100*share, 100*mostlyCovered, strings.Join(uncovered(sWords, text.StemSet(quote)), ", "))}, nil
 	}
@@ -70,7 +72,7 @@ func (RuleJudge) JudgeClaim(_ context.Context, sentence, quote, chunkText string
 	if len(sFacts) > 0 {
 		reason += "; every number (" + joinFacts(sFacts) + ") is in the quote"
 	}
-	return Judgement{VerdictSupports, reason}, nil
+	return llm.Judgement{Verdict: llm.VerdictSupports, Reasoning: reason}, nil
 }
 
 // closestSentence returns the sentence of chunkText that covers most of words, and that share.
@@ -103,7 +105,7 @@ func uncovered(words []string, have map[string]bool) []string {
 //     the reply does not state;
 //   - fit is the best retrieval score of the evidence, clamped to [0,1], or the best
 //     lexical overlap of the question with a chunk when no evidence carries a score.
-func (RuleJudge) Score(_ context.Context, question, reply string, evidence []policy.Evidence) (Scores, error) {
+func (RuleJudge) Score(_ context.Context, question, reply string, evidence []policy.Evidence) (llm.Scores, error) {
 	var corpus strings.Builder
 	for _, ev := range evidence {
 		corpus.WriteString(ev.Title + "\n" + ev.Text + "\n")
@@ -117,7 +119,7 @@ func (RuleJudge) Score(_ context.Context, question, reply string, evidence []pol
 			faithful++
 		}
 	}
-	var sc Scores
+	var sc llm.Scores
 	if len(body) > 0 {
 		sc.Faithfulness = float64(faithful) / float64(len(body))
 	}
@@ -155,7 +157,7 @@ func substantiveSentences(reply string) []string {
 		case words <= 6 && greetingLine.MatchString(s),
 			words <= 8 && closingLine.MatchString(s),
 			s == closingEN, s == closingDE,
-			s == abstainEN, s == abstainDE, // says no policy answers: nothing to be faithful to
+			s == llm.AbstainEN, s == llm.AbstainDE, // says no policy answers: nothing to be faithful to
 			len(text.ContentStems(s)) == 0 && len(text.Quantities(s)) == 0:
 			continue
 		}

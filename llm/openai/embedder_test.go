@@ -1,4 +1,4 @@
-package embedding_test
+package openai_test
 
 import (
 	"context"
@@ -8,23 +8,23 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/openai/openai-go/v3"
+	openaisdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/openai"
 )
 
-func newOpenAI(t *testing.T, dims int) (*embedding.OpenAI, *llmtest.Server) {
+func newEmbedder(t *testing.T, dims int) (*openai.Embedder, *llmtest.Server) {
 	t.Helper()
 	srv := llmtest.New(t)
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	return embedding.NewOpenAI(client, "text-embedding-3-small", dims), srv
+	client := openaisdk.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+	return openai.NewEmbedder(client, "text-embedding-3-small", dims), srv
 }
 
 func TestOpenAIEmbed(t *testing.T) {
 	t.Parallel()
-	e, srv := newOpenAI(t, 16)
+	e, srv := newEmbedder(t, 16)
 	if got, want := e.Name(), "openai:text-embedding-3-small:16"; got != want {
 		t.Fatalf("Name() = %q, want %q", got, want)
 	}
@@ -79,7 +79,7 @@ func TestOpenAIEmbed(t *testing.T) {
 
 func TestOpenAIEmbedBatchesAndEmpty(t *testing.T) {
 	t.Parallel()
-	e, srv := newOpenAI(t, 4)
+	e, srv := newEmbedder(t, 4)
 	vecs, err := e.Embed(context.Background(), nil)
 	if err != nil || len(vecs) != 0 {
 		t.Fatalf("Embed(nil) = %v, %v", vecs, err)
@@ -105,12 +105,12 @@ func TestOpenAIEmbedBatchesAndEmpty(t *testing.T) {
 
 func TestOpenAIEmbedErrorIsTheAPIError(t *testing.T) {
 	t.Parallel()
-	e, srv := newOpenAI(t, 4)
+	e, srv := newEmbedder(t, 4)
 	srv.FailEmbeddings(llmtest.Error(http.StatusTooManyRequests, "slow down"))
 	_, err := e.Embed(context.Background(), []string{"refund"})
-	var apiErr *openai.Error
+	var apiErr *openaisdk.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("err = %v, want a 429 *openai.Error", err)
+		t.Fatalf("err = %v, want a 429 *openaisdk.Error", err)
 	}
 	if n := len(srv.RequestsTo("/embeddings")); n != 1 {
 		t.Errorf("got %d requests, want 1 (no hidden retries)", n)

@@ -1,4 +1,4 @@
-package llm
+package openai
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/redact"
+
+	"github.com/supportdraft/supportdraft/llm"
 )
 
 // draftOutput is the reply the draft model must return; its strict schema is reflected
@@ -61,7 +63,7 @@ You may call search_policy to look for more policy sections when the evidence do
 // evidence, and a strict JSON-schema response format. It is pure, so what reaches the
 // model can be tested offline. Temperature is left at the endpoint's default because
 // reasoning models reject any other value.
-func BuildDraftRequest(model string, req Request) openai.ChatCompletionNewParams {
+func BuildDraftRequest(model string, req llm.Request) openai.ChatCompletionNewParams {
 	return openai.ChatCompletionNewParams{
 		Model: shared.ChatModel(model),
 		Messages: []openai.ChatCompletionMessageParamUnion{
@@ -76,7 +78,7 @@ func BuildDraftRequest(model string, req Request) openai.ChatCompletionNewParams
 // draftUserMessage renders the request. The account appears only as "plan: X, region: Y,
 // locale: Z" — the fields eligibility needs — because ticket text is customer data and
 // nothing else about the account may leave our systems.
-func draftUserMessage(req Request) string {
+func draftUserMessage(req llm.Request) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Account: plan: %s, region: %s, locale: %s\n\n", req.Account.Plan, req.Account.Region, req.Account.Locale)
 	fmt.Fprintf(&b, "Ticket subject: %s\n\nMessages, oldest first:\n", req.Subject)
@@ -101,7 +103,7 @@ func draftUserMessage(req Request) string {
 
 // parseDraft turns the model's JSON into a Draft, checking what strict mode promises.
 // Unknown fields (a "confidence" a model adds on its own) are dropped.
-func parseDraft(content string) (*Draft, error) {
+func parseDraft(content string) (*llm.Answer, error) {
 	var w draftWire
 	if err := json.Unmarshal([]byte(content), &w); err != nil {
 		return nil, malformed("%v", err)
@@ -116,36 +118,36 @@ func parseDraft(content string) (*Draft, error) {
 	case strings.TrimSpace(*w.Reply) == "" && !*w.Abstain:
 		return nil, malformed("empty reply without abstaining")
 	}
-	d := &Draft{Reply: *w.Reply, Abstain: *w.Abstain, Claims: make([]Claim, 0, len(*w.Claims))}
+	d := &llm.Answer{Reply: *w.Reply, Abstain: *w.Abstain, Claims: make([]llm.Claim, 0, len(*w.Claims))}
 	for i, c := range *w.Claims {
 		if c.Sentence == nil || c.Quote == nil || c.ChunkIDs == nil {
 			return nil, malformed("claim %d lacks sentence, chunk_ids or quote", i)
 		}
-		d.Claims = append(d.Claims, Claim{Sentence: *c.Sentence, ChunkIDs: c.ChunkIDs, Quote: *c.Quote})
+		d.Claims = append(d.Claims, llm.Claim{Sentence: *c.Sentence, ChunkIDs: c.ChunkIDs, Quote: *c.Quote})
 	}
 	return d, nil
 }
 
-// OpenAIDrafter drafts with a chat model and strict structured output, optionally letting
+// Writer drafts with a chat model and strict structured output, optionally letting
 // the model search the eligible policy first.
-type OpenAIDrafter struct {
+type Writer struct {
 	client openai.Client
 	model  string
 	rounds int
-	search Searcher
+	search llm.Searcher
 }
 
-// NewOpenAIDrafter returns a drafter using cfg.DraftModel. Tool use is on when
+// NewWriter returns a drafter using cfg.DraftModel. Tool use is on when
 // cfg.ToolRounds > 0 and a Searcher is available: Request.Search if set, else search
 // (which may be nil for a drafter that only ever gets per-request searchers).
-func NewOpenAIDrafter(client openai.Client, cfg OpenAIConfig, search Searcher) *OpenAIDrafter {
-	return &OpenAIDrafter{client: client, model: cfg.DraftModel, rounds: cfg.ToolRounds, search: search}
+func NewWriter(client openai.Client, cfg Config, search llm.Searcher) *Writer {
+	return &Writer{client: client, model: cfg.DraftModel, rounds: cfg.ToolRounds, search: search}
 }
 
-// Draft implements Drafter. It returns the model's reply and claims as given — unknown
+// Write implements llm.Writer. It returns the model's reply and claims as given — unknown
 // chunk IDs, non-verbatim quotes and invented numbers included — because checking them is
 // the claim checker's job, and it needs to see them to count them.
-func (d *OpenAIDrafter) Draft(ctx context.Context, req Request) (*Draft, error) {
+func (d *Writer) Write(ctx context.Context, req llm.Request) (*llm.Answer, error) {
 	tab := redact.NewTable()
 	draft, err := d.draft(ctx, redactRequest(req, tab))
 	if err != nil {
@@ -156,11 +158,11 @@ func (d *OpenAIDrafter) Draft(ctx context.Context, req Request) (*Draft, error) 
 
 // redactRequest hides personal data in the ticket text (see package redact); tab keeps
 // the values, in this process only.
-func redactRequest(req Request, tab *redact.Table) Request {
+func redactRequest(req llm.Request, tab *redact.Table) llm.Request {
 	req.Subject = redact.Text(req.Subject, nil, tab)
-	msgs := make([]Message, len(req.Messages))
+	msgs := make([]llm.Message, len(req.Messages))
 	for i, m := range req.Messages {
-		msgs[i] = Message{Author: m.Author, Body: redact.Text(m.Body, nil, tab)}
+		msgs[i] = llm.Message{Author: m.Author, Body: redact.Text(m.Body, nil, tab)}
 	}
 	req.Messages = msgs
 	return req
@@ -168,7 +170,7 @@ func redactRequest(req Request, tab *redact.Table) Request {
 
 // restoreDraft puts the hidden values back into the model's reply and claim sentences, so
 // the agent reads "jane@example.com", not "[EMAIL_1]".
-func restoreDraft(d *Draft, tab *redact.Table) *Draft {
+func restoreDraft(d *llm.Answer, tab *redact.Table) *llm.Answer {
 	d.Reply = tab.Restore(d.Reply)
 	for i := range d.Claims {
 		d.Claims[i].Sentence = tab.Restore(d.Claims[i].Sentence)
@@ -176,7 +178,7 @@ func restoreDraft(d *Draft, tab *redact.Table) *Draft {
 	return d
 }
 
-func (d *OpenAIDrafter) draft(ctx context.Context, req Request) (*Draft, error) {
+func (d *Writer) draft(ctx context.Context, req llm.Request) (*llm.Answer, error) {
 	params := BuildDraftRequest(d.model, req)
 	search := req.Search
 	if search == nil {
@@ -199,9 +201,9 @@ func (d *OpenAIDrafter) draft(ctx context.Context, req Request) (*Draft, error) 
 
 // finishDraft parses the final answer. A refusal becomes an abstention: the question then
 // needs a human, which is exactly what abstaining says, and retrying would refuse again.
-func finishDraft(model string, msg openai.ChatCompletionMessage, finish string, found []policy.Evidence) (*Draft, error) {
+func finishDraft(model string, msg openai.ChatCompletionMessage, finish string, found []policy.Evidence) (*llm.Answer, error) {
 	if msg.Refusal != "" {
-		return &Draft{Reply: abstainEN, Abstain: true, Claims: []Claim{}, Found: found}, nil
+		return &llm.Answer{Reply: llm.AbstainEN, Abstain: true, Claims: []llm.Claim{}, Found: found}, nil
 	}
 	content, err := contentJSON(msg, finish)
 	if err != nil {

@@ -1,4 +1,4 @@
-package llm
+package local
 
 import "github.com/supportdraft/supportdraft/text"
 
@@ -15,7 +15,7 @@ func questionCoverage(question, reply string) float64 {
 	replyWords, replyFacts := text.StemSet(reply), text.Quantities(reply)
 	var asks []string
 	for _, s := range text.SplitLines(question) {
-		if isAsking(s) {
+		if text.IsAsking(s) {
 			asks = append(asks, s)
 		}
 	}

@@ -1,4 +1,8 @@
-package trace
+// Package contradictions is policy lint: it finds approved versions of different
+// documents that an account can be served at the same instant and that state different
+// values for the same term (a refund window of 14 days against one of 30). It is pure:
+// the command line reads the corpus.
+package contradictions
 
 import (
 	"fmt"
@@ -8,6 +12,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/statements"
 )
 
 // minSimilarity is how much two sentences must share (Jaccard over content stems and
@@ -53,7 +58,7 @@ func (f Finding) String() string {
 		day(f.From), until, strings.Join(f.Plans, ","), strings.Join(f.Regions, ","), f.Locale)
 }
 
-// Lint returns the contradictions in a corpus: pairs of versions of different documents,
+// Find returns the contradictions in a corpus: pairs of versions of different documents,
 // in the same policy area and locale, eligible at a common instant after since for a
 // common plan and region, where a sentence of one and the most similar sentence of the
 // other use the same commercial verb with amounts of the same unit and share no value
@@ -63,12 +68,12 @@ func (f Finding) String() string {
 // A retrieval system that relies on ranking to pick the right one of two contradicting
 // documents will eventually rank the other first; lint makes the contradiction visible so
 // that it is fixed where it lives.
-func Lint(versions []*policy.Version, since time.Time, vocab *guard.Vocabulary) []Finding {
-	wins := windows(versions)
-	byVersion := map[*policy.Version][]*statement{}
-	for _, s := range statements(versions, vocab) {
-		if len(s.verbs) > 0 && slices.ContainsFunc(s.amounts, valueAmount) {
-			byVersion[s.version] = append(byVersion[s.version], s)
+func Find(versions []*policy.Version, since time.Time, vocab *guard.Vocabulary) []Finding {
+	wins := policy.Windows(versions)
+	byVersion := map[*policy.Version][]*statements.Statement{}
+	for _, s := range statements.Read(versions, vocab) {
+		if len(s.Verbs) > 0 && slices.ContainsFunc(s.Amounts, valueAmount) {
+			byVersion[s.Version] = append(byVersion[s.Version], s)
 		}
 	}
 	var out []Finding
@@ -86,26 +91,26 @@ func Lint(versions []*policy.Version, since time.Time, vocab *guard.Vocabulary) 
 
 // valueAmount reports whether an amount can carry a term's value. A bare count ("2 steps",
 // "day 29") means too many things to be compared across documents.
-func valueAmount(a amount) bool { return a.unit != "count" }
+func valueAmount(a statements.Amount) bool { return a.Unit != "count" }
 
 // overlap returns the finding frame for a and b (window, plans, regions, locale) when an
 // account can be served both at one instant after since.
-func overlap(a, b *policy.Version, wa, wb window, since time.Time) (Finding, bool) {
-	if a.DocID == b.DocID || wa.from == nil || wb.from == nil || a.Area != b.Area || !strings.EqualFold(a.Locale, b.Locale) {
+func overlap(a, b *policy.Version, wa, wb policy.Window, since time.Time) (Finding, bool) {
+	if a.DocID == b.DocID || wa.From == nil || wb.From == nil || a.Area != b.Area || !strings.EqualFold(a.Locale, b.Locale) {
 		return Finding{}, false
 	}
-	from := *wa.from
-	if wb.from.After(from) {
-		from = *wb.from
+	from := *wa.From
+	if wb.From.After(from) {
+		from = *wb.From
 	}
-	to := wa.to
-	if to == nil || (wb.to != nil && wb.to.Before(*to)) {
-		to = wb.to
+	to := wa.To
+	if to == nil || (wb.To != nil && wb.To.Before(*to)) {
+		to = wb.To
 	}
 	if to != nil && (!to.After(from) || !to.After(since)) {
 		return Finding{}, false
 	}
-	plans, regions := intersect(a.Plans, b.Plans), intersect(a.Regions, b.Regions)
+	plans, regions := policy.IntersectScope(a.Plans, b.Plans), policy.IntersectScope(a.Regions, b.Regions)
 	if len(plans) == 0 || len(regions) == 0 {
 		return Finding{}, false
 	}
@@ -114,14 +119,14 @@ func overlap(a, b *policy.Version, wa, wb window, since time.Time) (Finding, boo
 
 // conflicts compares the statements of two overlapping versions both ways and returns a
 // finding per pair of sentences that contradict, each pair once.
-func conflicts(frame Finding, as, bs []*statement) []Finding {
+func conflicts(frame Finding, as, bs []*statements.Statement) []Finding {
 	var out []Finding
 	seen := map[[2]string]bool{}
-	add := func(x, y *statement, verb, unit string, flip bool) {
+	add := func(x, y *statements.Statement, verb, unit string, flip bool) {
 		if flip {
 			x, y = y, x
 		}
-		key := [2]string{x.chunk.ID + x.text, y.chunk.ID + y.text}
+		key := [2]string{x.Chunk.ID + x.Text, y.Chunk.ID + y.Text}
 		if seen[key] {
 			return
 		}
@@ -132,11 +137,11 @@ func conflicts(frame Finding, as, bs []*statement) []Finding {
 		out = append(out, f)
 	}
 	for _, dir := range []struct {
-		from, to []*statement
+		from, to []*statements.Statement
 		flip     bool
 	}{{as, bs, false}, {bs, as, true}} {
 		for _, x := range dir.from {
-			for _, verb := range x.verbs {
+			for _, verb := range x.Verbs {
 				for _, unit := range units(x) {
 					y := mostSimilar(x, dir.to, verb, unit)
 					if y != nil && !shareValue(x, y, unit) {
@@ -151,15 +156,15 @@ func conflicts(frame Finding, as, bs []*statement) []Finding {
 
 // mostSimilar returns the statement of candidates that uses verb with an amount in unit
 // and is most similar to x, if it is similar enough to be about the same term.
-func mostSimilar(x *statement, candidates []*statement, verb, unit string) *statement {
-	var best *statement
+func mostSimilar(x *statements.Statement, candidates []*statements.Statement, verb, unit string) *statements.Statement {
+	var best *statements.Statement
 	bestScore := minSimilarity
 	xw := withHeading(x)
 	for _, y := range candidates {
-		if !slices.Contains(y.verbs, verb) || !slices.ContainsFunc(y.amounts, func(a amount) bool { return a.unit == unit }) {
+		if !slices.Contains(y.Verbs, verb) || !slices.ContainsFunc(y.Amounts, func(a statements.Amount) bool { return a.Unit == unit }) {
 			continue
 		}
-		if score := jaccard(xw, withHeading(y)); score >= bestScore {
+		if score := statements.Jaccard(xw, withHeading(y)); score >= bestScore {
 			best, bestScore = y, score
 		}
 	}
@@ -167,9 +172,9 @@ func mostSimilar(x *statement, candidates []*statement, verb, unit string) *stat
 }
 
 // shareValue reports whether x and y state at least one common amount in unit.
-func shareValue(x, y *statement, unit string) bool {
-	for _, a := range x.amounts {
-		if a.unit == unit && slices.ContainsFunc(y.amounts, a.same) {
+func shareValue(x, y *statements.Statement, unit string) bool {
+	for _, a := range x.Amounts {
+		if a.Unit == unit && slices.ContainsFunc(y.Amounts, a.Same) {
 			return true
 		}
 	}
@@ -177,32 +182,32 @@ func shareValue(x, y *statement, unit string) bool {
 }
 
 // units returns the comparable units of s's amounts, each once.
-func units(s *statement) []string {
+func units(s *statements.Statement) []string {
 	var out []string
-	for _, a := range s.amounts {
-		if valueAmount(a) && !slices.Contains(out, a.unit) {
-			out = append(out, a.unit)
+	for _, a := range s.Amounts {
+		if valueAmount(a) && !slices.Contains(out, a.Unit) {
+			out = append(out, a.Unit)
 		}
 	}
 	return out
 }
 
-func side(s *statement, unit string) Side {
+func side(s *statements.Statement, unit string) Side {
 	var values []string
-	for _, a := range s.amounts {
-		if a.unit == unit && !slices.Contains(values, a.describe()) {
-			values = append(values, a.describe())
+	for _, a := range s.Amounts {
+		if a.Unit == unit && !slices.Contains(values, a.Describe()) {
+			values = append(values, a.Describe())
 		}
 	}
-	return Side{Ref: s.version.Ref(), ChunkID: s.chunk.ID, Path: s.version.Path, Quote: s.text, Values: values}
+	return Side{Ref: s.Version.Ref(), ChunkID: s.Chunk.ID, Path: s.Version.Path, Quote: s.Text, Values: values}
 }
 
-func withHeading(s *statement) map[string]bool {
-	out := make(map[string]bool, len(s.words)+len(s.heading))
-	for w := range s.words {
+func withHeading(s *statements.Statement) map[string]bool {
+	out := make(map[string]bool, len(s.Words)+len(s.Heading))
+	for w := range s.Words {
 		out[w] = true
 	}
-	for w := range s.heading {
+	for w := range s.Heading {
 		out[w] = true
 	}
 	return out
@@ -220,3 +225,5 @@ func unitName(unit string) string {
 	}
 	return unit + "s"
 }
+
+func day(t time.Time) string { return t.UTC().Format("2006-01-02") }

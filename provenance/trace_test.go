@@ -1,4 +1,4 @@
-package trace
+package provenance
 
 import (
 	"path/filepath"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/statements"
 	"github.com/supportdraft/supportdraft/text"
 )
 
@@ -196,7 +197,7 @@ func TestTraceSampleCorpus(t *testing.T) {
 
 func TestTraceTwoEligibleDocumentsDisagree(t *testing.T) {
 	t.Parallel()
-	versions := corpus(t, filepath.Join("testdata", "lint-conflict"))
+	versions := corpus(t, filepath.Join("..", "contradictions", "testdata", "lint-conflict"))
 	res, err := Trace(versions, "30-day refund window", Account{Plan: "pro", Region: "eu", At: at("2026-06-01T00:00:00Z")}, vocab(t))
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +237,7 @@ func TestAmountReading(t *testing.T) {
 		if len(qa) != 1 || len(qb) != 1 {
 			t.Fatalf("%q / %q: want one quantity each, got %v / %v", tt.a, tt.b, qa, qb)
 		}
-		if got := amountOf(qa[0]).same(amountOf(qb[0])); got != tt.same {
+		if got := statements.AmountOf(qa[0]).Same(statements.AmountOf(qb[0])); got != tt.same {
 			t.Errorf("%q same as %q = %v, want %v", tt.a, tt.b, got, tt.same)
 		}
 	}

@@ -1,9 +1,7 @@
-package llm_test
+package local_test
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,36 +10,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/local"
 	"github.com/supportdraft/supportdraft/policy"
 )
 
-func loadEvidence(t *testing.T, name string) []policy.Evidence {
-	t.Helper()
-	raw, err := os.ReadFile("testdata/" + name)
-	require.NoError(t, err)
-	var ev []policy.Evidence
-	require.NoError(t, json.Unmarshal(raw, &ev))
-	return ev
-}
-
-func customerRequest(subject, body string, account policy.Account, ev []policy.Evidence) llm.Request {
-	return llm.Request{
-		Subject:  subject,
-		Messages: []llm.Message{{Author: "customer", Body: body}},
-		Account:  account,
-		Evidence: ev,
-	}
-}
-
-var proEU = policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
-
 func TestExtractiveQuotesVerbatim(t *testing.T) {
 	t.Parallel()
-	ev := loadEvidence(t, "evidence.json")
-	req := customerRequest("Refund for my annual plan",
-		"Hi, I bought the annual plan last week and we no longer need it. Can I get a refund?", proEU, ev)
+	ev := llmtest.Evidence(t, "evidence.json")
+	req := llmtest.CustomerRequest("Refund for my annual plan",
+		"Hi, I bought the annual plan last week and we no longer need it. Can I get a refund?", llmtest.ProEU, ev)
 
-	d, err := llm.Extractive{}.Draft(context.Background(), req)
+	d, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	require.False(t, d.Abstain, d.Reply)
 	require.NotEmpty(t, d.Claims)
@@ -68,11 +48,11 @@ func TestExtractiveQuotesVerbatim(t *testing.T) {
 // German billing words are read as the English ones (the glossary of package text).
 func TestExtractiveAnswersGermanQuestionFromEnglishPolicy(t *testing.T) {
 	t.Parallel()
-	ev := loadEvidence(t, "evidence.json")
-	req := customerRequest("Rechnung herunterladen", "Wo kann ich unsere Rechnungen herunterladen?",
+	ev := llmtest.Evidence(t, "evidence.json")
+	req := llmtest.CustomerRequest("Rechnung herunterladen", "Wo kann ich unsere Rechnungen herunterladen?",
 		policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, ev)
 
-	d, err := llm.Extractive{}.Draft(context.Background(), req)
+	d, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	require.False(t, d.Abstain, d.Reply)
 	assert.Equal(t, "billing/invoices@2#downloading-invoices", d.Claims[0].ChunkIDs[0])
@@ -81,11 +61,11 @@ func TestExtractiveAnswersGermanQuestionFromEnglishPolicy(t *testing.T) {
 
 func TestExtractiveAbstainsOffTopic(t *testing.T) {
 	t.Parallel()
-	ev := loadEvidence(t, "evidence.json")
-	req := customerRequest("Login problem",
-		"The password reset link never arrives and I cannot sign in to the mobile app.", proEU, ev)
+	ev := llmtest.Evidence(t, "evidence.json")
+	req := llmtest.CustomerRequest("Login problem",
+		"The password reset link never arrives and I cannot sign in to the mobile app.", llmtest.ProEU, ev)
 
-	d, err := llm.Extractive{}.Draft(context.Background(), req)
+	d, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	assert.True(t, d.Abstain)
 	assert.Empty(t, d.Claims)
@@ -94,7 +74,7 @@ func TestExtractiveAbstainsOffTopic(t *testing.T) {
 
 func TestExtractiveAbstainsWithoutEvidence(t *testing.T) {
 	t.Parallel()
-	d, err := llm.Extractive{}.Draft(context.Background(), customerRequest("Refund", "Can I get a refund?", proEU, nil))
+	d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest("Refund", "Can I get a refund?", llmtest.ProEU, nil))
 	require.NoError(t, err)
 	assert.True(t, d.Abstain)
 }
@@ -105,25 +85,25 @@ func TestExtractiveAbstainsWithoutEvidence(t *testing.T) {
 func TestRuleJudgeDoesNotCountTheAbstentionLineAsFaithful(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	d, err := llm.Extractive{}.Draft(ctx, customerRequest("Hoodie", "Can you send me a hoodie?", proEU, nil))
+	d, err := local.Extractive{}.Write(ctx, llmtest.CustomerRequest("Hoodie", "Can you send me a hoodie?", llmtest.ProEU, nil))
 	require.NoError(t, err)
 	require.True(t, d.Abstain)
 	ev := []policy.Evidence{{ChunkID: "billing/contact@1#team", Title: "Billing team",
 		Text: "No current approved policy covers gifts; the question needs a reply from a member of the billing team."}}
-	s, err := llm.RuleJudge{}.Score(ctx, "Can you send me a hoodie?", d.Reply, ev)
+	s, err := local.RuleJudge{}.Score(ctx, "Can you send me a hoodie?", d.Reply, ev)
 	require.NoError(t, err)
 	assert.Zero(t, s.Faithfulness)
 }
 
 func TestExtractiveIsDeterministic(t *testing.T) {
 	t.Parallel()
-	ev := loadEvidence(t, "evidence.json")
-	req := customerRequest("Invoice", "How do I download an invoice, and can I change the company name on it?", proEU, ev)
-	first, err := llm.Extractive{}.Draft(context.Background(), req)
+	ev := llmtest.Evidence(t, "evidence.json")
+	req := llmtest.CustomerRequest("Invoice", "How do I download an invoice, and can I change the company name on it?", llmtest.ProEU, ev)
+	first, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	require.False(t, first.Abstain)
 	for range 20 {
-		again, err := llm.Extractive{}.Draft(context.Background(), req)
+		again, err := local.Extractive{}.Write(context.Background(), req)
 		require.NoError(t, err)
 		require.Equal(t, first, again)
 	}
@@ -133,17 +113,17 @@ func TestExtractiveIsDeterministic(t *testing.T) {
 func TestExtractiveGerman(t *testing.T) {
 	t.Parallel()
 	de := policy.Account{Plan: "pro", Region: "eu", Locale: "de"}
-	ev := loadEvidence(t, "evidence_de.json")
-	req := customerRequest("Erstattung", "Kann mein Jahresplan nach dem Kauf erstattet werden?", de, ev)
-	d, err := llm.Extractive{}.Draft(context.Background(), req)
+	ev := llmtest.Evidence(t, "evidence_de.json")
+	req := llmtest.CustomerRequest("Erstattung", "Kann mein Jahresplan nach dem Kauf erstattet werden?", de, ev)
+	d, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	require.False(t, d.Abstain, d.Reply)
 	assert.True(t, strings.HasPrefix(d.Reply, "Hallo,\n\n"), d.Reply)
 	assert.Contains(t, d.Reply, "innerhalb von 14 Tagen")
 
 	// English evidence for a German account keeps the English frame: no mixed reply.
-	en, err := llm.Extractive{}.Draft(context.Background(),
-		customerRequest("Refund", "Can I get a refund on my annual plan?", de, loadEvidence(t, "evidence.json")))
+	en, err := local.Extractive{}.Write(context.Background(),
+		llmtest.CustomerRequest("Refund", "Can I get a refund on my annual plan?", de, llmtest.Evidence(t, "evidence.json")))
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(en.Reply, "Hi,"), en.Reply)
 }
@@ -152,14 +132,14 @@ func TestExtractiveGerman(t *testing.T) {
 func TestExtractiveFrameHasNoCommitments(t *testing.T) {
 	t.Parallel()
 	commitment := regexp.MustCompile(`(?i)\d|refund|credit|cancel|waive|extend|upgrade|downgrade|guarantee|compensate|\bwill\b|erstatt|gutschrift|kündig`)
-	ev := loadEvidence(t, "evidence.json")
+	ev := llmtest.Evidence(t, "evidence.json")
 	ctx := context.Background()
 	for _, req := range []llm.Request{
-		customerRequest("Refund", "Can I get a refund on my annual plan?", proEU, ev),
-		customerRequest("Login", "I cannot sign in.", proEU, ev),
-		customerRequest("Login", "Ich kann mich nicht anmelden.", policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, nil),
+		llmtest.CustomerRequest("Refund", "Can I get a refund on my annual plan?", llmtest.ProEU, ev),
+		llmtest.CustomerRequest("Login", "I cannot sign in.", llmtest.ProEU, ev),
+		llmtest.CustomerRequest("Login", "Ich kann mich nicht anmelden.", policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, nil),
 	} {
-		d, err := llm.Extractive{}.Draft(ctx, req)
+		d, err := local.Extractive{}.Write(ctx, req)
 		require.NoError(t, err)
 		frame := d.Reply
 		for _, c := range d.Claims {
@@ -171,7 +151,7 @@ func TestExtractiveFrameHasNoCommitments(t *testing.T) {
 
 func TestRuleJudgeVerdicts(t *testing.T) {
 	t.Parallel()
-	chunk := loadEvidence(t, "evidence.json")[0].Text
+	chunk := llmtest.Evidence(t, "evidence.json")[0].Text
 	tests := []struct {
 		name, sentence, quote string
 		want                  llm.Verdict
@@ -201,7 +181,7 @@ func TestRuleJudgeVerdicts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			j, err := llm.RuleJudge{}.JudgeClaim(context.Background(), tc.sentence, tc.quote, chunk)
+			j, err := local.RuleJudge{}.JudgeClaim(context.Background(), tc.sentence, tc.quote, chunk)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, j.Verdict, j.Reasoning)
 			assert.Contains(t, j.Reasoning, tc.reason)
@@ -211,24 +191,24 @@ func TestRuleJudgeVerdicts(t *testing.T) {
 
 func TestRuleJudgeScore(t *testing.T) {
 	t.Parallel()
-	ev := loadEvidence(t, "evidence.json")
+	ev := llmtest.Evidence(t, "evidence.json")
 	ctx := context.Background()
 	question := "Refund for my annual plan\nCan I get a refund on my annual plan?"
 
-	d, err := llm.Extractive{}.Draft(ctx, customerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", proEU, ev))
+	d, err := local.Extractive{}.Write(ctx, llmtest.CustomerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", llmtest.ProEU, ev))
 	require.NoError(t, err)
-	good, err := llm.RuleJudge{}.Score(ctx, question, d.Reply, ev)
+	good, err := local.RuleJudge{}.Score(ctx, question, d.Reply, ev)
 	require.NoError(t, err)
 	assert.Equal(t, 1.0, good.Faithfulness)
 	assert.Greater(t, good.Coverage, 0.7)
 	assert.InDelta(t, 0.82, good.Fit, 1e-9)
 
 	lying := "Hi,\n\nAnnual plans can be refunded in full within 14 days of purchase. We also offer a 30-day money-back guarantee on every plan.\n\nBest regards"
-	bad, err := llm.RuleJudge{}.Score(ctx, question, lying, ev)
+	bad, err := local.RuleJudge{}.Score(ctx, question, lying, ev)
 	require.NoError(t, err)
 	assert.InDelta(t, 0.5, bad.Faithfulness, 1e-9)
 
-	empty, err := llm.RuleJudge{}.Score(ctx, question, "Hi,\n\nBest regards", ev)
+	empty, err := local.RuleJudge{}.Score(ctx, question, "Hi,\n\nBest regards", ev)
 	require.NoError(t, err)
 	assert.Zero(t, empty.Faithfulness)
 
@@ -237,10 +217,10 @@ func TestRuleJudgeScore(t *testing.T) {
 	for i := range unscored {
 		unscored[i].Score = 0
 	}
-	s, err := llm.RuleJudge{}.Score(ctx, question, d.Reply, unscored)
+	s, err := local.RuleJudge{}.Score(ctx, question, d.Reply, unscored)
 	require.NoError(t, err)
 	assert.Greater(t, s.Fit, 0.5)
-	offTopic, err := llm.RuleJudge{}.Score(ctx, "How do I reset my password?", d.Reply, unscored)
+	offTopic, err := local.RuleJudge{}.Score(ctx, "How do I reset my password?", d.Reply, unscored)
 	require.NoError(t, err)
 	assert.Less(t, offTopic.Fit, 0.3)
 	assert.Less(t, offTopic.Coverage, 0.3)
@@ -258,8 +238,8 @@ func TestExtractiveQuotesOneTopic(t *testing.T) {
 		{ChunkID: "billing/invoices@1#invoice-emails", DocID: "billing/invoices", Version: 1, Title: "Invoices",
 			Area: "invoices", Text: "Invoice emails\nThe refund receipt arrives by email within 1 hour.", Score: 0.7},
 	}
-	d, err := llm.Extractive{}.Draft(context.Background(),
-		customerRequest("Refund", "How long do I have to get a refund on my annual plan?", proEU, ev))
+	d, err := local.Extractive{}.Write(context.Background(),
+		llmtest.CustomerRequest("Refund", "How long do I have to get a refund on my annual plan?", llmtest.ProEU, ev))
 	require.NoError(t, err)
 	require.False(t, d.Abstain, d.Reply)
 	for _, c := range d.Claims {

@@ -1,4 +1,4 @@
-package llm
+package local
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
+
+	"github.com/supportdraft/supportdraft/llm"
 )
 
 // Extractive is the local drafter: it answers only with sentences copied verbatim from the
@@ -44,19 +46,17 @@ const (
 const (
 	greetingEN = "Hi,"
 	closingEN  = "If anything is unclear, just reply to this email."
-	abstainEN  = "No current approved policy covers this question, so it needs a reply from a member of the billing team."
 	greetingDE = "Hallo,"
 	closingDE  = "Wenn etwas unklar ist, antworten Sie einfach auf diese E-Mail."
-	abstainDE  = "Keine aktuelle, freigegebene Richtlinie deckt diese Frage ab, daher braucht sie eine Antwort aus dem Billing-Team."
 )
 
-// Draft implements Drafter. Same request, same draft: ties are broken by evidence order
+// Write implements llm.Writer. Same request, same draft: ties are broken by evidence order
 // and sentence position, never by map order.
-func (x Extractive) Draft(_ context.Context, req Request) (*Draft, error) {
-	bodies := customerBodies(req)
+func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, error) {
+	bodies := req.CustomerBodies()
 	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
 	if missing, share := missingConcepts(bodies, req.Evidence); share >= unanswerableShare {
-		return &Draft{Reply: abstainReply(german), Abstain: true, Claims: []Claim{}, Note: missingNote(missing)}, nil
+		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
 	}
 	q := analyseQuestion(req.Subject, strings.Join(bodies, "\n\n"), req.Evidence)
 	ranked := rankEvidence(q, req.Evidence)
@@ -68,7 +68,7 @@ func (x Extractive) Draft(_ context.Context, req Request) (*Draft, error) {
 	used := chooseChunks(q, ranked, threshold)
 	picks := pickSentences(q, used)
 	if len(picks) == 0 {
-		return &Draft{Reply: abstainReply(german), Abstain: true, Claims: []Claim{}}, nil
+		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}}, nil
 	}
 
 	var quoted []string
@@ -80,35 +80,19 @@ func (x Extractive) Draft(_ context.Context, req Request) (*Draft, error) {
 	if german {
 		greeting, closing = greetingDE, closingDE
 	}
-	claims := make([]Claim, 0, len(picks))
+	claims := make([]llm.Claim, 0, len(picks))
 	for _, p := range picks {
-		claims = append(claims, Claim{Sentence: p.text, ChunkIDs: []string{p.chunkID}, Quote: p.text})
+		claims = append(claims, llm.Claim{Sentence: p.text, ChunkIDs: []string{p.chunkID}, Quote: p.text})
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
-	return &Draft{Reply: reply, Claims: claims}, nil
+	return &llm.Answer{Reply: reply, Claims: claims}, nil
 }
 
 func abstainReply(german bool) string {
 	if german {
-		return greetingDE + "\n\n" + abstainDE
+		return greetingDE + "\n\n" + llm.AbstainDE
 	}
-	return greetingEN + "\n\n" + abstainEN
-}
-
-// customerBodies are the customer's messages of the thread, oldest first: a question
-// asked in the first message and not answered since is still open when the customer writes
-// again, so the drafter weighs every one of them, not only the newest.
-func customerBodies(req Request) []string {
-	var out []string
-	for _, m := range req.Messages {
-		if m.Author == "customer" {
-			out = append(out, m.Body)
-		}
-	}
-	if len(out) == 0 && len(req.Messages) > 0 {
-		out = append(out, req.Messages[len(req.Messages)-1].Body)
-	}
-	return out
+	return greetingEN + "\n\n" + llm.AbstainEN
 }
 
 // question is the customer's question as the drafter weighs it: every content stem in
@@ -136,7 +120,7 @@ func analyseQuestion(subject, body string, evidence []policy.Evidence) question 
 	q := question{weight: map[string]float64{}, focus: map[string]bool{}}
 	asking := subject
 	for _, s := range text.SplitLines(body) {
-		if isAsking(s) {
+		if text.IsAsking(s) {
 			asking += "\n" + s
 		}
 	}
@@ -173,25 +157,6 @@ func analyseQuestion(subject, body string, evidence []policy.Evidence) question 
 	}
 	return q
 }
-
-// isAsking reports whether a sentence of the message asks something.
-func isAsking(s string) bool {
-	t := strings.TrimSpace(s)
-	if strings.HasSuffix(t, "?") {
-		return true
-	}
-	lower := strings.ToLower(t)
-	for _, p := range askingOpeners {
-		if strings.HasPrefix(lower, p) {
-			return true
-		}
-	}
-	return false
-}
-
-var askingOpeners = []string{"how ", "what ", "when ", "can ", "could ", "do ", "does ", "is ", "are ",
-	"will ", "why ", "which ", "where ", "please tell", "wie ", "was ", "wann ", "kann ", "können ",
-	"gibt es", "bekomme", "ist ", "muss "}
 
 // asksForNumber reports whether the question asks for a duration, an amount or a date,
 // which the policy states as a number.

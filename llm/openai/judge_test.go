@@ -1,4 +1,4 @@
-package llm_test
+package openai_test
 
 import (
 	"context"
@@ -10,13 +10,14 @@ import (
 
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/openai"
 )
 
-func newJudge(t *testing.T) (*llm.OpenAIJudge, *llmtest.Server) {
+func newJudge(t *testing.T) (*openai.Judge, *llmtest.Server) {
 	t.Helper()
 	srv := llmtest.New(t)
-	cfg := llm.OpenAIConfig{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model"}
-	return llm.NewOpenAIJudge(llm.NewOpenAIClient(cfg), cfg), srv
+	cfg := openai.Config{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model"}
+	return openai.NewJudge(openai.NewClient(cfg), cfg), srv
 }
 
 func TestOpenAIJudgeClaim(t *testing.T) {
@@ -28,18 +29,18 @@ func TestOpenAIJudgeClaim(t *testing.T) {
 		llmtest.Reply{Content: `{"verdict": "supports"`},
 	)
 	ctx := context.Background()
-	chunk := loadEvidence(t, "evidence.json")[0].Text
+	chunk := llmtest.Evidence(t, "evidence.json")[0].Text
 
 	got, err := j.JudgeClaim(ctx, "You have 30 days.", "within 14 days", chunk)
 	require.NoError(t, err)
 	assert.Equal(t, llm.Judgement{Verdict: llm.VerdictContradicts, Reasoning: "The policy says 14 days, not 30."}, got)
 
 	_, err = j.JudgeClaim(ctx, "s", "q", chunk)
-	require.ErrorIs(t, err, llm.ErrMalformedOutput)
+	require.ErrorIs(t, err, openai.ErrMalformedOutput)
 	assert.Contains(t, err.Error(), `verdict "probably"`)
 
 	_, err = j.JudgeClaim(ctx, "s", "q", chunk)
-	require.ErrorIs(t, err, llm.ErrMalformedOutput)
+	require.ErrorIs(t, err, openai.ErrMalformedOutput)
 
 	reqs := srv.RequestsTo("/chat/completions")
 	require.Len(t, reqs, 3)
@@ -61,14 +62,14 @@ func TestOpenAIJudgeScoreClamps(t *testing.T) {
 		llmtest.JSON(map[string]any{"faithfulness": 0.9, "coverage": 0.5}),
 	)
 	ctx := context.Background()
-	ev := loadEvidence(t, "evidence.json")
+	ev := llmtest.Evidence(t, "evidence.json")
 
 	s, err := j.Score(ctx, "Can I get a refund?", "Hi,\n\nAnnual plans can be refunded in full within 14 days of purchase.", ev)
 	require.NoError(t, err)
 	assert.Equal(t, llm.Scores{Faithfulness: 1, Coverage: 0, Fit: 0.4}, s)
 
 	_, err = j.Score(ctx, "q", "r", ev)
-	require.ErrorIs(t, err, llm.ErrMalformedOutput)
+	require.ErrorIs(t, err, openai.ErrMalformedOutput)
 
 	var body map[string]any
 	require.NoError(t, json.Unmarshal(srv.RequestsTo("/chat/completions")[0].Body, &body))

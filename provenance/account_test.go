@@ -1,4 +1,4 @@
-package trace
+package provenance
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 
 func TestCheckAccount(t *testing.T) {
 	t.Parallel()
-	built := &drafts.Record{TicketID: "T-1", Iteration: 2, Revision: 1, EligibleAt: time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC),
+	built := &drafts.Saved{TicketID: "T-1", Iteration: 2, Revision: 1, EligibleAt: time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC),
 		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}}
 	tests := []struct {
 		name    string

@@ -1,4 +1,4 @@
-package llm
+package openai
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/supportdraft/supportdraft/policy"
+
+	"github.com/supportdraft/supportdraft/llm"
 )
 
 // searchToolName is the one tool the drafter offers.
@@ -55,7 +57,7 @@ func searchTool() (openai.ChatCompletionToolUnionParam, error) {
 // tools, so the model has to commit to a structured answer. Counting turns as well as
 // searches bounds the loop even for a model that only ever calls unknown tools: at most
 // d.rounds+1 requests.
-func (d *OpenAIDrafter) draftWithTools(ctx context.Context, params openai.ChatCompletionNewParams, given []policy.Evidence, search Searcher) (*Draft, error) {
+func (d *Writer) draftWithTools(ctx context.Context, params openai.ChatCompletionNewParams, given []policy.Evidence, search llm.Searcher) (*llm.Answer, error) {
 	tool, err := searchTool()
 	if err != nil {
 		return nil, err
@@ -103,7 +105,7 @@ func (d *OpenAIDrafter) draftWithTools(ctx context.Context, params openai.ChatCo
 // runTool answers one tool call. hits is nil when no search ran (unknown tool, bad
 // arguments, budget spent); the model is told why in content. Only a failing Searcher is
 // an error, since that is our infrastructure, not the model's mistake.
-func runTool(ctx context.Context, search Searcher, call openai.ChatCompletionMessageToolCallUnion, allowed bool) (string, []policy.Evidence, error) {
+func runTool(ctx context.Context, search llm.Searcher, call openai.ChatCompletionMessageToolCallUnion, allowed bool) (string, []policy.Evidence, error) {
 	if call.Function.Name != searchToolName {
 		return fmt.Sprintf("error: unknown tool %q; the only tool is %s", call.Function.Name, searchToolName), nil, nil
 	}
@@ -131,4 +133,21 @@ func runTool(ctx context.Context, search Searcher, call openai.ChatCompletionMes
 		hits = []policy.Evidence{} // a search ran, even with no hits
 	}
 	return string(out), hits, nil
+}
+
+// dedupEvidence appends the items of more whose chunk ID is not yet in list, keeping the
+// first occurrence, so each snippet is listed once in the order it was seen.
+func dedupEvidence(list []policy.Evidence, more ...policy.Evidence) []policy.Evidence {
+	seen := make(map[string]bool, len(list)+len(more))
+	for _, e := range list {
+		seen[e.ChunkID] = true
+	}
+	for _, e := range more {
+		if seen[e.ChunkID] {
+			continue
+		}
+		seen[e.ChunkID] = true
+		list = append(list, e)
+	}
+	return list
 }
