@@ -18,6 +18,7 @@ import (
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/helpdesk"
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/retrieval"
 	"github.com/supportdraft/supportdraft/store"
@@ -33,7 +34,7 @@ const DefaultK = 20
 type Activities struct {
 	Store     *store.Store
 	Retriever *retrieval.Retriever
-	Drafter   llm.Drafter
+	Writer    llm.Writer
 	Judge     llm.Judge
 	Vocab     *guard.Vocabulary
 	// K is how many eligible chunks the drafter sees.
@@ -50,7 +51,7 @@ func New(s *store.Store, p providers.Set, vocab *guard.Vocabulary) *Activities {
 	return &Activities{
 		Store:     s,
 		Retriever: &retrieval.Retriever{Store: s, Embedder: p.Embedder},
-		Drafter:   p.Drafter,
+		Writer:    p.Writer,
 		Judge:     p.Judge,
 		Vocab:     vocab,
 		K:         DefaultK,
@@ -82,7 +83,7 @@ func permanentIfMissing(err error) error {
 // carry a type the workflow recognises, so a failed draft can say the model was at fault.
 func modelError(what string, err error) error {
 	msg := fmt.Sprintf("%s: %v", what, err)
-	if llm.IsPermanent(err) {
+	if openai.IsPermanent(err) {
 		return temporal.NewNonRetryableApplicationError(msg, ErrModelPermanent, err)
 	}
 	return temporal.NewApplicationErrorWithCause(msg, ErrModelFailed, err)

@@ -44,7 +44,7 @@ func (a *Activities) SaveEdit(ctx context.Context, in EditInput) (*EditChecks, e
 	if err := a.Store.SaveEdit(ctx, in.TicketID, in.Iteration, text); err != nil {
 		return nil, err
 	}
-	record, err := a.Store.Draft(ctx, in.TicketID, in.Iteration)
+	record, err := a.Store.Iteration(ctx, in.TicketID, in.Iteration)
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func guardInput(reply string, checks []drafts.ClaimCheck, evidence []policy.Evid
 
 // ComposeInput is everything the final draft is made of.
 type ComposeInput struct {
-	Draft    llm.Draft           `json:"draft"`
+	Draft    llm.Answer          `json:"draft"`
 	Checks   []drafts.ClaimCheck `json:"checks"`
 	Guarded  guard.Result        `json:"guarded"`
 	Evidence []policy.Evidence   `json:"evidence"`

@@ -57,7 +57,7 @@ func (h *helpDesk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestHandOffPostsTheSignedDraftAndRetriesOnly5xx(t *testing.T) {
 	s, _ := testdb.New(t)
 	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
-	require.NoError(t, s.SaveDraft(context.Background(), &drafts.Record{TicketID: "T-7", Iteration: 2, Revision: 1, Status: drafts.StatusReady,
+	require.NoError(t, s.SaveIteration(context.Background(), &drafts.Saved{TicketID: "T-7", Iteration: 2, Revision: 1, Status: drafts.StatusReady,
 		EligibleAt: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Refunds within 14 days.", ModelReply: "Refunds within 14 days."}, "refunds"))
 	desk := &helpDesk{statuses: []int{http.StatusInternalServerError, http.StatusOK, http.StatusUnprocessableEntity}}
 	srv := httptest.NewServer(desk)

@@ -45,7 +45,7 @@ func (a *Activities) HandOff(ctx context.Context, in HandOffInput) (*HandOffResu
 	if a.HelpDesk == nil {
 		return &HandOffResult{}, nil
 	}
-	d, err := a.Store.Draft(ctx, in.TicketID, in.Iteration)
+	d, err := a.Store.Iteration(ctx, in.TicketID, in.Iteration)
 	if err != nil {
 		return nil, permanentIfMissing(err)
 	}

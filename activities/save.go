@@ -8,8 +8,8 @@ import (
 
 // Save stores the draft iteration and its rejections. The workflow keeps the record it
 // sent; runs recorded before this answered with its summary, which replay ignores.
-func (a *Activities) Save(ctx context.Context, r drafts.Record, area string) error {
-	return a.Store.SaveDraft(ctx, &r, area)
+func (a *Activities) Save(ctx context.Context, r drafts.Saved, area string) error {
+	return a.Store.SaveIteration(ctx, &r, area)
 }
 
 // StatusInput changes a draft's status.

@@ -71,7 +71,7 @@ func (s *Server) undoRevision(c echo.Context, t *ticket.Ticket) {
 // getDraft reads the ticket's latest draft from the store: it answers whether or not the
 // workflow still runs.
 func (s *Server) getDraft(c echo.Context) error {
-	r, err := s.Store.LatestDraft(c.Request().Context(), c.Param("ticket"))
+	r, err := s.Store.LatestIteration(c.Request().Context(), c.Param("ticket"))
 	if err != nil {
 		return err
 	}

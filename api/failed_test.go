@@ -16,24 +16,25 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/local"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
-// flakyDrafter fails while down is set, then drafts as the local drafter does.
-type flakyDrafter struct{ down atomic.Bool }
+// flakyWriter fails while down is set, then writes as the local writer does.
+type flakyWriter struct{ down atomic.Bool }
 
-func (d *flakyDrafter) Draft(ctx context.Context, req llm.Request) (*llm.Draft, error) {
+func (d *flakyWriter) Write(ctx context.Context, req llm.Request) (*llm.Answer, error) {
 	if d.down.Load() {
 		return nil, errors.New("the model is overloaded")
 	}
-	return llm.Extractive{}.Draft(ctx, req)
+	return local.Extractive{}.Write(ctx, req)
 }
 
 // On the real stack a build that fails shows as failed, with its reason, in the API view
 // and the sidebar, and a rebuild from failed drafts the ticket: nothing hangs in building.
 func TestFailedBuildIsVisibleAndRebuildRecovers(t *testing.T) {
 	t.Parallel()
-	drafter := &flakyDrafter{}
+	drafter := &flakyWriter{}
 	drafter.down.Store(true)
 	s := testenv.Store(t)
 	st := testenv.Stack(t, s, testenv.Temporal(t), drafter)

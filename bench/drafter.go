@@ -8,6 +8,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/local"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
@@ -106,12 +107,12 @@ func scaledTicket(n int) *ticket.Ticket {
 // cost), draft, judge each claim, score the reply, guard it.
 func timeBuild(vocab *guard.Vocabulary, build func() llm.Request, rounds int) (float64, error) {
 	ctx := context.Background()
-	var drafter llm.Extractive
-	var judge llm.RuleJudge
+	var writer local.Extractive
+	var judge local.RuleJudge
 	start := time.Now()
 	for range rounds {
 		req := build()
-		d, err := drafter.Draft(ctx, req)
+		d, err := writer.Write(ctx, req)
 		if err != nil {
 			return 0, err
 		}

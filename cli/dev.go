@@ -73,6 +73,9 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			if err := registerIntake(w, st, cfg); err != nil {
 				return err
 			}
+			if err := startRetention(cmd.Context(), st, cfg); err != nil {
+				return err
+			}
 			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker: %w", err)
 			}

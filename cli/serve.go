@@ -51,6 +51,9 @@ different embedder than the configured one are re-embedded at start.`,
 			if err := registerIntake(w, st, cfg); err != nil {
 				return err
 			}
+			if err := startRetention(cmd.Context(), st, cfg); err != nil {
+				return err
+			}
 			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker: %w", err)
 			}

@@ -33,6 +33,7 @@ type Config struct {
 	SessionKey        string        // SUPPORTDRAFT_SESSION_KEY: HMAC key of browser sessions (empty: random per process)
 	HelpDeskURL       string        // SUPPORTDRAFT_HELPDESK_URL: where approved drafts are POSTed as draft replies (empty: approvals are recorded only)
 	HelpDeskSecret    string        // SUPPORTDRAFT_HELPDESK_SECRET: HMAC key signing those POSTs (required with the URL)
+	Retention         time.Duration // SUPPORTDRAFT_RETENTION: customer and agent text older than this is purged (90d)
 
 	Provider      string // SUPPORTDRAFT_PROVIDER: local | openai
 	OpenAIBaseURL string // OPENAI_BASE_URL
@@ -88,6 +89,9 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if c.ReviewDelay, err = durationEnv("SUPPORTDRAFT_REVIEW_DELAY", 10*time.Minute); err != nil {
+		return c, err
+	}
+	if c.Retention, err = retentionEnv(); err != nil {
 		return c, err
 	}
 	if c.ToolRounds, err = intEnv("SUPPORTDRAFT_TOOL_ROUNDS", 0); err != nil {

@@ -51,8 +51,8 @@ type EvidenceRef struct {
 	Score   float64 `json:"score"`
 }
 
-// Record is one draft iteration as saved: everything QA needs to read its story.
-type Record struct {
+// Saved is one draft iteration as saved: everything QA needs to read its story.
+type Saved struct {
 	TicketID   string         `json:"ticket_id"`
 	Iteration  int            `json:"iteration"`
 	Revision   int            `json:"revision"`
@@ -78,7 +78,7 @@ type Record struct {
 	CreatedAt    time.Time              `json:"created_at"`
 }
 
-// Summary is the part of a Record the workflow keeps in its state: small, no text.
+// Summary is the part of a Saved iteration the workflow keeps in its state: small, no text.
 type Summary struct {
 	Iteration  int            `json:"iteration"`
 	Revision   int            `json:"revision"`
@@ -91,7 +91,7 @@ type Summary struct {
 }
 
 // Summarize keeps what the workflow needs from a saved record.
-func (r *Record) Summarize() *Summary {
+func (r *Saved) Summarize() *Summary {
 	struck := 0
 	for _, s := range r.Sentences {
 		if !s.Kept {

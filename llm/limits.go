@@ -16,7 +16,7 @@ import (
 type Limits struct {
 	Chars     int // characters of message text, all messages together
 	Sentences int // sentences of message text
-	Questions int // asking sentences (see isAsking)
+	Questions int // asking sentences (see text.IsAsking)
 }
 
 // DefaultLimits are the caps RequestFromTicket applies. The labelled eval tickets, the
@@ -60,7 +60,7 @@ func (req Request) Capped(l Limits) (Request, Truncation) {
 		body := req.Messages[i].Body
 		end := 0
 		for _, s := range text.Split(body) {
-			asks := isAsking(s.Text)
+			asks := text.IsAsking(s.Text)
 			switch {
 			case chars+s.End-end > l.Chars:
 				tr.Limit = "characters"

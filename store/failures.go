@@ -11,7 +11,7 @@ import (
 )
 
 // RecordBuildFailure keeps why the ticket's last build failed, replacing an earlier
-// failure. SaveDraft deletes it when a build succeeds.
+// failure. SaveIteration deletes it when a build succeeds.
 func (s *Store) RecordBuildFailure(ctx context.Context, ticketID string, revision int, reason string) error {
 	_, err := s.pool.Exec(ctx, `
 		INSERT INTO build_failures (ticket_id, revision, reason) VALUES ($1, $2, $3)
@@ -26,7 +26,7 @@ func (s *Store) RecordBuildFailure(ctx context.Context, ticketID string, revisio
 // withBuildFailure marks r failed when the ticket's last build failed after r was saved.
 // With no saved draft at all (r nil), a failure alone is what the ticket shows: a record
 // with the revision, the failed status and the reason, and no reply.
-func (s *Store) withBuildFailure(ctx context.Context, ticketID string, r *drafts.Record) (*drafts.Record, error) {
+func (s *Store) withBuildFailure(ctx context.Context, ticketID string, r *drafts.Saved) (*drafts.Saved, error) {
 	var revision int
 	var reason string
 	err := s.pool.QueryRow(ctx, `SELECT revision, reason FROM build_failures WHERE ticket_id = $1`, ticketID).Scan(&revision, &reason)
@@ -40,7 +40,7 @@ func (s *Store) withBuildFailure(ctx context.Context, ticketID string, r *drafts
 		return nil, fmt.Errorf("load failed build of ticket %s: %w", ticketID, err)
 	}
 	if r == nil {
-		r = &drafts.Record{TicketID: ticketID, Revision: revision, Claims: []drafts.ClaimCheck{}, StaleReasons: []drafts.StaleReason{}}
+		r = &drafts.Saved{TicketID: ticketID, Revision: revision, Claims: []drafts.ClaimCheck{}, StaleReasons: []drafts.StaleReason{}}
 	}
 	r.Status, r.BuildError = drafts.StatusFailed, reason
 	return r, nil

@@ -114,7 +114,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Retrieve, activities.RetrieveInput{Ticket: ref, At: tc.At, Account: tc.Account}).Get(ctx, &evidence); err != nil {
 		return err
 	}
-	draft := llm.Draft{Abstain: true, Reply: drafts.NoEvidenceReply}
+	draft := llm.Answer{Abstain: true, Reply: drafts.NoEvidenceReply}
 	if len(evidence) > 0 { // nothing eligible: no model call can ground an answer
 		if err := w.modelStep(ctx, a.Generate, activities.GenerateInput{Ticket: ref, At: tc.At, Account: tc.Account, Evidence: evidence}).Get(ctx, &draft); err != nil {
 			return err
@@ -140,7 +140,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 	if err := w.modelStep(ctx, a.Score, activities.ScoreInput{Ticket: ref, Reply: comp.Reply, Evidence: evidence, Unsupported: comp.Unsupported}).Get(ctx, &score); err != nil {
 		return err
 	}
-	record := drafts.Record{
+	record := drafts.Saved{
 		TicketID: w.in.TicketID, Iteration: iteration, Revision: w.revision,
 		Status: comp.Status, EligibleAt: tc.At, Account: tc.Account, Reply: comp.Reply, ModelReply: draft.Reply,
 		Abstained: comp.Status == drafts.StatusAbstained, Note: comp.Note, Claims: checks, Sentences: guarded.Sentences,

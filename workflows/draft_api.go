@@ -95,7 +95,7 @@ type DraftInput struct {
 
 	// Carried across continue-as-new.
 	Iteration   int                  `json:"iteration,omitempty"`
-	Draft       *drafts.Record       `json:"draft,omitempty"`
+	Draft       *drafts.Saved        `json:"draft,omitempty"`
 	StaleReason []drafts.StaleReason `json:"stale_reasons,omitempty"`
 	Review      *review.Entry        `json:"review,omitempty"`
 
@@ -183,7 +183,7 @@ type SentResult struct {
 // what GET /v1/drafts/{ticket} and `supportdraft draft --json` print. It is the saved
 // record with its struck sentences listed apart and the workflow that owns it.
 type DraftView struct {
-	drafts.Record
+	drafts.Saved
 	Struck     []guard.SentenceResult `json:"struck"`
 	WorkflowID string                 `json:"workflow_id"`
 	// TemporalUI links the workflow's history; the API fills it from its configuration.
@@ -193,8 +193,8 @@ type DraftView struct {
 }
 
 // NewDraftView is the view of a saved draft record.
-func NewDraftView(r *drafts.Record) *DraftView {
-	v := &DraftView{Record: *r, Struck: []guard.SentenceResult{}, WorkflowID: DraftWorkflowID(r.TicketID)}
+func NewDraftView(r *drafts.Saved) *DraftView {
+	v := &DraftView{Saved: *r, Struck: []guard.SentenceResult{}, WorkflowID: DraftWorkflowID(r.TicketID)}
 	if v.StaleReasons == nil {
 		v.StaleReasons = []drafts.StaleReason{}
 	}

@@ -42,7 +42,7 @@ type harness struct {
 	steps       []func(done func())
 }
 
-func newHarness(t *testing.T, drafter llm.Drafter) *harness {
+func newHarness(t *testing.T, drafter llm.Writer) *harness {
 	t.Parallel()
 	s := testenv.Store(t)
 	var suite testsuite.WorkflowTestSuite
@@ -101,8 +101,8 @@ func (h *harness) run(ticketID string, revision int) *workflows.DraftResult {
 	return &res
 }
 
-func (h *harness) latest(ticketID string) *drafts.Record {
-	r, err := h.store.LatestDraft(context.Background(), ticketID)
+func (h *harness) latest(ticketID string) *drafts.Saved {
+	r, err := h.store.LatestIteration(context.Background(), ticketID)
 	require.NoError(h.t, err)
 	return r
 }
@@ -162,7 +162,7 @@ func TestDraftWithLocalModelsRunsModelStepsAsLocalActivities(t *testing.T) {
 
 // liar is a model that invents a refund window, cites a chunk that does not exist, and
 // misquotes a real one, around one honest sentence.
-var liar = llm.Draft{
+var liar = llm.Answer{
 	Reply: "Hi, thanks for writing. Annual plans can be refunded in full within 14 days of the purchase date or the renewal date. " +
 		"You have a 30-day refund window on annual plans. We will credit 20% of your plan as compensation. " +
 		"Refunds are issued within 2 business days. If anything is unclear, just reply to this email.",
@@ -214,10 +214,10 @@ func TestDraftStrikesWhatTheModelInventedAndKeepsTheRest(t *testing.T) {
 // searching", outside the retrieved evidence, and reports a retrieved chunk as found too.
 type searcher struct{ found []policy.Evidence }
 
-func (s searcher) Draft(_ context.Context, req llm.Request) (*llm.Draft, error) {
+func (s searcher) Write(_ context.Context, req llm.Request) (*llm.Answer, error) {
 	quote := strings.SplitAfter(s.found[0].Text, ".")[0]
 	quote = strings.TrimSpace(quote[strings.LastIndex(quote, "\n")+1:])
-	return &llm.Draft{Reply: "Hi,\n\n" + quote,
+	return &llm.Answer{Reply: "Hi,\n\n" + quote,
 		Claims: []llm.Claim{{Sentence: quote, ChunkIDs: []string{s.found[0].ChunkID}, Quote: quote}},
 		Found:  append(slices.Clone(s.found), req.Evidence[0])}, nil
 }
@@ -229,7 +229,7 @@ func TestDraftCitesWhatTheDrafterFoundBySearching(t *testing.T) {
 	found, err := h.store.Chunks(context.Background(), []string{"billing/refunds-annual@4#what-is-refunded"})
 	require.NoError(t, err)
 	require.Len(t, found, 1)
-	h.acts.Drafter = searcher{found: found}
+	h.acts.Writer = searcher{found: found}
 	h.acts.K = 1 // retrieval returns one chunk; the cited one only the search found
 	testenv.SaveTicket(t, h.store, testenv.Ticket("T-9", 1, "pro", "eu", now, refundQuestion))
 	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
@@ -285,7 +285,7 @@ func TestSendCheckStaleByRevisionThenRebuildIsOK(t *testing.T) {
 	assert.Equal(t, 2, rebuilt.Iteration)
 	assert.Equal(t, 2, rebuilt.Revision)
 	assert.Equal(t, drafts.VerdictOK, fresh.Verdict, "reasons: %+v", fresh.Reasons)
-	first, err := h.store.Draft(context.Background(), "T-4", 1)
+	first, err := h.store.Iteration(context.Background(), "T-4", 1)
 	require.NoError(t, err)
 	assert.Equal(t, drafts.StatusStale, first.Status, "the earlier iteration stays, marked stale")
 }

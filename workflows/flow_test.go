@@ -87,12 +87,12 @@ func newFlow(t *testing.T, localModels bool) *flow {
 		}
 		return evidence, nil
 	})
-	f.env.OnActivity(f.acts.Generate, mock.Anything, mock.Anything).After(time.Minute).Return(func(context.Context, activities.GenerateInput) (*llm.Draft, error) {
+	f.env.OnActivity(f.acts.Generate, mock.Anything, mock.Anything).After(time.Minute).Return(func(context.Context, activities.GenerateInput) (*llm.Answer, error) {
 		if f.generate != nil {
 			f.inFlight--
 			return nil, f.generate
 		}
-		return &llm.Draft{Reply: "Refunds within 14 days."}, nil
+		return &llm.Answer{Reply: "Refunds within 14 days."}, nil
 	})
 	f.env.OnActivity(f.acts.RecordBuildFailure, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FailureInput) error {
 		f.failures = append(f.failures, in)
@@ -108,7 +108,7 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	f.env.OnActivity(f.acts.Score, mock.Anything, mock.Anything).Return(func(context.Context, activities.ScoreInput) (*activities.Score, error) {
 		return &activities.Score{Confidence: f.confidence}, nil
 	})
-	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything).Return(func(context.Context, drafts.Record, string) error {
+	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything).Return(func(context.Context, drafts.Saved, string) error {
 		f.inFlight--
 		return nil
 	})

@@ -22,7 +22,7 @@ type state struct {
 	localModels  bool
 	revision     int // latest revision the workflow knows
 	iteration    int
-	draft        *drafts.Record // the current iteration as saved; nil before the first build
+	draft        *drafts.Saved // the current iteration as saved; nil before the first build
 	staleReasons []drafts.StaleReason
 	buildErr     string // why the last build failed; empty after a good one
 }
