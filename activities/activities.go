@@ -17,6 +17,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/retrieval"
 	"github.com/supportdraft/supportdraft/store"
@@ -32,7 +33,7 @@ const DefaultK = 20
 type Activities struct {
 	Store     *store.Store
 	Retriever *retrieval.Retriever
-	Drafter   llm.Drafter
+	Writer    llm.Writer
 	Judge     llm.Judge
 	Vocab     *guard.Vocabulary
 	// K is how many eligible chunks the drafter sees.
@@ -46,27 +47,40 @@ func New(s *store.Store, p providers.Set, vocab *guard.Vocabulary) *Activities {
 	return &Activities{
 		Store:     s,
 		Retriever: &retrieval.Retriever{Store: s, Embedder: p.Embedder},
-		Drafter:   p.Drafter,
+		Writer:    p.Writer,
 		Judge:     p.Judge,
 		Vocab:     vocab,
 		K:         DefaultK,
 	}
 }
 
+// Application error types of the activities whose messages are written for an agent to
+// read; the workflow shows them on a failed draft (see workflows.failureReason).
+const (
+	// ErrModelPermanent is a model error retrying cannot fix (bad request, auth).
+	ErrModelPermanent = "ModelPermanent"
+	// ErrModelFailed is a model error that may pass (rate limit, 5xx, malformed answer).
+	ErrModelFailed = "ModelFailed"
+	// ErrNotFound is a ticket or draft that does not exist.
+	ErrNotFound = "NotFound"
+)
+
 // permanentIfMissing turns "not found" into a non-retryable failure: retrying will not make
 // a ticket appear.
 func permanentIfMissing(err error) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return temporal.NewNonRetryableApplicationError(err.Error(), "NotFound", err)
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrNotFound, err)
 	}
 	return err
 }
 
 // modelError marks permanent model failures (4xx other than rate limits) non-retryable so
-// Temporal does not spend its attempts on a request that can never succeed.
+// Temporal does not spend its attempts on a request that can never succeed. Both kinds
+// carry a type the workflow recognises, so a failed draft can say the model was at fault.
 func modelError(what string, err error) error {
-	if llm.IsPermanent(err) {
-		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: %v", what, err), "ModelPermanent", err)
+	msg := fmt.Sprintf("%s: %v", what, err)
+	if openai.IsPermanent(err) {
+		return temporal.NewNonRetryableApplicationError(msg, ErrModelPermanent, err)
 	}
-	return fmt.Errorf("%s: %w", what, err)
+	return temporal.NewApplicationErrorWithCause(msg, ErrModelFailed, err)
 }

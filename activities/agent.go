@@ -5,28 +5,46 @@ import (
 	"errors"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
+
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/store"
 )
 
-// EditInput is the agent's edited text for the current iteration.
+// EditInput names the agent's edited text for the current iteration. Ref is the text kept
+// in agent_texts; Text is only set by runs that took their edit before texts were kept
+// there (an activity they scheduled may still be retrying): new runs never carry words.
 type EditInput struct {
-	TicketID  string `json:"ticket_id"`
-	Iteration int    `json:"iteration"`
-	Text      string `json:"text"`
+	TicketID  string          `json:"ticket_id"`
+	Iteration int             `json:"iteration"`
+	Ref       *drafts.TextRef `json:"ref,omitempty"`
+	Text      string          `json:"text,omitempty"`
 }
 
-// SaveEdit stores the agent's text and re-runs the deterministic checks on it. Nothing is
-// struck from an agent's own words: the result tells the agent which sentences would bind
-// the company without an eligible source behind them. The words are judged against every
-// source eligible now for the draft's account, not against the draft's claims, so a
-// faithful paraphrase of any current policy passes; what fails goes to the rejection log.
-func (a *Activities) SaveEdit(ctx context.Context, in EditInput) (*guard.Result, error) {
-	if err := a.Store.SaveEdit(ctx, in.TicketID, in.Iteration, in.Text); err != nil {
+// EditChecks is SaveEdit's answer: counts only. The sentence-by-sentence verdict quotes
+// the agent's words, so it is kept with the text (store.TextChecks), where the API reads it.
+type EditChecks struct {
+	TextID    int64 `json:"text_id"`
+	Sentences int   `json:"sentences"`
+	Flagged   int   `json:"flagged"` // sentences no eligible source backs
+}
+
+// SaveEdit reads the agent's text by reference (checking its hash), stores it on the draft
+// and re-runs the deterministic checks on it. Nothing is struck from an agent's own words:
+// the checks tell the agent which sentences would bind the company without an eligible
+// source behind them. The words are judged against every source eligible now for the
+// draft's account, not against the draft's claims, so a faithful paraphrase of any current
+// policy passes; what fails goes to the rejection log.
+func (a *Activities) SaveEdit(ctx context.Context, in EditInput) (*EditChecks, error) {
+	text, ref, err := a.editText(ctx, in)
+	if err != nil {
 		return nil, err
 	}
-	record, err := a.Store.Draft(ctx, in.TicketID, in.Iteration)
+	if err := a.Store.SaveEdit(ctx, in.TicketID, in.Iteration, text); err != nil {
+		return nil, err
+	}
+	record, err := a.Store.Iteration(ctx, in.TicketID, in.Iteration)
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +52,10 @@ func (a *Activities) SaveEdit(ctx context.Context, in EditInput) (*guard.Result,
 	if err != nil {
 		return nil, err
 	}
-	res := a.Vocab.Check(guard.Input{Reply: in.Text, Sources: sources, Mode: guard.ModeAnySource})
+	res := a.Vocab.Check(guard.Input{Reply: text, Sources: sources, Mode: guard.ModeAnySource})
+	if err := a.Store.SetTextChecks(ctx, ref.ID, &res); err != nil {
+		return nil, err
+	}
 	area, err := a.Store.DraftArea(ctx, in.TicketID, in.Iteration)
 	if err != nil {
 		return nil, err
@@ -42,7 +63,29 @@ func (a *Activities) SaveEdit(ctx context.Context, in EditInput) (*guard.Result,
 	if err := a.Store.LogRejections(ctx, in.TicketID, in.Iteration, area, res.Sentences); err != nil {
 		return nil, err
 	}
-	return &res, nil
+	out := &EditChecks{TextID: ref.ID, Sentences: len(res.Sentences)}
+	for _, s := range res.Sentences {
+		if !s.Kept {
+			out.Flagged++
+		}
+	}
+	return out, nil
+}
+
+// editText is the edit's words and their reference. A reference that does not resolve
+// (no such text for this ticket, or words that no longer match the hash) is a permanent
+// failure: retrying will not bring the agent's words back. An edit given in clear by a run
+// from before agent_texts is kept there first, so its checks can be read the same way.
+func (a *Activities) editText(ctx context.Context, in EditInput) (string, drafts.TextRef, error) {
+	if in.Ref == nil {
+		ref, err := a.Store.SaveAgentText(ctx, in.TicketID, store.TextEdit, in.Text)
+		return in.Text, ref, err
+	}
+	text, err := a.Store.AgentText(ctx, in.TicketID, *in.Ref)
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrTextMismatch) {
+		return "", *in.Ref, temporal.NewNonRetryableApplicationError(err.Error(), "TextUnavailable", err)
+	}
+	return text, *in.Ref, err
 }
 
 // FreshInput is a draft's bindings, to compare with the world at send time.

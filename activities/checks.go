@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"strings"
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
@@ -44,14 +45,19 @@ func guardInput(reply string, checks []drafts.ClaimCheck, evidence []policy.Evid
 
 // ComposeInput is everything the final draft is made of.
 type ComposeInput struct {
-	Draft    llm.Draft           `json:"draft"`
+	Draft    llm.Answer          `json:"draft"`
 	Checks   []drafts.ClaimCheck `json:"checks"`
 	Guarded  guard.Result        `json:"guarded"`
 	Evidence []policy.Evidence   `json:"evidence"`
+	// InputNote (TicketFacts.InputNote) heads the draft's note when the ticket was cut.
+	InputNote string `json:"input_note,omitempty"`
 }
 
 // Compose decides what the agent sees (see drafts.Compose).
 func (a *Activities) Compose(_ context.Context, in ComposeInput) (*drafts.Composition, error) {
 	c := drafts.Compose(in.Draft, in.Checks, in.Guarded, in.Evidence)
+	if in.InputNote != "" {
+		c.Note = strings.TrimSpace(in.InputNote + "\n" + c.Note)
+	}
 	return &c, nil
 }

@@ -48,7 +48,7 @@ type GenerateInput struct {
 
 // Generate calls the drafter. The request carries the ticket text and only the account's
 // plan, region and locale. Permanent model failures (bad request, auth) are not retried.
-func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Draft, error) {
+func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Answer, error) {
 	t, err := a.ticket(ctx, in.Ticket)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Draft
 	req := llm.RequestFromTicket(t, in.Evidence)
 	req.Account = in.Account
 	req.Search = a.Retriever.Searcher(in.At, in.Account)
-	d, err := a.Drafter.Draft(ctx, req)
+	d, err := a.Writer.Write(ctx, req)
 	if err != nil {
 		return nil, modelError("draft", err)
 	}

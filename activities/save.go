@@ -8,8 +8,8 @@ import (
 
 // Save stores the draft iteration and its rejections. The workflow keeps the record it
 // sent; runs recorded before this answered with its summary, which replay ignores.
-func (a *Activities) Save(ctx context.Context, r drafts.Record, area string) error {
-	return a.Store.SaveDraft(ctx, &r, area)
+func (a *Activities) Save(ctx context.Context, r drafts.Saved, area string) error {
+	return a.Store.SaveIteration(ctx, &r, area)
 }
 
 // StatusInput changes a draft's status.
@@ -23,4 +23,28 @@ type StatusInput struct {
 // MarkStatus records stale, discarded or closed on the saved draft.
 func (a *Activities) MarkStatus(ctx context.Context, in StatusInput) error {
 	return a.Store.SetDraftStatus(ctx, in.TicketID, in.Iteration, in.Status, in.Reasons)
+}
+
+// FailureInput is a failed build: the revision it was for and why, in words an agent may
+// read (no internal error text).
+type FailureInput struct {
+	TicketID string `json:"ticket_id"`
+	Revision int    `json:"revision"`
+	Reason   string `json:"reason"`
+}
+
+// RecordBuildFailure keeps the failure where the API, the sidebar and the review queue
+// read the draft, so a failed build shows as failed rather than as a draft still building.
+func (a *Activities) RecordBuildFailure(ctx context.Context, in FailureInput) error {
+	return a.Store.RecordBuildFailure(ctx, in.TicketID, in.Revision, in.Reason)
+}
+
+// LastIteration is the highest draft iteration already saved for a ticket (0 if none), so
+// a new workflow run for a ticket drafted before numbers its drafts after the old ones.
+// The workflow runs it as a regular activity, once, before its first build: its answer is
+// then in the history before any Save, and a build replayed after a crash between Save and
+// the end of its workflow task gets the same number again instead of reading the row it
+// just saved.
+func (a *Activities) LastIteration(ctx context.Context, ticketID string) (int, error) {
+	return a.Store.LastIteration(ctx, ticketID)
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/ticket"
 )
@@ -24,6 +25,9 @@ type TicketFacts struct {
 	// LastIteration is the highest draft iteration already saved for the ticket, so a new
 	// workflow run for a ticket drafted before numbers its drafts after the old ones.
 	LastIteration int `json:"last_iteration"`
+	// InputNote is set when the ticket is longer than the drafter reads (llm.DefaultLimits):
+	// it says how much was read, and goes on the draft for the agent.
+	InputNote string `json:"input_note,omitempty"`
 }
 
 // LoadContext reads the ticket revision a build works on and decides the eligibility
@@ -43,7 +47,8 @@ func (a *Activities) LoadContext(ctx context.Context, ref TicketRef, replay bool
 	if err != nil {
 		return nil, err
 	}
-	return &TicketFacts{At: at, Account: t.Account.Eligibility(), LastIteration: last}, nil
+	note := llm.RequestFromTicket(t, nil).Truncation.Note()
+	return &TicketFacts{At: at, Account: t.Account.Eligibility(), LastIteration: last, InputNote: note}, nil
 }
 
 // ticket is the revision LoadContext read, or, for a step that runs in another worker than

@@ -15,6 +15,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -70,7 +71,7 @@ func (s *Server) undoRevision(c echo.Context, t *ticket.Ticket) {
 // getDraft reads the ticket's latest draft from the store: it answers whether or not the
 // workflow still runs.
 func (s *Server) getDraft(c echo.Context) error {
-	r, err := s.Store.LatestDraft(c.Request().Context(), c.Param("ticket"))
+	r, err := s.Store.LatestIteration(c.Request().Context(), c.Param("ticket"))
 	if err != nil {
 		return err
 	}
@@ -83,16 +84,40 @@ func (s *Server) respondView(c echo.Context, v *workflows.DraftView) error {
 	return c.JSON(http.StatusOK, v)
 }
 
+// edit keeps the agent's text in Postgres, has the workflow store it on the draft and check
+// it (the update names the text by ID and hash, so its words never enter the history), and
+// answers with the checks, read back from the store. A text the workflow never took is
+// deleted again: a refused edit leaves no row.
 func (s *Server) edit(c echo.Context) error {
 	text, err := bindText(c)
 	if err != nil {
 		return err
 	}
-	var res workflows.EditResult
-	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateEdit, workflows.EditRequest{Text: text}, &res); err != nil {
+	ctx, id := c.Request().Context(), c.Param("ticket")
+	ref, err := s.Store.SaveAgentText(ctx, id, store.TextEdit, text)
+	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, res)
+	var res workflows.EditResult
+	if err := s.update(ctx, id, workflows.UpdateEdit, workflows.EditRequest{Ref: &ref}, &res); err != nil {
+		s.dropText(c, id, ref)
+		return err
+	}
+	checks, err := s.Store.TextChecks(ctx, id, ref.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, checks)
+}
+
+// dropText deletes a kept text whose update did not go through; the request's own context
+// may be cancelled already.
+func (s *Server) dropText(c echo.Context, ticketID string, ref drafts.TextRef) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), 5*time.Second)
+	defer cancel()
+	if err := s.Store.DeleteAgentText(ctx, ref.ID); err != nil {
+		s.Log.Error("orphan agent text left after a refused update", "ticket", ticketID, "text", ref.ID, "error", err)
+	}
 }
 
 // sendCheck is the send hook. Placeholders are refused first, with no dependency that
@@ -113,26 +138,43 @@ func (s *Server) sendCheck(c echo.Context) error {
 	if err != nil {
 		s.Log.Warn("send-check could not read the draft iteration", "ticket", id, "error", err)
 	}
+	// The text is kept first, so every verdict names what it was given and the update
+	// carries only its ID and hash. Postgres down: the check goes on without it.
+	req := workflows.SendCheckRequest{}
+	if ref, err := s.Store.SaveAgentText(ctx, id, store.TextSendCheck, b.Text); err == nil {
+		req.Ref = &ref
+	} else {
+		s.Log.Warn("send-check could not keep the text: checking without it", "ticket", id, "error", err)
+	}
+	answer := func(res drafts.SendCheck) error {
+		if req.Ref != nil {
+			res.TextID = req.Ref.ID
+		}
+		return s.answerSendCheck(c, id, res)
+	}
 	if spans := guard.Placeholders(b.Text); len(spans) > 0 {
-		return s.answerSendCheck(c, id, drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans, Iteration: iteration,
+		return answer(drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans, Iteration: iteration,
 			Warning: "The reply still contains unresolved placeholders: fill them in before sending."})
 	}
 	unbacked, guarded := s.unbacked(ctx, id, b.Text)
 	if len(unbacked) > 0 && b.OverrideReason == "" {
-		return s.answerSendCheck(c, id, drafts.UnsupportedCheck(unbacked, iteration))
+		return answer(drafts.UnsupportedCheck(unbacked, iteration))
 	}
 	var res workflows.SendCheckResult
-	err = s.update(ctx, id, workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: b.Text}, &res)
+	err = s.update(ctx, id, workflows.UpdateSendCheck, req, &res)
 	var notFound *serviceerror.NotFound
+	refused := errors.As(err, &notFound) || (err != nil && isRejection(err)) || (err != nil && s.unknownTicket(c, id))
+	if refused && req.Ref != nil {
+		s.dropText(c, id, *req.Ref) // no verdict will name it
+	}
 	switch {
 	case errors.As(err, &notFound):
 		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no open draft for ticket %s: open it in the sidebar first", id))
 	case err != nil && isRejection(err):
 		return err // e.g. the draft was discarded: 409 from the error handler
+	case refused:
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no ticket %s: open it in the sidebar first", id))
 	case err != nil:
-		if s.unknownTicket(c, id) {
-			return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no ticket %s: open it in the sidebar first", id))
-		}
 		s.Log.Warn("send-check could not reach the draft workflow: allowing the send unchecked", "ticket", id, "error", err)
 		s.metrics.unchecked.WithLabelValues("temporal_unreachable").Inc()
 		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "temporal_unreachable", Iteration: iteration}
@@ -147,7 +189,7 @@ func (s *Server) sendCheck(c echo.Context) error {
 	if len(unbacked) > 0 {
 		res.Unsupported, res.OverrideReason = unbacked, b.OverrideReason
 	}
-	return s.answerSendCheck(c, id, res)
+	return answer(res)
 }
 
 // unbacked runs the guard on text against the sources eligible now for the ticket's

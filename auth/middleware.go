@@ -51,6 +51,7 @@ type Guard struct {
 	Log           *slog.Logger
 	refused       *prometheus.CounterVec
 	webhooks      *prometheus.CounterVec
+	known         knownTokens // the tokens last confirmed, for when the store is down
 }
 
 // NewGuard builds a guard; now is the clock (time.Now outside tests).
@@ -119,10 +120,12 @@ func (g *Guard) authenticate(c echo.Context) (Principal, error) {
 		if !ok || tok == "" {
 			return Principal{}, unauthorized(`Authorization must be "Bearer <token>"`)
 		}
-		t, err := g.Tokens.ActiveTokenByHash(ctx, HashToken(tok))
+		hash := HashToken(tok)
+		t, remembered, err := g.known.lookup("hash:"+string(hash), g.Now(), func() (store.Token, error) { return g.Tokens.ActiveTokenByHash(ctx, hash) })
 		if err != nil {
 			return Principal{}, g.tokenError(err, "token")
 		}
+		g.noteRemembered(remembered, t)
 		return Principal{TokenID: t.ID, Name: t.Name, Role: Role(t.Role)}, nil
 	}
 	ck, err := c.Cookie(SessionCookie)
@@ -133,10 +136,11 @@ func (g *Guard) authenticate(c echo.Context) (Principal, error) {
 	if err != nil {
 		return Principal{}, unauthorized(err.Error())
 	}
-	t, err := g.Tokens.ActiveToken(ctx, sess.TokenID)
+	t, remembered, err := g.known.lookup(fmt.Sprintf("id:%d", sess.TokenID), g.Now(), func() (store.Token, error) { return g.Tokens.ActiveToken(ctx, sess.TokenID) })
 	if err != nil {
 		return Principal{}, g.tokenError(err, "the token this session was opened with")
 	}
+	g.noteRemembered(remembered, t)
 	p := Principal{TokenID: t.ID, Name: t.Name, Role: Role(t.Role), CSRF: g.Sessions.CSRF(sess)}
 	if m := c.Request().Method; m != http.MethodGet && m != http.MethodHead {
 		sent := c.Request().Header.Get("X-CSRF-Token")
@@ -149,6 +153,13 @@ func (g *Guard) authenticate(c echo.Context) (Principal, error) {
 		}
 	}
 	return p, nil
+}
+
+// noteRemembered logs a token accepted from memory because the store could not answer.
+func (g *Guard) noteRemembered(remembered bool, t store.Token) {
+	if remembered {
+		g.Log.Warn("token store unavailable: accepting a token it confirmed recently", "token", t.ID, "role", t.Role)
+	}
 }
 
 // tokenError turns a failed lookup into 401 (unknown or revoked) or a logged 500.

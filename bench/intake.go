@@ -8,6 +8,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/intake/replay"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 // IntakeResult is what `supportdraft bench intake` prints.
@@ -24,6 +25,11 @@ type IntakeResult struct {
 	// Messages that reach triage (the local classifier here).
 	Triaged      int     `json:"triaged"`
 	TriagedP99Ms float64 `json:"triaged_p99_ms"`
+	// BeforeTriageTasks breaks the stopped-early messages' intake workflows down: waiting
+	// for the worker, running on it (the funnel's local activities), and the workflow's
+	// life on the server. The rest of a decision's latency is the message's store write
+	// and the start and result calls.
+	BeforeTriageTasks TaskBreakdown `json:"before_triage_tasks"`
 }
 
 // IntakeOptions sizes the run.
@@ -52,12 +58,14 @@ func Intake(ctx context.Context, databaseURL, temporalAddress string, opts Intak
 	run := randomID()
 	lat := make([]float64, opts.Messages)
 	triaged := make([]bool, opts.Messages)
+	wfIDs := make([]string, opts.Messages)
 	fmt.Fprintf(opts.Progress, "sending %d messages through the funnel, %d at a time…\n", opts.Messages, opts.Concurrency)
 	start := time.Now()
 	err = parallel(opts.Messages, opts.Concurrency, func(i int) error {
 		m := *opts.Set[i%len(opts.Set)]
 		m.MessageID = fmt.Sprintf("<bench-%s-%d@%s>", run, i, m.MessageID)
 		m.ThreadID = fmt.Sprintf("bench-%s-%d", run, i)
+		wfIDs[i] = workflows.IntakeWorkflowID(st.Scope, m.MessageID)
 		t0 := time.Now()
 		res, err := st.Deliver(ctx, &m)
 		if err != nil {
@@ -72,16 +80,22 @@ func Intake(ctx context.Context, databaseURL, temporalAddress string, opts Intak
 	}
 	elapsed := time.Since(start)
 	var before, after []float64
+	var beforeIDs []string
 	for i, l := range lat {
 		if triaged[i] {
 			after = append(after, l)
 		} else {
 			before = append(before, l)
+			beforeIDs = append(beforeIDs, wfIDs[i])
 		}
+	}
+	tasks, err := taskBreakdown(ctx, st.Temporal, beforeIDs)
+	if err != nil {
+		return nil, err
 	}
 	return &IntakeResult{Messages: opts.Messages, Concurrency: opts.Concurrency,
 		MessagesPerS: float64(opts.Messages) / elapsed.Seconds(),
 		P50Ms:        percentile(lat, 50), P99Ms: percentile(lat, 99),
 		BeforeTriage: len(before), BeforeTriageP99Ms: percentile(before, 99),
-		Triaged: len(after), TriagedP99Ms: percentile(after, 99)}, nil
+		Triaged: len(after), TriagedP99Ms: percentile(after, 99), BeforeTriageTasks: tasks}, nil
 }

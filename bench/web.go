@@ -84,7 +84,7 @@ func Web(ctx context.Context, databaseURL, temporalAddress string, opts WebOptio
 		cookies[role] = auth.SessionCookie + "=" + guard.Sessions.Encode(guard.Sessions.New(row.ID, row.Name, role, time.Now()))
 	}
 	fmt.Fprintf(opts.Progress, "saving %d drafts…\n", opts.Drafts)
-	rec, err := st.Store.LatestDraft(ctx, "BENCHWEB-"+run)
+	rec, err := st.Store.LatestIteration(ctx, "BENCHWEB-"+run)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func Web(ctx context.Context, databaseURL, temporalAddress string, opts WebOptio
 		ids[i] = fmt.Sprintf("BENCHWEB-%s-%d", run, i)
 		r := *rec
 		r.TicketID = ids[i]
-		if err := st.Store.SaveDraft(ctx, &r, "refunds"); err != nil {
+		if err := st.Store.SaveIteration(ctx, &r, "refunds"); err != nil {
 			return nil, err
 		}
 		now := time.Now()

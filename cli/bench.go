@@ -16,7 +16,7 @@ func newBenchCmd() *cobra.Command {
 		Long: `bench runs a benchmark against the real services and prints its figures. Benchmarks
 work in scratch schemas they create and drop; the live policy store is never touched.`,
 	}
-	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd(), newBenchGuardCmd(), newBenchWebCmd(), newBenchLoadCmd(), newBenchIntakeCmd())
+	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd(), newBenchGuardCmd(), newBenchWebCmd(), newBenchLoadCmd(), newBenchIntakeCmd(), newBenchDrafterCmd())
 	return cmd
 }
 

@@ -52,6 +52,9 @@ that reach it. Nothing is drafted: bench workflow measures drafts.`,
 			}
 			fmt.Fprintf(out, "messages %d (concurrency %d)\nthroughput %.1f messages/s\ndecision latency p50 %.1f ms, p99 %.1f ms\nstopped before triage: %d, p99 %.1f ms (target < 100 ms)\nreached triage: %d, p99 %.1f ms\n",
 				res.Messages, res.Concurrency, res.MessagesPerS, res.P50Ms, res.P99Ms, res.BeforeTriage, res.BeforeTriageP99Ms, res.Triaged, res.TriagedP99Ms)
+			b := res.BeforeTriageTasks
+			fmt.Fprintf(out, "  where it goes (stopped before triage): workflow task wait p50 %.1f / p99 %.1f ms, run on the worker p50 %.1f / p99 %.1f ms (%d tasks), workflow start to close p50 %.1f / p99 %.1f ms; the rest is the store write and the start and result calls\n",
+				b.ScheduleToStartP50, b.ScheduleToStartP99, b.StartToCompleteP50, b.StartToCompleteP99, b.Tasks, b.RunP50, b.RunP99)
 			return nil
 		},
 	}

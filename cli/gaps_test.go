@@ -19,10 +19,10 @@ func TestGapsCommand(t *testing.T) {
 	t.Setenv("DATABASE_URL", url)
 	ctx := context.Background()
 	for i, area := range []string{"refunds", "refunds", "invoices"} {
-		rec := &drafts.Record{TicketID: "T-" + string(rune('1'+i)), Iteration: 1, Revision: 1, Status: drafts.StatusReady,
+		rec := &drafts.Saved{TicketID: "T-" + string(rune('1'+i)), Iteration: 1, Revision: 1, Status: drafts.StatusReady,
 			EligibleAt: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "x", ModelReply: "x",
 			Sentences: []guard.SentenceResult{{Text: "Annual plans have a 30-day refund window.", Reason: "no eligible source states 30 day"}}}
-		if err := s.SaveDraft(ctx, rec, area); err != nil {
+		if err := s.SaveIteration(ctx, rec, area); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/supportdraft/supportdraft/contradictions"
 	"github.com/supportdraft/supportdraft/policy"
-	"github.com/supportdraft/supportdraft/trace"
 )
 
 // newPolicyLintCmd returns `policy lint DIR`, wired under the policy command.
@@ -52,11 +52,11 @@ found; 2: the directory could not be read or parsed.`,
 			if err != nil {
 				return usageError{fmt.Errorf("policy lint: %w", err)}
 			}
-			findings := trace.Lint(versions, since, vocab)
+			findings := contradictions.Find(versions, since, vocab)
 			out := cmd.OutOrStdout()
 			if asJSON {
 				if findings == nil {
-					findings = []trace.Finding{}
+					findings = []contradictions.Finding{}
 				}
 				if err := writeJSON(out, map[string]any{"versions": len(versions), "since": since.UTC(), "findings": findings}); err != nil {
 					return err

@@ -9,7 +9,7 @@ import (
 
 func TestPolicyLintCommand(t *testing.T) {
 	t.Parallel()
-	conflict := filepath.Join("..", "trace", "testdata", "lint-conflict")
+	conflict := filepath.Join("..", "contradictions", "testdata", "lint-conflict")
 	tests := []struct {
 		name string
 		args []string
@@ -42,7 +42,7 @@ func TestPolicyLintCommand(t *testing.T) {
 
 func TestPolicyLintJSON(t *testing.T) {
 	t.Parallel()
-	out, _, code := run(t, newPolicyLintCmd(), "--json", "--since", "2026-06-01", filepath.Join("..", "trace", "testdata", "lint-conflict"))
+	out, _, code := run(t, newPolicyLintCmd(), "--json", "--since", "2026-06-01", filepath.Join("..", "contradictions", "testdata", "lint-conflict"))
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}

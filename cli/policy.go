@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/supportdraft/supportdraft/contradictions"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/store"
-	"github.com/supportdraft/supportdraft/trace"
 )
 
 func newPolicyCmd() *cobra.Command {
@@ -84,7 +84,7 @@ func importVersions(cmd *cobra.Command, versions []*policy.Version) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range trace.Lint(versions, time.Now(), vocab) {
+	for _, f := range contradictions.Find(versions, time.Now(), vocab) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n\n", f)
 	}
 	out := cmd.OutOrStdout()

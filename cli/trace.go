@@ -10,15 +10,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/provenance"
 	"github.com/supportdraft/supportdraft/store"
-	"github.com/supportdraft/supportdraft/trace"
 )
 
 // traceOutput is the JSON form of a trace: the result, plus the account comparison when
 // --draft was given.
 type traceOutput struct {
-	*trace.Result
-	AccountCheck *trace.AccountCheck `json:"account_check,omitempty"`
+	*provenance.Result
+	AccountCheck *provenance.AccountCheck `json:"account_check,omitempty"`
 }
 
 func newTraceCmd() *cobra.Command {
@@ -70,8 +70,8 @@ a correct policy applied to a stale plan produces a false sentence from true inp
 			if err != nil {
 				return usageError{fmt.Errorf("--corpus: %w", err)}
 			}
-			account := trace.Account{Plan: plan, Region: region, Locale: locale, At: at}
-			var check *trace.AccountCheck
+			account := provenance.Account{Plan: plan, Region: region, Locale: locale, At: at}
+			var check *provenance.AccountCheck
 			if draftTicket != "" {
 				c, err := checkDraftAccount(cmd, draftTicket)
 				if err != nil {
@@ -82,7 +82,7 @@ a correct policy applied to a stale plan produces a false sentence from true inp
 				account.Region = firstNonEmpty(region, c.Now.Region)
 				account.Locale = firstNonEmpty(locale, c.Now.Locale)
 			}
-			res, err := trace.Trace(versions, strings.Join(args, " "), account, vocab)
+			res, err := provenance.Trace(versions, strings.Join(args, " "), account, vocab)
 			if err != nil {
 				return usageError{err}
 			}
@@ -107,36 +107,36 @@ a correct policy applied to a stale plan produces a false sentence from true inp
 
 // checkDraftAccount loads the ticket's latest draft and latest revision and compares the
 // accounts they carry.
-func checkDraftAccount(cmd *cobra.Command, ticketID string) (trace.AccountCheck, error) {
+func checkDraftAccount(cmd *cobra.Command, ticketID string) (provenance.AccountCheck, error) {
 	cfg, err := loadConfig()
 	if err != nil {
-		return trace.AccountCheck{}, err
+		return provenance.AccountCheck{}, err
 	}
 	s, err := store.Open(cmd.Context(), cfg.DatabaseURL)
 	if err != nil {
-		return trace.AccountCheck{}, fmt.Errorf("--draft needs the store: %w", err)
+		return provenance.AccountCheck{}, fmt.Errorf("--draft needs the store: %w", err)
 	}
 	defer s.Close()
-	d, err := s.LatestDraft(cmd.Context(), ticketID)
+	d, err := s.LatestIteration(cmd.Context(), ticketID)
 	if errors.Is(err, store.ErrNotFound) {
-		return trace.AccountCheck{}, usagef("--draft %s: no draft of this ticket in the store at DATABASE_URL; check the ticket ID", ticketID)
+		return provenance.AccountCheck{}, usagef("--draft %s: no draft of this ticket in the store at DATABASE_URL; check the ticket ID", ticketID)
 	}
 	if err != nil {
-		return trace.AccountCheck{}, err
+		return provenance.AccountCheck{}, err
 	}
 	t, err := s.LatestTicket(cmd.Context(), ticketID)
 	if errors.Is(err, store.ErrNotFound) {
-		return trace.AccountCheck{}, usagef("--draft %s: the draft exists but no revision of the ticket is stored; was it imported by hand?", ticketID)
+		return provenance.AccountCheck{}, usagef("--draft %s: the draft exists but no revision of the ticket is stored; was it imported by hand?", ticketID)
 	}
 	if err != nil {
-		return trace.AccountCheck{}, err
+		return provenance.AccountCheck{}, err
 	}
-	return trace.CheckAccount(d, t), nil
+	return provenance.CheckAccount(d, t), nil
 }
 
 // printTrace writes a trace for people: the outcome first, then the evidence, then what
 // to do.
-func printTrace(w io.Writer, res *trace.Result, check *trace.AccountCheck) {
+func printTrace(w io.Writer, res *provenance.Result, check *provenance.AccountCheck) {
 	fmt.Fprintf(w, "term:     %q\n", res.Term)
 	fmt.Fprintf(w, "read as:  %s\n", reading(res.ReadAs))
 	fmt.Fprintf(w, "account:  %s, at %s\n", res.Account, res.Account.At.UTC().Format(time.RFC3339))
@@ -165,9 +165,9 @@ func printTrace(w io.Writer, res *trace.Result, check *trace.AccountCheck) {
 	if len(res.EligibleStatements) > 0 {
 		title := "What eligible versions say instead"
 		switch res.Outcome {
-		case trace.Absent:
+		case provenance.Absent:
 			title = "What eligible versions say about it"
-		case trace.PresentEligible:
+		case provenance.PresentEligible:
 			title = "Other values in eligible versions (the same document, or another plan, region or locale)"
 		}
 		fmt.Fprintf(w, "\n%s (%d sentences):\n", title, len(res.EligibleStatements))
@@ -187,7 +187,7 @@ func printTrace(w io.Writer, res *trace.Result, check *trace.AccountCheck) {
 	fmt.Fprintf(w, "\nWhat to do: %s\n", res.Remedy)
 }
 
-func reading(r trace.Reading) string {
+func reading(r provenance.Reading) string {
 	var parts []string
 	if len(r.Amounts) > 0 {
 		parts = append(parts, "amounts "+strings.Join(r.Amounts, ", "))

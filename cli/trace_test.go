@@ -11,8 +11,8 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/provenance"
 	"github.com/supportdraft/supportdraft/ticket"
-	"github.com/supportdraft/supportdraft/trace"
 )
 
 var sampleCorpus = filepath.Join("..", "corpus", "sample")
@@ -21,12 +21,12 @@ func TestTraceCommand(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		args []string
-		want trace.Outcome
+		want provenance.Outcome
 	}{
-		{[]string{"--plan", "pro", "--region", "eu", "--at", "2026-11-30", "30-day refund window"}, trace.PresentContradicted},
-		{[]string{"--plan", "pro", "--region", "eu", "--at", "2026-01-15T00:00:00Z", "30-day", "refund", "window"}, trace.PresentEligible},
-		{[]string{"--plan", "enterprise", "--region", "eu", "30-day refund window"}, trace.PresentNotEligible},
-		{[]string{"--plan", "pro", "--region", "eu", "60-day money-back guarantee"}, trace.Absent},
+		{[]string{"--plan", "pro", "--region", "eu", "--at", "2026-11-30", "30-day refund window"}, provenance.PresentContradicted},
+		{[]string{"--plan", "pro", "--region", "eu", "--at", "2026-01-15T00:00:00Z", "30-day", "refund", "window"}, provenance.PresentEligible},
+		{[]string{"--plan", "enterprise", "--region", "eu", "30-day refund window"}, provenance.PresentNotEligible},
+		{[]string{"--plan", "pro", "--region", "eu", "60-day money-back guarantee"}, provenance.Absent},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -36,10 +36,10 @@ func TestTraceCommand(t *testing.T) {
 				t.Fatal(err)
 			}
 			var res struct {
-				Term               string            `json:"term"`
-				Outcome            trace.Outcome     `json:"outcome"`
-				Matches            []trace.Match     `json:"matches"`
-				EligibleStatements []trace.Statement `json:"eligible_statements"`
+				Term               string                 `json:"term"`
+				Outcome            provenance.Outcome     `json:"outcome"`
+				Matches            []provenance.Match     `json:"matches"`
+				EligibleStatements []provenance.Statement `json:"eligible_statements"`
 			}
 			if err := json.Unmarshal([]byte(out), &res); err != nil {
 				t.Fatalf("%v\n%s", err, out)
@@ -106,9 +106,9 @@ func TestTraceDraftAccount(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rec := &drafts.Record{TicketID: "T-9", Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
+	rec := &drafts.Saved{TicketID: "T-9", Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
 		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", ModelReply: "Hello."}
-	if err := s.SaveDraft(ctx, rec, "refunds"); err != nil {
+	if err := s.SaveIteration(ctx, rec, "refunds"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -117,14 +117,14 @@ func TestTraceDraftAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	var res struct {
-		Account      trace.Account       `json:"account"`
-		AccountCheck *trace.AccountCheck `json:"account_check"`
+		Account      provenance.Account       `json:"account"`
+		AccountCheck *provenance.AccountCheck `json:"account_check"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	c := res.AccountCheck
-	if c == nil || len(c.Changes) != 1 || c.Changes[0] != (trace.AccountChange{Field: "plan", Built: "pro", Now: "business"}) {
+	if c == nil || len(c.Changes) != 1 || c.Changes[0] != (provenance.AccountChange{Field: "plan", Built: "pro", Now: "business"}) {
 		t.Fatalf("account check %+v, want plan pro → business", c)
 	}
 	if c.DraftRevision != 1 || c.TicketRevision != 2 {

@@ -28,7 +28,7 @@ const AbstainNote = "No current, approved policy answers this question for this 
 //
 // Unsupported counts the material claims that did not survive: struck sentences (other
 // than unresolved placeholders) plus failed claims whose sentence is not in the reply.
-func Compose(d llm.Draft, checks []ClaimCheck, guarded guard.Result, evidence []policy.Evidence) Composition {
+func Compose(d llm.Answer, checks []ClaimCheck, guarded guard.Result, evidence []policy.Evidence) Composition {
 	c := Composition{Reply: guarded.Reply, Note: joinNotes(d.Note, guarded.Note), Status: StatusReady}
 	for _, s := range guarded.Sentences {
 		if !s.Kept && len(s.Placeholders) == 0 {

@@ -4,6 +4,8 @@
 package drafts
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"time"
 
 	"github.com/supportdraft/supportdraft/guard"
@@ -20,6 +22,9 @@ const (
 	StatusClosed    = "closed"    // nobody touched it before the idle timeout
 	StatusSent      = "sent"      // the help desk reported the reply that went out
 	StatusKilled    = "killed"    // a reviewer killed it from the review queue
+	// StatusFailed: the last build failed after its retries; BuildError says why. Any
+	// earlier iteration is still shown, and Rebuild tries again.
+	StatusFailed = "failed"
 )
 
 // Send-check verdicts.
@@ -46,18 +51,21 @@ type EvidenceRef struct {
 	Score   float64 `json:"score"`
 }
 
-// Record is one draft iteration as saved: everything QA needs to read its story.
-type Record struct {
-	TicketID     string                 `json:"ticket_id"`
-	Iteration    int                    `json:"iteration"`
-	Revision     int                    `json:"revision"`
-	Status       string                 `json:"status"`
-	EligibleAt   time.Time              `json:"eligible_at"`
-	Account      policy.Account         `json:"account"`
-	Reply        string                 `json:"reply"`
-	ModelReply   string                 `json:"model_reply"`
-	Abstained    bool                   `json:"abstained"`
-	Note         string                 `json:"note,omitempty"`
+// Saved is one draft iteration as saved: everything QA needs to read its story.
+type Saved struct {
+	TicketID   string         `json:"ticket_id"`
+	Iteration  int            `json:"iteration"`
+	Revision   int            `json:"revision"`
+	Status     string         `json:"status"`
+	EligibleAt time.Time      `json:"eligible_at"`
+	Account    policy.Account `json:"account"`
+	Reply      string         `json:"reply"`
+	ModelReply string         `json:"model_reply"`
+	Abstained  bool           `json:"abstained"`
+	Note       string         `json:"note,omitempty"`
+	// BuildError is set, with Status failed, when the ticket's last build failed: it is
+	// read from build_failures, never saved with an iteration.
+	BuildError   string                 `json:"build_error,omitempty"`
 	Claims       []ClaimCheck           `json:"claims"`
 	Sentences    []guard.SentenceResult `json:"sentences"`
 	Bound        []BoundVersion         `json:"bound"`
@@ -70,7 +78,7 @@ type Record struct {
 	CreatedAt    time.Time              `json:"created_at"`
 }
 
-// Summary is the part of a Record the workflow keeps in its state: small, no text.
+// Summary is the part of a Saved iteration the workflow keeps in its state: small, no text.
 type Summary struct {
 	Iteration  int            `json:"iteration"`
 	Revision   int            `json:"revision"`
@@ -83,7 +91,7 @@ type Summary struct {
 }
 
 // Summarize keeps what the workflow needs from a saved record.
-func (r *Record) Summarize() *Summary {
+func (r *Saved) Summarize() *Summary {
 	struck := 0
 	for _, s := range r.Sentences {
 		if !s.Kept {
@@ -92,6 +100,20 @@ func (r *Record) Summarize() *Summary {
 	}
 	return &Summary{Iteration: r.Iteration, Revision: r.Revision, Status: r.Status,
 		Plan: r.Account.Plan, Region: r.Account.Region, Bound: r.Bound, Confidence: r.Confidence, Struck: struck}
+}
+
+// TextRef names an agent's text (an edit, a text given to the send hook) kept in
+// Postgres: workflow updates and activities carry it instead of the words, so Temporal
+// history never holds them. Whoever reads the text by ID checks it against SHA256.
+type TextRef struct {
+	ID     int64  `json:"id"`
+	SHA256 string `json:"sha256"` // TextSHA256 of the text
+}
+
+// TextSHA256 is the hex SHA-256 of text exactly as typed.
+func TextSHA256(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
 }
 
 // SendCheck is the answer to the send hook.
@@ -109,6 +131,9 @@ type SendCheck struct {
 	// check could not read the store) or temporal_unreachable (the API could not reach
 	// the workflow).
 	Cause string `json:"cause,omitempty"`
+	// TextID is the agent_texts row of the text that was checked; 0 when the text could
+	// not be kept (Postgres down).
+	TextID int64 `json:"text_id,omitempty"`
 }
 
 // UnguardedWarning is shown when the guard could not read the text against policy.

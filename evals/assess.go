@@ -34,9 +34,9 @@ var Labels = []string{LabelGrounded, LabelIncomplete, LabelUnsupported, LabelAbs
 // Outcome is one ticket replayed in one arm: the draft record read back from the store,
 // or the error that stopped it.
 type Outcome struct {
-	Ticket *dataset.Labelled
-	Record *drafts.Record // nil when no draft was built
-	Err    string
+	Ticket    *dataset.Labelled
+	Iteration *drafts.Saved // nil when no draft was built
+	Err       string
 }
 
 // Case is the eval's verdict on one draft, with the evidence for it, so a reader of the
@@ -96,7 +96,7 @@ func Assess(o Outcome, src *Sources) Case {
 			c.MissingFacts = slices.Clone(t.Expect.MustInclude)
 		}
 	}
-	r := o.Record
+	r := o.Iteration
 	if r == nil {
 		c.Error = o.Err
 		return c
@@ -181,7 +181,7 @@ func label(c Case) (string, *bool) {
 
 // supportedChunks are the chunks of the claims that survived every check: what the reply
 // cites.
-func supportedChunks(r *drafts.Record) []string {
+func supportedChunks(r *drafts.Saved) []string {
 	var out []string
 	for _, cl := range r.Claims {
 		if cl.Supported() {
@@ -195,7 +195,7 @@ func supportedChunks(r *drafts.Record) []string {
 
 // citedVersions is every version an answer relies on: those it is bound to, those of its
 // surviving claims, and those the guard used to keep a sentence. Sorted.
-func citedVersions(r *drafts.Record, claimChunks []string, src *Sources) []string {
+func citedVersions(r *drafts.Saved, claimChunks []string, src *Sources) []string {
 	var out []string
 	for _, b := range r.Bound {
 		out = appendUnique(out, b.DocID+"@"+strconv.Itoa(b.Version))

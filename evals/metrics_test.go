@@ -59,8 +59,8 @@ func refundsExpect() *dataset.Expect {
 }
 
 // answer builds the record of a one-sentence answer citing chunk, as the workflow saves it.
-func answer(sentence, chunk string, version int, confidence float64) *drafts.Record {
-	return &drafts.Record{
+func answer(sentence, chunk string, version int, confidence float64) *drafts.Saved {
+	return &drafts.Saved{
 		Reply:      "Hi, " + sentence,
 		Claims:     []drafts.ClaimCheck{{Sentence: sentence, ChunkIDs: []string{chunk}, SpanOK: true, Verdict: llm.VerdictSupports}},
 		Sentences:  []guard.SentenceResult{{Text: "Hi,", Kept: true}, {Text: sentence, Flagged: true, Kept: true, SourceID: chunk}},
@@ -69,8 +69,8 @@ func answer(sentence, chunk string, version int, confidence float64) *drafts.Rec
 	}
 }
 
-func abstention(confidence float64) *drafts.Record {
-	return &drafts.Record{Abstained: true, Reply: "A member of the billing team will reply.", Confidence: confidence,
+func abstention(confidence float64) *drafts.Saved {
+	return &drafts.Saved{Abstained: true, Reply: "A member of the billing team will reply.", Confidence: confidence,
 		Sentences: []guard.SentenceResult{{Text: "A member of the billing team will reply.", Kept: true}},
 		Bound:     []drafts.BoundVersion{{DocID: "billing/refunds", Version: 1}}}
 }
@@ -91,49 +91,49 @@ func TestAssess(t *testing.T) {
 		violations  int
 	}{
 		{name: "current version, right fact: grounded",
-			out: Outcome{Ticket: tk("T-1", refundsExpect()), Record: answer(current, chunkV2, 2, 0.9)}, label: LabelGrounded},
+			out: Outcome{Ticket: tk("T-1", refundsExpect()), Iteration: answer(current, chunkV2, 2, 0.9)}, label: LabelGrounded},
 		{name: "superseded version: stale, unsupported, forbidden fact",
-			out:   Outcome{Ticket: tk("T-2", refundsExpect()), Record: answer(stale, chunkV1, 1, 0.9)},
+			out:   Outcome{Ticket: tk("T-2", refundsExpect()), Iteration: answer(stale, chunkV1, 1, 0.9)},
 			label: LabelUnsupported, unsupported: 1, staleCited: []string{"billing/refunds@1"}, missing: 1, violations: 1},
 		{name: "draft version is never eligible",
-			out:   Outcome{Ticket: tk("T-3", refundsExpect()), Record: answer("Refunds within 21 days.", chunkV3, 3, 0.9)},
+			out:   Outcome{Ticket: tk("T-3", refundsExpect()), Iteration: answer("Refunds within 21 days.", chunkV3, 3, 0.9)},
 			label: LabelUnsupported, unsupported: 1, staleCited: []string{"billing/refunds@3"}, missing: 1},
 		{name: "eligible chunk that does not carry the sentence's number",
-			out:   Outcome{Ticket: tk("T-4", refundsExpect()), Record: answer("Refunds within 28 days.", chunkV2, 2, 0.9)},
+			out:   Outcome{Ticket: tk("T-4", refundsExpect()), Iteration: answer("Refunds within 28 days.", chunkV2, 2, 0.9)},
 			label: LabelUnsupported, unsupported: 1, missing: 1},
 		{name: "same number in other words is carried",
-			out:   Outcome{Ticket: tk("T-5", refundsExpect()), Record: answer("You have two weeks to ask for a refund.", chunkV2, 2, 0.9)},
+			out:   Outcome{Ticket: tk("T-5", refundsExpect()), Iteration: answer("You have two weeks to ask for a refund.", chunkV2, 2, 0.9)},
 			label: LabelGrounded},
 		{name: "wrong plan: the current version is not eligible for enterprise",
 			out: func() Outcome {
 				tt := tk("T-6", refundsExpect())
 				tt.Account.Plan = "enterprise"
-				return Outcome{Ticket: tt, Record: answer(current, chunkV2, 2, 0.9)}
+				return Outcome{Ticket: tt, Iteration: answer(current, chunkV2, 2, 0.9)}
 			}(),
 			label: LabelUnsupported, unsupported: 1, staleCited: []string{"billing/refunds@2"}},
 		{name: "before the change, v1 is the current one",
 			out: func() Outcome {
 				tt := tk("T-7", &dataset.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@1"}, MustInclude: []string{"30 days"}})
 				tt.UpdatedAt = *ts("2026-02-28T23:59:00Z")
-				return Outcome{Ticket: tt, Record: answer(stale, chunkV1, 1, 0.9)}
+				return Outcome{Ticket: tt, Iteration: answer(stale, chunkV1, 1, 0.9)}
 			}(),
 			label: LabelGrounded},
 		{name: "right but misses a fact: incomplete",
 			out: Outcome{Ticket: tk("T-8", &dataset.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@2"},
-				MustInclude: []string{"14 days", "Billing page"}}), Record: answer(current, chunkV2, 2, 0.9)},
+				MustInclude: []string{"14 days", "Billing page"}}), Iteration: answer(current, chunkV2, 2, 0.9)},
 			label: LabelIncomplete, missing: 1},
 		{name: "right version but not an expected one: incomplete",
 			out: Outcome{Ticket: tk("T-9", &dataset.Expect{Answerable: true, Area: "refunds", Cite: []string{"helpcenter/refunds@1"},
-				MustInclude: []string{"14 days"}}), Record: answer(current, chunkV2, 2, 0.9)},
+				MustInclude: []string{"14 days"}}), Iteration: answer(current, chunkV2, 2, 0.9)},
 			label: LabelIncomplete},
 		{name: "answer to an unanswerable ticket: incomplete",
-			out:   Outcome{Ticket: tk("T-10", &dataset.Expect{Area: "hardware"}), Record: answer(current, chunkV2, 2, 0.9)},
+			out:   Outcome{Ticket: tk("T-10", &dataset.Expect{Area: "hardware"}), Iteration: answer(current, chunkV2, 2, 0.9)},
 			label: LabelIncomplete},
 		{name: "abstention on an unanswerable ticket is useful",
-			out:   Outcome{Ticket: tk("T-11", &dataset.Expect{Area: "hardware"}), Record: abstention(0.1)},
+			out:   Outcome{Ticket: tk("T-11", &dataset.Expect{Area: "hardware"}), Iteration: abstention(0.1)},
 			label: LabelAbstained, useful: ptr(true)},
 		{name: "abstention on an answerable ticket is not useful",
-			out:   Outcome{Ticket: tk("T-12", refundsExpect()), Record: abstention(0.1)},
+			out:   Outcome{Ticket: tk("T-12", refundsExpect()), Iteration: abstention(0.1)},
 			label: LabelAbstained, useful: ptr(false), missing: 1},
 		{name: "failed draft has no label",
 			out:   Outcome{Ticket: tk("T-13", refundsExpect()), Err: "boom"},
@@ -171,7 +171,7 @@ func TestAssessIgnoresTheDraftsOwnVerdicts(t *testing.T) {
 	t.Parallel()
 	r := answer("Annual plans can be refunded in full within 30 days of purchase.", chunkV1, 1, 0.95)
 	r.Bound = nil // even a draft that forgot to bind its version is judged by what it cites
-	c := Assess(Outcome{Ticket: tk("T-1", nil), Record: r}, testSources())
+	c := Assess(Outcome{Ticket: tk("T-1", nil), Iteration: r}, testSources())
 	if c.Label != LabelUnsupported || len(c.StaleCited) != 1 || len(c.UnsupportedSentences) != 1 {
 		t.Fatalf("got %+v, want unsupported with one stale version and one unsupported sentence", c)
 	}
@@ -185,7 +185,7 @@ func TestAssessCountsOnlyKeptFlaggedSentences(t *testing.T) {
 	r.Sentences = append(r.Sentences,
 		guard.SentenceResult{Text: "We refund 90 days.", Flagged: true, Kept: false, Reason: "struck"},
 		guard.SentenceResult{Text: "Thanks for your patience.", Kept: true})
-	c := Assess(Outcome{Ticket: tk("T-1", refundsExpect()), Record: r}, testSources())
+	c := Assess(Outcome{Ticket: tk("T-1", refundsExpect()), Iteration: r}, testSources())
 	if c.MaterialSentences != 1 || len(c.UnsupportedSentences) != 0 {
 		t.Fatalf("material = %d, unsupported = %q; want 1 and none", c.MaterialSentences, c.UnsupportedSentences)
 	}
@@ -199,14 +199,14 @@ func TestSummarise(t *testing.T) {
 	twoFacts := &dataset.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@2", "helpcenter/refunds@1"},
 		MustInclude: []string{"14 days", "Billing page"}}
 	outcomes := []Outcome{
-		{Ticket: tk("T-1", refundsExpect()), Record: answer(current, chunkV2, 2, 0.9)},                   // grounded
-		{Ticket: tk("T-2", refundsExpect()), Record: answer(stale, chunkV1, 1, 0.7)},                     // unsupported, stale
-		{Ticket: tk("T-3", twoFacts), Record: answer(current, chunkV2, 2, 0.8)},                          // incomplete: 1 of 2 facts
-		{Ticket: tk("T-4", &dataset.Expect{Area: "hardware"}), Record: abstention(0.1)},                  // useful abstention
-		{Ticket: tk("T-5", refundsExpect()), Record: abstention(0.3)},                                    // abstention, not useful
-		{Ticket: tk("T-6", refundsExpect()), Err: "workflow failed"},                                     // failed
-		{Ticket: tk("T-7", nil), Record: answer(current, chunkV2, 2, 0.6)},                               // unlabelled
-		{Ticket: tk("T-8", &dataset.Expect{Area: "hardware"}), Record: answer(current, chunkV2, 2, 0.5)}, // answered the unanswerable
+		{Ticket: tk("T-1", refundsExpect()), Iteration: answer(current, chunkV2, 2, 0.9)},                   // grounded
+		{Ticket: tk("T-2", refundsExpect()), Iteration: answer(stale, chunkV1, 1, 0.7)},                     // unsupported, stale
+		{Ticket: tk("T-3", twoFacts), Iteration: answer(current, chunkV2, 2, 0.8)},                          // incomplete: 1 of 2 facts
+		{Ticket: tk("T-4", &dataset.Expect{Area: "hardware"}), Iteration: abstention(0.1)},                  // useful abstention
+		{Ticket: tk("T-5", refundsExpect()), Iteration: abstention(0.3)},                                    // abstention, not useful
+		{Ticket: tk("T-6", refundsExpect()), Err: "workflow failed"},                                        // failed
+		{Ticket: tk("T-7", nil), Iteration: answer(current, chunkV2, 2, 0.6)},                               // unlabelled
+		{Ticket: tk("T-8", &dataset.Expect{Area: "hardware"}), Iteration: answer(current, chunkV2, 2, 0.5)}, // answered the unanswerable
 	}
 	cases := make([]Case, len(outcomes))
 	for i, o := range outcomes {

@@ -36,9 +36,9 @@ func (r *replayer) replay(ctx context.Context, a *arm, t *dataset.Labelled) Outc
 	in := &workflows.DraftInput{TicketID: cp.TicketID, Revision: t.Revision, Replay: true, IdleTimeout: ticketTimeout}
 	view, openErr := workflows.Open(ctx, r.temporal, workflowID, a.queue, in)
 	if openErr == nil {
-		rec := view.Record
+		rec := view.Saved
 		rec.TicketID = t.TicketID
-		o.Record = &rec
+		o.Iteration = &rec
 	} else {
 		o.Err = fmt.Sprintf("workflow %s: %v", workflowID, openErr)
 	}

@@ -18,12 +18,12 @@ func sampleReport() *Report {
 	current := "Annual plans can be refunded in full within 14 days of purchase."
 	stale := "Annual plans can be refunded in full within 30 days of purchase."
 	sys := []Case{
-		Assess(Outcome{Ticket: tk("T-1", refundsExpect()), Record: answer(current, chunkV2, 2, 0.9)}, src),
-		Assess(Outcome{Ticket: tk("T-2", refundsExpect()), Record: abstention(0.2)}, src),
+		Assess(Outcome{Ticket: tk("T-1", refundsExpect()), Iteration: answer(current, chunkV2, 2, 0.9)}, src),
+		Assess(Outcome{Ticket: tk("T-2", refundsExpect()), Iteration: abstention(0.2)}, src),
 	}
 	base := []Case{
-		Assess(Outcome{Ticket: tk("T-1", refundsExpect()), Record: answer(stale, chunkV1, 1, 0.9)}, src),
-		Assess(Outcome{Ticket: tk("T-2", refundsExpect()), Record: answer(current, chunkV2, 2, 0.9)}, src),
+		Assess(Outcome{Ticket: tk("T-1", refundsExpect()), Iteration: answer(stale, chunkV1, 1, 0.9)}, src),
+		Assess(Outcome{Ticket: tk("T-2", refundsExpect()), Iteration: answer(current, chunkV2, 2, 0.9)}, src),
 	}
 	return &Report{Metrics: Summarise(sys), Baseline: Summarise(base), SkippedLines: 1,
 		Skipped: []SkippedLine{{Line: 3, Reason: "not a JSON ticket"}}, ElapsedS: 1.5,

@@ -122,7 +122,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep := assessArms(arms, outcomes, NewSources(versions, ref.Eligible), stderr)
 	rep.SkippedLines, rep.Skipped = len(skipped), append([]SkippedLine{}, skipped...)
 	rep.Run = RunInfo{Corpus: opts.Corpus, Tickets: opts.Tickets, Versions: len(versions), Concurrency: concurrency,
-		Drafter: fmt.Sprintf("%T", p.Drafter), Judge: fmt.Sprintf("%T", p.Judge), Embedder: p.Embedder.Name(),
+		Drafter: fmt.Sprintf("%T", p.Writer), Judge: fmt.Sprintf("%T", p.Judge), Embedder: p.Embedder.Name(),
 		StartedAt: start.UTC(), Failures: rep.Run.Failures}
 	rep.ElapsedS = time.Since(start).Seconds()
 	return rep, nil
@@ -136,7 +136,7 @@ func assessArms(arms []*arm, outcomes [][]Outcome, src *Sources, stderr io.Write
 		cases := make([]Case, len(outcomes[i]))
 		for j, o := range outcomes[i] {
 			cases[j] = Assess(o, src)
-			if o.Record == nil {
+			if o.Iteration == nil {
 				rep.Run.Failures = append(rep.Run.Failures, Failure{TicketID: o.Ticket.TicketID, Arm: a.name, Error: o.Err})
 				fmt.Fprintf(stderr, "eval: %s (%s): no draft: %s\n", o.Ticket.TicketID, a.name, o.Err)
 			}

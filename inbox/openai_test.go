@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/supportdraft/supportdraft/inbox"
-	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/openai"
 )
 
 func TestOpenAITriageThroughTheFakeServer(t *testing.T) {
@@ -36,7 +36,7 @@ func TestOpenAITriageThroughTheFakeServer(t *testing.T) {
 			t.Parallel()
 			srv := llmtest.New(t)
 			srv.Chat(tc.reply)
-			tr := inbox.NewOpenAITriager(llm.NewOpenAIClient(llm.OpenAIConfig{BaseURL: srv.URL, APIKey: "test"}), "triage-mini")
+			tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini")
 			got, err := tr.Triage(context.Background(), msg)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {

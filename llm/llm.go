@@ -1,9 +1,9 @@
-// Package llm holds the model providers behind small interfaces: a Drafter writes a reply
-// with claims from eligible policy evidence, a Judge checks claims and scores drafts. Two
-// families implement them: local deterministic providers (Extractive, RuleJudge), which are
-// the embedded default and need no network, and OpenAI providers for any OpenAI-compatible
-// endpoint. Nothing here decides eligibility or strikes sentences; callers do that with what
-// these providers return.
+// Package llm holds what the model providers promise and exchange, and nothing else: a
+// Writer writes a reply with claims from eligible policy evidence (an Answer), a Judge
+// checks claims and scores replies. Two families implement them: llm/local, the
+// deterministic providers that are the default and need no network, and llm/openai, for
+// any OpenAI-compatible endpoint. Nothing here decides eligibility or strikes sentences;
+// callers do that with what the providers return.
 package llm
 
 import (
@@ -29,26 +29,32 @@ type Request struct {
 	Account  policy.Account    `json:"account"`
 	Evidence []policy.Evidence `json:"evidence"`
 	// Search, when set, is the eligible-only retrieval for this ticket's account and
-	// instant, used by a tool-use drafter in place of the one it was built with:
-	// eligibility depends on the ticket, so a long-lived drafter cannot know it. It is
+	// instant, used by a tool-use writer in place of the one it was built with:
+	// eligibility depends on the ticket, so a long-lived writer cannot know it. It is
 	// code, not data, and never reaches a model.
 	Search Searcher `json:"-"`
+	// Truncation says what RequestFromTicket's caps (DefaultLimits) left out of Messages.
+	Truncation Truncation `json:"-"`
 }
 
 // RequestFromTicket builds the model's view of a ticket revision. It copies only author
 // and body of each message and only plan, region and locale of the account, so the account
-// ID held by the ticket cannot leak into a prompt by accident.
+// ID held by the ticket cannot leak into a prompt by accident. The messages are cut to
+// DefaultLimits (see Capped), so retrieval, the drafter and the judge all read the same
+// bounded text whatever the ticket's size.
 func RequestFromTicket(t *ticket.Ticket, evidence []policy.Evidence) Request {
 	msgs := make([]Message, 0, len(t.Messages))
 	for _, m := range t.Messages {
 		msgs = append(msgs, Message{Author: m.Author, Body: m.Body})
 	}
-	return Request{
+	req, tr := Request{
 		Subject:  t.Subject,
 		Messages: msgs,
 		Account:  t.Account.Eligibility(),
 		Evidence: evidence,
-	}
+	}.Capped(DefaultLimits)
+	req.Truncation = tr
+	return req
 }
 
 // Claim is one factual sentence of a reply with the chunks it relies on and the span
@@ -59,25 +65,34 @@ type Claim struct {
 	Quote    string   `json:"quote"`
 }
 
-// Draft is a drafter's answer. A model's self-reported confidence, if it gives one, is
-// dropped before a Draft is built: confidence comes from the judge, in code.
-type Draft struct {
+// Answer is what a Writer returns: the reply, its claims, or an abstention. A model's
+// self-reported confidence, if it gives one, is dropped before an Answer is built:
+// confidence comes from the judge, in code.
+type Answer struct {
 	Reply   string  `json:"reply"`
 	Abstain bool    `json:"abstain"`
 	Claims  []Claim `json:"claims"`
-	// Note tells the agent what the drafter could not answer and why ("No eligible policy
+	// Note tells the agent what the writer could not answer and why ("No eligible policy
 	// mentions PayPal"); it is shown beside the reply, never sent.
 	Note string `json:"note,omitempty"`
-	// Found is what a tool-use drafter's searches returned beyond the request's evidence,
+	// Found is what a tool-use writer's searches returned beyond the request's evidence,
 	// each snippet once. With the request's evidence it is the set claims may cite. A
-	// drafter that does not search leaves it empty rather than echo the request back:
+	// writer that does not search leaves it empty rather than echo the request back:
 	// every copy of the evidence is one more payload in the draft's workflow history.
 	Found []policy.Evidence `json:"found,omitempty"`
 }
 
-// Drafter writes a reply to a ticket from the evidence in the request.
-type Drafter interface {
-	Draft(ctx context.Context, req Request) (*Draft, error)
+// The line a reply abstains with, in English and German. Every writer abstains in the
+// same words, so the judge can tell an abstention from a claim whichever writer wrote it.
+// It holds no number, commercial verb or promise, so the guard never strikes it.
+const (
+	AbstainEN = "No current approved policy covers this question, so it needs a reply from a member of the billing team."
+	AbstainDE = "Keine aktuelle, freigegebene Richtlinie deckt diese Frage ab, daher braucht sie eine Antwort aus dem Billing-Team."
+)
+
+// Writer writes a reply to a ticket from the evidence in the request.
+type Writer interface {
+	Write(ctx context.Context, req Request) (*Answer, error)
 }
 
 // Verdict is the judge's answer on one claim.
@@ -109,32 +124,27 @@ type Scores struct {
 	Fit          float64 `json:"fit"`
 }
 
+// Clamped returns the scores with each clamped to [0,1], NaN read as 0: a model's scores
+// are bounded by its prompt, not by its output schema.
+func (s Scores) Clamped() Scores {
+	unit := func(x float64) float64 {
+		if x != x || x < 0 { // NaN counts as nothing
+			return 0
+		}
+		return min(x, 1)
+	}
+	return Scores{Faithfulness: unit(s.Faithfulness), Coverage: unit(s.Coverage), Fit: unit(s.Fit)}
+}
+
 // Judge checks single claims and scores whole drafts against their evidence.
 type Judge interface {
 	JudgeClaim(ctx context.Context, sentence, quote, chunkText string) (Judgement, error)
 	Score(ctx context.Context, question string, reply string, evidence []policy.Evidence) (Scores, error)
 }
 
-// Searcher is eligible-only retrieval, handed to the tool-use drafter so a model can search
+// Searcher is eligible-only retrieval, handed to the tool-use writer so a model can search
 // again without ever seeing a chunk the account may not be told about.
 type Searcher func(ctx context.Context, query string, k int) ([]policy.Evidence, error)
-
-// dedupEvidence appends the items of more whose chunk ID is not yet in list, keeping the
-// first occurrence, so each snippet is listed once in the order it was seen.
-func dedupEvidence(list []policy.Evidence, more ...policy.Evidence) []policy.Evidence {
-	seen := make(map[string]bool, len(list)+len(more))
-	for _, e := range list {
-		seen[e.ChunkID] = true
-	}
-	for _, e := range more {
-		if seen[e.ChunkID] {
-			continue
-		}
-		seen[e.ChunkID] = true
-		list = append(list, e)
-	}
-	return list
-}
 
 // Question returns the text a reply must answer: the subject and every customer message
 // of the thread, since a question the first message asked is still open when the customer
@@ -144,5 +154,21 @@ func (r Request) Question() string {
 	if r.Subject != "" {
 		parts = append(parts, r.Subject)
 	}
-	return strings.Join(append(parts, customerBodies(r)...), "\n")
+	return strings.Join(append(parts, r.CustomerBodies()...), "\n")
+}
+
+// CustomerBodies are the customer's messages of the thread, oldest first: a question
+// asked in the first message and not answered since is still open when the customer writes
+// again, so the writer weighs every one of them, not only the newest.
+func (r Request) CustomerBodies() []string {
+	var out []string
+	for _, m := range r.Messages {
+		if m.Author == "customer" {
+			out = append(out, m.Body)
+		}
+	}
+	if len(out) == 0 && len(r.Messages) > 0 {
+		out = append(out, r.Messages[len(r.Messages)-1].Body)
+	}
+	return out
 }

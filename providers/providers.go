@@ -8,12 +8,14 @@ import (
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/local"
+	"github.com/supportdraft/supportdraft/llm/openai"
 )
 
 // Set is one embedder, drafter and judge.
 type Set struct {
 	Embedder embedding.Embedder
-	Drafter  llm.Drafter
+	Writer   llm.Writer
 	Judge    llm.Judge
 	// Remote is true when the drafter and judge call a model over the network; false for
 	// the embedded deterministic ones, whose draft steps then run as local activities.
@@ -22,14 +24,14 @@ type Set struct {
 
 // FromConfig builds the providers cfg names.
 func FromConfig(cfg config.Config) Set {
-	oc := llm.OpenAIConfig{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, DraftModel: cfg.DraftModel,
+	oc := openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, DraftModel: cfg.DraftModel,
 		JudgeModel: cfg.JudgeModel, ToolRounds: cfg.ToolRounds}
 	s := Local(cfg.EmbeddingDims)
 	s.Embedder = Embedder(cfg)
 	if cfg.Provider == "openai" {
-		client := llm.NewOpenAIClient(oc)
-		s.Drafter = llm.NewOpenAIDrafter(client, oc, nil) // searches come per request, scoped to the ticket's account and time
-		s.Judge = llm.NewOpenAIJudge(client, oc)
+		client := openai.NewClient(oc)
+		s.Writer = openai.NewWriter(client, oc, nil) // searches come per request, scoped to the ticket's account and time
+		s.Judge = openai.NewJudge(client, oc)
 		s.Remote = true
 	}
 	return s
@@ -38,14 +40,14 @@ func FromConfig(cfg config.Config) Set {
 // Local is the set that needs no network: hashing embedder, extractive drafter, rule judge.
 // Benchmarks and evals use it so they measure the system, not a model's latency.
 func Local(dims int) Set {
-	return Set{Embedder: embedding.NewHashing(dims), Drafter: llm.Extractive{}, Judge: llm.RuleJudge{}}
+	return Set{Embedder: embedding.NewHashing(dims), Writer: local.Extractive{}, Judge: local.RuleJudge{}}
 }
 
 // Embedder builds only the embedder (policy import needs nothing else).
 func Embedder(cfg config.Config) embedding.Embedder {
 	if cfg.Embedder == "openai" {
-		oc := llm.OpenAIConfig{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey}
-		return embedding.NewOpenAI(llm.NewOpenAIClient(oc), cfg.EmbeddingModel, cfg.EmbeddingDims)
+		oc := openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey}
+		return openai.NewEmbedder(openai.NewClient(oc), cfg.EmbeddingModel, cfg.EmbeddingDims)
 	}
 	return embedding.NewHashing(cfg.EmbeddingDims)
 }

@@ -63,6 +63,9 @@ type Item struct {
 	WindowOpen bool   `json:"window_open"`
 	Reply      string `json:"reply"`
 	Status     string `json:"status"`
+	// BuildError is why the ticket's last rebuild failed (Status is then failed): the
+	// queued iteration is the last good one.
+	BuildError string `json:"build_error,omitempty"`
 }
 
 // SentReply is what is kept about a reply the help desk sent: a hash of its text, never

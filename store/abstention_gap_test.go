@@ -17,10 +17,10 @@ func TestAbstentionIsLoggedAsAGap(t *testing.T) {
 	s, _ := testdb.New(t)
 	ctx := context.Background()
 	note := "No eligible policy mentions bitcoin: the question needs a reply from the team.\n" + drafts.AbstainNote
-	rec := &drafts.Record{TicketID: "T-crypto", Iteration: 1, Revision: 1, Status: drafts.StatusAbstained, EligibleAt: time.Now(),
+	rec := &drafts.Saved{TicketID: "T-crypto", Iteration: 1, Revision: 1, Status: drafts.StatusAbstained, EligibleAt: time.Now(),
 		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hi,", ModelReply: "Hi,",
 		Abstained: true, Note: note}
-	if err := s.SaveDraft(ctx, rec, "payment-methods"); err != nil {
+	if err := s.SaveIteration(ctx, rec, "payment-methods"); err != nil {
 		t.Fatal(err)
 	}
 	gaps, err := s.Gaps(ctx, time.Now().Add(-time.Hour))

@@ -12,9 +12,9 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 )
 
-// SaveDraft stores one draft iteration with its rejections, in one transaction. Saving the
+// SaveIteration stores one draft iteration with its rejections, in one transaction. Saving the
 // same iteration again (an activity retry) replaces it, so a retry never duplicates.
-func (s *Store) SaveDraft(ctx context.Context, r *drafts.Record, area string) error {
+func (s *Store) SaveIteration(ctx context.Context, r *drafts.Saved, area string) error {
 	js := func(v any) []byte { b, _ := json.Marshal(v); return b }
 	return s.inTx(ctx, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `
@@ -42,6 +42,9 @@ func (s *Store) SaveDraft(ctx context.Context, r *drafts.Record, area string) er
 		// An abstention is a miss too: what the customer asked that no policy answers.
 		if r.Abstained {
 			rejections = append(rejections, [2]string{abstentionLine(r.Note), "abstained: no eligible policy answers the question"})
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM build_failures WHERE ticket_id = $1`, r.TicketID); err != nil {
+			return fmt.Errorf("clear failed build of %s: %w", r.TicketID, err)
 		}
 		for _, rj := range rejections {
 			_, err := tx.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area)
@@ -107,19 +110,25 @@ func (s *Store) LastIteration(ctx context.Context, ticketID string) (int, error)
 	return n, err
 }
 
-// LatestDraft returns the newest iteration of a ticket's draft.
-func (s *Store) LatestDraft(ctx context.Context, ticketID string) (*drafts.Record, error) {
-	return s.draft(ctx, ticketID, 0)
+// LatestIteration returns the newest iteration of a ticket's draft.
+// A build that failed after it is shown as the status failed with its reason (see
+// withBuildFailure), over the last good iteration or alone.
+func (s *Store) LatestIteration(ctx context.Context, ticketID string) (*drafts.Saved, error) {
+	r, err := s.loadIteration(ctx, ticketID, 0)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	return s.withBuildFailure(ctx, ticketID, r)
 }
 
-// Draft returns one iteration of a ticket's draft.
-func (s *Store) Draft(ctx context.Context, ticketID string, iteration int) (*drafts.Record, error) {
-	return s.draft(ctx, ticketID, iteration)
+// Iteration returns one iteration of a ticket's draft.
+func (s *Store) Iteration(ctx context.Context, ticketID string, iteration int) (*drafts.Saved, error) {
+	return s.loadIteration(ctx, ticketID, iteration)
 }
 
-// draft loads iteration (0: the newest).
-func (s *Store) draft(ctx context.Context, ticketID string, iteration int) (*drafts.Record, error) {
-	var r drafts.Record
+// loadIteration loads iteration (0: the newest).
+func (s *Store) loadIteration(ctx context.Context, ticketID string, iteration int) (*drafts.Saved, error) {
+	var r drafts.Saved
 	var claims, sentences, bound, evidence, scores, stale []byte
 	var edited *string
 	err := s.pool.QueryRow(ctx, `

@@ -18,10 +18,10 @@ import (
 func saveStruck(t *testing.T, s *store.Store, ticketID, area string, at time.Time, struck ...guard.SentenceResult) {
 	t.Helper()
 	ctx := context.Background()
-	rec := &drafts.Record{TicketID: ticketID, Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
+	rec := &drafts.Saved{TicketID: ticketID, Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
 		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", ModelReply: "Hello.",
 		Sentences: append([]guard.SentenceResult{{Text: "Hello.", Kept: true, Reason: "no commitment language"}}, struck...)}
-	if err := s.SaveDraft(ctx, rec, area); err != nil {
+	if err := s.SaveIteration(ctx, rec, area); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Pool().Exec(ctx, `UPDATE rejections SET at = $2 WHERE ticket_id = $1`, ticketID, at); err != nil {

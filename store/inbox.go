@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -97,12 +98,18 @@ func (s *Store) RecordFunnel(ctx context.Context, events []inbox.Event) error {
 	if len(events) == 0 {
 		return nil
 	}
-	rows := make([][]any, len(events))
-	for i, e := range events {
-		rows[i] = []any{e.MessageID, e.ThreadID, e.Step, e.Outcome, e.Reason, e.Bucket, e.At}
+	// One INSERT over arrays: a single round trip, where COPY takes three for a handful
+	// of rows; the funnel writes its events at the end of every message's workflow.
+	var ids, threads, steps, outcomes, reasons, buckets []string
+	var at []time.Time
+	for _, e := range events {
+		ids, threads, steps = append(ids, e.MessageID), append(threads, e.ThreadID), append(steps, e.Step)
+		outcomes, reasons, buckets = append(outcomes, e.Outcome), append(reasons, e.Reason), append(buckets, e.Bucket)
+		at = append(at, e.At)
 	}
-	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"funnel_events"},
-		[]string{"message_id", "thread_id", "stage", "outcome", "reason", "bucket", "at"}, pgx.CopyFromRows(rows))
+	_, err := s.pool.Exec(ctx, `INSERT INTO funnel_events (message_id, thread_id, stage, outcome, reason, bucket, at)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])`,
+		ids, threads, steps, outcomes, reasons, buckets, at)
 	if err != nil {
 		return fmt.Errorf("record funnel events of message %s: %w", events[0].MessageID, err)
 	}

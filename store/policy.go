@@ -23,7 +23,7 @@ type ImportResult struct {
 
 // Embedder is what the store needs of an embedding model: the name it records beside every
 // vector (only vectors of one embedder are comparable), the dimensions its index is built
-// for, and vectors for texts. embedding.Hashing and embedding.OpenAI satisfy it; the store
+// for, and vectors for texts. embedding.Hashing and openai.Embedder satisfy it; the store
 // does not depend on either.
 type Embedder interface {
 	Name() string

@@ -160,9 +160,10 @@ func (s *Store) UncheckedByCause(ctx context.Context, since time.Time) ([]LabelC
 func (s *Store) ReviewPage(ctx context.Context, limit int, ticket string) ([]review.Item, int, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT q.ticket_id, q.iteration, q.state, q.bucket, q.confidence, q.low_confidence, q.forced_review,
-		       q.queued_at, q.review_until, q.decided_by, q.decided_at, q.review_until > now(), d.status,
+		       q.queued_at, q.review_until, q.decided_by, q.decided_at, q.review_until > now(), coalesce(f.reason, ''), CASE WHEN f.ticket_id IS NULL THEN d.status ELSE 'failed' END,
 		       count(*) OVER ()::int
 		FROM review_queue q JOIN drafts d ON d.ticket_id = q.ticket_id AND d.iteration = q.iteration
+		     LEFT JOIN build_failures f ON f.ticket_id = q.ticket_id
 		WHERE q.state IN ('waiting', 'approved')
 		ORDER BY q.ticket_id = $2 DESC, q.queued_at, q.ticket_id LIMIT $1`, limit, ticket)
 	if err != nil {
@@ -172,7 +173,7 @@ func (s *Store) ReviewPage(ctx context.Context, limit int, ticket string) ([]rev
 	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (review.Item, error) {
 		var it review.Item
 		err := r.Scan(&it.TicketID, &it.Iteration, &it.State, &it.Bucket, &it.Confidence, &it.LowConfidence,
-			&it.ForcedReview, &it.QueuedAt, &it.ReviewUntil, &it.DecidedBy, &it.DecidedAt, &it.WindowOpen, &it.Status, &total)
+			&it.ForcedReview, &it.QueuedAt, &it.ReviewUntil, &it.DecidedBy, &it.DecidedAt, &it.WindowOpen, &it.BuildError, &it.Status, &total)
 		return it, err
 	})
 	if err != nil {

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"testing"
 	"time"
@@ -16,17 +20,19 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/supportdraft/supportdraft/api"
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/codec"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/temporalclient"
-	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
-// A draft built and edited through clients with the codec leaves only encrypted payloads in
-// its history: the customer's words and the agent's edit are nowhere in clear, and a
-// reader without the key sees binary/encrypted payloads only.
-func TestDraftHistoryHoldsOnlyEncryptedPayloads(t *testing.T) {
+// A draft opened, edited and send-checked through the API, over clients with the codec,
+// leaves only encrypted payloads in its history; and decrypted with the key, the history
+// still holds none of the customer's words, the agent's edit or the text given to the
+// send hook: updates and activities carry those by ID and hash.
+func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	t.Parallel()
 	keys, err := codec.ParseKeys("test:" + base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)))
 	require.NoError(t, err)
@@ -38,45 +44,75 @@ func TestDraftHistoryHoldsOnlyEncryptedPayloads(t *testing.T) {
 	plain := testenv.Temporal(t) // no codec: what the server, and anyone reading it, holds
 
 	s := testenv.Store(t)
+	st := testenv.Stack(t, s, c, nil)
 	tq := testenv.Unique("test-codec-")
-	w := worker.New(c, tq, testenv.Activities(t, s, nil), true)
+	w := st.Worker(tq, st.Activities())
 	require.NoError(t, w.Start())
 	defer w.Stop()
+	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil)
+	creds := testenv.Auth(t, s)
+	srv.Auth = creds.Guard
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	post := func(path string, body any) {
+		b, err := json.Marshal(body)
+		require.NoError(t, err)
+		req, err := http.NewRequest(http.MethodPost, ts.URL+path, bytes.NewReader(b))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+creds.Tokens[auth.Agent])
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %s", path, raw)
+	}
 
 	id := testenv.Unique("ENC-")
 	const customer = "Hi, this is Jane Doe (jane.doe@example.com). Our annual Pro plan renewed five days ago. Can we still get a refund?"
-	testenv.SaveTicket(t, s, testenv.Ticket(id, 1, "pro", "eu", time.Now().Add(-time.Hour), customer))
+	post("/v1/drafts", testenv.Ticket(id, 1, "pro", "eu", time.Now().Add(-time.Hour), customer))
+	const edit = "Dear Jane Doe, your refund is on its way to jane.doe@example.com."
+	post("/v1/drafts/"+id+"/edit", map[string]string{"text": edit})
+	const sendText = "Dear Jane Doe, all set: thanks for writing in. Call me on +44 20 7946 0958 with any question."
+	post("/v1/drafts/"+id+"/send-check", map[string]string{"text": sendText})
+
+	secrets := []string{"Jane", "jane.doe", "five days ago", "refund is on its way", "all set", "7946 0958"}
+	var payloads, encrypted int // besides search attributes (see eachPayload)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err = workflows.Open(ctx, c, workflows.DraftWorkflowID(id), tq, &workflows.DraftInput{TicketID: id, Revision: 1, IdleTimeout: time.Hour})
-	require.NoError(t, err)
-	const edit = "Dear Jane Doe, your refund is on its way to jane.doe@example.com."
-	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.DraftWorkflowID(id), UpdateName: workflows.UpdateEdit,
-		Args: []any{workflows.EditRequest{Text: edit}}, WaitForStage: client.WorkflowUpdateStageCompleted})
-	require.NoError(t, err)
-	require.NoError(t, h.Get(ctx, nil))
-
-	var payloads, encrypted int // besides search attributes (see eachPayload)
 	iter := plain.GetWorkflowHistory(ctx, workflows.DraftWorkflowID(id), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for iter.HasNext() {
 		ev, err := iter.Next()
 		require.NoError(t, err)
 		raw, err := proto.Marshal(ev)
 		require.NoError(t, err)
-		for _, secret := range []string{"Jane", "jane.doe@example.com", "refund is on its way"} {
+		for _, secret := range secrets {
 			assert.NotContains(t, string(raw), secret, "event %d (%s) holds customer text in clear", ev.GetEventId(), ev.GetEventType())
 		}
 		eachPayload(ev.ProtoReflect(), func(p *commonpb.Payload) {
 			payloads++
-			if string(p.GetMetadata()["encoding"]) == codec.Encoding {
-				encrypted++
-			} else {
+			if string(p.GetMetadata()["encoding"]) != codec.Encoding {
 				t.Errorf("event %d (%s) holds a payload in clear: %s %q", ev.GetEventId(), ev.GetEventType(), p.GetMetadata(), p.GetData())
+				return
+			}
+			encrypted++
+			decoded, err := codec.Codec{Keys: keys}.Decode([]*commonpb.Payload{p})
+			require.NoError(t, err)
+			for _, secret := range secrets {
+				assert.NotContains(t, string(decoded[0].GetData()), secret, "event %d (%s) holds customer text once decrypted", ev.GetEventId(), ev.GetEventType())
 			}
 		})
 	}
 	require.Positive(t, payloads)
 	assert.Equal(t, payloads, encrypted, "every payload in the history is encrypted")
+
+	var edited, checked int
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FILTER (WHERE kind = 'edit' AND text = $2),
+		count(*) FILTER (WHERE kind = 'send_check' AND text = $3) FROM agent_texts WHERE ticket_id = $1`, id, edit, sendText).Scan(&edited, &checked))
+	assert.Equal(t, []int{1, 1}, []int{edited, checked}, "the words are kept in Postgres, one row each")
+	var linked bool
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT text_id IS NOT NULL FROM send_checks WHERE ticket_id = $1`, id).Scan(&linked))
+	assert.True(t, linked, "the verdict names the text it was given")
 }
 
 // eachPayload calls fn for every Payload message anywhere inside m, search attributes

@@ -204,3 +204,23 @@ func SplitLines(s string) []string {
 	}
 	return out
 }
+
+// IsAsking reports whether a sentence asks something: it ends in a question mark or
+// opens like a question, in English or German ("how ", "kann ", "gibt es").
+func IsAsking(s string) bool {
+	t := strings.TrimSpace(s)
+	if strings.HasSuffix(t, "?") {
+		return true
+	}
+	lower := strings.ToLower(t)
+	for _, p := range askingOpeners {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var askingOpeners = []string{"how ", "what ", "when ", "can ", "could ", "do ", "does ", "is ", "are ",
+	"will ", "why ", "which ", "where ", "please tell", "wie ", "was ", "wann ", "kann ", "können ",
+	"gibt es", "bekomme", "ist ", "muss "}

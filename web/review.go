@@ -36,7 +36,7 @@ type queueRow struct {
 // openDraft is the selected draft with its email, sources, judgement and strikes.
 type openDraft struct {
 	Item    review.Item
-	Draft   *drafts.Record
+	Draft   *drafts.Saved
 	Ticket  *ticket.Ticket
 	Sources []store.ChunkInfo
 	Claims  []drafts.ClaimCheck
@@ -75,7 +75,7 @@ func (p *Pages) review(c echo.Context) error {
 
 func (p *Pages) openDraft(c echo.Context, it review.Item) (*openDraft, error) {
 	ctx := c.Request().Context()
-	r, err := p.Store.Draft(ctx, it.TicketID, it.Iteration)
+	r, err := p.Store.Iteration(ctx, it.TicketID, it.Iteration)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 
 // sidebarView is the agent's sidebar for one ticket.
 type sidebarView struct {
-	Draft      *drafts.Record
+	Draft      *drafts.Saved
 	Sentences  []sentenceView
 	Bound      []boundView
 	Stale      bool
@@ -58,7 +58,7 @@ type boundView struct {
 func (p *Pages) sidebar(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("ticket")
-	r, err := p.Store.LatestDraft(ctx, id)
+	r, err := p.Store.LatestIteration(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return p.Error(c, http.StatusNotFound, "No draft for ticket "+id+" yet: the help desk opens one when the sidebar loads the ticket (POST /v1/drafts).")
 	}

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"slices"
 	"time"
 
@@ -63,34 +64,57 @@ func codeOptions(ctx workflow.Context) workflow.Context {
 	})
 }
 
+// versionIterationFromState marks the runs that number their drafts from their own state:
+// the last iteration saved before the run is read once, by a regular activity whose answer
+// the history keeps, and each build adds one. Earlier runs re-read the last saved
+// iteration in LoadContext, a local activity: a worker that died after Save but before
+// its workflow task completed left no marker, so the replay read the row just saved and
+// numbered the same build again, one higher. Save is idempotent per (ticket, iteration),
+// so a replayed build now rewrites its own row.
+const versionIterationFromState = "iteration-from-state"
+
 // build runs one draft iteration, step by step, each a visible activity in the history:
 // load context → retrieve (eligible only) → generate → verify spans → judge claims → guard
 // → compose → score → save. Steps that call a remote model are regular activities (long
 // timeouts, retried by Temporal, non-retryable on permanent errors); the short store and
 // code steps, and the model steps of the embedded providers, are local activities,
 // recorded as markers, which saves a server round trip each. A failure leaves the
-// previous iteration in place; it is kept in buildErr and returned.
+// previous iteration in place; its reason (failureReason: no internal error text) is kept
+// in buildErr and in build_failures, and returned, and the status reads failed until a
+// build succeeds.
 func (w *state) build(ctx workflow.Context) error {
 	err := w.buildSteps(ctx)
 	w.buildErr = ""
 	if err != nil {
-		w.buildErr = err.Error()
+		w.buildErr = failureReason(err)
 		workflow.GetLogger(ctx).Error("draft build failed", "ticket", w.in.TicketID, "revision", w.revision, "error", err)
+		w.recordFailure(ctx)
+		return errors.New(w.buildErr)
 	}
-	return err
+	return nil
 }
 
 func (w *state) buildSteps(ctx workflow.Context) error {
+	fromState := workflow.GetVersion(ctx, versionIterationFromState, workflow.DefaultVersion, 1) == 1
+	if fromState && w.iteration == 0 {
+		if err := workflow.ExecuteActivity(dbOptions(ctx), a.LastIteration, w.in.TicketID).Get(ctx, &w.iteration); err != nil {
+			return err
+		}
+	}
 	ref := activities.TicketRef{TicketID: w.in.TicketID, Revision: w.revision}
 	var tc activities.TicketFacts
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.LoadContext, ref, w.in.Replay).Get(ctx, &tc); err != nil {
 		return err
 	}
+	iteration := w.iteration + 1
+	if !fromState {
+		iteration = max(w.iteration, tc.LastIteration) + 1
+	}
 	var evidence []policy.Evidence
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Retrieve, activities.RetrieveInput{Ticket: ref, At: tc.At, Account: tc.Account}).Get(ctx, &evidence); err != nil {
 		return err
 	}
-	draft := llm.Draft{Abstain: true, Reply: drafts.NoEvidenceReply}
+	draft := llm.Answer{Abstain: true, Reply: drafts.NoEvidenceReply}
 	if len(evidence) > 0 { // nothing eligible: no model call can ground an answer
 		if err := w.modelStep(ctx, a.Generate, activities.GenerateInput{Ticket: ref, At: tc.At, Account: tc.Account, Evidence: evidence}).Get(ctx, &draft); err != nil {
 			return err
@@ -109,15 +133,15 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 		return err
 	}
 	var comp drafts.Composition
-	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.Compose, activities.ComposeInput{Draft: draft, Checks: checks, Guarded: guarded, Evidence: evidence}).Get(ctx, &comp); err != nil {
+	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.Compose, activities.ComposeInput{Draft: draft, Checks: checks, Guarded: guarded, Evidence: evidence, InputNote: tc.InputNote}).Get(ctx, &comp); err != nil {
 		return err
 	}
 	var score activities.Score
 	if err := w.modelStep(ctx, a.Score, activities.ScoreInput{Ticket: ref, Reply: comp.Reply, Evidence: evidence, Unsupported: comp.Unsupported}).Get(ctx, &score); err != nil {
 		return err
 	}
-	record := drafts.Record{
-		TicketID: w.in.TicketID, Iteration: max(w.iteration, tc.LastIteration) + 1, Revision: w.revision,
+	record := drafts.Saved{
+		TicketID: w.in.TicketID, Iteration: iteration, Revision: w.revision,
 		Status: comp.Status, EligibleAt: tc.At, Account: tc.Account, Reply: comp.Reply, ModelReply: draft.Reply,
 		Abstained: comp.Status == drafts.StatusAbstained, Note: comp.Note, Claims: checks, Sentences: guarded.Sentences,
 		Bound: comp.Bound, Evidence: evidenceRefs(evidence), Scores: score.Scores, Unsupported: comp.Unsupported,

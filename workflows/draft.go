@@ -78,7 +78,7 @@ func (w *run) setup(ctx workflow.Context) error {
 	}{
 		{UpdateOpen, w.open, w.validateOpen},
 		{UpdateEdit, w.edit, w.validateEdit},
-		{UpdateSendCheck, w.sendCheck, w.validateHasDraft},
+		{UpdateSendCheck, w.sendCheck, w.validateSendCheck},
 		{UpdateRebuild, w.rebuild, w.validateOpenRun},
 		{UpdateDiscard, w.discard, w.validateOpenRun},
 		{UpdateApprove, w.approve, w.validateDecision},
@@ -271,6 +271,14 @@ func (w *run) validateHasDraft(SendCheckRequest) error {
 		return rejected("no draft has been built for this ticket yet")
 	}
 	return w.validateOpenRun()
+}
+
+// validateSendCheck refuses a text given in clear (see SendCheckRequest).
+func (w *run) validateSendCheck(req SendCheckRequest) error {
+	if req.Text != "" {
+		return rejected("send the text by reference (ref), not as text")
+	}
+	return w.validateHasDraft(req)
 }
 
 func (w *run) validateEdit(req EditRequest) error {

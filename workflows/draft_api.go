@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/review"
@@ -94,7 +95,7 @@ type DraftInput struct {
 
 	// Carried across continue-as-new.
 	Iteration   int                  `json:"iteration,omitempty"`
-	Draft       *drafts.Record       `json:"draft,omitempty"`
+	Draft       *drafts.Saved        `json:"draft,omitempty"`
 	StaleReason []drafts.StaleReason `json:"stale_reasons,omitempty"`
 	Review      *review.Entry        `json:"review,omitempty"`
 
@@ -122,17 +123,34 @@ type RevisionSignal struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// EditRequest is UpdateEdit's argument.
+// EditRequest is UpdateEdit's argument: the agent's text, kept in Postgres by the API
+// before the update (store.SaveAgentText), named by ID and SHA-256 so the history never
+// holds the words.
+//
+// Text is what runs took before texts were kept by reference. It stays so that their
+// recorded updates still decode on replay: the handler then schedules the same SaveEdit
+// activity as it did, with the words in its input as they were, and the command sequence
+// is unchanged, so no version marker is needed. New updates carrying Text are refused by
+// the validator (validators do not run on replay), so no new words enter a history; an
+// API from before this change, talking to a new worker, gets that refusal (409), not a
+// history with the agent's text in it.
 type EditRequest struct {
-	Text string `json:"text"`
+	Ref  *drafts.TextRef `json:"ref,omitempty"`
+	Text string          `json:"text,omitempty"`
 }
 
-// EditResult is UpdateEdit's answer: the deterministic checks on the agent's own words.
-type EditResult = guard.Result
+// EditResult is UpdateEdit's answer: counts and the text's ID. The sentence-by-sentence
+// checks quote the text, so the API reads them from the store (store.TextChecks).
+type EditResult = activities.EditChecks
 
-// SendCheckRequest is UpdateSendCheck's argument: the text the agent is about to send.
+// SendCheckRequest is UpdateSendCheck's argument: the text the agent is about to send, by
+// reference as for EditRequest (and Text kept for the same reason). The freshness check
+// does not read the words; the reference ties the verdict in the history to the exact
+// text checked. Ref is nil when the API could not keep the text (Postgres down): the
+// check then runs, and most likely answers unchecked, without it.
 type SendCheckRequest struct {
-	Text string `json:"text"`
+	Ref  *drafts.TextRef `json:"ref,omitempty"`
+	Text string          `json:"text,omitempty"`
 }
 
 // SendCheckResult is UpdateSendCheck's answer: ok, stale (with reasons) or unchecked.
@@ -165,7 +183,7 @@ type SentResult struct {
 // what GET /v1/drafts/{ticket} and `supportdraft draft --json` print. It is the saved
 // record with its struck sentences listed apart and the workflow that owns it.
 type DraftView struct {
-	drafts.Record
+	drafts.Saved
 	Struck     []guard.SentenceResult `json:"struck"`
 	WorkflowID string                 `json:"workflow_id"`
 	// TemporalUI links the workflow's history; the API fills it from its configuration.
@@ -175,8 +193,8 @@ type DraftView struct {
 }
 
 // NewDraftView is the view of a saved draft record.
-func NewDraftView(r *drafts.Record) *DraftView {
-	v := &DraftView{Record: *r, Struck: []guard.SentenceResult{}, WorkflowID: DraftWorkflowID(r.TicketID)}
+func NewDraftView(r *drafts.Saved) *DraftView {
+	v := &DraftView{Saved: *r, Struck: []guard.SentenceResult{}, WorkflowID: DraftWorkflowID(r.TicketID)}
 	if v.StaleReasons == nil {
 		v.StaleReasons = []drafts.StaleReason{}
 	}

@@ -19,7 +19,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/drafts"
-	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
@@ -43,7 +42,7 @@ type harness struct {
 	steps       []func(done func())
 }
 
-func newHarness(t *testing.T, drafter llm.Drafter) *harness {
+func newHarness(t *testing.T, drafter llm.Writer) *harness {
 	t.Parallel()
 	s := testenv.Store(t)
 	var suite testsuite.WorkflowTestSuite
@@ -102,8 +101,8 @@ func (h *harness) run(ticketID string, revision int) *workflows.DraftResult {
 	return &res
 }
 
-func (h *harness) latest(ticketID string) *drafts.Record {
-	r, err := h.store.LatestDraft(context.Background(), ticketID)
+func (h *harness) latest(ticketID string) *drafts.Saved {
+	r, err := h.store.LatestIteration(context.Background(), ticketID)
 	require.NoError(h.t, err)
 	return r
 }
@@ -116,7 +115,7 @@ func TestDraftHappyPathCitesCurrentPolicyAndSendsOK(t *testing.T) {
 	var opened workflows.DraftView
 	var check drafts.SendCheck
 	h.update(workflows.UpdateOpen, &opened, workflows.OpenRequest{Revision: 1})
-	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi, see below."})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateDiscard, nil)
 	res := h.run("T-1", 1)
 
@@ -163,7 +162,7 @@ func TestDraftWithLocalModelsRunsModelStepsAsLocalActivities(t *testing.T) {
 
 // liar is a model that invents a refund window, cites a chunk that does not exist, and
 // misquotes a real one, around one honest sentence.
-var liar = llm.Draft{
+var liar = llm.Answer{
 	Reply: "Hi, thanks for writing. Annual plans can be refunded in full within 14 days of the purchase date or the renewal date. " +
 		"You have a 30-day refund window on annual plans. We will credit 20% of your plan as compensation. " +
 		"Refunds are issued within 2 business days. If anything is unclear, just reply to this email.",
@@ -215,10 +214,10 @@ func TestDraftStrikesWhatTheModelInventedAndKeepsTheRest(t *testing.T) {
 // searching", outside the retrieved evidence, and reports a retrieved chunk as found too.
 type searcher struct{ found []policy.Evidence }
 
-func (s searcher) Draft(_ context.Context, req llm.Request) (*llm.Draft, error) {
+func (s searcher) Write(_ context.Context, req llm.Request) (*llm.Answer, error) {
 	quote := strings.SplitAfter(s.found[0].Text, ".")[0]
 	quote = strings.TrimSpace(quote[strings.LastIndex(quote, "\n")+1:])
-	return &llm.Draft{Reply: "Hi,\n\n" + quote,
+	return &llm.Answer{Reply: "Hi,\n\n" + quote,
 		Claims: []llm.Claim{{Sentence: quote, ChunkIDs: []string{s.found[0].ChunkID}, Quote: quote}},
 		Found:  append(slices.Clone(s.found), req.Evidence[0])}, nil
 }
@@ -230,7 +229,7 @@ func TestDraftCitesWhatTheDrafterFoundBySearching(t *testing.T) {
 	found, err := h.store.Chunks(context.Background(), []string{"billing/refunds-annual@4#what-is-refunded"})
 	require.NoError(t, err)
 	require.Len(t, found, 1)
-	h.acts.Drafter = searcher{found: found}
+	h.acts.Writer = searcher{found: found}
 	h.acts.K = 1 // retrieval returns one chunk; the cited one only the search found
 	testenv.SaveTicket(t, h.store, testenv.Ticket("T-9", 1, "pro", "eu", now, refundQuestion))
 	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
@@ -274,9 +273,9 @@ func TestSendCheckStaleByRevisionThenRebuildIsOK(t *testing.T) {
 		testenv.SaveTicket(t, h.store, testenv.Ticket("T-4", 2, "pro", "eu", now.Add(30*time.Minute), "Also, is VAT refunded too?"))
 		h.env.SignalWorkflow(workflows.SignalRevision, workflows.RevisionSignal{Revision: 2, UpdatedAt: now.Add(30 * time.Minute)})
 	})
-	h.update(workflows.UpdateSendCheck, &stale, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, &stale, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateRebuild, &rebuilt)
-	h.update(workflows.UpdateSendCheck, &fresh, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, &fresh, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-4", 1)
 
@@ -286,7 +285,7 @@ func TestSendCheckStaleByRevisionThenRebuildIsOK(t *testing.T) {
 	assert.Equal(t, 2, rebuilt.Iteration)
 	assert.Equal(t, 2, rebuilt.Revision)
 	assert.Equal(t, drafts.VerdictOK, fresh.Verdict, "reasons: %+v", fresh.Reasons)
-	first, err := h.store.Draft(context.Background(), "T-4", 1)
+	first, err := h.store.Iteration(context.Background(), "T-4", 1)
 	require.NoError(t, err)
 	assert.Equal(t, drafts.StatusStale, first.Status, "the earlier iteration stays, marked stale")
 }
@@ -305,7 +304,7 @@ func TestSendCheckStaleByPolicyVersion(t *testing.T) {
 		_, err := h.store.Import(context.Background(), []*policy.Version{v}, testenv.Embedder)
 		require.NoError(t, err)
 	})
-	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-5", 1)
 	require.Equal(t, drafts.VerdictStale, check.Verdict)
@@ -320,7 +319,7 @@ func TestSendCheckStaleByPlan(t *testing.T) {
 	h.at(func() {
 		testenv.SaveTicket(t, h.store, testenv.Ticket("T-6", 2, "business", "eu", now.Add(time.Minute), refundQuestion))
 	})
-	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-6", 1)
 	require.Equal(t, drafts.VerdictStale, check.Verdict)
@@ -337,7 +336,7 @@ func TestSendCheckUncheckedWhenTheCheckCannotRun(t *testing.T) {
 	h.env.OnActivity(h.acts.CheckFresh, mock.Anything, mock.Anything).Return(nil, errors.New("connection refused"))
 	var check drafts.SendCheck
 	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
-	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-7", 1)
 	assert.Equal(t, drafts.VerdictUnchecked, check.Verdict)
@@ -356,15 +355,21 @@ func TestIdleDraftClosesAfterTimeout(t *testing.T) {
 func TestEditIsCheckedNotStruck(t *testing.T) {
 	h := newHarness(t, nil)
 	testenv.SaveTicket(t, h.store, testenv.Ticket("T-9", 1, "pro", "eu", now, refundQuestion))
-	var checked guard.Result
+	const text = "Hi {{first_name}}, we will refund you within 30 days."
+	ref, err := h.store.SaveAgentText(context.Background(), "T-9", store.TextEdit, text)
+	require.NoError(t, err)
+	var counted workflows.EditResult
 	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
-	h.update(workflows.UpdateEdit, &checked, workflows.EditRequest{Text: "Hi {{first_name}}, we will refund you within 30 days."})
+	h.update(workflows.UpdateEdit, &counted, workflows.EditRequest{Ref: &ref})
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-9", 1)
+	assert.Equal(t, workflows.EditResult{TextID: ref.ID, Sentences: 1, Flagged: 1}, counted, "the update answers counts, never the words")
+	checked, err := h.store.TextChecks(context.Background(), "T-9", ref.ID)
+	require.NoError(t, err)
 	require.Len(t, checked.Sentences, 1)
 	assert.False(t, checked.Sentences[0].Kept)
 	assert.NotEmpty(t, checked.Sentences[0].Placeholders)
-	assert.True(t, strings.Contains(h.latest("T-9").EditedText, "{{first_name}}"), "the agent's text is stored as written")
+	assert.Equal(t, text, h.latest("T-9").EditedText, "the agent's text is stored on the draft as written")
 }
 
 // A long-lived draft continues as new and carries its state: the current draft, its
@@ -374,7 +379,7 @@ func TestLongDraftContinuesAsNewWithItsState(t *testing.T) {
 	testenv.SaveTicket(t, h.store, testenv.Ticket("T-10", 1, "pro", "eu", now, refundQuestion))
 	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
 	h.at(func() { h.env.SetCurrentHistoryLength(2500) })
-	h.update(workflows.UpdateSendCheck, nil, workflows.SendCheckRequest{Text: "Hi"})
+	h.update(workflows.UpdateSendCheck, nil, workflows.SendCheckRequest{})
 	h.runStep0()
 	h.env.RegisterWorkflowWithOptions(worker.DraftWorkflow(false))
 	h.env.ExecuteWorkflow(workflows.DraftWorkflowType, &workflows.DraftInput{TicketID: "T-10", Revision: 1, IdleTimeout: 24 * time.Hour})

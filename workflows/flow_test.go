@@ -31,15 +31,20 @@ type flow struct {
 	t          *testing.T
 	env        *testsuite.TestWorkflowEnvironment
 	acts       *activities.Activities
-	builds     int       // LoadContext calls
-	inFlight   int       // builds between LoadContext and Save
-	maxBuild   int       // the most builds ever in flight at once
-	statuses   []string  // MarkStatus calls, in order
-	failing    int       // Retrieve fails this many more times
-	markedAt   time.Time // workflow time of the last MarkStatus
-	confidence float64   // what Score answers
+	builds     int                       // LoadContext calls
+	inFlight   int                       // builds between LoadContext and Save
+	maxBuild   int                       // the most builds ever in flight at once
+	statuses   []string                  // MarkStatus calls, in order
+	failing    int                       // Retrieve fails this many more times
+	generate   error                     // Generate fails with it while set
+	failures   []activities.FailureInput // RecordBuildFailure calls, in order
+	markedAt   time.Time                 // workflow time of the last MarkStatus
+	confidence float64                   // what Score answers
 	reviews    []review.Entry
 	sent       []review.SentReply
+
+	savedBefore        int // what LastIteration answers: iterations saved by earlier runs
+	lastIterationReads int // LastIteration calls
 }
 
 // lastReview is the queue entry as last written, and when.
@@ -66,11 +71,22 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	f.env.OnActivity(f.acts.Retrieve, mock.Anything, mock.Anything).Return(func(context.Context, activities.RetrieveInput) ([]policy.Evidence, error) {
 		if f.failing > 0 {
 			f.failing--
+			f.inFlight--
 			return nil, temporal.NewNonRetryableApplicationError("store down", "Down", nil)
 		}
 		return evidence, nil
 	})
-	f.env.OnActivity(f.acts.Generate, mock.Anything, mock.Anything).After(time.Minute).Return(&llm.Draft{Reply: "Refunds within 14 days."}, nil)
+	f.env.OnActivity(f.acts.Generate, mock.Anything, mock.Anything).After(time.Minute).Return(func(context.Context, activities.GenerateInput) (*llm.Answer, error) {
+		if f.generate != nil {
+			f.inFlight--
+			return nil, f.generate
+		}
+		return &llm.Answer{Reply: "Refunds within 14 days."}, nil
+	})
+	f.env.OnActivity(f.acts.RecordBuildFailure, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FailureInput) error {
+		f.failures = append(f.failures, in)
+		return nil
+	}).Maybe()
 	f.env.OnActivity(f.acts.VerifySpans, mock.Anything, mock.Anything).Return([]drafts.ClaimCheck{}, nil)
 	f.env.OnActivity(f.acts.Halted, mock.Anything).Return(false, nil).Maybe()
 	f.env.OnActivity(f.acts.JudgeClaims, mock.Anything, mock.Anything).Return([]drafts.ClaimCheck{}, nil)
@@ -81,7 +97,7 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	f.env.OnActivity(f.acts.Score, mock.Anything, mock.Anything).Return(func(context.Context, activities.ScoreInput) (*activities.Score, error) {
 		return &activities.Score{Confidence: f.confidence}, nil
 	})
-	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything).Return(func(context.Context, drafts.Record, string) error {
+	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything).Return(func(context.Context, drafts.Saved, string) error {
 		f.inFlight--
 		return nil
 	})
@@ -90,7 +106,11 @@ func newFlow(t *testing.T, localModels bool) *flow {
 		f.markedAt = f.env.Now()
 		return nil
 	})
-	f.env.OnActivity(f.acts.SaveEdit, mock.Anything, mock.Anything).Return(&guard.Result{}, nil)
+	f.env.OnActivity(f.acts.SaveEdit, mock.Anything, mock.Anything).Return(&activities.EditChecks{}, nil)
+	f.env.OnActivity(f.acts.LastIteration, mock.Anything, mock.Anything).Return(func(context.Context, string) (int, error) {
+		f.lastIterationReads++
+		return f.savedBefore, nil
+	})
 	f.env.OnActivity(f.acts.SaveReview, mock.Anything, mock.Anything).Return(func(_ context.Context, e review.Entry) error {
 		f.reviews = append(f.reviews, e)
 		return nil
@@ -177,6 +197,23 @@ func TestFlowBuildsNeverOverlap(t *testing.T) {
 	assert.Equal(t, 2, rebuilt.Iteration)
 }
 
+// A run for a ticket drafted by an earlier run numbers its drafts after the old ones. The
+// last saved iteration is read once, by a regular activity (so the history keeps it before
+// any Save); each later build counts from the run's own state, never from a re-read.
+func TestFlowNumbersIterationsFromState(t *testing.T) {
+	f := newFlow(t, true)
+	f.savedBefore = 3
+	var opened, rebuilt, again workflows.DraftView
+	f.at(time.Second, workflows.UpdateOpen, &opened, nil, workflows.OpenRequest{Revision: 1})
+	f.at(2*time.Minute, workflows.UpdateRebuild, &rebuilt, nil)
+	f.at(4*time.Minute, workflows.UpdateRebuild, &again, nil)
+	f.at(10*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.run(time.Hour)
+
+	assert.Equal(t, []int{4, 5, 6}, []int{opened.Iteration, rebuilt.Iteration, again.Iteration})
+	assert.Equal(t, 1, f.lastIterationReads, "the saved iterations are read once per run")
+}
+
 func TestFlowNewRevisionMakesTheDraftStale(t *testing.T) {
 	f := newFlow(t, true)
 	var check workflows.SendCheckResult
@@ -192,7 +229,7 @@ func TestFlowNewRevisionMakesTheDraftStale(t *testing.T) {
 		assert.Equal(t, drafts.StatusStale, s.Status)
 		assert.Equal(t, 2, s.Revision)
 	}, 6*time.Minute)
-	f.at(7*time.Minute, workflows.UpdateSendCheck, &check, nil, workflows.SendCheckRequest{Text: "Hi"})
+	f.at(7*time.Minute, workflows.UpdateSendCheck, &check, nil, workflows.SendCheckRequest{})
 	f.at(8*time.Minute, workflows.UpdateDiscard, nil, nil)
 	f.run(time.Hour)
 
@@ -204,7 +241,7 @@ func TestFlowNewRevisionMakesTheDraftStale(t *testing.T) {
 func TestFlowIdleDraftCloses(t *testing.T) {
 	f := newFlow(t, true)
 	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
-	f.at(50*time.Minute, workflows.UpdateSendCheck, nil, nil, workflows.SendCheckRequest{Text: "Hi"})
+	f.at(50*time.Minute, workflows.UpdateSendCheck, nil, nil, workflows.SendCheckRequest{})
 	start := f.env.Now()
 	res := f.run(time.Hour)
 

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -42,11 +43,50 @@ type funnel struct {
 	events []inbox.Event
 }
 
+// versionIntakeScreen marks the funnel's layers before triage read in one local activity
+// (ia.Screen) rather than one each.
+const versionIntakeScreen = "intake-one-screen"
+
 func (f *funnel) run(ctx workflow.Context) {
 	ref := activities.MessageRef{MessageID: f.in.MessageID}
+	if workflow.GetVersion(ctx, versionIntakeScreen, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		f.runLayerByLayer(ctx, ref)
+		return
+	}
+	var s activities.Screening
+	err := workflow.ExecuteLocalActivity(localDBOptions(ctx), ia.Screen, ref).Get(ctx, &s)
+	var appErr *temporal.ApplicationError
+	isApp := errors.As(err, &appErr)
+	switch {
+	case isApp && appErr.Type() == activities.ErrSwitchUnread:
+		// The switch cannot be read: halting is the safe side, and people answer the mail.
+		f.skip(ctx, inbox.StepKillSwitch, inbox.StageKillSwitch, "the kill switch could not be read: treated as on")
+		return
+	case err != nil:
+		// The screens cannot run: the message goes through, forced to review, so a person
+		// looks before anything is sent and no customer is dropped.
+		why := err.Error()
+		if isApp {
+			why = appErr.Message()
+		}
+		s.Filters = inbox.StepResult{Outcome: inbox.OutcomeReview, Stage: inbox.StepFilters, Reason: "the screens could not run: " + why}
+		s.Recipients = inbox.StepResult{Outcome: inbox.OutcomeReview, Stage: inbox.StepRecipients, Reason: "recipients not screened"}
+	case s.Halted:
+		f.skip(ctx, inbox.StepKillSwitch, inbox.StageKillSwitch, "drafting is halted by the kill switch")
+		return
+	}
+	f.record(ctx, inbox.StepKillSwitch, inbox.OutcomePass, "drafting is on", "")
+	if f.step(ctx, inbox.StepFirstResponse, inbox.FirstResponse(f.in.Thread)) &&
+		f.step(ctx, inbox.StepFilters, s.Filters) && f.step(ctx, inbox.StepRecipients, s.Recipients) {
+		f.triage(ctx, ref)
+	}
+}
+
+// runLayerByLayer is the funnel of intake workflows started before versionIntakeScreen:
+// the switch and each screen a local activity of its own.
+func (f *funnel) runLayerByLayer(ctx workflow.Context, ref activities.MessageRef) {
 	var halted bool
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Halted).Get(ctx, &halted); err != nil {
-		// The switch cannot be read: halting is the safe side, and people answer the mail.
 		f.skip(ctx, inbox.StepKillSwitch, inbox.StageKillSwitch, "the kill switch could not be read: treated as on")
 		return
 	}
@@ -64,8 +104,6 @@ func (f *funnel) run(ctx workflow.Context) {
 	}{{inbox.StepFilters, ia.Filters}, {inbox.StepRecipients, ia.Recipients}} {
 		var r inbox.StepResult
 		if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), s.act, ref).Get(ctx, &r); err != nil {
-			// A screen that cannot run lets the message through, forced to review: a person
-			// looks before anything is sent, and no customer is dropped.
 			r = inbox.StepResult{Outcome: inbox.OutcomeReview, Stage: s.name, Reason: "the step failed: " + err.Error()}
 		}
 		if !f.step(ctx, s.name, r) {

@@ -8,7 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/inbox"
@@ -27,6 +29,7 @@ type intakeCase struct {
 	name       string
 	halted     bool
 	haltedErr  error
+	screenErr  error // the message could not be loaded for the screens
 	thread     inbox.Thread
 	filters    inbox.StepResult
 	recipients inbox.StepResult
@@ -57,6 +60,10 @@ func TestIntakePaths(t *testing.T) {
 		{name: "kill switch unreadable counts as on", haltedErr: errors.New("database down"),
 			want:      inbox.Decision{Decision: inbox.DecisionSkip, Stage: inbox.StageKillSwitch},
 			wantSteps: []string{"kill_switch/skip"}},
+		{name: "screens that cannot run force review", screenErr: temporal.NewNonRetryableApplicationError("message gone", "NotFound", nil), triage: refund,
+			want:      inbox.Decision{Decision: inbox.DecisionReview, Stage: inbox.StepFilters, Bucket: inbox.BucketRefunds},
+			wantDraft: &activities.OpenDraftInput{Bucket: inbox.BucketRefunds, ForcedReview: "the screens could not run: message gone; recipients not screened"},
+			wantSteps: []string{"kill_switch/pass", "first_response/pass", "filters/review", "recipients/review", "triage/pass", "draft/started"}},
 		{name: "a reply on a thread an agent answered is skipped", thread: inbox.Thread{AgentReplied: true, EarlierMessages: 2},
 			want:      inbox.Decision{Decision: inbox.DecisionSkip, Stage: inbox.StageNotFirst},
 			wantSteps: []string{"kill_switch/pass", "first_response/skip"}},
@@ -114,9 +121,19 @@ func runIntakeCase(t *testing.T, tc intakeCase) {
 	env.RegisterActivity(ia)
 	env.RegisterActivity(da)
 	ref := activities.MessageRef{MessageID: "<m1@customer.example>"}
-	env.OnActivity(da.Halted, mock.Anything).Return(tc.halted, tc.haltedErr).Maybe()
-	env.OnActivity(ia.Filters, mock.Anything, ref).Return(tc.filters, nil).Maybe()
-	env.OnActivity(ia.Recipients, mock.Anything, ref).Return(tc.recipients, nil).Maybe()
+	var screening *activities.Screening
+	var screenErr error
+	switch {
+	case tc.haltedErr != nil:
+		screenErr = temporal.NewApplicationError(tc.haltedErr.Error(), activities.ErrSwitchUnread)
+	case tc.screenErr != nil:
+		screenErr = tc.screenErr
+	case tc.halted:
+		screening = &activities.Screening{Halted: true}
+	default:
+		screening = &activities.Screening{Filters: tc.filters, Recipients: tc.recipients}
+	}
+	env.OnActivity(ia.Screen, mock.Anything, ref).Return(screening, screenErr)
 	env.OnActivity(ia.Triage, mock.Anything, ref).Return(tc.triage, tc.triageErr).Maybe()
 	var opened *activities.OpenDraftInput
 	env.OnActivity(ia.OpenDraft, mock.Anything, mock.Anything).Return(
@@ -167,9 +184,7 @@ func TestIntakeWithoutDraftingOnlyDecides(t *testing.T) {
 	env.RegisterWorkflow(workflows.Intake)
 	env.RegisterActivity(ia)
 	env.RegisterActivity(da)
-	env.OnActivity(da.Halted, mock.Anything).Return(false, nil)
-	env.OnActivity(ia.Filters, mock.Anything, mock.Anything).Return(pass, nil)
-	env.OnActivity(ia.Recipients, mock.Anything, mock.Anything).Return(pass, nil)
+	env.OnActivity(ia.Screen, mock.Anything, mock.Anything).Return(&activities.Screening{Filters: pass, Recipients: pass}, nil)
 	env.OnActivity(ia.Triage, mock.Anything, mock.Anything).Return(refund, nil)
 	env.OnActivity(ia.RecordFunnel, mock.Anything, mock.Anything).Return(nil)
 	env.ExecuteWorkflow(workflows.Intake, &workflows.IntakeInput{MessageID: "<m2@x>", ThreadID: "th-2"})
@@ -178,4 +193,29 @@ func TestIntakeWithoutDraftingOnlyDecides(t *testing.T) {
 	var res workflows.IntakeResult
 	require.NoError(t, env.GetWorkflowResult(&res))
 	assert.Equal(t, inbox.DecisionDraft, res.Decision.Decision)
+}
+
+// TestIntakeStartedBeforeOneScreenRunsLayerByLayer: an intake workflow started before the
+// screens were one activity replays its switch and screens as separate activities.
+func TestIntakeStartedBeforeOneScreenRunsLayerByLayer(t *testing.T) {
+	t.Parallel()
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(testenv.QuietLogger())
+	env := suite.NewTestWorkflowEnvironment()
+	env.RegisterWorkflow(workflows.Intake)
+	env.RegisterActivity(ia)
+	env.RegisterActivity(da)
+	env.OnGetVersion("intake-one-screen", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	env.OnActivity(da.Halted, mock.Anything).Return(false, nil).Once()
+	env.OnActivity(ia.Filters, mock.Anything, mock.Anything).Return(pass, nil).Once()
+	env.OnActivity(ia.Recipients, mock.Anything, mock.Anything).Return(inbox.StepResult{Outcome: inbox.OutcomeSkip, Stage: inbox.StageAutomated, Reason: "no-reply"}, nil).Once()
+	env.OnActivity(ia.RecordFunnel, mock.Anything, mock.Anything).Return(nil)
+	env.ExecuteWorkflow(workflows.Intake, &workflows.IntakeInput{MessageID: "<m3@x>", ThreadID: "th-3"})
+	require.NoError(t, env.GetWorkflowError())
+	env.AssertNotCalled(t, "Screen", mock.Anything, mock.Anything)
+	env.AssertExpectations(t)
+	var res workflows.IntakeResult
+	require.NoError(t, env.GetWorkflowResult(&res))
+	assert.Equal(t, inbox.DecisionSkip, res.Decision.Decision)
+	assert.Equal(t, inbox.StageAutomated, res.Stage)
 }

@@ -30,7 +30,7 @@ func runLegacy(ctx workflow.Context, in *DraftInput) (*DraftResult, error) {
 	w.localModels = in.LocalModels
 	if w.draft == nil && in.Current != nil { // continued as new by the code before DraftInput.Draft
 		c := in.Current
-		w.draft = &drafts.Record{TicketID: in.TicketID, Iteration: c.Iteration, Revision: c.Revision, Status: c.Status,
+		w.draft = &drafts.Saved{TicketID: in.TicketID, Iteration: c.Iteration, Revision: c.Revision, Status: c.Status,
 			Bound: c.Bound, Confidence: c.Confidence}
 		w.draft.Account.Plan, w.draft.Account.Region = c.Plan, c.Region
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -24,8 +25,8 @@ const windowQuote = "Annual Pro and Business plans can be refunded in full withi
 func openAIHarness(t *testing.T, replies ...llmtest.Reply) (*harness, *llmtest.Server) {
 	srv := llmtest.New(t)
 	srv.Chat(replies...)
-	cfg := llm.OpenAIConfig{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model"}
-	h := newHarness(t, llm.NewOpenAIDrafter(llm.NewOpenAIClient(cfg), cfg, nil))
+	cfg := openai.Config{BaseURL: srv.URL, APIKey: "test-key", DraftModel: "draft-model", JudgeModel: "judge-model"}
+	h := newHarness(t, openai.NewWriter(openai.NewClient(cfg), cfg, nil))
 	return h, srv
 }
 
@@ -48,7 +49,7 @@ func (h *harness) openFails(msg *string) {
 }
 
 func TestOpenAIGoodDraftIsKeptAndNothingButEligibilityFieldsLeaves(t *testing.T) {
-	good := llm.Draft{Reply: "Hi,\n\n" + windowQuote + "\n\nBest regards.",
+	good := llm.Answer{Reply: "Hi,\n\n" + windowQuote + "\n\nBest regards.",
 		Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
 	h, srv := openAIHarness(t, llmtest.JSON(good))
 	testenv.SaveTicket(t, h.store, testenv.Ticket("O-1", 1, "pro", "eu", now, refundQuestion))
@@ -71,7 +72,7 @@ func TestOpenAIGoodDraftIsKeptAndNothingButEligibilityFieldsLeaves(t *testing.T)
 }
 
 func TestOpenAILiesAreStruckAndTheRestKept(t *testing.T) {
-	lie := llm.Draft{
+	lie := llm.Answer{
 		Reply: "Hi,\n\n" + windowQuote + " You also have a 30-day refund window on every annual plan. Your account qualifies for a 20% loyalty credit.\n\nBest regards.",
 		Claims: []llm.Claim{
 			{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote},
@@ -103,7 +104,7 @@ func TestOpenAILiesAreStruckAndTheRestKept(t *testing.T) {
 }
 
 func TestOpenAIRateLimitAndServerErrorsAreRetriedByTemporal(t *testing.T) {
-	good := llm.Draft{Reply: windowQuote, Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
+	good := llm.Answer{Reply: windowQuote, Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
 	h, srv := openAIHarness(t, llmtest.Error(429, "slow down"), llmtest.Error(500, "upstream"), llmtest.JSON(good))
 	testenv.SaveTicket(t, h.store, testenv.Ticket("O-3", 1, "pro", "eu", now, refundQuestion))
 	var opened workflows.DraftState

@@ -8,7 +8,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/drafts"
-	"github.com/supportdraft/supportdraft/guard"
 )
 
 // a lets the workflow name activity methods without holding their dependencies.
@@ -23,7 +22,7 @@ type state struct {
 	localModels  bool
 	revision     int // latest revision the workflow knows
 	iteration    int
-	draft        *drafts.Record // the current iteration as saved; nil before the first build
+	draft        *drafts.Saved // the current iteration as saved; nil before the first build
 	staleReasons []drafts.StaleReason
 	buildErr     string // why the last build failed; empty after a good one
 }
@@ -55,6 +54,8 @@ func (w *state) snapshot(status string) DraftState {
 // status is the draft's status while the workflow runs.
 func (w *state) status() string {
 	switch {
+	case w.buildErr != "":
+		return drafts.StatusFailed
 	case w.draft == nil:
 		return StatusBuilding
 	case len(w.staleReasons) > 0:
@@ -88,15 +89,13 @@ func (w *state) noteRevision(sig RevisionSignal) (stale bool) {
 	return true
 }
 
-// saveEdit stores the agent's text and answers with the deterministic checks on it.
+// saveEdit stores the agent's text and answers with the counts of the deterministic checks
+// on it. The workflow's copy of the draft does not take the words: they stay in Postgres.
 func (w *state) saveEdit(ctx workflow.Context, req EditRequest) (EditResult, error) {
-	var res guard.Result
-	in := activities.EditInput{TicketID: w.in.TicketID, Iteration: w.draft.Iteration, Text: req.Text}
-	if err := workflow.ExecuteActivity(dbOptions(ctx), a.SaveEdit, in).Get(ctx, &res); err != nil {
-		return res, err
-	}
-	w.draft.EditedText = req.Text
-	return res, nil
+	var res EditResult
+	in := activities.EditInput{TicketID: w.in.TicketID, Iteration: w.draft.Iteration, Ref: req.Ref, Text: req.Text}
+	err := workflow.ExecuteActivity(dbOptions(ctx), a.SaveEdit, in).Get(ctx, &res)
+	return res, err
 }
 
 // checkFresh answers the send hook. The freshness check gets a short budget; if it cannot
@@ -146,13 +145,14 @@ func (w *state) continueAsNew(ctx workflow.Context) error {
 	return workflow.NewContinueAsNewError(ctx, DraftWorkflowType, &next)
 }
 
-// validateEditText refuses an empty or oversized edit before it reaches the history.
+// validateEditText refuses an edit that is not a reference to a kept text: words given in
+// clear would be written into the history.
 func validateEditText(req EditRequest) error {
-	if req.Text == "" {
-		return rejected("text is empty")
+	if req.Text != "" {
+		return rejected("send the edit by reference (ref), not as text")
 	}
-	if len(req.Text) > 20000 {
-		return rejected("text is longer than 20,000 characters")
+	if req.Ref == nil || req.Ref.ID <= 0 || len(req.Ref.SHA256) != 64 {
+		return rejected("ref must name the kept text: its id and SHA-256")
 	}
 	return nil
 }

@@ -41,7 +41,15 @@ func SampleCorpus() string {
 // Store returns a scratch store with the sample corpus imported.
 func Store(t testing.TB) *store.Store {
 	t.Helper()
-	s, _ := testdb.New(t)
+	s, _ := StoreURL(t)
+	return s
+}
+
+// StoreURL is Store with the scratch schema's database URL, for a process the test starts
+// (a worker it kills and restarts) to open the same schema.
+func StoreURL(t testing.TB) (*store.Store, string) {
+	t.Helper()
+	s, url := testdb.New(t)
 	versions, err := policy.ParseDir(SampleCorpus())
 	if err != nil {
 		t.Fatalf("parse sample corpus: %v", err)
@@ -49,13 +57,13 @@ func Store(t testing.TB) *store.Store {
 	if _, err := s.Import(context.Background(), versions, Embedder); err != nil {
 		t.Fatalf("import sample corpus: %v", err)
 	}
-	return s
+	return s, url
 }
 
 // Stack wires the real stack over s, as every process does (package stack): the local
-// providers with the given drafter (nil: the local extractive drafter), the default
+// providers with the given writer (nil: the local extractive writer), the default
 // vocabulary, and c (nil in tests that run no worker or API).
-func Stack(t testing.TB, s *store.Store, c client.Client, drafter llm.Drafter) *stack.Stack {
+func Stack(t testing.TB, s *store.Store, c client.Client, writer llm.Writer) *stack.Stack {
 	t.Helper()
 	vocab, err := guard.DefaultVocabulary()
 	if err != nil {
@@ -63,17 +71,17 @@ func Stack(t testing.TB, s *store.Store, c client.Client, drafter llm.Drafter) *
 	}
 	p := providers.Local(256)
 	p.Embedder = Embedder
-	if drafter != nil {
-		p.Drafter = drafter
+	if writer != nil {
+		p.Writer = writer
 	}
 	return stack.New(s, c, p, vocab)
 }
 
-// Activities wires the real activities over s with the local judge and the given drafter
-// (nil: the local extractive drafter).
-func Activities(t testing.TB, s *store.Store, drafter llm.Drafter) *activities.Activities {
+// Activities wires the real activities over s with the local judge and the given writer
+// (nil: the local extractive writer).
+func Activities(t testing.TB, s *store.Store, writer llm.Writer) *activities.Activities {
 	t.Helper()
-	return Stack(t, s, nil, drafter).Activities()
+	return Stack(t, s, nil, writer).Activities()
 }
 
 // Ticket builds a one-message ticket revision.
@@ -93,11 +101,11 @@ func SaveTicket(t testing.TB, s *store.Store, tk *ticket.Ticket) {
 	}
 }
 
-// Scripted is a drafter that answers with a fixed draft: a model that lies on cue.
-type Scripted struct{ Reply llm.Draft }
+// Scripted is a writer that answers with a fixed answer: a model that lies on cue.
+type Scripted struct{ Reply llm.Answer }
 
-// Draft returns the scripted draft.
-func (s Scripted) Draft(context.Context, llm.Request) (*llm.Draft, error) {
+// Write returns the scripted answer.
+func (s Scripted) Write(context.Context, llm.Request) (*llm.Answer, error) {
 	d := s.Reply
 	return &d, nil
 }

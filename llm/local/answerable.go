@@ -1,0 +1,180 @@
+package local
+
+import (
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
+	"sort"
+	"strings"
+)
+
+// unanswerableShare is the share of a question's words of substance that no evidence
+// holds at which the extractive drafter abstains: when most of what the customer asks
+// about (PayPal, a pause, a referral programme) appears in no eligible policy, a related
+// section would answer a different question. Chosen on the practice and generated sets
+// (0.6: no practice answerable ticket abstains), never on the hand-written held-out set.
+const unanswerableShare = 0.6
+
+// missingConcepts returns the words of substance of what the customer asks (customerAsks:
+// the asking clauses of every customer message) that no evidence holds, as the customer
+// wrote them, and their share of those words of substance. Words of support chatter
+// (time, courtesy, feelings, the parts of a question) do not count, and a word one typo
+// away from a word of the evidence, of chatter or a stopword counts as held. The subject
+// line's words count only when the evidence holds them: a subject names the topic in the
+// fewest words, often not the policy's ("Grace period?" over a suspension policy), so its
+// absence says little, while a subject the policies name ("Nonprofit discount") says the
+// question is theirs.
+func missingConcepts(subject string, asks []string, evidence []policy.Evidence) ([]string, float64) {
+	have := map[string]bool{}
+	for _, ev := range evidence {
+		for st := range text.StemSet(ev.Title + "\n" + ev.Text) {
+			have[st] = true
+		}
+	}
+	held := func(st, word string) bool {
+		return have[st] || nearWord(st, have) || nearWord(st, chatter) || typoOfStopword(word)
+	}
+	var missing []string
+	covered := 0
+	seen := map[string]bool{}
+	for _, s := range asks {
+		for _, t := range text.Tokenize(s) {
+			sts := text.ContentStems(t.Text)
+			if t.Number || len(sts) != 1 || seen[sts[0]] {
+				continue
+			}
+			st := sts[0]
+			seen[st] = true
+			if chatter[st] || len([]rune(st)) < 3 {
+				continue
+			}
+			if held(st, t.Text) {
+				covered++
+				continue
+			}
+			missing = append(missing, t.Text)
+		}
+	}
+	for _, st := range text.ContentStems(withoutReferences(subject)) {
+		if !seen[st] && !chatter[st] && have[st] {
+			seen[st] = true
+			covered++
+		}
+	}
+	if len(missing) == 0 {
+		return nil, 0
+	}
+	sort.Strings(missing)
+	return missing, float64(len(missing)) / float64(len(missing)+covered)
+}
+
+// typoOfStopword reports whether a word is a stopword with two letters swapped ("tihs",
+// "whne", "wlil"): a typo of a word that names nothing.
+func typoOfStopword(w string) bool {
+	rs := []rune(w)
+	for i := 0; i+1 < len(rs); i++ {
+		swapped := append([]rune{}, rs...)
+		swapped[i], swapped[i+1] = swapped[i+1], swapped[i]
+		if text.IsStopword(string(swapped)) {
+			return true
+		}
+	}
+	return false
+}
+
+// offTopicReply returns the topic words of what the customer asks when the reply about to
+// be sent holds none of them: neither its quoted sentences nor the titles and headings of
+// the sections they come from. Such a reply answers a related question (a chargeback
+// section for a question about proration), so the drafter abstains instead. Chatter and
+// the words every billing text shares ("plan", "account") do not count as topics. It
+// returns nil when the reply holds a topic word, or when the customer names none.
+func offTopicReply(asks []string, used []rankedChunk, picks []pick) []string {
+	var said strings.Builder
+	for _, rc := range used {
+		said.WriteString(rc.ev.Title + "\n" + chunkHeading(rc.ev.Text) + "\n")
+	}
+	for _, p := range picks {
+		said.WriteString(p.text + "\n")
+	}
+	have := text.StemSet(said.String())
+	var asked []string
+	seen := map[string]bool{}
+	for _, a := range asks {
+		for _, st := range substanceStems(a) {
+			if weakStems[st] || seen[st] || len([]rune(st)) < 3 {
+				continue
+			}
+			if have[st] || nearWord(st, have) {
+				return nil
+			}
+			seen[st] = true
+			asked = append(asked, st)
+		}
+	}
+	return asked
+}
+
+// offTopicNote tells the agent that the closest policy answers something else.
+func offTopicNote(asked []string) string {
+	return "The closest eligible policy does not mention " + strings.Join(asked, ", ") + ": the question needs a reply from the team."
+}
+
+// missingNote tells the agent what no eligible policy mentions.
+func missingNote(missing []string) string {
+	return "No eligible policy mentions " + strings.Join(missing, ", ") + ": the question needs a reply from the team."
+}
+
+// nearWord reports whether st is one typo away from a word of the evidence.
+func nearWord(st string, have map[string]bool) bool {
+	for w := range have {
+		if editDistanceAtMost1(st, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// editDistanceAtMost1 reports whether a and b are one typo apart (a letter missing, added,
+// changed or two swapped). Words shorter than four letters are never taken for each other:
+// too many short words are one letter apart ("hold", "old").
+func editDistanceAtMost1(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) < 4 || len(rb) < 4 {
+		return false
+	}
+	if d := len(ra) - len(rb); d > 1 || d < -1 {
+		return false
+	}
+	i, j, edits := 0, 0, 0
+	for i < len(ra) && j < len(rb) {
+		if ra[i] == rb[j] {
+			i++
+			j++
+			continue
+		}
+		edits++
+		if edits > 1 {
+			return false
+		}
+		if len(ra) == len(rb) && i+1 < len(ra) && ra[i] == rb[j+1] && ra[i+1] == rb[j] { // transposition
+			i += 2
+			j += 2
+			continue
+		}
+		switch {
+		case len(ra) > len(rb):
+			i++
+		case len(ra) < len(rb):
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return edits+(len(ra)-i)+(len(rb)-j) <= 1
+}
+
+// chatter are words of support mail that name no policy topic: time, manner, courtesy,
+// feelings, quantities and the parts of a question. A question is not about them, so
+// their absence from the policies says nothing.
+var chatter = stemsOf(
+	"ago", "week", "weeks", "year", "years", "month", "months", "day", "days", "today", "tomorrow", "yesterday", "tonight", "morning", "evening", "hour", "hours", "minute", "minutes", "long", "many", "much", "what's", "whats", "what", "how", "possible", "possibly", "pos", "right", "way", "ways", "instead", "exact", "exactly", "quick", "quickly", "quite", "look", "looking", "mention", "mentioned", "explain", "explained", "away", "isn't", "couldn't", "wasn't", "aren't", "doesn't", "didn't", "won't", "can't", "don't", "haven't", "percentage", "rate", "rates", "mid", "lifetime", "hope", "hoping", "wish", "wondering", "wonder", "tool", "tools", "remember", "option", "options", "around", "cheap", "cheaper", "point", "far", "cycle", "deadline", "lot", "lots", "lose", "lost", "bought", "buy", "buying", "late", "later", "early", "earlier", "last", "next", "first", "second", "third", "previous", "old", "new", "since", "expired", "expire", "expiry", "happen", "happens", "happened", "afterwards", "afterward", "extra", "top", "put", "putting", "bit", "worry", "worried", "worrying", "still", "already", "soon", "yet", "ever", "never", "always", "often", "sometimes", "usually", "actually", "really", "just", "also", "maybe", "perhaps", "sure", "certain", "get", "got", "getting", "give", "given", "gave", "take", "took", "taken", "make", "made", "making", "keep", "kept", "let", "know", "knew", "known", "need", "needed", "needs", "want", "wanted", "wants", "like", "liked", "would", "could", "should", "might", "must", "shall", "will", "able", "unable", "allowed", "allow", "allows", "please", "pls", "thx", "thanks", "thank", "cheers", "kind", "regards", "hello", "hi", "hey", "dear", "team", "folks", "guys", "question", "questions", "issue", "issues", "problem", "problems", "help", "helping", "thing", "things", "something", "anything", "nothing", "everything", "stuff", "send", "sent", "sending", "go", "going", "went", "gone", "come", "came", "coming", "see", "seen", "saw", "tell", "told", "ask", "asked", "asking", "said", "say", "says", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "one", "half", "twice", "once", "approximately", "roughly", "about", "total", "whole", "full", "part", "partial", "decide", "decided", "deciding", "approve", "approved", "approval", "process", "processing", "processed", "cost", "costs", "costing", "price", "prices", "pay", "paying", "paid", "charge", "charged", "charging", "money", "amount", "amounts", "fee", "fees", "work", "works", "working", "worked", "use", "used", "using", "user", "users", "start", "started", "starting", "stop", "stopped", "stopping", "end", "ended", "ending", "mine", "ours", "yours", "theirs", "own", "else", "other", "others", "another", "each", "every", "either", "neither", "both", "same", "different", "ridiculous", "unacceptable", "annoyed", "angry", "frustrated", "terrible", "awful", "joke", "disappointed", "seriously", "honestly", "sort", "sorted", "fix", "fixed", "fixing", "solve", "solved", "handle", "handled", "deal", "dealing", "finance", "financial", "accountant", "accounting", "procurement", "office", "manager", "boss", "owner", "colleague", "colleagues", "partner", "partners", "dispute", "disputing", "reminder", "reminders", "nobody", "somebody", "someone", "anyone", "everyone", "single", "double", "app", "website", "site", "page", "portal", "dashboard", "email", "emails", "mail", "message", "messages", "letter", "call", "phone", "geld", "jahr", "jahre", "monat", "monate", "woche", "wochen", "tag", "tage", "heute", "morgen", "gestern", "noch", "schon", "bitte", "danke", "gruss", "grüße", "gruesse", "möglich", "moeglich", "lange", "wie", "viel", "viele", "gespeichert", "herunterladen", "bekommen", "brauchen", "wissen")

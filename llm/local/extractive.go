@@ -1,0 +1,425 @@
+package local
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
+
+	"github.com/supportdraft/supportdraft/llm"
+)
+
+// Extractive is the local drafter: it answers only with sentences copied verbatim from the
+// evidence that best matches the customer's question, and abstains when nothing matches
+// well enough. It cannot invent a number because it never writes one; every factual
+// sentence is its own claim, quoting itself. The zero value is ready to use.
+type Extractive struct {
+	// MinRelevance is the relevance below which it abstains; 0 means DefaultMinRelevance.
+	MinRelevance float64
+}
+
+// DefaultMinRelevance is the abstention threshold of the extractive drafter. Relevance
+// weighs question words by where they stand (subject and asking sentences count fully,
+// backstory a third) and by how rare they are in the evidence given, so a section that
+// shares only the common or chatty words of a question stays below it.
+const DefaultMinRelevance = 0.24
+
+// Relevance weights: lexical overlap with the question dominates, because retrieval
+// always returns its top k even when none of them is about the question; the retrieval
+// score breaks ties and helps paraphrases.
+// The heading and title weights and the threshold were chosen on a held-out ticket set
+// (evals/dataset with another seed), never on the shipped eval set.
+const (
+	lexicalWeight   = 0.8
+	retrievalWeight = 0.2
+	headingWeight   = 0.5
+	titleWeight     = 0.75
+	maxQuoted       = 3 // sentences per reply: enough to answer, short enough to review
+	maxChunksUsed   = 2
+)
+
+// Fixed lines of the extractive reply. None holds a number, a commercial verb or a
+// promise, so the guard never has a reason to strike them.
+const (
+	greetingEN = "Hi,"
+	closingEN  = "If anything is unclear, just reply to this email."
+	greetingDE = "Hallo,"
+	closingDE  = "Wenn etwas unklar ist, antworten Sie einfach auf diese E-Mail."
+)
+
+// Write implements llm.Writer. Same request, same draft: ties are broken by evidence order
+// and sentence position, never by map order.
+func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, error) {
+	bodies := req.CustomerBodies()
+	asks := customerAsks(bodies)
+	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
+	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
+		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
+	}
+	q := analyseQuestion(req.Subject, strings.Join(bodies, "\n\n"), req.Evidence)
+	ranked := rankEvidence(q, req.Evidence)
+	threshold := x.MinRelevance
+	if threshold == 0 {
+		threshold = DefaultMinRelevance
+	}
+
+	used := chooseChunks(q, ranked, threshold)
+	picks := pickSentences(q, used)
+	if len(picks) == 0 {
+		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}}, nil
+	}
+	if asked := offTopicReply(append(asks, withoutReferences(req.Subject)), used, picks); len(asked) > 0 {
+		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: offTopicNote(asked)}, nil
+	}
+
+	var quoted []string
+	for _, p := range picks {
+		quoted = append(quoted, p.text)
+	}
+	german = german && text.LooksGerman(strings.Join(quoted, " "))
+	greeting, closing := greetingEN, closingEN
+	if german {
+		greeting, closing = greetingDE, closingDE
+	}
+	claims := make([]llm.Claim, 0, len(picks))
+	for _, p := range picks {
+		claims = append(claims, llm.Claim{Sentence: p.text, ChunkIDs: []string{p.chunkID}, Quote: p.text})
+	}
+	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
+	return &llm.Answer{Reply: reply, Claims: claims}, nil
+}
+
+func abstainReply(german bool) string {
+	if german {
+		return greetingDE + "\n\n" + llm.AbstainDE
+	}
+	return greetingEN + "\n\n" + llm.AbstainEN
+}
+
+// question is the customer's question as the drafter weighs it: every content stem in
+// first-seen order with a weight. A stem weighs more when it sits in the subject or in a
+// sentence that asks something (the intent), and less when most of the evidence it was
+// given shares it (an IDF over that evidence set), so "refund" in a refund-heavy evidence
+// set says little while "transfer" says a lot.
+type question struct {
+	stems   []string
+	weight  map[string]float64
+	focus   map[string]bool // stems of the subject and of the asking sentences
+	numeric bool            // asks how long, how much, how many or when
+}
+
+// focusShare is the weight of a stem that appears only in the backstory of a message,
+// not in its subject or in a sentence that asks something.
+const focusShare = 0.35
+
+// offTopicShare scales the relevance of a section whose topic (document title and
+// heading) shares no word of substance with the question: it may still answer, but it
+// must match much more of the question to be quoted than a section named after it.
+const offTopicShare = 0.6
+
+func analyseQuestion(subject, body string, evidence []policy.Evidence) question {
+	q := question{weight: map[string]float64{}, focus: map[string]bool{}}
+	asking := subject
+	for _, s := range text.SplitLines(body) {
+		if text.IsAsking(s) {
+			asking += "\n" + s
+		}
+	}
+	if strings.TrimSpace(asking) == strings.TrimSpace(subject) { // no explicit question: the whole message asks
+		asking += "\n" + body
+	}
+	for _, st := range text.ContentStems(asking) {
+		q.focus[st] = true
+	}
+	q.numeric = asksForNumber(asking)
+	chunkStems := make([]map[string]bool, len(evidence))
+	for i, ev := range evidence {
+		chunkStems[i] = text.StemSet(ev.Title + "\n" + ev.Text)
+	}
+	n := float64(len(evidence))
+	for _, st := range text.ContentStems(subject + "\n" + body) {
+		df := 0.0
+		for _, cs := range chunkStems {
+			if cs[st] {
+				df++
+			}
+		}
+		idf := 1.0
+		if n > 0 && df > 0 {
+			// 1 for a stem only one chunk holds, falling to about a third for one all share.
+			idf = 1 / (1 + math.Log(df))
+		}
+		w := idf * stemWeight(st)
+		if !q.focus[st] {
+			w *= focusShare
+		}
+		q.stems = append(q.stems, st)
+		q.weight[st] = w
+	}
+	return q
+}
+
+// asksForNumber reports whether the question asks for a duration, an amount or a date,
+// which the policy states as a number.
+func asksForNumber(s string) bool {
+	lower := " " + text.Fold(s) + " "
+	for _, p := range numberAsks {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var numberAsks = []string{" how long", " how much", " how many", " how quickly", " how fast",
+	" how soon", " when ", " what percentage", " what rate", " what discount", " what price",
+	" how old", " how far back", " wie lange", " wie viel", " wieviel", " wann ", " wie schnell",
+	" wie hoch", " bis wann", " welcher satz", " wie oft", " how often", " deadline", " frist"}
+
+// rankedChunk is one evidence item with its relevance to the question.
+type rankedChunk struct {
+	ev        policy.Evidence
+	order     int // position in the request, the tiebreak
+	relevance float64
+	covers    map[string]bool // question stems the chunk holds
+}
+
+// chunkHeading returns the section heading of a chunk: its first line when more lines
+// follow and it does not end like a sentence.
+func chunkHeading(chunkText string) string {
+	i := strings.IndexByte(chunkText, '\n')
+	if i < 0 {
+		return ""
+	}
+	h := strings.TrimSpace(chunkText[:i])
+	if strings.HasSuffix(h, ".") {
+		return ""
+	}
+	return h
+}
+
+// internalSection reports whether a chunk is written for agents rather than customers
+// ("Notes for agents", "When to use this macro"): quoting it to a customer would answer
+// nothing they asked.
+func internalSection(heading string) bool {
+	for _, t := range text.Tokenize(heading) {
+		switch t.Text {
+		case "agent", "agents", "macro", "macros", "internal", "intern", "agenten":
+			return true
+		}
+	}
+	return false
+}
+
+// rankEvidence scores every evidence item against the question and sorts best first. A
+// chunk counts only when its topic (document title or section heading) shares a word of
+// substance with the question: a section that merely mentions "refund" in passing is not
+// about the customer's refund question.
+func rankEvidence(q question, evidence []policy.Evidence) []rankedChunk {
+	out := make([]rankedChunk, 0, len(evidence))
+	for i, ev := range evidence {
+		heading := chunkHeading(ev.Text)
+		words := text.StemSet(ev.Title + "\n" + ev.Text)
+		topic := text.StemSet(ev.Title + "\n" + heading)
+		rel := 0.0 // a high score alone never makes a section quotable
+		if !internalSection(heading) {
+			lexical := weightedOverlap(q, words)
+			// The heading names what the section answers and the title what its document
+			// answers: matching them counts extra.
+			lexical = clamp01(lexical + headingWeight*weightedOverlap(q, topicWords(heading)) +
+				titleWeight*weightedOverlap(q, topicWords(ev.Title)))
+			if !sharesStrongWord(q.stems, topic) {
+				lexical *= offTopicShare
+			}
+			if lexical > 0 {
+				rel = lexicalWeight*lexical + retrievalWeight*clamp01(ev.Score)
+			}
+		}
+		covers := map[string]bool{}
+		for _, st := range q.stems {
+			if words[st] {
+				covers[st] = true
+			}
+		}
+		out = append(out, rankedChunk{ev: ev, order: i, relevance: rel, covers: covers})
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].relevance > out[b].relevance })
+	return out
+}
+
+// topicWords are the stems of a heading or title that name a topic: a heading's chatter
+// ("What happens to the account", "Long suspensions") must not pull a section up for every
+// "what happens" and "how long" question.
+func topicWords(heading string) map[string]bool {
+	words := text.StemSet(heading)
+	for st := range words {
+		if chatter[st] {
+			delete(words, st)
+		}
+	}
+	return words
+}
+
+// weightedOverlap is the weighted share of the question a text holds, the denominator
+// capped at the questionFocus heaviest stems so a long email does not dilute a section
+// that matches its key words.
+func weightedOverlap(q question, words map[string]bool) float64 {
+	var ws []float64
+	hit := 0.0
+	for _, st := range q.stems {
+		w := q.weight[st]
+		ws = append(ws, w)
+		if words[st] {
+			hit += w
+		}
+	}
+	if len(ws) == 0 {
+		return 0
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(ws)))
+	total := 0.0
+	for i, w := range ws {
+		if float64(i) >= questionFocus {
+			break
+		}
+		total += w
+	}
+	if total == 0 {
+		return 0
+	}
+	return clamp01(hit / total)
+}
+
+// chooseChunks keeps the best chunk above the threshold and, at most, one more: only when
+// it is about the same policy area and holds focus words of the question the first lacks,
+// or is a section of the same document nearly as relevant ("How to request a refund" next
+// to "Refund window": one answer in two sections). Any other second section that merely
+// repeats the first's words is a related, non-answering one.
+func chooseChunks(q question, ranked []rankedChunk, threshold float64) []rankedChunk {
+	var used []rankedChunk
+	for _, rc := range ranked {
+		if rc.relevance < threshold || len(used) == maxChunksUsed {
+			break
+		}
+		if len(used) == 0 {
+			used = append(used, rc)
+			continue
+		}
+		first := used[0]
+		if rc.ev.Area != first.ev.Area || rc.relevance < secondChunkShare*first.relevance {
+			continue
+		}
+		adds := 0.0
+		for _, st := range q.stems {
+			if q.focus[st] && !weakStems[st] && rc.covers[st] && !first.covers[st] {
+				adds += q.weight[st]
+			}
+		}
+		sameDoc := rc.ev.DocID == first.ev.DocID && rc.relevance >= sameDocShare*first.relevance
+		if adds >= secondChunkGain || sameDoc {
+			used = append(used, rc)
+		}
+	}
+	return used
+}
+
+const (
+	secondChunkShare = 0.85 // a second chunk must be nearly as relevant as the first
+	secondChunkGain  = 0.5  // and add at least half a distinctive focus word
+	sameDocShare     = 0.9  // or be of the same document and nearly as relevant
+)
+
+// pick is one sentence chosen for the reply.
+type pick struct {
+	chunkID string
+	text    string
+	rank    int // chunk rank
+	pos     int // sentence position in its chunk
+	score   float64
+}
+
+// pickSentences chooses up to maxQuoted sentences from the chosen chunks: those sharing
+// the most question words, then presented best chunk first and in reading order inside a
+// chunk, so the reply reads like the policy rather than a shuffled list. A sentence that
+// shares only generic words ("plan", "account") with the question is never quoted, and
+// neither are headings, questions or fragments of one or two words. When the customer
+// asks how long, how much or when, sentences that state a number come first.
+func pickSentences(q question, chunks []rankedChunk) []pick {
+	var cands []pick
+	for rank, rc := range chunks {
+		heading := chunkHeading(rc.ev.Text)
+		// Every sentence of a chosen section shares its topic; the heading's words
+		// count for each sentence, so "Bank transfer is available for ..." under
+		// "Bank transfer" and a follow-up sentence are judged together.
+		headWords := text.StemSet(rc.ev.Title + "\n" + heading)
+		for pos, s := range text.SplitLines(rc.ev.Text) {
+			if len(strings.Fields(s)) < 3 || (pos == 0 && heading != "" && strings.TrimSpace(s) == heading) ||
+				strings.HasSuffix(strings.TrimSpace(s), "?") {
+				continue
+			}
+			words := text.StemSet(s)
+			// The best section is quoted whole (its sentences are one answer); a second
+			// one only where a sentence itself shares a word of substance.
+			if rank > 0 && !sharesStrongWord(q.stems, words) && !(len(text.Quantities(s)) > 0 && q.numeric) {
+				continue
+			}
+			for st := range headWords {
+				words[st] = true
+			}
+			score := weightedOverlap(q, words)
+			if q.numeric && len(text.Quantities(s)) > 0 {
+				score += 0.3
+			}
+			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, score: score})
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool {
+		if cands[a].rank != cands[b].rank {
+			return cands[a].rank < cands[b].rank
+		}
+		if cands[a].score != cands[b].score {
+			return cands[a].score > cands[b].score
+		}
+		return cands[a].pos < cands[b].pos
+	})
+	var picks []pick
+	seen := map[string]bool{}
+	best := map[int]float64{}
+	for _, c := range cands {
+		key := text.Fold(c.text)
+		if seen[key] || len(picks) == maxQuoted {
+			continue
+		}
+		if b, ok := best[c.rank]; ok && c.rank > 0 && c.score < sentenceShare*b {
+			continue
+		}
+		if _, ok := best[c.rank]; !ok {
+			best[c.rank] = c.score
+		}
+		seen[key] = true
+		picks = append(picks, c)
+	}
+	sort.SliceStable(picks, func(a, b int) bool {
+		if picks[a].rank != picks[b].rank {
+			return picks[a].rank < picks[b].rank
+		}
+		return picks[a].pos < picks[b].pos
+	})
+	return picks
+}
+
+// sentenceShare is how close to a chunk's best sentence another must score to be quoted too.
+const sentenceShare = 0.6
+
+// sharesStrongWord reports whether words holds a question word that is not a weak stem.
+func sharesStrongWord(question []string, words map[string]bool) bool {
+	for _, st := range question {
+		if words[st] && !weakStems[st] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,250 @@
+package local_test
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/local"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+func TestExtractiveQuotesVerbatim(t *testing.T) {
+	t.Parallel()
+	ev := llmtest.Evidence(t, "evidence.json")
+	req := llmtest.CustomerRequest("Refund for my annual plan",
+		"Hi, I bought the annual plan last week and we no longer need it. Can I get a refund?", llmtest.ProEU, ev)
+
+	d, err := local.Extractive{}.Write(context.Background(), req)
+	require.NoError(t, err)
+	require.False(t, d.Abstain, d.Reply)
+	require.NotEmpty(t, d.Claims)
+	assert.LessOrEqual(t, len(d.Claims), 3)
+
+	texts := map[string]string{}
+	for _, e := range ev {
+		texts[e.ChunkID] = e.Text
+	}
+	for _, c := range d.Claims {
+		require.Len(t, c.ChunkIDs, 1)
+		assert.Contains(t, texts[c.ChunkIDs[0]], c.Quote, "quote must be verbatim from its chunk")
+		assert.Equal(t, c.Quote, c.Sentence)
+		assert.Contains(t, d.Reply, c.Sentence)
+	}
+	assert.Equal(t, "billing/refunds-annual@4#refund-window", d.Claims[0].ChunkIDs[0])
+	assert.Contains(t, d.Reply, "14 days")
+	assert.True(t, strings.HasPrefix(d.Reply, "Hi,\n\n"), d.Reply)
+	assert.True(t, strings.HasSuffix(d.Reply, "If anything is unclear, just reply to this email."), d.Reply)
+	assert.Empty(t, d.Found, "the extractive drafter never searches")
+}
+
+// A German question about a document that exists only in English is answered from it:
+// German billing words are read as the English ones (the glossary of package text).
+func TestExtractiveAnswersGermanQuestionFromEnglishPolicy(t *testing.T) {
+	t.Parallel()
+	ev := llmtest.Evidence(t, "evidence.json")
+	req := llmtest.CustomerRequest("Rechnung herunterladen", "Wo kann ich unsere Rechnungen herunterladen?",
+		policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, ev)
+
+	d, err := local.Extractive{}.Write(context.Background(), req)
+	require.NoError(t, err)
+	require.False(t, d.Abstain, d.Reply)
+	assert.Equal(t, "billing/invoices@2#downloading-invoices", d.Claims[0].ChunkIDs[0])
+	assert.True(t, strings.HasPrefix(d.Reply, "Hi,"), "the quoted policy is English, so is the reply: %s", d.Reply)
+}
+
+func TestExtractiveAbstainsOffTopic(t *testing.T) {
+	t.Parallel()
+	ev := llmtest.Evidence(t, "evidence.json")
+	req := llmtest.CustomerRequest("Login problem",
+		"The password reset link never arrives and I cannot sign in to the mobile app.", llmtest.ProEU, ev)
+
+	d, err := local.Extractive{}.Write(context.Background(), req)
+	require.NoError(t, err)
+	assert.True(t, d.Abstain)
+	assert.Empty(t, d.Claims)
+	assert.Contains(t, d.Reply, "No current approved policy covers this question")
+}
+
+func TestExtractiveAbstainsWithoutEvidence(t *testing.T) {
+	t.Parallel()
+	d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest("Refund", "Can I get a refund?", llmtest.ProEU, nil))
+	require.NoError(t, err)
+	assert.True(t, d.Abstain)
+}
+
+// The fixed abstention line says that no policy answers; it is not a policy statement.
+// However many of its words the evidence holds, it must not make an abstention look
+// faithful, and so confident.
+func TestRuleJudgeDoesNotCountTheAbstentionLineAsFaithful(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d, err := local.Extractive{}.Write(ctx, llmtest.CustomerRequest("Hoodie", "Can you send me a hoodie?", llmtest.ProEU, nil))
+	require.NoError(t, err)
+	require.True(t, d.Abstain)
+	ev := []policy.Evidence{{ChunkID: "billing/contact@1#team", Title: "Billing team",
+		Text: "No current approved policy covers gifts; the question needs a reply from a member of the billing team."}}
+	s, err := local.RuleJudge{}.Score(ctx, "Can you send me a hoodie?", d.Reply, ev)
+	require.NoError(t, err)
+	assert.Zero(t, s.Faithfulness)
+}
+
+func TestExtractiveIsDeterministic(t *testing.T) {
+	t.Parallel()
+	ev := llmtest.Evidence(t, "evidence.json")
+	req := llmtest.CustomerRequest("Invoice", "How do I download an invoice, and can I change the company name on it?", llmtest.ProEU, ev)
+	first, err := local.Extractive{}.Write(context.Background(), req)
+	require.NoError(t, err)
+	require.False(t, first.Abstain)
+	for range 20 {
+		again, err := local.Extractive{}.Write(context.Background(), req)
+		require.NoError(t, err)
+		require.Equal(t, first, again)
+	}
+	assert.Equal(t, "billing/invoices@2#downloading-invoices", first.Claims[0].ChunkIDs[0])
+}
+
+func TestExtractiveGerman(t *testing.T) {
+	t.Parallel()
+	de := policy.Account{Plan: "pro", Region: "eu", Locale: "de"}
+	ev := llmtest.Evidence(t, "evidence_de.json")
+	req := llmtest.CustomerRequest("Erstattung", "Kann mein Jahresplan nach dem Kauf erstattet werden?", de, ev)
+	d, err := local.Extractive{}.Write(context.Background(), req)
+	require.NoError(t, err)
+	require.False(t, d.Abstain, d.Reply)
+	assert.True(t, strings.HasPrefix(d.Reply, "Hallo,\n\n"), d.Reply)
+	assert.Contains(t, d.Reply, "innerhalb von 14 Tagen")
+
+	// English evidence for a German account keeps the English frame: no mixed reply.
+	en, err := local.Extractive{}.Write(context.Background(),
+		llmtest.CustomerRequest("Refund", "Can I get a refund on my annual plan?", de, llmtest.Evidence(t, "evidence.json")))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(en.Reply, "Hi,"), en.Reply)
+}
+
+// The fixed lines must give the guard nothing to strike.
+func TestExtractiveFrameHasNoCommitments(t *testing.T) {
+	t.Parallel()
+	commitment := regexp.MustCompile(`(?i)\d|refund|credit|cancel|waive|extend|upgrade|downgrade|guarantee|compensate|\bwill\b|erstatt|gutschrift|kündig`)
+	ev := llmtest.Evidence(t, "evidence.json")
+	ctx := context.Background()
+	for _, req := range []llm.Request{
+		llmtest.CustomerRequest("Refund", "Can I get a refund on my annual plan?", llmtest.ProEU, ev),
+		llmtest.CustomerRequest("Login", "I cannot sign in.", llmtest.ProEU, ev),
+		llmtest.CustomerRequest("Login", "Ich kann mich nicht anmelden.", policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, nil),
+	} {
+		d, err := local.Extractive{}.Write(ctx, req)
+		require.NoError(t, err)
+		frame := d.Reply
+		for _, c := range d.Claims {
+			frame = strings.Replace(frame, c.Sentence, "", 1)
+		}
+		assert.False(t, commitment.MatchString(frame), "frame %q", frame)
+	}
+}
+
+func TestRuleJudgeVerdicts(t *testing.T) {
+	t.Parallel()
+	chunk := llmtest.Evidence(t, "evidence.json")[0].Text
+	tests := []struct {
+		name, sentence, quote string
+		want                  llm.Verdict
+		reason                string
+	}{
+		{"verbatim sentence", "Annual plans can be refunded in full within 14 days of purchase.",
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "verbatim"},
+		{"paraphrase with the same number", "You can get a full refund within 14 days of purchase.",
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "14 days"},
+		{"whitespace and case normalised", "Annual plans can be refunded in full within 14 days of purchase.",
+			"annual plans  can be\nREFUNDED in full within 14 days of purchase.", llm.VerdictSupports, "verbatim"},
+		{"written-out number", "Annual plans are refunded in full within fourteen days of purchase.",
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictSupports, "(fourteen days) is in the quote"},
+		{"different number, verbatim quote", "Annual plans can be refunded within 30 days of purchase.",
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictContradicts, "states 14 days where the sentence states 30 days"},
+		{"invented window, made-up quote", "You have a 30-day refund window.",
+			"Refunds are available for 30 days.", llm.VerdictContradicts, "not found verbatim"},
+		{"made-up quote, no number", "We can waive the fee for you.",
+			"Fees can be waived on request.", llm.VerdictNotEnough, "not found verbatim"},
+		{"empty quote", "Annual plans can be refunded in full within 14 days of purchase.",
+			"", llm.VerdictNotEnough, "not found verbatim"},
+		{"number the quote lacks", "Refunds go back to the original payment method within 3 days.",
+			"Refunds go back to the original payment method", llm.VerdictNotEnough, "does not state 3 days"},
+		{"quote on another subject", "PayPal is accepted for annual plans.",
+			"Annual plans can be refunded in full within 14 days of purchase.", llm.VerdictNotEnough, "covers only"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			j, err := local.RuleJudge{}.JudgeClaim(context.Background(), tc.sentence, tc.quote, chunk)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, j.Verdict, j.Reasoning)
+			assert.Contains(t, j.Reasoning, tc.reason)
+		})
+	}
+}
+
+func TestRuleJudgeScore(t *testing.T) {
+	t.Parallel()
+	ev := llmtest.Evidence(t, "evidence.json")
+	ctx := context.Background()
+	question := "Refund for my annual plan\nCan I get a refund on my annual plan?"
+
+	d, err := local.Extractive{}.Write(ctx, llmtest.CustomerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", llmtest.ProEU, ev))
+	require.NoError(t, err)
+	good, err := local.RuleJudge{}.Score(ctx, question, d.Reply, ev)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, good.Faithfulness)
+	assert.Greater(t, good.Coverage, 0.7)
+	assert.InDelta(t, 0.82, good.Fit, 1e-9)
+
+	lying := "Hi,\n\nAnnual plans can be refunded in full within 14 days of purchase. We also offer a 30-day money-back guarantee on every plan.\n\nBest regards"
+	bad, err := local.RuleJudge{}.Score(ctx, question, lying, ev)
+	require.NoError(t, err)
+	assert.InDelta(t, 0.5, bad.Faithfulness, 1e-9)
+
+	empty, err := local.RuleJudge{}.Score(ctx, question, "Hi,\n\nBest regards", ev)
+	require.NoError(t, err)
+	assert.Zero(t, empty.Faithfulness)
+
+	// Without retrieval scores, fit falls back to lexical overlap.
+	unscored := append([]policy.Evidence(nil), ev...)
+	for i := range unscored {
+		unscored[i].Score = 0
+	}
+	s, err := local.RuleJudge{}.Score(ctx, question, d.Reply, unscored)
+	require.NoError(t, err)
+	assert.Greater(t, s.Fit, 0.5)
+	offTopic, err := local.RuleJudge{}.Score(ctx, "How do I reset my password?", d.Reply, unscored)
+	require.NoError(t, err)
+	assert.Less(t, offTopic.Fit, 0.3)
+	assert.Less(t, offTopic.Coverage, 0.3)
+}
+
+// A second section is quoted only when it is about the same area and adds what the first
+// lacks; sections written for agents are never quoted to a customer.
+func TestExtractiveQuotesOneTopic(t *testing.T) {
+	t.Parallel()
+	ev := []policy.Evidence{
+		{ChunkID: "macros/dispute@1#notes-for-agents", DocID: "macros/dispute", Version: 1, Title: "Dispute macro",
+			Area: "chargebacks", Text: "Notes for agents\nDo not promise a refund in a dispute ticket.", Score: 0.9},
+		{ChunkID: "billing/refunds@1#refund-window", DocID: "billing/refunds", Version: 1, Title: "Refunds on annual plans",
+			Area: "refunds", Text: "Refund window\nAnnual plans can be refunded in full within 14 days of purchase.", Score: 0.7},
+		{ChunkID: "billing/invoices@1#invoice-emails", DocID: "billing/invoices", Version: 1, Title: "Invoices",
+			Area: "invoices", Text: "Invoice emails\nThe refund receipt arrives by email within 1 hour.", Score: 0.7},
+	}
+	d, err := local.Extractive{}.Write(context.Background(),
+		llmtest.CustomerRequest("Refund", "How long do I have to get a refund on my annual plan?", llmtest.ProEU, ev))
+	require.NoError(t, err)
+	require.False(t, d.Abstain, d.Reply)
+	for _, c := range d.Claims {
+		assert.Equal(t, "billing/refunds@1#refund-window", c.ChunkIDs[0], d.Reply)
+	}
+	assert.Contains(t, d.Reply, "14 days")
+	assert.NotContains(t, d.Reply, "Refund window\n")
+}

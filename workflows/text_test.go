@@ -1,0 +1,56 @@
+package workflows_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// An edit or send-check with the words in clear, or an edit whose reference does not
+// resolve to the words it names, never gets in: the history stays free of the agent's text.
+func TestEditByReferenceOnly(t *testing.T) {
+	h := newHarness(t, nil)
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-9b", 1, "pro", "eu", now, refundQuestion))
+	ref, err := h.store.SaveAgentText(context.Background(), "T-9b", store.TextEdit, "We will refund you.")
+	require.NoError(t, err)
+	forged := drafts.TextRef{ID: ref.ID, SHA256: drafts.TextSHA256("We will refund you twice.")}
+	var refusals, failures []string
+	expect := func(name string, arg any, failed bool) {
+		id := fmt.Sprintf("%s-%d", name, len(h.steps))
+		h.steps = append(h.steps, func(done func()) {
+			h.env.UpdateWorkflow(name, id, &testsuite.TestUpdateCallback{
+				OnAccept: func() {},
+				OnReject: func(err error) { refusals = append(refusals, err.Error()); done() },
+				OnComplete: func(_ any, err error) {
+					if err != nil {
+						failures = append(failures, err.Error())
+					}
+					done()
+				},
+			}, arg)
+		})
+	}
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	expect(workflows.UpdateEdit, workflows.EditRequest{Text: "Dear Jane, we will refund you."}, false)
+	expect(workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: "Dear Jane"}, false)
+	expect(workflows.UpdateEdit, workflows.EditRequest{}, false)
+	expect(workflows.UpdateEdit, workflows.EditRequest{Ref: &forged}, true)
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-9b", 1)
+	require.Len(t, refusals, 3)
+	assert.Contains(t, refusals[0], "by reference")
+	assert.Contains(t, refusals[1], "by reference")
+	assert.Contains(t, refusals[2], "ref must name")
+	require.Len(t, failures, 1, "a reference whose words do not match its hash fails")
+	assert.Contains(t, failures[0], "does not match its SHA-256")
+	assert.Empty(t, h.latest("T-9b").EditedText)
+}
