@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/helpdesk"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/providers"
@@ -38,6 +39,9 @@ type Activities struct {
 	Vocab     *guard.Vocabulary
 	// K is how many eligible chunks the drafter sees.
 	K int
+	// HelpDesk receives approved drafts as draft replies; nil (no SUPPORTDRAFT_HELPDESK_URL)
+	// records approvals without delivering them.
+	HelpDesk *helpdesk.Client
 
 	tickets ticketCache
 }

@@ -2,7 +2,13 @@ package activities
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"time"
 
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/supportdraft/supportdraft/helpdesk"
 	"github.com/supportdraft/supportdraft/review"
 )
 
@@ -15,4 +21,41 @@ func (a *Activities) SaveReview(ctx context.Context, e review.Entry) error {
 // was edited, never the text.
 func (a *Activities) RecordSent(ctx context.Context, r review.SentReply) error {
 	return a.Store.RecordSent(ctx, &r)
+}
+
+// HandOffInput names the approved draft iteration to hand to the help desk.
+type HandOffInput struct {
+	TicketID   string    `json:"ticket_id"`
+	Iteration  int       `json:"iteration"`
+	ApprovedBy string    `json:"approved_by"`
+	ApprovedAt time.Time `json:"approved_at"`
+}
+
+// HandOffResult says whether the help desk received the draft. Delivered false with no
+// error: no help desk is configured, and the approval is only recorded.
+type HandOffResult struct {
+	Delivered bool `json:"delivered"`
+}
+
+// HandOff posts the approved draft's reply to the help desk as a draft reply. The reply
+// is read here by ID, so neither the workflow's input nor its history carries it. A
+// refusal (4xx) is not retried; other failures are, by the workflow's retry policy, with
+// the same idempotency key.
+func (a *Activities) HandOff(ctx context.Context, in HandOffInput) (*HandOffResult, error) {
+	if a.HelpDesk == nil {
+		return &HandOffResult{}, nil
+	}
+	d, err := a.Store.Iteration(ctx, in.TicketID, in.Iteration)
+	if err != nil {
+		return nil, permanentIfMissing(err)
+	}
+	err = a.HelpDesk.Deliver(ctx, helpdesk.DraftReply{TicketID: in.TicketID, Iteration: in.Iteration, Reply: d.Reply,
+		ApprovedBy: in.ApprovedBy, ApprovedAt: in.ApprovedAt, IdempotencyKey: fmt.Sprintf("%s/%d", in.TicketID, in.Iteration)})
+	if errors.Is(err, helpdesk.ErrRefused) {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "HelpDeskRefused", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &HandOffResult{Delivered: true}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -102,6 +103,48 @@ func TestWebhookToDraft(t *testing.T) {
 		steps = append(steps, e.Step+"/"+e.Outcome)
 	}
 	assert.Equal(t, []string{"kill_switch/pass", "first_response/pass", "filters/pass", "recipients/pass", "triage/pass", "draft/started", "duplicate/skip"}, steps)
+}
+
+// TestFollowUpKeepsTheThreadsFirstBucket: a customer's follow-up joins the open draft as
+// a new revision, and the draft keeps the bucket the thread's first message was triaged
+// into, even when the follow-up on its own triages into another one.
+func TestFollowUpKeepsTheThreadsFirstBucket(t *testing.T) {
+	t.Parallel()
+	ts, _ := inboxAPI(t)
+	thread := testenv.Unique("th-")
+	first := message("<"+thread+".1@customer.example>", thread, 0, "Refund for our annual plan",
+		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
+	var res workflows.IntakeResult
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", first, &res))
+	require.Equal(t, inbox.BucketRefunds, res.Bucket)
+	var bucket string
+	queued := func(iteration int) func() bool {
+		return func() bool {
+			var queue struct {
+				Queue []review.Item `json:"queue"`
+			}
+			if call(t, ts, "GET", "/v1/review/queue", nil, &queue) != http.StatusOK {
+				return false
+			}
+			for _, it := range queue.Queue {
+				if it.TicketID == thread && it.Iteration >= iteration {
+					bucket = it.Bucket
+					return true
+				}
+			}
+			return false
+		}
+	}
+	require.Eventually(t, queued(1), 3*time.Minute, 250*time.Millisecond, "the first draft is built and queued")
+	assert.Equal(t, inbox.BucketRefunds, bucket)
+
+	second := message("<"+thread+".2@customer.example>", thread, 1, "Cancel instead",
+		"Actually, please just cancel our subscription so it does not renew next year.")
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", second, &res))
+	require.Equal(t, 2, res.Revision, "the follow-up joins the open draft")
+	require.Equal(t, inbox.BucketCancellation, res.Bucket, "on its own the follow-up is a cancellation")
+	require.Eventually(t, queued(2), 3*time.Minute, 250*time.Millisecond, "the draft is rebuilt for revision 2 and queued again")
+	assert.Equal(t, inbox.BucketRefunds, bucket, "the thread keeps its first bucket")
 }
 
 func TestKillSwitchHaltsIntakeTheSidebarAndRebuilds(t *testing.T) {

@@ -69,8 +69,11 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			if cfg.WebhookSecret == "" {
 				cfg.WebhookSecret = randomHex(32)
 			}
-			w := st.Worker(workflows.TaskQueue, st.Activities())
+			w := st.Worker(workflows.TaskQueue, workerActivities(st, cfg))
 			if err := registerIntake(w, st, cfg); err != nil {
+				return err
+			}
+			if err := startRetention(cmd.Context(), st, cfg); err != nil {
 				return err
 			}
 			if err := w.Start(); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/config"
+	"github.com/supportdraft/supportdraft/helpdesk"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/intake/replay"
 	"github.com/supportdraft/supportdraft/providers"
@@ -35,6 +36,16 @@ func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) erro
 	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg),
 		StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
 	return nil
+}
+
+// workerActivities are the draft workflow's steps of a worker process: the stack's, with
+// the help desk approved drafts are handed to when SUPPORTDRAFT_HELPDESK_URL is set.
+func workerActivities(st *stack.Stack, cfg config.Config) *activities.Activities {
+	acts := st.Activities()
+	if cfg.HelpDeskURL != "" {
+		acts.HelpDesk = helpdesk.New(cfg.HelpDeskURL, cfg.HelpDeskSecret)
+	}
+	return acts
 }
 
 func newIntakeCmd() *cobra.Command {

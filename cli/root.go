@@ -64,7 +64,7 @@ With no model configured, local deterministic providers draft, judge and embed.`
 	root.AddCommand(guardCommands()...)
 	root.AddCommand(newEvalCmd())
 	root.AddCommand(newIntakeCmd(), newKillSwitchCmd())
-	root.AddCommand(newTokenCmd())
+	root.AddCommand(newTokenCmd(), newPurgeCmd())
 	return root
 }
 

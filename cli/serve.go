@@ -47,8 +47,11 @@ different embedder than the configured one are re-embedded at start.`,
 			if err := reembed(cmd.Context(), st); err != nil {
 				return err
 			}
-			w := st.Worker(workflows.TaskQueue, st.Activities())
+			w := st.Worker(workflows.TaskQueue, workerActivities(st, cfg))
 			if err := registerIntake(w, st, cfg); err != nil {
+				return err
+			}
+			if err := startRetention(cmd.Context(), st, cfg); err != nil {
 				return err
 			}
 			if err := w.Start(); err != nil {

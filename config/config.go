@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -30,6 +31,9 @@ type Config struct {
 	TriageModel       string        // SUPPORTDRAFT_TRIAGE_MODEL: the small model that triages inbound mail (provider openai)
 	WebhookSecret     string        // SUPPORTDRAFT_WEBHOOK_SECRET: HMAC key of help-desk webhook signatures (empty: webhooks refused)
 	SessionKey        string        // SUPPORTDRAFT_SESSION_KEY: HMAC key of browser sessions (empty: random per process)
+	HelpDeskURL       string        // SUPPORTDRAFT_HELPDESK_URL: where approved drafts are POSTed as draft replies (empty: approvals are recorded only)
+	HelpDeskSecret    string        // SUPPORTDRAFT_HELPDESK_SECRET: HMAC key signing those POSTs (required with the URL)
+	Retention         time.Duration // SUPPORTDRAFT_RETENTION: customer and agent text older than this is purged (90d)
 
 	Provider      string // SUPPORTDRAFT_PROVIDER: local | openai
 	OpenAIBaseURL string // OPENAI_BASE_URL
@@ -56,6 +60,8 @@ func FromEnv() (Config, error) {
 		Vocabulary:        os.Getenv("SUPPORTDRAFT_VOCABULARY"),
 		WebhookSecret:     os.Getenv("SUPPORTDRAFT_WEBHOOK_SECRET"),
 		SessionKey:        os.Getenv("SUPPORTDRAFT_SESSION_KEY"),
+		HelpDeskURL:       os.Getenv("SUPPORTDRAFT_HELPDESK_URL"),
+		HelpDeskSecret:    os.Getenv("SUPPORTDRAFT_HELPDESK_SECRET"),
 		Provider:          env("SUPPORTDRAFT_PROVIDER", "local"),
 		OpenAIBaseURL:     env("OPENAI_BASE_URL", "https://api.openai.com/v1"),
 		OpenAIAPIKey:      os.Getenv("OPENAI_API_KEY"),
@@ -85,6 +91,9 @@ func FromEnv() (Config, error) {
 	if c.ReviewDelay, err = durationEnv("SUPPORTDRAFT_REVIEW_DELAY", 10*time.Minute); err != nil {
 		return c, err
 	}
+	if c.Retention, err = retentionEnv(); err != nil {
+		return c, err
+	}
 	if c.ToolRounds, err = intEnv("SUPPORTDRAFT_TOOL_ROUNDS", 0); err != nil {
 		return c, err
 	}
@@ -109,7 +118,11 @@ func FromEnv() (Config, error) {
 	default:
 		return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDER=%q: use hashing or openai", c.Embedder)
 	}
-	for name, v := range map[string]string{"SUPPORTDRAFT_WEBHOOK_SECRET": c.WebhookSecret, "SUPPORTDRAFT_SESSION_KEY": c.SessionKey} {
+	if err := c.checkHelpDesk(); err != nil {
+		return c, err
+	}
+	for name, v := range map[string]string{"SUPPORTDRAFT_WEBHOOK_SECRET": c.WebhookSecret, "SUPPORTDRAFT_SESSION_KEY": c.SessionKey,
+		"SUPPORTDRAFT_HELPDESK_SECRET": c.HelpDeskSecret} {
 		if v != "" && len(v) < 32 {
 			return c, fmt.Errorf("%s is %d characters: use at least 32 random ones (openssl rand -hex 32)", name, len(v))
 		}
@@ -167,4 +180,20 @@ func durationEnv(name string, def time.Duration) (time.Duration, error) {
 		return def, fmt.Errorf("%s=%q: use a positive Go duration such as 72h or 1500ms", name, v)
 	}
 	return d, nil
+}
+
+// checkHelpDesk refuses a help-desk URL that is not http(s), or one with no secret to sign
+// the drafts with: the help desk could not tell them from anyone else's.
+func (c Config) checkHelpDesk() error {
+	if c.HelpDeskURL == "" {
+		return nil
+	}
+	u, err := url.Parse(c.HelpDeskURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("SUPPORTDRAFT_HELPDESK_URL=%q: use an http(s) URL", c.HelpDeskURL)
+	}
+	if c.HelpDeskSecret == "" {
+		return fmt.Errorf("SUPPORTDRAFT_HELPDESK_URL is set but SUPPORTDRAFT_HELPDESK_SECRET is not: approved drafts are signed with it")
+	}
+	return nil
 }

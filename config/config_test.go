@@ -26,6 +26,10 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{"SUPPORTDRAFT_CHECK_BUDGET", "2", "SUPPORTDRAFT_CHECK_BUDGET"},
 		{"SUPPORTDRAFT_EMBEDDING_DIMS", "4", "SUPPORTDRAFT_EMBEDDING_DIMS"},
 		{"SUPPORTDRAFT_TOOL_ROUNDS", "two", "SUPPORTDRAFT_TOOL_ROUNDS"},
+		{"SUPPORTDRAFT_HELPDESK_URL", "desk.example/drafts", "SUPPORTDRAFT_HELPDESK_URL"},
+		{"SUPPORTDRAFT_HELPDESK_URL", "https://desk.example/drafts", "SUPPORTDRAFT_HELPDESK_SECRET"},
+		{"SUPPORTDRAFT_RETENTION", "90 days", "SUPPORTDRAFT_RETENTION"},
+		{"SUPPORTDRAFT_RETENTION", "1d", "shorter than 7 days"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

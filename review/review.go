@@ -18,10 +18,16 @@ const (
 	Waiting   = "waiting"    // in the queue, not approved yet
 	Approved  = "approved"   // approved during the window: handed off when it ends
 	HandedOff = "handed_off" // approved and the window over: the help desk has it as a draft reply
-	Pulled    = "pulled"     // pulled back to the agent for editing: out of the queue
-	Killed    = "killed"     // killed by a reviewer: the workflow ended
-	Sent      = "sent"       // the help desk reported the reply that went out
-	Closed    = "closed"     // discarded by the agent or closed by the idle timeout
+	// Recorded: approved and the window over, but no help desk URL is configured: the
+	// approval is recorded here and nobody received the draft.
+	Recorded = "recorded"
+	// HandOffFailed: the help desk refused the draft, or stayed unreachable through the
+	// retries; Entry.HandOffError says why, and a person passes the draft on.
+	HandOffFailed = "handoff_failed"
+	Pulled        = "pulled" // pulled back to the agent for editing: out of the queue
+	Killed        = "killed" // killed by a reviewer: the workflow ended
+	Sent          = "sent"   // the help desk reported the reply that went out
+	Closed        = "closed" // discarded by the agent or closed by the idle timeout
 )
 
 // LowConfidence marks drafts a reviewer should read closely: the forced-review threshold
@@ -46,6 +52,8 @@ type Entry struct {
 	ReviewUntil time.Time  `json:"review_until"`
 	DecidedBy   string     `json:"decided_by,omitempty"`
 	DecidedAt   *time.Time `json:"decided_at,omitempty"`
+	// HandOffError is why the hand-off failed (State HandOffFailed).
+	HandOffError string `json:"handoff_error,omitempty"`
 }
 
 // WindowOpen reports whether the review window is still open at now.

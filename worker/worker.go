@@ -19,7 +19,7 @@ import (
 // concurrency the benches and a small team use.
 const Pollers = 8
 
-// New registers the draft workflow and every activity on taskQueue (normally
+// New registers the draft workflow, the retention purge and every activity on taskQueue (normally
 // workflows.TaskQueue; tests and evals use their own so no other worker takes their tasks).
 // localModels says the activities' drafter and judge are the embedded ones: the workflow
 // then runs their steps as local activities. Only the worker knows it, so it is said here.
@@ -29,6 +29,7 @@ func New(c client.Client, taskQueue string, acts *activities.Activities, localMo
 		MaxConcurrentActivityTaskPollers: Pollers,
 	})
 	w.RegisterWorkflowWithOptions(DraftWorkflow(localModels))
+	w.RegisterWorkflowWithOptions(workflows.Purge, workflow.RegisterOptions{Name: workflows.PurgeWorkflowType})
 	w.RegisterActivity(acts)
 	return w
 }

@@ -43,10 +43,21 @@ type flow struct {
 	confidence float64                   // what Score answers
 	reviews    []review.Entry
 	sent       []review.SentReply
+	handOffs   []activities.HandOffInput // HandOff attempts, in order
+	handOff    func(attempt int) (*activities.HandOffResult, error)
 
 	savedBefore        int                    // what LastIteration answers: iterations saved by earlier runs
 	lastIterationReads int                    // LastIteration calls
 	edits              []activities.EditInput // SaveEdit calls, in order
+}
+
+// states are the queue entry's states as written, in order.
+func (f *flow) states() []string {
+	var out []string
+	for _, e := range f.reviews {
+		out = append(out, e.State)
+	}
+	return out
 }
 
 // lastReview is the queue entry as last written, and when.
@@ -125,6 +136,13 @@ func newFlow(t *testing.T, localModels bool) *flow {
 		return nil
 	})
 	f.env.OnActivity(f.acts.CheckFresh, mock.Anything, mock.Anything).Return([]drafts.StaleReason(nil), nil)
+	f.env.OnActivity(f.acts.HandOff, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.HandOffInput) (*activities.HandOffResult, error) {
+		f.handOffs = append(f.handOffs, in)
+		if f.handOff != nil {
+			return f.handOff(len(f.handOffs))
+		}
+		return &activities.HandOffResult{Delivered: true}, nil
+	}).Maybe()
 	return f
 }
 

@@ -1,10 +1,13 @@
 package workflows
 
 import (
+	"errors"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/review"
 )
@@ -43,13 +46,65 @@ func (w *run) startWindow() {
 				return // cancelled
 			}
 		}
-		_ = w.locked(ctx, func() error {
-			if w.review == entry && entry.State == review.Approved {
-				entry.State = review.HandedOff
-				w.saveReview(ctx)
-			}
+		w.handOff(ctx, entry)
+	})
+}
+
+// versionHandOff marks the hand-off delivered by the HandOff activity; before it, the
+// window's end only recorded the entry as handed off.
+const versionHandOff = "review-handoff-delivery"
+
+// handOff gives an approved entry to the help desk once its window is over. The delivery
+// runs outside the lock, so send-checks and edits are answered while the help desk is
+// slow; an entry that changed meanwhile (sent, closed, a newer iteration) is left as it is.
+func (w *run) handOff(ctx workflow.Context, entry *review.Entry) {
+	deliver := false
+	_ = w.locked(ctx, func() error {
+		if w.review != entry || entry.State != review.Approved {
 			return nil
-		})
+		}
+		if workflow.GetVersion(ctx, versionHandOff, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+			entry.State = review.HandedOff
+			w.saveReview(ctx)
+			return nil
+		}
+		deliver = true
+		return nil
+	})
+	if !deliver {
+		return
+	}
+	opts := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 15 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2,
+			MaximumInterval: time.Minute, MaximumAttempts: 8},
+	})
+	in := activities.HandOffInput{TicketID: entry.TicketID, Iteration: entry.Iteration, ApprovedBy: entry.DecidedBy}
+	if entry.DecidedAt != nil {
+		in.ApprovedAt = *entry.DecidedAt
+	}
+	var res activities.HandOffResult
+	err := workflow.ExecuteActivity(opts, a.HandOff, in).Get(ctx, &res)
+	if ctx.Err() != nil {
+		return // the run ended or the entry was replaced: nothing to record here
+	}
+	_ = w.locked(ctx, func() error {
+		if w.review != entry || entry.State != review.Approved {
+			return nil
+		}
+		var appErr *temporal.ApplicationError
+		switch {
+		case errors.As(err, &appErr):
+			entry.State, entry.HandOffError = review.HandOffFailed, appErr.Message()
+		case err != nil:
+			entry.State, entry.HandOffError = review.HandOffFailed, err.Error()
+		case res.Delivered:
+			entry.State = review.HandedOff
+		default:
+			entry.State = review.Recorded
+		}
+		w.saveReview(ctx)
+		return nil
 	})
 }
 
@@ -76,18 +131,27 @@ func (w *run) leaveQueue(ctx workflow.Context, status string) {
 	w.saveReview(ctx)
 }
 
-// approve hands the draft to the help desk as a draft reply, when its window ends.
+// approve hands the draft to the help desk as a draft reply when its window ends, or at
+// once when it is over.
 func (w *run) approve(ctx workflow.Context, d ReviewDecision) (*review.Entry, error) {
 	err := w.locked(ctx, func() error {
 		if w.review == nil || w.review.State != review.Waiting {
 			return rejected("only a draft waiting in the review queue can be approved")
 		}
-		state := review.Approved
-		if !w.review.WindowOpen(workflow.Now(ctx)) {
-			state = review.HandedOff
+		if w.review.WindowOpen(workflow.Now(ctx)) {
+			w.review.Decide(review.Approved, d.By, workflow.Now(ctx))
+			w.saveReview(ctx)
+			return nil
 		}
-		w.review.Decide(state, d.By, workflow.Now(ctx))
+		if workflow.GetVersion(ctx, versionHandOff, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+			w.review.Decide(review.HandedOff, d.By, workflow.Now(ctx))
+			w.saveReview(ctx)
+			return nil
+		}
+		// The window is over: the hand-off starts now, and the answer is the approval.
+		w.review.Decide(review.Approved, d.By, workflow.Now(ctx))
 		w.saveReview(ctx)
+		w.startWindow()
 		return nil
 	})
 	return w.review, err

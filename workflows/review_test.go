@@ -1,6 +1,7 @@
 package workflows_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -52,6 +54,54 @@ func TestReviewApprovedDraftIsHandedOffWhenTheWindowEnds(t *testing.T) {
 		states = append(states, e.State)
 	}
 	assert.Equal(t, []string{review.Waiting, review.Approved, review.HandedOff, review.Closed}, states)
+	require.Len(t, f.handOffs, 1, "delivered once, when the window ended")
+	assert.Equal(t, activities.HandOffInput{TicketID: "T-1", Iteration: 1, ApprovedBy: "alice", ApprovedAt: *entry.DecidedAt}, f.handOffs[0])
+}
+
+// The help desk answering 500 is retried by the activity's policy until it takes the draft.
+func TestReviewHandOffIsRetriedUntilTheHelpDeskTakesIt(t *testing.T) {
+	f := newFlow(t, true)
+	f.handOff = func(attempt int) (*activities.HandOffResult, error) {
+		if attempt < 3 {
+			return nil, errors.New("post draft reply: HTTP 500")
+		}
+		return &activities.HandOffResult{Delivered: true}, nil
+	}
+	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	f.at(3*time.Minute, workflows.UpdateApprove, nil, nil, alice)
+	f.at(30*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.run(time.Hour)
+	assert.Len(t, f.handOffs, 3)
+	assert.Equal(t, []string{review.Waiting, review.Approved, review.HandedOff, review.Closed}, f.states())
+}
+
+// With no help desk configured the approval is recorded, visibly not delivered; a help
+// desk that refuses the draft leaves it in the queue as handoff_failed, with the reason.
+func TestReviewHandOffRecordedOrFailed(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		result    *activities.HandOffResult
+		err       error
+		wantState string
+		wantError string
+	}{
+		{name: "no help desk", result: &activities.HandOffResult{}, wantState: review.Recorded},
+		{name: "refused", err: temporal.NewNonRetryableApplicationError("the help desk refused the draft reply: HTTP 422", "HelpDeskRefused", nil),
+			wantState: review.HandOffFailed, wantError: "the help desk refused the draft reply: HTTP 422"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFlow(t, true)
+			f.handOff = func(int) (*activities.HandOffResult, error) { return tc.result, tc.err }
+			f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+			f.at(3*time.Minute, workflows.UpdateApprove, nil, nil, alice)
+			f.at(30*time.Minute, workflows.UpdateDiscard, nil, nil)
+			f.run(time.Hour)
+			assert.Len(t, f.handOffs, 1, "a refusal is not retried")
+			require.Len(t, f.reviews, 4)
+			assert.Equal(t, tc.wantState, f.reviews[2].State)
+			assert.Equal(t, tc.wantError, f.reviews[2].HandOffError)
+		})
+	}
 }
 
 // A draft nobody approved stays in the queue past its window; approval then hands it off at once.
@@ -68,7 +118,9 @@ func TestReviewWindowExpiryLeavesTheDraftWaitingForApproval(t *testing.T) {
 	var appErr *temporal.ApplicationError
 	require.ErrorAs(t, pullErr, &appErr, "no pull after the window")
 	assert.Equal(t, workflows.ErrRejected, appErr.Type())
-	assert.Equal(t, review.HandedOff, late.State)
+	assert.Equal(t, review.Approved, late.State, "the answer is the approval; the hand-off follows at once")
+	require.Len(t, f.handOffs, 1)
+	assert.Equal(t, []string{review.Waiting, review.Approved, review.HandedOff, review.Closed}, f.states())
 }
 
 func TestReviewPullBackTakesTheDraftOutOfTheQueue(t *testing.T) {
@@ -83,9 +135,7 @@ func TestReviewPullBackTakesTheDraftOutOfTheQueue(t *testing.T) {
 
 	assert.Equal(t, review.Pulled, pulled.State)
 	require.Error(t, approveErr, "a pulled draft is the agent's: no approval")
-	for _, e := range f.reviews {
-		assert.NotEqual(t, review.HandedOff, e.State, "the window's end hands nothing off")
-	}
+	assert.Empty(t, f.handOffs, "the window's end hands nothing off")
 	assert.Equal(t, drafts.StatusDiscarded, res.Status)
 }
 

@@ -1,0 +1,117 @@
+package activities_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/helpdesk"
+	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+const secret = "0123456789abcdef0123456789abcdef"
+
+// helpDesk is an httptest help desk: it verifies each delivery's signature as a help desk
+// would and answers with the next status of its script (200 once the script is used up).
+type helpDesk struct {
+	mu       sync.Mutex
+	statuses []int
+	got      []delivery
+}
+
+type delivery struct {
+	verifyErr error
+	idemKey   string
+	body      helpdesk.DraftReply
+}
+
+func (h *helpDesk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	_, verr := auth.Verify([]byte(secret), body, r.Header.Get(auth.SignatureHeader), time.Now())
+	var d helpdesk.DraftReply
+	_ = json.Unmarshal(body, &d)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.got = append(h.got, delivery{verifyErr: verr, idemKey: r.Header.Get("Idempotency-Key"), body: d})
+	status := http.StatusOK
+	if len(h.statuses) > 0 {
+		status, h.statuses = h.statuses[0], h.statuses[1:]
+	}
+	w.WriteHeader(status)
+}
+
+func TestHandOffPostsTheSignedDraftAndRetriesOnly5xx(t *testing.T) {
+	s, _ := testdb.New(t)
+	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	require.NoError(t, s.SaveIteration(context.Background(), &drafts.Saved{TicketID: "T-7", Iteration: 2, Revision: 1, Status: drafts.StatusReady,
+		EligibleAt: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Refunds within 14 days.", ModelReply: "Refunds within 14 days."}, "refunds"))
+	desk := &helpDesk{statuses: []int{http.StatusInternalServerError, http.StatusOK, http.StatusUnprocessableEntity}}
+	srv := httptest.NewServer(desk)
+	defer srv.Close()
+
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestActivityEnvironment()
+	acts := &activities.Activities{Store: s, HelpDesk: helpdesk.New(srv.URL, secret)}
+	env.RegisterActivity(acts)
+	in := activities.HandOffInput{TicketID: "T-7", Iteration: 2, ApprovedBy: "alice", ApprovedAt: at}
+
+	_, err := env.ExecuteActivity(acts.HandOff, in)
+	require.Error(t, err, "HTTP 500")
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, err, &appErr)
+	assert.False(t, appErr.NonRetryable(), "a 500 is retried")
+
+	v, err := env.ExecuteActivity(acts.HandOff, in)
+	require.NoError(t, err)
+	var res activities.HandOffResult
+	require.NoError(t, v.Get(&res))
+	assert.True(t, res.Delivered)
+
+	_, err = env.ExecuteActivity(acts.HandOff, in)
+	require.ErrorAs(t, err, &appErr)
+	assert.True(t, appErr.NonRetryable(), "a 422 is a refusal: retrying cannot help")
+
+	require.Len(t, desk.got, 3)
+	for _, d := range desk.got {
+		require.NoError(t, d.verifyErr, "the help desk can verify the signature")
+		assert.Equal(t, "T-7/2", d.idemKey, "every attempt carries the same idempotency key")
+		assert.Equal(t, helpdesk.DraftReply{TicketID: "T-7", Iteration: 2, Reply: "Refunds within 14 days.",
+			ApprovedBy: "alice", ApprovedAt: at, IdempotencyKey: "T-7/2"}, d.body)
+	}
+}
+
+func TestHandOffWithoutAHelpDeskOnlyRecords(t *testing.T) {
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestActivityEnvironment()
+	acts := &activities.Activities{}
+	env.RegisterActivity(acts)
+	v, err := env.ExecuteActivity(acts.HandOff, activities.HandOffInput{TicketID: "T-8", Iteration: 1})
+	require.NoError(t, err)
+	var res activities.HandOffResult
+	require.NoError(t, v.Get(&res))
+	assert.False(t, res.Delivered)
+}
+
+func TestHandOffSignatureWithAnotherSecretFailsVerification(t *testing.T) {
+	desk := &helpDesk{}
+	srv := httptest.NewServer(desk)
+	defer srv.Close()
+	c := helpdesk.New(srv.URL, "another-secret-another-secret-xx")
+	require.NoError(t, c.Deliver(context.Background(), helpdesk.DraftReply{TicketID: "T-9", Iteration: 1, IdempotencyKey: "T-9/1"}))
+	require.Len(t, desk.got, 1)
+	assert.ErrorIs(t, desk.got[0].verifyErr, auth.ErrSignatureBad)
+}

@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// PurgeCount is what retention does, or would do, to one table: how many rows lose their
+// text and when the oldest of them was written.
+type PurgeCount struct {
+	Table  string     `json:"table"`
+	What   string     `json:"what"`
+	Rows   int64      `json:"rows"`
+	Oldest *time.Time `json:"oldest,omitempty"`
+}
+
+// PurgeReport is a purge's (or a dry run's) counts, table by table, for texts written
+// before Before.
+type PurgeReport struct {
+	Before time.Time    `json:"before"`
+	DryRun bool         `json:"dry_run"`
+	Tables []PurgeCount `json:"tables"`
+}
+
+// purgeTarget is one kind of text retention removes: the rows that still hold it and were
+// written before $1, and the statement that blanks them. Rows stay, with their IDs,
+// revisions, hashes, verdicts and counts: only the words go.
+type purgeTarget struct {
+	table, what string
+	at          string // the column that says when the text was written
+	where       string // rows that still hold text, written before $1
+	set         string
+}
+
+var purgeTargets = []purgeTarget{
+	{"ticket_revisions", "subject and messages (account, hashes and revision numbers stay)", "received_at",
+		"purged_at IS NULL AND received_at < $1", "subject = '', messages = '[]', purged_at = now()"},
+	{"inbox_messages", "the mail's subject, body and addresses (IDs, thread and account stay)", "stored_at",
+		"purged_at IS NULL AND stored_at < $1",
+		"message = message - 'subject' - 'body' - 'from' - 'to' - 'cc' - 'bcc' - 'headers', purged_at = now()"},
+	{"agent_texts", "edit and send-check texts and the guard's checks of them (ID and SHA-256 stay)", "created_at",
+		"(text IS NOT NULL OR checks IS NOT NULL) AND created_at < $1", "text = NULL, checks = NULL"},
+	{"drafts", "the agent's edited text (the draft, its verdicts and scores stay)", "edited_at",
+		"edited_text IS NOT NULL AND edited_at < $1", "edited_text = NULL"},
+	{"rejections", "struck and unanswered sentences (reason, area and date stay, so gaps still counts them)", "at",
+		"purged_at IS NULL AND at < $1", "sentence = '', purged_at = now()"},
+}
+
+// PurgeBefore blanks every text retention covers that was written before before, in one
+// transaction, and reports the counts; with dryRun it only counts.
+func (s *Store) PurgeBefore(ctx context.Context, before time.Time, dryRun bool) (*PurgeReport, error) {
+	rep := &PurgeReport{Before: before, DryRun: dryRun}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		for _, t := range purgeTargets {
+			c := PurgeCount{Table: t.table, What: t.what}
+			err := tx.QueryRow(ctx, fmt.Sprintf(`SELECT count(*), min(%s) FROM %s WHERE %s`, t.at, t.table, t.where), before).Scan(&c.Rows, &c.Oldest)
+			if err != nil {
+				return fmt.Errorf("count %s to purge: %w", t.table, err)
+			}
+			if !dryRun && c.Rows > 0 {
+				if _, err := tx.Exec(ctx, fmt.Sprintf(`UPDATE %s SET %s WHERE %s`, t.table, t.set, t.where), before); err != nil {
+					return fmt.Errorf("purge %s: %w", t.table, err)
+				}
+			}
+			rep.Tables = append(rep.Tables, c)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}

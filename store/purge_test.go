@@ -1,0 +1,95 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
+)
+
+// Retention blanks the text of rows older than the cutoff and leaves recent rows whole;
+// every row keeps its IDs, hashes and verdicts, and a dry run changes nothing.
+func TestPurgeRemovesOldTextAndKeepsIDsAndVerdicts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	db := s.Pool()
+	now := time.Now().UTC()
+	old, recent := now.AddDate(0, 0, -100), now.AddDate(0, 0, -10)
+
+	for _, id := range []string{"OLD-1", "NEW-1"} {
+		require.NoError(t, s.SaveTicket(ctx, &ticket.Ticket{TicketID: id, Revision: 1, UpdatedAt: now, Channel: "email",
+			Subject: "Refund for Ana Ruiz", Account: ticket.Account{ID: "A-1", Plan: "pro", Region: "eu"},
+			Messages: []ticket.Message{{Author: "customer", At: now, Body: "Please refund ana@example.com"}}}))
+		ref, err := s.SaveAgentText(ctx, id, "send_check", "Dear Ana, your refund is on its way.")
+		require.NoError(t, err)
+		_, err = db.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, text_id) VALUES ($1, 1, 'ok', $2)`, id, ref.ID)
+		require.NoError(t, err)
+		require.NoError(t, s.LogRejection(ctx, id, 1, "refunds", "We refund within 60 days.", "no eligible source"))
+	}
+	for table, col := range map[string]string{"ticket_revisions": "received_at", "agent_texts": "created_at", "rejections": "at"} {
+		_, err := db.Exec(ctx, `UPDATE `+table+` SET `+col+` = CASE WHEN ticket_id = 'OLD-1' THEN $1::timestamptz ELSE $2::timestamptz END`, old, recent)
+		require.NoError(t, err)
+	}
+	cutoff := now.AddDate(0, 0, -90)
+
+	dry, err := s.PurgeBefore(ctx, cutoff, true)
+	require.NoError(t, err)
+	counts := map[string]store.PurgeCount{}
+	for _, c := range dry.Tables {
+		counts[c.Table] = c
+	}
+	for _, table := range []string{"ticket_revisions", "agent_texts", "rejections"} {
+		assert.EqualValues(t, 1, counts[table].Rows, table)
+		require.NotNil(t, counts[table].Oldest, table)
+		assert.WithinDuration(t, old, *counts[table].Oldest, time.Second, table)
+	}
+	got, err := s.Ticket(ctx, "OLD-1", 1)
+	require.NoError(t, err)
+	assert.Equal(t, "Refund for Ana Ruiz", got.Subject, "a dry run changes nothing")
+
+	_, err = s.PurgeBefore(ctx, cutoff, false)
+	require.NoError(t, err)
+
+	got, err = s.Ticket(ctx, "OLD-1", 1)
+	require.NoError(t, err)
+	assert.Empty(t, got.Subject)
+	assert.Empty(t, got.Messages)
+	assert.Equal(t, "pro", got.Account.Plan, "the account's eligibility fields stay")
+	kept, err := s.Ticket(ctx, "NEW-1", 1)
+	require.NoError(t, err)
+	assert.Equal(t, "Please refund ana@example.com", kept.Messages[0].Body)
+
+	var text *string
+	var sha, verdict string
+	require.NoError(t, db.QueryRow(ctx, `SELECT a.text, a.sha256, c.verdict FROM send_checks c JOIN agent_texts a ON a.id = c.text_id
+		WHERE c.ticket_id = 'OLD-1'`).Scan(&text, &sha, &verdict))
+	assert.Nil(t, text, "the send-check text is gone")
+	assert.NotEmpty(t, sha, "its hash stays")
+	assert.Equal(t, "ok", verdict, "the verdict stays")
+	require.NoError(t, db.QueryRow(ctx, `SELECT text FROM agent_texts WHERE ticket_id = 'NEW-1'`).Scan(&text))
+	require.NotNil(t, text)
+
+	var sentences []string
+	rows, err := db.Query(ctx, `SELECT sentence FROM rejections ORDER BY ticket_id`)
+	require.NoError(t, err)
+	for rows.Next() {
+		var sentence string
+		require.NoError(t, rows.Scan(&sentence))
+		sentences = append(sentences, sentence)
+	}
+	assert.Equal(t, []string{"We refund within 60 days.", ""}, sentences, "NEW-1 keeps its sentence, OLD-1's row stays blank")
+	require.NoError(t, s.LogRejection(ctx, "OLD-1", 1, "refunds", "", "no eligible source"), "a blank purged row does not block a new one")
+
+	again, err := s.PurgeBefore(ctx, cutoff, true)
+	require.NoError(t, err)
+	for _, c := range again.Tables {
+		assert.Zero(t, c.Rows, "%s: nothing is left to purge", c.Table)
+	}
+}
