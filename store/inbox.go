@@ -79,9 +79,9 @@ func (s *Store) AppendToThread(ctx context.Context, m *inbox.Message) (*ticket.T
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO ticket_revisions (`+ticketColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+		if _, err := tx.Exec(ctx, `INSERT INTO ticket_revisions (`+ticketColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
 			out.TicketID, out.Revision, out.UpdatedAt, out.Account.ID, out.Account.Plan, out.Account.Region,
-			out.Account.Eligibility().Locale, out.Channel, out.Subject, msgs); err != nil {
+			out.Account.Eligibility().Locale, out.Channel, out.Subject, msgs, out.Account.Name); err != nil {
 			return err
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO inbox_revisions (message_id, ticket_id, revision) VALUES ($1, $2, $3)`, m.MessageID, out.TicketID, out.Revision)

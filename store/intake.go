@@ -28,10 +28,10 @@ func (s *Store) InsertTicket(ctx context.Context, t *ticket.Ticket) (inserted bo
 	}
 	sum := contentHash(t)
 	tag, err := s.db.Exec(ctx, `
-		INSERT INTO ticket_revisions (ticket_id, revision, updated_at, account_id, plan, region, locale, channel, subject, messages, content_sha256)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT (ticket_id, revision) DO NOTHING`,
+		INSERT INTO ticket_revisions (`+ticketColumns+`, content_sha256)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) ON CONFLICT (ticket_id, revision) DO NOTHING`,
 		t.TicketID, t.Revision, t.UpdatedAt, t.Account.ID, t.Account.Plan, t.Account.Region,
-		t.Account.Eligibility().Locale, t.Channel, t.Subject, msgs, sum)
+		t.Account.Eligibility().Locale, t.Channel, t.Subject, msgs, t.Account.Name, sum)
 	if err != nil {
 		return false, fmt.Errorf("save ticket %s revision %d: %w", t.TicketID, t.Revision, err)
 	}

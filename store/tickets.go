@@ -18,7 +18,7 @@ func (s *Store) SaveTicket(ctx context.Context, t *ticket.Ticket) error {
 	return err
 }
 
-const ticketColumns = `ticket_id, revision, updated_at, account_id, plan, region, locale, channel, subject, messages`
+const ticketColumns = `ticket_id, revision, updated_at, account_id, plan, region, locale, channel, subject, messages, account_name`
 
 // Ticket loads one revision of a ticket.
 func (s *Store) Ticket(ctx context.Context, ticketID string, revision int) (*ticket.Ticket, error) {
@@ -36,7 +36,7 @@ func scanTicket(row pgx.Row, ticketID string) (*ticket.Ticket, error) {
 	t := &ticket.Ticket{}
 	var msgs []byte
 	err := row.Scan(&t.TicketID, &t.Revision, &t.UpdatedAt, &t.Account.ID, &t.Account.Plan, &t.Account.Region,
-		&t.Account.Locale, &t.Channel, &t.Subject, &msgs)
+		&t.Account.Locale, &t.Channel, &t.Subject, &msgs, &t.Account.Name)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("ticket %s: %w", ticketID, ErrNotFound)
 	}
