@@ -35,12 +35,13 @@ type Config struct {
 	HelpDeskSecret    string        // SUPPORTDRAFT_HELPDESK_SECRET: HMAC key signing those POSTs (required with the URL)
 	Retention         time.Duration // SUPPORTDRAFT_RETENTION: customer and agent text older than this is purged (90d)
 
-	Provider      string // SUPPORTDRAFT_PROVIDER: local | openai
-	OpenAIBaseURL string // OPENAI_BASE_URL
-	OpenAIAPIKey  string // OPENAI_API_KEY
-	DraftModel    string // SUPPORTDRAFT_DRAFT_MODEL
-	JudgeModel    string // SUPPORTDRAFT_JUDGE_MODEL
-	ToolRounds    int    // SUPPORTDRAFT_TOOL_ROUNDS: search_policy calls allowed before the model must answer (0 = off)
+	Provider      string        // SUPPORTDRAFT_PROVIDER: local | openai
+	OpenAIBaseURL string        // OPENAI_BASE_URL
+	OpenAIAPIKey  string        // OPENAI_API_KEY
+	DraftModel    string        // SUPPORTDRAFT_DRAFT_MODEL
+	JudgeModel    string        // SUPPORTDRAFT_JUDGE_MODEL
+	ToolRounds    int           // SUPPORTDRAFT_TOOL_ROUNDS: search_policy calls allowed before the model must answer (0 = off)
+	ModelTimeout  time.Duration // SUPPORTDRAFT_MODEL_TIMEOUT: one model call; a hung endpoint fails the attempt and Temporal retries
 
 	Embedder       string // SUPPORTDRAFT_EMBEDDER: hashing | openai
 	EmbeddingModel string // SUPPORTDRAFT_EMBEDDING_MODEL
@@ -97,6 +98,12 @@ func FromEnv() (Config, error) {
 	}
 	if c.ToolRounds, err = intEnv("SUPPORTDRAFT_TOOL_ROUNDS", 0); err != nil {
 		return c, err
+	}
+	if c.ModelTimeout, err = durationEnv("SUPPORTDRAFT_MODEL_TIMEOUT", 60*time.Second); err != nil {
+		return c, err
+	}
+	if c.ModelTimeout > 80*time.Second {
+		return c, fmt.Errorf("SUPPORTDRAFT_MODEL_TIMEOUT=%s: at most 80s, inside the model activity's 90s timeout", c.ModelTimeout)
 	}
 	if c.EmbeddingDims, err = intEnv("SUPPORTDRAFT_EMBEDDING_DIMS", 256); err != nil {
 		return c, err
