@@ -48,6 +48,7 @@ type Config struct {
 	EmbeddingDims  int    // SUPPORTDRAFT_EMBEDDING_DIMS
 
 	Hardening // input sets, HTTP defences (hardening.go)
+	Database  // the migration URL and the app role (database.go)
 }
 
 // FromEnv reads the environment; an error names the variable and the value it refused.
@@ -141,6 +142,9 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if err := c.readHardening(); err != nil {
+		return c, err
+	}
+	if err := c.readDatabase(); err != nil {
 		return c, err
 	}
 	return c, nil
