@@ -22,13 +22,13 @@ const ticketColumns = `ticket_id, revision, updated_at, account_id, plan, region
 
 // Ticket loads one revision of a ticket.
 func (s *Store) Ticket(ctx context.Context, ticketID string, revision int) (*ticket.Ticket, error) {
-	row := s.pool.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 AND revision = $2`, ticketID, revision)
+	row := s.db.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 AND revision = $2`, ticketID, revision)
 	return scanTicket(row, ticketID)
 }
 
 // LatestTicket loads the highest revision of a ticket: the state of the ticket now.
 func (s *Store) LatestTicket(ctx context.Context, ticketID string) (*ticket.Ticket, error) {
-	row := s.pool.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 ORDER BY revision DESC LIMIT 1`, ticketID)
+	row := s.db.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 ORDER BY revision DESC LIMIT 1`, ticketID)
 	return scanTicket(row, ticketID)
 }
 
