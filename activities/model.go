@@ -11,6 +11,8 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/redact"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // RetrieveInput asks for the eligible evidence for a ticket revision.
@@ -56,7 +58,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Answe
 	req := llm.RequestFromTicket(t, in.Evidence)
 	req.Account = in.Account
 	req.Search = a.Retriever.Searcher(in.At, in.Account)
-	d, err := a.Writer.Write(ctx, req)
+	d, err := a.Writer.Write(withNames(ctx, t), req)
 	if err != nil {
 		return nil, modelError("draft", err)
 	}
@@ -68,6 +70,9 @@ type JudgeInput struct {
 	TicketID string              `json:"ticket_id"`
 	Checks   []drafts.ClaimCheck `json:"checks"`
 	Evidence []policy.Evidence   `json:"evidence"`
+	// Revision names the ticket revision, so a remote judge can hide the account's
+	// names in the sentences it reads; histories from before it was added carry 0.
+	Revision int `json:"revision,omitempty"`
 }
 
 // JudgeClaims asks the judge whether each verbatim span supports its sentence. Claims that
@@ -75,6 +80,13 @@ type JudgeInput struct {
 // and the ticket ID, never the ticket body.
 func (a *Activities) JudgeClaims(ctx context.Context, in JudgeInput) ([]drafts.ClaimCheck, error) {
 	log := activity.GetLogger(ctx)
+	if in.Revision > 0 {
+		t, err := a.ticket(ctx, TicketRef{TicketID: in.TicketID, Revision: in.Revision})
+		if err != nil {
+			return nil, err
+		}
+		ctx = withNames(ctx, t)
+	}
 	out := make([]drafts.ClaimCheck, len(in.Checks))
 	for i, c := range in.Checks {
 		out[i] = c
@@ -123,10 +135,16 @@ func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := a.Judge.Score(ctx, llm.RequestFromTicket(t, nil).Question(), in.Reply, in.Evidence)
+	s, err := a.Judge.Score(withNames(ctx, t), llm.RequestFromTicket(t, nil).Question(), in.Reply, in.Evidence)
 	if err != nil {
 		return nil, modelError("score draft", err)
 	}
 	a.tickets.forget(in.Ticket)
 	return &Score{Scores: s, Confidence: drafts.Confidence(s, in.Unsupported)}, nil
+}
+
+// withNames hands the ticket account's names to a remote model client, which hides them
+// (redact.WithNames): the reply and the claims quote the customer by name once restored.
+func withNames(ctx context.Context, t *ticket.Ticket) context.Context {
+	return redact.WithNames(ctx, redact.NameForms(t.Account.Name))
 }

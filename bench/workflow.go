@@ -19,6 +19,7 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/stack"
+	"github.com/supportdraft/supportdraft/temporalclient"
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -36,6 +37,10 @@ type WorkflowResult struct {
 	// Tasks breaks the workflow tasks of every draft of the run down into waiting for a
 	// worker and running on it: where the tail goes.
 	Tasks TaskBreakdown `json:"workflow_tasks"`
+	// Codec says whether payloads were encrypted (as in production); CodecCost is the
+	// codec's work on one draft's history, when they were.
+	Codec     bool       `json:"codec"`
+	CodecCost *CodecCost `json:"codec_cost,omitempty"`
 }
 
 // WorkflowOptions sizes the run.
@@ -44,6 +49,9 @@ type WorkflowOptions struct {
 	Concurrency int
 	Corpus      string // imported into the scratch schema
 	Progress    io.Writer
+	// Codec encrypts every payload with a key made for the run, as production does with
+	// SUPPORTDRAFT_CODEC_KEYS; off measures the same run in clear, for comparison.
+	Codec bool
 }
 
 var benchQuestions = []string{
@@ -60,8 +68,16 @@ var benchQuestions = []string{
 // draft latency seen by the sidebar and the send-check latency seen by the send hook.
 func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts WorkflowOptions) (*WorkflowResult, error) {
 	// The local providers: the benchmark measures the system, not a model's latency.
+	var security temporalclient.Settings
+	if opts.Codec {
+		keys, err := benchKeys()
+		if err != nil {
+			return nil, err
+		}
+		security.Keys = keys
+	}
 	st, err := stack.Open(ctx, stack.Options{DatabaseURL: databaseURL, Scratch: "benchwf", TemporalAddress: temporalAddress,
-		Providers: providers.Local(256)})
+		Providers: providers.Local(256), Security: security})
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +161,12 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 	if err != nil {
 		return nil, err
 	}
+	var cost *CodecCost
+	if opts.Codec {
+		if cost, err = codecCost(ctx, c, security.Keys, wfIDs[0]); err != nil {
+			return nil, err
+		}
+	}
 	for _, id := range ids {
 		_ = apiClient.Post(ctx, "/v1/drafts/"+id+"/discard", nil, &map[string]any{})
 	}
@@ -154,7 +176,7 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 		DraftsPerS:        float64(opts.Drafts) / elapsed.Seconds(),
 		EventsPerWorkflow: float64(events),
 		SendCheckP50Ms:    percentile(checkLat, 50), SendCheckP99Ms: percentile(checkLat, 99),
-		Tasks: tasks,
+		Tasks: tasks, Codec: opts.Codec, CodecCost: cost,
 	}, nil
 }
 

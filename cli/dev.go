@@ -13,7 +13,6 @@ import (
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/policy"
-	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -38,7 +37,7 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			if err != nil {
 				return err
 			}
-			n, err := store.Migrate(ctx, cfg.DatabaseURL)
+			n, err := migrate(ctx, cfg)
 			if err != nil {
 				return err
 			}

@@ -73,8 +73,14 @@ status superseded in the same transaction.`,
 	}
 }
 
+// importVersions writes versions as the schema's owner (SUPPORTDRAFT_MIGRATE_URL): a new
+// plan or region gets its retrieval partition, a table, which the API's role may not create.
 func importVersions(cmd *cobra.Command, versions []*policy.Version) error {
-	s, cfg, err := openStore(cmd.Context())
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	s, err := store.Open(cmd.Context(), cfg.MigrateURL)
 	if err != nil {
 		return err
 	}

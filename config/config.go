@@ -35,18 +35,20 @@ type Config struct {
 	HelpDeskSecret    string        // SUPPORTDRAFT_HELPDESK_SECRET: HMAC key signing those POSTs (required with the URL)
 	Retention         time.Duration // SUPPORTDRAFT_RETENTION: customer and agent text older than this is purged (90d)
 
-	Provider      string // SUPPORTDRAFT_PROVIDER: local | openai
-	OpenAIBaseURL string // OPENAI_BASE_URL
-	OpenAIAPIKey  string // OPENAI_API_KEY
-	DraftModel    string // SUPPORTDRAFT_DRAFT_MODEL
-	JudgeModel    string // SUPPORTDRAFT_JUDGE_MODEL
-	ToolRounds    int    // SUPPORTDRAFT_TOOL_ROUNDS: search_policy calls allowed before the model must answer (0 = off)
+	Provider      string        // SUPPORTDRAFT_PROVIDER: local | openai
+	OpenAIBaseURL string        // OPENAI_BASE_URL
+	OpenAIAPIKey  string        // OPENAI_API_KEY
+	DraftModel    string        // SUPPORTDRAFT_DRAFT_MODEL
+	JudgeModel    string        // SUPPORTDRAFT_JUDGE_MODEL
+	ToolRounds    int           // SUPPORTDRAFT_TOOL_ROUNDS: search_policy calls allowed before the model must answer (0 = off)
+	ModelTimeout  time.Duration // SUPPORTDRAFT_MODEL_TIMEOUT: one model call; a hung endpoint fails the attempt and Temporal retries
 
 	Embedder       string // SUPPORTDRAFT_EMBEDDER: hashing | openai
 	EmbeddingModel string // SUPPORTDRAFT_EMBEDDING_MODEL
 	EmbeddingDims  int    // SUPPORTDRAFT_EMBEDDING_DIMS
 
 	Hardening // input sets, HTTP defences (hardening.go)
+	Database  // the migration URL and the app role (database.go)
 }
 
 // FromEnv reads the environment; an error names the variable and the value it refused.
@@ -97,6 +99,12 @@ func FromEnv() (Config, error) {
 	if c.ToolRounds, err = intEnv("SUPPORTDRAFT_TOOL_ROUNDS", 0); err != nil {
 		return c, err
 	}
+	if c.ModelTimeout, err = durationEnv("SUPPORTDRAFT_MODEL_TIMEOUT", 60*time.Second); err != nil {
+		return c, err
+	}
+	if c.ModelTimeout > 80*time.Second {
+		return c, fmt.Errorf("SUPPORTDRAFT_MODEL_TIMEOUT=%s: at most 80s, inside the model activity's 90s timeout", c.ModelTimeout)
+	}
 	if c.EmbeddingDims, err = intEnv("SUPPORTDRAFT_EMBEDDING_DIMS", 256); err != nil {
 		return c, err
 	}
@@ -134,6 +142,9 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if err := c.readHardening(); err != nil {
+		return c, err
+	}
+	if err := c.readDatabase(); err != nil {
 		return c, err
 	}
 	return c, nil

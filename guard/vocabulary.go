@@ -111,7 +111,7 @@ func (v *Vocabulary) add(data, name string) error {
 		if kind != kindExcept && !slices.Contains(kindOrder, kind) {
 			return fmt.Errorf("vocabulary %s line %d: unknown kind %q; use number, commercial, eligibility, future, legal or except", name, n+1, kind)
 		}
-		phrase := strings.Map(fold, text.CollapseSpace(fields[1]))
+		phrase := text.Fold(fields[1])
 		first, _ := utf8.DecodeRuneInString(phrase)
 		if !isWordRune(first) {
 			return fmt.Errorf("vocabulary %s line %d: phrase %q must start with a letter or digit", name, n+1, fields[1])
@@ -205,18 +205,18 @@ var negations = map[string]bool{
 	"nicht": true, "kein": true, "keine": true, "keinen": true, "keiner": true, "nie": true, "niemals": true,
 }
 
-// matches returns the longest entry that matches at each word start of text, widened to
+// matches returns the longest entry that matches at each word start of body, widened to
 // the end of the word it ends in, leaving out except entries and whatever starts inside one.
-func (v *Vocabulary) matches(text string) []vocabMatch {
+func (v *Vocabulary) matches(body string) []vocabMatch {
 	var out []vocabMatch
 	hiddenUntil := 0
 	prev := ' '
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
+	for i := 0; i < len(body); {
+		r, size := utf8.DecodeRuneInString(body[i:])
 		if isWordRune(r) && !isWordRune(prev) {
 			var best vocabMatch
-			for _, e := range v.byFirst[fold(r)] {
-				n, ok := hasPrefixFold(text[i:], e.phrase)
+			for _, e := range v.byFirst[text.FoldRune(r)] {
+				n, ok := hasPrefixFold(body[i:], e.phrase)
 				switch {
 				case !ok:
 				case e.kind == kindExcept:
@@ -226,7 +226,7 @@ func (v *Vocabulary) matches(text string) []vocabMatch {
 				}
 			}
 			if best.end > 0 && i >= hiddenUntil {
-				best.end += wordRest(text[best.end:])
+				best.end += wordRest(body[best.end:])
 				out = append(out, best)
 			}
 		}
@@ -253,34 +253,20 @@ func hasPrefixFold(s, phrase string) (int, bool) {
 		case n == len(s):
 			return 0, false
 		case p < utf8.RuneSelf && s[n] < utf8.RuneSelf:
-			if fold(rune(s[n])) != rune(p) {
+			if text.FoldRune(rune(s[n])) != rune(p) {
 				return 0, false
 			}
 			n, k = n+1, k+1
 		default:
 			want, wantSize := utf8.DecodeRuneInString(phrase[k:])
 			r, size := utf8.DecodeRuneInString(s[n:])
-			if fold(r) != want {
+			if text.FoldRune(r) != want {
 				return 0, false
 			}
 			n, k = n+size, k+wantSize
 		}
 	}
 	return n, true
-}
-
-// fold maps a rune to the form used for comparison: lower case, and the typographic
-// apostrophe that word processors insert as the plain one.
-func fold(r rune) rune {
-	switch {
-	case r >= 'A' && r <= 'Z':
-		return r + 'a' - 'A'
-	case r < utf8.RuneSelf:
-		return r
-	case r == '’':
-		return '\''
-	}
-	return unicode.ToLower(r)
 }
 
 // wordRest returns the length of the word characters that start s, so that a stem's match

@@ -114,6 +114,7 @@ func Revision(prev *ticket.Ticket, m *Message) *ticket.Ticket {
 	if m.Account != nil {
 		acc = ticket.Account{ID: m.Account.ID, Plan: m.Account.Plan, Region: m.Account.Region, Locale: m.Account.Locale}
 	}
+	acc.Name = m.From.Name // hidden from a remote model (package redact), never sent
 	if prev == nil {
 		return &ticket.Ticket{TicketID: m.ThreadID, Revision: 1, UpdatedAt: m.ReceivedAt, Account: acc,
 			Channel: "email", Subject: m.Subject, Messages: []ticket.Message{msg}}

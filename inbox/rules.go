@@ -10,6 +10,8 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // Rule actions.
@@ -76,7 +78,7 @@ func ParseRules(data []byte) (*Rules, error) {
 			rule.From[j] = strings.ToLower(strings.TrimSpace(g))
 		}
 		for j, p := range rule.Phrases {
-			rule.Phrases[j] = strings.ToLower(strings.Join(strings.Fields(p), " "))
+			rule.Phrases[j] = strings.ToLower(text.CollapseSpace(p))
 		}
 	}
 	return &r, nil
@@ -141,7 +143,7 @@ func (rs *Rules) Match(m *Message) (*Rule, string) {
 		return nil, ""
 	}
 	sender := strings.ToLower(strings.TrimSpace(m.From.Email))
-	text := strings.ToLower(strings.Join(strings.Fields(m.Subject+"\n"+m.Body), " "))
+	mail := strings.ToLower(text.CollapseSpace(m.Subject + "\n" + m.Body))
 	for i := range rs.Rules {
 		r := &rs.Rules[i]
 		for _, g := range r.From {
@@ -150,7 +152,7 @@ func (rs *Rules) Match(m *Message) (*Rule, string) {
 			}
 		}
 		for _, p := range r.Phrases {
-			if strings.Contains(text, p) {
+			if strings.Contains(mail, p) {
 				return r, fmt.Sprintf("%s rule %d (line %d): phrase %q", r.Action, i+1, r.line, p)
 			}
 		}

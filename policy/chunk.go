@@ -45,9 +45,10 @@ type block struct {
 // chunkBody cuts a Markdown body into citable chunks, one per #/##/### section (deeper
 // headings stay in their parent), with the text before the first heading as "intro".
 // A section with no text besides its heading has nothing to cite and yields no chunk,
-// but its slug is still taken so later anchors match the ones GitHub shows. The locale
-// only matters for where sentences end (German "1. März" is not a sentence end).
-func chunkBody(docID string, version int, locale, body string) []Chunk {
+// but its slug is still taken so later anchors match the ones GitHub shows. A section too
+// long for one chunk is cut between sentences as text.Split reads them, the same reading
+// the drafter, the judge and the guard use.
+func chunkBody(docID string, version int, body string) []Chunk {
 	src := []byte(body)
 	doc := markdown.Parse(gmtext.NewReader(src))
 
@@ -64,7 +65,7 @@ func chunkBody(docID string, version int, locale, body string) []Chunk {
 	var chunks []Chunk
 	taken := map[string]bool{}
 	for i, s := range sections {
-		parts := splitSection(s, locale)
+		parts := splitSection(s)
 		base := introAnchor
 		if i > 0 {
 			base = Slug(s.heading)
@@ -243,7 +244,7 @@ type unit struct {
 // maxChunkRunes when it is longer. Parts break between blocks or between sentences of a
 // paragraph, never inside a list, table or code block. Every part starts with the heading
 // line so it reads on its own when retrieved alone.
-func splitSection(s section, locale string) []string {
+func splitSection(s section) []string {
 	headingRunes := utf8.RuneCountInString(s.heading)
 	var units []unit
 	for _, b := range s.blocks {
@@ -251,8 +252,8 @@ func splitSection(s section, locale string) []string {
 			units = append(units, unit{text: b.text})
 			continue
 		}
-		for i, sentence := range sentences(b.text, locale) {
-			units = append(units, unit{text: sentence, cont: i > 0})
+		for i, sentence := range text.Split(b.text) {
+			units = append(units, unit{text: sentence.Text, cont: i > 0})
 		}
 	}
 
@@ -288,77 +289,4 @@ func renderPart(heading string, units []unit) string {
 		b.WriteString(u.text)
 	}
 	return b.String()
-}
-
-// sentences splits a paragraph after '.', '!' or '?' (and any closing quote or bracket)
-// when whitespace and then an upper-case letter, digit or opening quote follow. Periods in
-// abbreviations ("e.g.", "z. B.", "U.S.") and in numbers ("€9.99") do not end a sentence,
-// nor, in German, after an ordinal ("am 1. März").
-func sentences(p, locale string) []string {
-	ordinals := locale == "de" || strings.HasPrefix(locale, "de-")
-	runes := []rune(p)
-	var out []string
-	start := 0
-	for i := 0; i < len(runes); i++ {
-		if !strings.ContainsRune(".!?", runes[i]) {
-			continue
-		}
-		end := i + 1
-		for end < len(runes) && strings.ContainsRune(`"')]”’»`, runes[end]) {
-			end++
-		}
-		next := end
-		for next < len(runes) && unicode.IsSpace(runes[next]) {
-			next++
-		}
-		if next == end || next == len(runes) {
-			continue // no space after it, or the paragraph's end
-		}
-		r := runes[next]
-		if !unicode.IsUpper(r) && !unicode.IsDigit(r) && !strings.ContainsRune(`"'“„«(€$£`, r) {
-			continue
-		}
-		if runes[i] == '.' && isAbbreviation(lastWord(runes[start:i+1]), ordinals) {
-			continue
-		}
-		out = append(out, strings.TrimSpace(string(runes[start:end])))
-		start = next
-		i = next - 1
-	}
-	if rest := strings.TrimSpace(string(runes[start:])); rest != "" {
-		out = append(out, rest)
-	}
-	return out
-}
-
-// abbreviations that are commonly followed by a capitalised word in policy prose.
-var abbreviations = map[string]bool{
-	"approx.": true, "ca.": true, "dr.": true, "e.g.": true, "i.e.": true,
-	"incl.": true, "excl.": true, "inkl.": true, "mr.": true, "mrs.": true, "ms.": true,
-	"no.": true, "nr.": true, "st.": true, "vs.": true, "z.": true, "bzw.": true, "d.h.": true,
-	"u.a.": true, "vgl.": true, "ggf.": true, "usw.": true,
-}
-
-// isAbbreviation reports whether a word ending in '.' is an abbreviation rather than the
-// end of a sentence: a listed one, a single letter ("B."), one with inner dots ("U.S."),
-// or, where ordinals are written with a dot, a one- or two-digit number ("1.", "14."; a
-// year such as "2026." still ends a sentence).
-func isAbbreviation(word string, ordinals bool) bool {
-	w := strings.ToLower(strings.TrimLeft(word, `"'(“„«`))
-	if abbreviations[w] {
-		return true
-	}
-	body := strings.TrimSuffix(w, ".")
-	if ordinals && len(body) <= 2 && body != "" && strings.Trim(body, "0123456789") == "" {
-		return true
-	}
-	return (utf8.RuneCountInString(body) == 1 && unicode.IsLetter([]rune(body)[0])) || strings.Contains(body, ".")
-}
-
-func lastWord(runes []rune) string {
-	i := len(runes)
-	for i > 0 && !unicode.IsSpace(runes[i-1]) {
-		i--
-	}
-	return string(runes[i:])
 }

@@ -159,26 +159,3 @@ func TestSlug(t *testing.T) {
 		})
 	}
 }
-
-func TestSentences(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name, text string
-		want       []string
-		locale     string
-	}{
-		{"plain", "One rule. Two rules! Three rules? Four.", []string{"One rule.", "Two rules!", "Three rules?", "Four."}, "en"},
-		{"decimals and lower case", "It costs €9.99 per seat. then more", []string{"It costs €9.99 per seat. then more"}, "en"},
-		{"abbreviations", "Plans, e.g. Pro, qualify. Pay in the U.S. Dollar. Ends on day 7. After that, no.",
-			[]string{"Plans, e.g. Pro, qualify.", "Pay in the U.S. Dollar.", "Ends on day 7.", "After that, no."}, "en"},
-		{"german abbreviation", "Zum Beispiel z. B. Pro. Danach nicht.", []string{"Zum Beispiel z. B. Pro.", "Danach nicht."}, "de"},
-		{"german ordinal", "Gilt ab dem 1. März 2026. Danach nicht.", []string{"Gilt ab dem 1. März 2026.", "Danach nicht."}, "de"},
-		{"closing quote", `It says "refund within 14 days." Then stop.`, []string{`It says "refund within 14 days."`, "Then stop."}, "en"},
-		{"digit after", "Retries happen 3 times. 5 days later it stops.", []string{"Retries happen 3 times.", "5 days later it stops."}, "en"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, sentences(tt.text, tt.locale))
-		})
-	}
-}

@@ -122,7 +122,7 @@ func Parse(path string, data []byte) (*Version, error) {
 	v.Path = path
 	v.ContentHash = hex.EncodeToString(sum[:])
 	v.Body = body
-	v.Chunks = chunkBody(v.DocID, v.Version, v.Locale, body)
+	v.Chunks = chunkBody(v.DocID, v.Version, body)
 	if len(v.Chunks) == 0 {
 		return nil, &ParseError{Path: path, Msg: "has no policy text after the front matter",
 			Fix: "write the policy as Markdown below the closing \"---\" line"}

@@ -25,7 +25,7 @@ type Set struct {
 // FromConfig builds the providers cfg names.
 func FromConfig(cfg config.Config) Set {
 	oc := openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, DraftModel: cfg.DraftModel,
-		JudgeModel: cfg.JudgeModel, ToolRounds: cfg.ToolRounds}
+		JudgeModel: cfg.JudgeModel, ToolRounds: cfg.ToolRounds, RequestTimeout: cfg.ModelTimeout}
 	s := Local(cfg.EmbeddingDims)
 	s.Embedder = Embedder(cfg)
 	if cfg.Provider == "openai" {

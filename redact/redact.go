@@ -98,7 +98,7 @@ func Text(s string, names []string, t *Table) string {
 		if err != nil {
 			continue
 		}
-		s = re.ReplaceAllStringFunc(s, func(v string) string { return t.placeholder("NAME", name) })
+		s = re.ReplaceAllStringFunc(s, func(v string) string { return t.placeholder("NAME", v) })
 	}
 	return s
 }

@@ -7,10 +7,10 @@ package review
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
 	"time"
 
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // Queue entry states.
@@ -90,7 +90,7 @@ type SentReply struct {
 
 // TextHash is the SHA-256 of a reply with its whitespace normalised, so that a help desk
 // re-wrapping lines does not count as an edit.
-func TextHash(text string) string {
-	sum := sha256.Sum256([]byte(strings.Join(strings.Fields(text), " ")))
+func TextHash(reply string) string {
+	sum := sha256.Sum256([]byte(text.CollapseSpace(reply)))
 	return hex.EncodeToString(sum[:])
 }

@@ -21,8 +21,10 @@ die() { printf 'services: error: %s\n' "$*" >&2; exit 1; }
 TEMPORAL_VERSION=1.5.1
 PG_VERSION=15
 PG_BIN=/usr/lib/postgresql/$PG_VERSION/bin
-DB_USER=supportdraft
+DB_USER=supportdraft # owns the schema: migrations, policy import, tests' scratch schemas
 DB_PASS=supportdraft
+APP_USER=supportdraft_app # DML only (granted by `supportdraft migrate`): what production's API and worker use
+APP_PASS=supportdraft_app
 DB_PORT=${SUPPORTDRAFT_PG_PORT:-5432}
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -68,6 +70,9 @@ start_postgres() {
 DO \$\$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER') THEN
     CREATE ROLE $DB_USER LOGIN PASSWORD '$DB_PASS' CREATEDB;
+  END IF;
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$APP_USER') THEN
+    CREATE ROLE $APP_USER LOGIN PASSWORD '$APP_PASS' NOCREATEDB NOCREATEROLE;
   END IF;
 END \$\$;
 SQL
@@ -123,11 +128,15 @@ else
   DATABASE_URL="postgres://$DB_USER:$DB_PASS@127.0.0.1:$DB_PORT/supportdraft?sslmode=disable"
   TEST_DATABASE_URL="postgres://$DB_USER:$DB_PASS@127.0.0.1:$DB_PORT/supportdraft_test?sslmode=disable"
   TEMPORAL_ADDRESS=127.0.0.1:7233
+  SUPPORTDRAFT_APP_ROLE=$APP_USER
+  TEST_APP_DATABASE_URL="postgres://$APP_USER:$APP_PASS@127.0.0.1:$DB_PORT/supportdraft_test?sslmode=disable"
 fi
 {
   echo "export DATABASE_URL='$DATABASE_URL'"
   echo "export TEST_DATABASE_URL='${TEST_DATABASE_URL:-$DATABASE_URL}'"
   echo "export TEMPORAL_ADDRESS='$TEMPORAL_ADDRESS'"
+  if [ -n "${SUPPORTDRAFT_APP_ROLE:-}" ]; then echo "export SUPPORTDRAFT_APP_ROLE='$SUPPORTDRAFT_APP_ROLE'"; fi
+  if [ -n "${TEST_APP_DATABASE_URL:-}" ]; then echo "export TEST_APP_DATABASE_URL='$TEST_APP_DATABASE_URL'"; fi
   if [ -x "$data/bin/temporal" ]; then echo "export SUPPORTDRAFT_TEMPORAL_CLI='$data/bin/temporal'"; fi
 } >&3
 log "ready"

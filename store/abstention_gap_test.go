@@ -14,7 +14,7 @@ import (
 // drafter's note on what no policy mentions, and `gaps` shows it.
 func TestAbstentionIsLoggedAsAGap(t *testing.T) {
 	t.Parallel()
-	s, _ := testdb.New(t)
+	s := testdb.Tx(t)
 	ctx := context.Background()
 	note := "No eligible policy mentions bitcoin: the question needs a reply from the team.\n" + drafts.AbstainNote
 	rec := &drafts.Saved{TicketID: "T-crypto", Iteration: 1, Revision: 1, Status: drafts.StatusAbstained, EligibleAt: time.Now(),

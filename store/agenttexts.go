@@ -26,7 +26,7 @@ var ErrTextMismatch = errors.New("stored text does not match its SHA-256")
 // reference that updates and activities carry instead of it.
 func (s *Store) SaveAgentText(ctx context.Context, ticketID, kind, text string) (drafts.TextRef, error) {
 	ref := drafts.TextRef{SHA256: drafts.TextSHA256(text)}
-	err := s.pool.QueryRow(ctx, `INSERT INTO agent_texts (ticket_id, kind, text, sha256) VALUES ($1,$2,$3,$4) RETURNING id`,
+	err := s.db.QueryRow(ctx, `INSERT INTO agent_texts (ticket_id, kind, text, sha256) VALUES ($1,$2,$3,$4) RETURNING id`,
 		ticketID, kind, text, ref.SHA256).Scan(&ref.ID)
 	if err != nil {
 		return ref, fmt.Errorf("keep %s text of ticket %s: %w", kind, ticketID, err)
@@ -38,7 +38,7 @@ func (s *Store) SaveAgentText(ctx context.Context, ticketID, kind, text string) 
 // the ticket has no such text, ErrTextMismatch if the words are not the ones referenced.
 func (s *Store) AgentText(ctx context.Context, ticketID string, ref drafts.TextRef) (string, error) {
 	var text *string
-	err := s.pool.QueryRow(ctx, `SELECT text FROM agent_texts WHERE id = $1 AND ticket_id = $2`, ref.ID, ticketID).Scan(&text)
+	err := s.db.QueryRow(ctx, `SELECT text FROM agent_texts WHERE id = $1 AND ticket_id = $2`, ref.ID, ticketID).Scan(&text)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", fmt.Errorf("text %d of ticket %s: %w", ref.ID, ticketID, ErrNotFound)
 	}
@@ -58,7 +58,7 @@ func (s *Store) SetTextChecks(ctx context.Context, id int64, res *guard.Result) 
 	if err != nil {
 		return fmt.Errorf("checks of text %d: %w", id, err)
 	}
-	if _, err := s.pool.Exec(ctx, `UPDATE agent_texts SET checks = $2 WHERE id = $1`, id, b); err != nil {
+	if _, err := s.db.Exec(ctx, `UPDATE agent_texts SET checks = $2 WHERE id = $1`, id, b); err != nil {
 		return fmt.Errorf("keep checks of text %d: %w", id, err)
 	}
 	return nil
@@ -67,7 +67,7 @@ func (s *Store) SetTextChecks(ctx context.Context, id int64, res *guard.Result) 
 // TextChecks reads the guard's verdict kept by SetTextChecks; ErrNotFound if there is none.
 func (s *Store) TextChecks(ctx context.Context, ticketID string, id int64) (*guard.Result, error) {
 	var raw []byte
-	err := s.pool.QueryRow(ctx, `SELECT checks FROM agent_texts WHERE id = $1 AND ticket_id = $2`, id, ticketID).Scan(&raw)
+	err := s.db.QueryRow(ctx, `SELECT checks FROM agent_texts WHERE id = $1 AND ticket_id = $2`, id, ticketID).Scan(&raw)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && raw == nil) {
 		return nil, fmt.Errorf("checks of text %d of ticket %s: %w", id, ticketID, ErrNotFound)
 	}
@@ -84,7 +84,7 @@ func (s *Store) TextChecks(ctx context.Context, ticketID string, id int64) (*gua
 // DeleteAgentText removes a text whose update never reached a draft (no such draft, or the
 // workflow refused it), so a refused request leaves no row behind.
 func (s *Store) DeleteAgentText(ctx context.Context, id int64) error {
-	if _, err := s.pool.Exec(ctx, `DELETE FROM agent_texts WHERE id = $1`, id); err != nil {
+	if _, err := s.db.Exec(ctx, `DELETE FROM agent_texts WHERE id = $1`, id); err != nil {
 		return fmt.Errorf("delete text %d: %w", id, err)
 	}
 	return nil

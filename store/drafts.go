@@ -76,7 +76,7 @@ func nonNil[T any](s []T) []T {
 // SetDraftStatus records a status change (stale, discarded, closed) with its reasons.
 func (s *Store) SetDraftStatus(ctx context.Context, ticketID string, iteration int, status string, reasons []drafts.StaleReason) error {
 	b, _ := json.Marshal(nonNil(reasons))
-	tag, err := s.pool.Exec(ctx, `UPDATE drafts SET status = $3, stale_reasons = $4, updated_at = now()
+	tag, err := s.db.Exec(ctx, `UPDATE drafts SET status = $3, stale_reasons = $4, updated_at = now()
 		WHERE ticket_id = $1 AND iteration = $2`, ticketID, iteration, status, b)
 	if err != nil {
 		return fmt.Errorf("set status of draft %s #%d: %w", ticketID, iteration, err)
@@ -89,7 +89,7 @@ func (s *Store) SetDraftStatus(ctx context.Context, ticketID string, iteration i
 
 // SaveEdit stores the agent's edited text for a draft iteration.
 func (s *Store) SaveEdit(ctx context.Context, ticketID string, iteration int, text string) error {
-	_, err := s.pool.Exec(ctx, `UPDATE drafts SET edited_text = $3, edited_at = now(), updated_at = now()
+	_, err := s.db.Exec(ctx, `UPDATE drafts SET edited_text = $3, edited_at = now(), updated_at = now()
 		WHERE ticket_id = $1 AND iteration = $2`, ticketID, iteration, text)
 	return err
 }
@@ -98,7 +98,7 @@ func (s *Store) SaveEdit(ctx context.Context, ticketID string, iteration int, te
 func (s *Store) RecordSendCheck(ctx context.Context, ticketID string, c drafts.SendCheck) error {
 	reasons, _ := json.Marshal(nonNil(c.Reasons))
 	unsupported, _ := json.Marshal(nonNil(c.Unsupported))
-	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, cause, unsupported, override_reason)
+	_, err := s.db.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, cause, unsupported, override_reason)
 		VALUES ($1,$2,$3,$4,$5,$6,$7)`, ticketID, c.Iteration, c.Verdict, reasons, c.Cause, unsupported, c.OverrideReason)
 	return err
 }
@@ -106,7 +106,7 @@ func (s *Store) RecordSendCheck(ctx context.Context, ticketID string, c drafts.S
 // LastIteration is the highest saved iteration of a ticket's draft, 0 if none.
 func (s *Store) LastIteration(ctx context.Context, ticketID string) (int, error) {
 	var n int
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(max(iteration), 0) FROM drafts WHERE ticket_id = $1`, ticketID).Scan(&n)
+	err := s.db.QueryRow(ctx, `SELECT coalesce(max(iteration), 0) FROM drafts WHERE ticket_id = $1`, ticketID).Scan(&n)
 	return n, err
 }
 
@@ -131,7 +131,7 @@ func (s *Store) loadIteration(ctx context.Context, ticketID string, iteration in
 	var r drafts.Saved
 	var claims, sentences, bound, evidence, scores, stale []byte
 	var edited *string
-	err := s.pool.QueryRow(ctx, `
+	err := s.db.QueryRow(ctx, `
 		SELECT ticket_id, iteration, revision, status, eligible_at, plan, region, locale, reply, model_reply, abstained,
 		       note, claims, sentences, bound, evidence, scores, unsupported, confidence, edited_text, stale_reasons, created_at
 		FROM drafts WHERE ticket_id = $1 AND ($2 = 0 OR iteration = $2)

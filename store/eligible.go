@@ -84,7 +84,7 @@ func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, sql, args...)
+	rows, err := s.db.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("eligible chunks for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
 	}
@@ -100,7 +100,7 @@ func (s *Store) ExplainEligible(ctx context.Context, q Query) ([]string, error) 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
+	rows, err := s.db.Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("explain eligible chunks for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
 	}
@@ -138,7 +138,7 @@ LIMIT $3`
 
 // SimilarityOnly returns the top-k chunks by similarity with no metadata filter at all.
 func (s *Store) SimilarityOnly(ctx context.Context, q Query) ([]Hit, error) {
-	rows, err := s.pool.Query(ctx, fmt.Sprintf(similarityOnlySQL, len(q.Vector)), pgvector.NewVector(q.Vector), q.Embedder, q.K)
+	rows, err := s.db.Query(ctx, fmt.Sprintf(similarityOnlySQL, len(q.Vector)), pgvector.NewVector(q.Vector), q.Embedder, q.K)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func VectorIndexSQL(embedder string, dims int) string {
 
 // EnsureVectorIndex creates the HNSW index for emb's vectors if it is missing.
 func (s *Store) EnsureVectorIndex(ctx context.Context, emb Embedder) error {
-	if _, err := s.pool.Exec(ctx, VectorIndexSQL(emb.Name(), emb.Dims())); err != nil {
+	if _, err := s.db.Exec(ctx, VectorIndexSQL(emb.Name(), emb.Dims())); err != nil {
 		return fmt.Errorf("create vector index for %s: %w", emb.Name(), err)
 	}
 	return nil
@@ -184,7 +184,7 @@ func TSQuery(query string) string {
 
 // Chunks loads chunks by ID (any status: they are cited by a saved draft), as evidence.
 func (s *Store) Chunks(ctx context.Context, ids []string) ([]policy.Evidence, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.db.Query(ctx, `
 		SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8
 		FROM chunks c JOIN versions v ON v.id = c.version_id WHERE c.id = ANY ($1) ORDER BY c.id`, ids)
 	if err != nil {

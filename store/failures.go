@@ -13,7 +13,7 @@ import (
 // RecordBuildFailure keeps why the ticket's last build failed, replacing an earlier
 // failure. SaveIteration deletes it when a build succeeds.
 func (s *Store) RecordBuildFailure(ctx context.Context, ticketID string, revision int, reason string) error {
-	_, err := s.pool.Exec(ctx, `
+	_, err := s.db.Exec(ctx, `
 		INSERT INTO build_failures (ticket_id, revision, reason) VALUES ($1, $2, $3)
 		ON CONFLICT (ticket_id) DO UPDATE SET revision = EXCLUDED.revision, reason = EXCLUDED.reason, failed_at = now()`,
 		ticketID, revision, reason)
@@ -29,7 +29,7 @@ func (s *Store) RecordBuildFailure(ctx context.Context, ticketID string, revisio
 func (s *Store) withBuildFailure(ctx context.Context, ticketID string, r *drafts.Saved) (*drafts.Saved, error) {
 	var revision int
 	var reason string
-	err := s.pool.QueryRow(ctx, `SELECT revision, reason FROM build_failures WHERE ticket_id = $1`, ticketID).Scan(&revision, &reason)
+	err := s.db.QueryRow(ctx, `SELECT revision, reason FROM build_failures WHERE ticket_id = $1`, ticketID).Scan(&revision, &reason)
 	if errors.Is(err, pgx.ErrNoRows) {
 		if r == nil {
 			return nil, fmt.Errorf("draft for ticket %s: %w", ticketID, ErrNotFound)

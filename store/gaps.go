@@ -35,7 +35,7 @@ type ReasonCount struct {
 // first, and within an area by reason pattern. It is the list of questions the corpus
 // cannot answer: read monthly, it points at the policy documents nobody has written yet.
 func (s *Store) Gaps(ctx context.Context, since time.Time) ([]Gap, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.db.Query(ctx, `
 		SELECT area, count(*), count(DISTINCT ticket_id), max(at)
 		FROM rejections WHERE at >= $1 GROUP BY area`, since)
 	if err != nil {
@@ -57,7 +57,7 @@ func (s *Store) Gaps(ctx context.Context, since time.Time) ([]Gap, error) {
 
 	// Per reason, the newest few sentences; patterns and examples are merged in Go
 	// because the pattern is ours, not SQL's.
-	rows, err = s.pool.Query(ctx, `
+	rows, err = s.db.Query(ctx, `
 		SELECT area, reason, count(*), max(at), (array_agg(sentence ORDER BY at DESC))[1:$2]
 		FROM rejections WHERE at >= $1 GROUP BY area, reason
 		ORDER BY max(at) DESC, reason`, since, maxGapExamples)

@@ -24,7 +24,7 @@ func saveStruck(t *testing.T, s *store.Store, ticketID, area string, at time.Tim
 	if err := s.SaveIteration(ctx, rec, area); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Pool().Exec(ctx, `UPDATE rejections SET at = $2 WHERE ticket_id = $1`, ticketID, at); err != nil {
+	if _, err := s.DB().Exec(ctx, `UPDATE rejections SET at = $2 WHERE ticket_id = $1`, ticketID, at); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -35,7 +35,7 @@ func struck(sentence, reason string) guard.SentenceResult {
 
 func TestGaps(t *testing.T) {
 	t.Parallel()
-	s, _ := testdb.New(t)
+	s := testdb.Tx(t)
 	ctx := context.Background()
 	day := func(d int) time.Time { return time.Date(2026, 11, d, 12, 0, 0, 0, time.UTC) }
 

@@ -23,7 +23,7 @@ func (s *Store) SaveMessage(ctx context.Context, m *inbox.Message) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO inbox_messages (message_id, thread_id, received_at, message)
+	_, err = s.db.Exec(ctx, `INSERT INTO inbox_messages (message_id, thread_id, received_at, message)
 		VALUES ($1, $2, $3, $4) ON CONFLICT (message_id) DO NOTHING`, m.MessageID, m.ThreadID, m.ReceivedAt, data)
 	if err != nil {
 		return fmt.Errorf("save message %s: %w", m.MessageID, err)
@@ -34,7 +34,7 @@ func (s *Store) SaveMessage(ctx context.Context, m *inbox.Message) error {
 // Message loads an inbound message by its ID.
 func (s *Store) Message(ctx context.Context, messageID string) (*inbox.Message, error) {
 	var data []byte
-	err := s.pool.QueryRow(ctx, `SELECT message FROM inbox_messages WHERE message_id = $1`, messageID).Scan(&data)
+	err := s.db.QueryRow(ctx, `SELECT message FROM inbox_messages WHERE message_id = $1`, messageID).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("message %s: %w", messageID, ErrNotFound)
 	}
@@ -79,9 +79,9 @@ func (s *Store) AppendToThread(ctx context.Context, m *inbox.Message) (*ticket.T
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO ticket_revisions (`+ticketColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+		if _, err := tx.Exec(ctx, `INSERT INTO ticket_revisions (`+ticketColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
 			out.TicketID, out.Revision, out.UpdatedAt, out.Account.ID, out.Account.Plan, out.Account.Region,
-			out.Account.Eligibility().Locale, out.Channel, out.Subject, msgs); err != nil {
+			out.Account.Eligibility().Locale, out.Channel, out.Subject, msgs, out.Account.Name); err != nil {
 			return err
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO inbox_revisions (message_id, ticket_id, revision) VALUES ($1, $2, $3)`, m.MessageID, out.TicketID, out.Revision)
@@ -107,7 +107,7 @@ func (s *Store) RecordFunnel(ctx context.Context, events []inbox.Event) error {
 		outcomes, reasons, buckets = append(outcomes, e.Outcome), append(reasons, e.Reason), append(buckets, e.Bucket)
 		at = append(at, e.At)
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO funnel_events (message_id, thread_id, stage, outcome, reason, bucket, at)
+	_, err := s.db.Exec(ctx, `INSERT INTO funnel_events (message_id, thread_id, stage, outcome, reason, bucket, at)
 		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])`,
 		ids, threads, steps, outcomes, reasons, buckets, at)
 	if err != nil {
@@ -118,7 +118,7 @@ func (s *Store) RecordFunnel(ctx context.Context, events []inbox.Event) error {
 
 // FunnelEvents returns a message's recorded step decisions in order.
 func (s *Store) FunnelEvents(ctx context.Context, messageID string) ([]inbox.Event, error) {
-	rows, err := s.pool.Query(ctx, `SELECT message_id, thread_id, stage, outcome, reason, bucket, at
+	rows, err := s.db.Query(ctx, `SELECT message_id, thread_id, stage, outcome, reason, bucket, at
 		FROM funnel_events WHERE message_id = $1 ORDER BY id`, messageID)
 	if err != nil {
 		return nil, fmt.Errorf("funnel events of message %s: %w", messageID, err)
@@ -133,7 +133,7 @@ func (s *Store) FunnelEvents(ctx context.Context, messageID string) ([]inbox.Eve
 // Halted reports whether the kill switch is on.
 func (s *Store) Halted(ctx context.Context) (bool, error) {
 	var halted bool
-	if err := s.pool.QueryRow(ctx, `SELECT halted FROM kill_switch`).Scan(&halted); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT halted FROM kill_switch`).Scan(&halted); err != nil {
 		return false, fmt.Errorf("read the kill switch: %w", err)
 	}
 	return halted, nil
@@ -141,7 +141,7 @@ func (s *Store) Halted(ctx context.Context) (bool, error) {
 
 // SetHalted turns the kill switch on or off; by names who did it, for the record.
 func (s *Store) SetHalted(ctx context.Context, halted bool, by string) error {
-	if _, err := s.pool.Exec(ctx, `UPDATE kill_switch SET halted = $1, changed_by = $2, changed_at = now()`, halted, by); err != nil {
+	if _, err := s.db.Exec(ctx, `UPDATE kill_switch SET halted = $1, changed_by = $2, changed_at = now()`, halted, by); err != nil {
 		return fmt.Errorf("set the kill switch: %w", err)
 	}
 	return nil

@@ -22,7 +22,7 @@ func inboundMessage(id, thread, body string) *inbox.Message {
 
 func TestMessagesKeepTheirFirstCopyWithoutLabels(t *testing.T) {
 	t.Parallel()
-	s, _ := testdb.New(t)
+	s := testdb.Tx(t)
 	ctx := context.Background()
 	require.NoError(t, s.SaveMessage(ctx, inboundMessage("<1@x>", "th-1", "first copy")))
 	require.NoError(t, s.SaveMessage(ctx, inboundMessage("<1@x>", "th-1", "redelivered, changed")))
@@ -68,7 +68,7 @@ func TestAppendToThreadNumbersRevisionsOnceEach(t *testing.T) {
 
 func TestKillSwitchAndFunnelEvents(t *testing.T) {
 	t.Parallel()
-	s, _ := testdb.New(t)
+	s := testdb.Tx(t)
 	ctx := context.Background()
 	halted, err := s.Halted(ctx)
 	require.NoError(t, err)
@@ -92,7 +92,7 @@ func TestKillSwitchAndFunnelEvents(t *testing.T) {
 
 func TestFunnelCountsWhereMessagesStopped(t *testing.T) {
 	t.Parallel()
-	s, _ := testdb.New(t)
+	s := testdb.Tx(t)
 	ctx := context.Background()
 	at := time.Now().UTC()
 	ev := func(id, step, outcome string) inbox.Event {

@@ -27,11 +27,11 @@ func (s *Store) InsertTicket(ctx context.Context, t *ticket.Ticket) (inserted bo
 		return false, err
 	}
 	sum := contentHash(t)
-	tag, err := s.pool.Exec(ctx, `
-		INSERT INTO ticket_revisions (ticket_id, revision, updated_at, account_id, plan, region, locale, channel, subject, messages, content_sha256)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT (ticket_id, revision) DO NOTHING`,
+	tag, err := s.db.Exec(ctx, `
+		INSERT INTO ticket_revisions (`+ticketColumns+`, content_sha256)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) ON CONFLICT (ticket_id, revision) DO NOTHING`,
 		t.TicketID, t.Revision, t.UpdatedAt, t.Account.ID, t.Account.Plan, t.Account.Region,
-		t.Account.Eligibility().Locale, t.Channel, t.Subject, msgs, sum)
+		t.Account.Eligibility().Locale, t.Channel, t.Subject, msgs, t.Account.Name, sum)
 	if err != nil {
 		return false, fmt.Errorf("save ticket %s revision %d: %w", t.TicketID, t.Revision, err)
 	}
@@ -40,7 +40,7 @@ func (s *Store) InsertTicket(ctx context.Context, t *ticket.Ticket) (inserted bo
 	}
 	// Rows stored before the hash existed have none: the first retry records it.
 	var stored []byte
-	err = s.pool.QueryRow(ctx, `
+	err = s.db.QueryRow(ctx, `
 		UPDATE ticket_revisions SET content_sha256 = coalesce(content_sha256, $3)
 		WHERE ticket_id = $1 AND revision = $2 RETURNING content_sha256`, t.TicketID, t.Revision, sum).Scan(&stored)
 	if err != nil {
@@ -65,7 +65,7 @@ func contentHash(t *ticket.Ticket) []byte {
 // DeleteTicketRevision removes a revision this request inserted when the workflow that
 // should read it could not be reached, so a failed start leaves no orphan row.
 func (s *Store) DeleteTicketRevision(ctx context.Context, ticketID string, revision int) error {
-	_, err := s.pool.Exec(ctx, `DELETE FROM ticket_revisions WHERE ticket_id = $1 AND revision = $2
+	_, err := s.db.Exec(ctx, `DELETE FROM ticket_revisions WHERE ticket_id = $1 AND revision = $2
 		AND NOT EXISTS (SELECT 1 FROM drafts WHERE ticket_id = $1 AND revision = $2)`, ticketID, revision)
 	if err != nil {
 		return fmt.Errorf("undo ticket %s revision %d: %w", ticketID, revision, err)
@@ -76,7 +76,7 @@ func (s *Store) DeleteTicketRevision(ctx context.Context, ticketID string, revis
 // LatestRevision is the highest stored revision of a ticket, 0 if none.
 func (s *Store) LatestRevision(ctx context.Context, ticketID string) (int, error) {
 	var n int
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(max(revision), 0) FROM ticket_revisions WHERE ticket_id = $1`, ticketID).Scan(&n)
+	err := s.db.QueryRow(ctx, `SELECT coalesce(max(revision), 0) FROM ticket_revisions WHERE ticket_id = $1`, ticketID).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("latest revision of ticket %s: %w", ticketID, err)
 	}
@@ -98,7 +98,7 @@ func (s *Store) RecordSendCheckAt(ctx context.Context, ticketID string, c drafts
 	if c.TextID != 0 {
 		textID = &c.TextID
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, at, cause, unsupported, override_reason, text_id)
+	_, err := s.db.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, at, cause, unsupported, override_reason, text_id)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`, ticketID, c.Iteration, c.Verdict, b, at, c.Cause, unsupported, c.OverrideReason, textID)
 	if err != nil {
 		return fmt.Errorf("record send-check of ticket %s: %w", ticketID, err)
@@ -108,5 +108,8 @@ func (s *Store) RecordSendCheckAt(ctx context.Context, ticketID string, c drafts
 
 // Ping checks that Postgres answers; /readyz uses it.
 func (s *Store) Ping(ctx context.Context) error {
+	if s.pool == nil {
+		return errOnTx
+	}
 	return s.pool.Ping(ctx)
 }

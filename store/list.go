@@ -30,7 +30,7 @@ type VersionRow struct {
 // ListVersions returns every stored version, with whether it is eligible at `at` for plan
 // and region ("" matches any).
 func (s *Store) ListVersions(ctx context.Context, at time.Time, plan, region string) ([]VersionRow, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.db.Query(ctx, `
 		SELECT v.doc_id, v.version, v.status, v.source, v.locale, v.area, v.title,
 		       v.effective_from, v.effective_to, v.approved_at, v.plans, v.regions,
 		       (SELECT count(*) FROM chunks c WHERE c.version_id = v.id)::int,
@@ -47,7 +47,7 @@ func (s *Store) ListVersions(ctx context.Context, at time.Time, plan, region str
 // CurrentVersion returns the version of docID eligible at `at` for plan and region, or
 // ErrNotFound when none is. The pre-send check compares a draft's bound versions with it.
 func (s *Store) CurrentVersion(ctx context.Context, docID string, at time.Time, plan, region string) (VersionRow, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.db.Query(ctx, `
 		SELECT v.doc_id, v.version, v.status, v.source, v.locale, v.area, v.title,
 		       v.effective_from, v.effective_to, v.approved_at, v.plans, v.regions, 0, true
 		FROM versions v

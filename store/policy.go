@@ -73,7 +73,7 @@ func (s *Store) embedNew(ctx context.Context, versions []*policy.Version, emb Em
 	for i, v := range versions {
 		refs[i] = v.Ref()
 	}
-	rows, err := s.pool.Query(ctx, `SELECT doc_id || '@' || version FROM versions WHERE doc_id || '@' || version = ANY ($1)`, refs)
+	rows, err := s.db.Query(ctx, `SELECT doc_id || '@' || version FROM versions WHERE doc_id || '@' || version = ANY ($1)`, refs)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func (s *Store) Reembed(ctx context.Context, emb Embedder, progress func(done, t
 	if err := s.EnsureVectorIndex(ctx, emb); err != nil {
 		return 0, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, text FROM chunks WHERE embedder <> $1 ORDER BY id`, emb.Name())
+	rows, err := s.db.Query(ctx, `SELECT id, text FROM chunks WHERE embedder <> $1 ORDER BY id`, emb.Name())
 	if err != nil {
 		return 0, err
 	}
@@ -246,7 +246,7 @@ func (s *Store) Reembed(ctx context.Context, emb Embedder, progress func(done, t
 		for i, c := range part {
 			batch.Queue(`UPDATE chunks SET embedder = $2, embedding = $3 WHERE id = $1`, c.ID, emb.Name(), pgvector.NewVector(vecs[i]))
 		}
-		if err := s.pool.SendBatch(ctx, batch).Close(); err != nil {
+		if err := s.db.SendBatch(ctx, batch).Close(); err != nil {
 			return start, err
 		}
 		if progress != nil {

@@ -36,8 +36,8 @@ type purgeTarget struct {
 }
 
 var purgeTargets = []purgeTarget{
-	{"ticket_revisions", "subject and messages (account, hashes and revision numbers stay)", "received_at",
-		"purged_at IS NULL AND received_at < $1", "subject = '', messages = '[]', purged_at = now()"},
+	{"ticket_revisions", "subject, messages and the account's name (plan, region, hashes and revision numbers stay)", "received_at",
+		"purged_at IS NULL AND received_at < $1", "subject = '', messages = '[]', account_name = '', purged_at = now()"},
 	{"inbox_messages", "the mail's subject, body and addresses (IDs, thread and account stay)", "stored_at",
 		"purged_at IS NULL AND stored_at < $1",
 		"message = message - 'subject' - 'body' - 'from' - 'to' - 'cc' - 'bcc' - 'headers', purged_at = now()"},

@@ -12,7 +12,7 @@ import (
 // SaveReview writes a ticket's queue entry: a newly queued iteration replaces the row, a
 // decision updates it. Writing the same entry again (an activity retry) changes nothing.
 func (s *Store) SaveReview(ctx context.Context, e *review.Entry) error {
-	_, err := s.pool.Exec(ctx, `
+	_, err := s.db.Exec(ctx, `
 		INSERT INTO review_queue (ticket_id, iteration, state, bucket, confidence, low_confidence, forced_review,
 		  queued_at, review_until, decided_by, decided_at, handoff_error)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)
@@ -33,7 +33,7 @@ func (s *Store) SaveReview(ctx context.Context, e *review.Entry) error {
 // those past it still waiting for approval, and approved ones the help desk did not take
 // (a person passes those on), with the draft's reply and status.
 func (s *Store) ReviewQueue(ctx context.Context) ([]review.Item, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.db.Query(ctx, `
 		SELECT q.ticket_id, q.iteration, q.state, q.bucket, q.confidence, q.low_confidence, q.forced_review,
 		       q.queued_at, q.review_until, q.decided_by, q.decided_at, q.handoff_error, q.review_until > now(), d.reply, coalesce(f.reason, ''), CASE WHEN f.ticket_id IS NULL THEN d.status ELSE 'failed' END
 		FROM review_queue q JOIN drafts d ON d.ticket_id = q.ticket_id AND d.iteration = q.iteration
@@ -53,7 +53,7 @@ func (s *Store) ReviewQueue(ctx context.Context) ([]review.Item, error) {
 
 // RecordSent keeps what the help desk reported sending (a hash, never the text).
 func (s *Store) RecordSent(ctx context.Context, r *review.SentReply) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO sent_replies (ticket_id, iteration, text_sha256, edited, verdict, sent_at, agent)
+	_, err := s.db.Exec(ctx, `INSERT INTO sent_replies (ticket_id, iteration, text_sha256, edited, verdict, sent_at, agent)
 		VALUES ($1,$2,$3,$4,$5,$6,$7)`, r.TicketID, r.Iteration, r.TextSHA256, r.Edited, r.Verdict, r.SentAt, r.Agent)
 	if err != nil {
 		return fmt.Errorf("record the sent reply of ticket %s: %w", r.TicketID, err)

@@ -42,6 +42,9 @@ type Scope struct {
 // Import calls it after every commit. Until it has run for a new plan or region, queries
 // of that scope take the unpartitioned path, which is slower but equally correct.
 func (s *Store) EnsureScopes(ctx context.Context, emb embedding.Embedder) error {
+	if s.pool == nil {
+		return errOnTx
+	}
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -124,7 +127,7 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 
 // Scopes lists the retrieval scopes with their sizes, for `bench retrieval` and operators.
 func (s *Store) Scopes(ctx context.Context) ([]Scope, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.db.Query(ctx, `
 		SELECT s.id, s.plan, s.region, s.embedder,
 		       (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id)::int, s.indexed,
 		       pg_table_size(format('scope_chunks_%s', s.id)::regclass),
@@ -139,7 +142,7 @@ func (s *Store) Scopes(ctx context.Context) ([]Scope, error) {
 // scopeOf finds the built scope that holds exactly what q.Account may be shown with
 // q.Embedder's vectors. ok is false when there is none yet: the caller falls back.
 func (s *Store) scopeOf(ctx context.Context, q Query) (id int, indexed, ok bool, err error) {
-	err = s.pool.QueryRow(ctx, `
+	err = s.db.QueryRow(ctx, `
 		SELECT id, indexed FROM retrieval_scopes
 		WHERE embedder = $1 AND dims = $4
 		  AND plan = CASE WHEN EXISTS (SELECT FROM scope_names WHERE kind = 'plan' AND name = $2) THEN $2 ELSE '*' END

@@ -17,7 +17,7 @@ import (
 // send-check and the edit check run the guard against all of them, so an agent may quote
 // any current policy, not only what the draft cited.
 func (s *Store) EligibleChunks(ctx context.Context, at time.Time, plan, region string) ([]policy.Evidence, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.db.Query(ctx, `
 		SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8
 		FROM versions v JOIN chunks c ON c.version_id = v.id
 		WHERE v.status <> 'draft' AND v.eligible_window @> $1::timestamptz
@@ -47,7 +47,7 @@ func (s *Store) LogRejections(ctx context.Context, ticketID string, iteration in
 // LogRejection adds one line to the rejection log; the same sentence of the same
 // iteration is logged once.
 func (s *Store) LogRejection(ctx context.Context, ticketID string, iteration int, area, sentence, reason string) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area)
+	_, err := s.db.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area)
 		VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING`, ticketID, iteration, sentence, reason, area)
 	if err != nil {
 		return fmt.Errorf("log rejection for %s #%d: %w", ticketID, iteration, err)
@@ -58,7 +58,7 @@ func (s *Store) LogRejection(ctx context.Context, ticketID string, iteration int
 // DraftArea is the policy area a draft iteration is filed under ("" if unknown).
 func (s *Store) DraftArea(ctx context.Context, ticketID string, iteration int) (string, error) {
 	var area string
-	err := s.pool.QueryRow(ctx, `SELECT coalesce((SELECT area FROM drafts WHERE ticket_id = $1 AND iteration = $2), '')`,
+	err := s.db.QueryRow(ctx, `SELECT coalesce((SELECT area FROM drafts WHERE ticket_id = $1 AND iteration = $2), '')`,
 		ticketID, iteration).Scan(&area)
 	if err != nil {
 		return "", fmt.Errorf("area of draft %s #%d: %w", ticketID, iteration, err)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
@@ -24,8 +25,27 @@ var ErrNotFound = errors.New("not found")
 
 // Store wraps a pgx pool with pgvector types registered on every connection.
 type Store struct {
-	pool *pgxpool.Pool
+	pool *pgxpool.Pool // nil for a store over one transaction (OnTx)
+	db   DB            // what queries run on: pool, or that transaction
 }
+
+// DB is what the store's queries run on: the pool of a store from Open, or the single
+// transaction of a store from OnTx.
+type DB interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+	Begin(ctx context.Context) (pgx.Tx, error)
+}
+
+// OnTx returns a store whose every query runs in tx, its own transactions as savepoints
+// of it. Tests that need no schema of their own run in one and roll it back. What needs
+// connections of its own (EnsureScopes, so Import; Ping) fails on it.
+func OnTx(tx pgx.Tx) *Store { return &Store{db: tx} }
+
+// errOnTx is what a store over one transaction answers where it needs the pool.
+var errOnTx = errors.New("a store over one transaction has no pool")
 
 // PoolSize is how many connections a Store opens at most unless the URL says otherwise.
 // A worker and an API replica each hold one pool: several replicas must stay well inside
@@ -74,14 +94,22 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to Postgres at %s: %w (is it running? `scripts/services.sh` starts it)", cfg.ConnConfig.Host, err)
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool, db: pool}, nil
 }
 
-// Close releases the pool.
-func (s *Store) Close() { s.pool.Close() }
+// Close releases the pool; a store over one transaction leaves it to its owner.
+func (s *Store) Close() {
+	if s.pool != nil {
+		s.pool.Close()
+	}
+}
 
 // Pool exposes the pool to benchmarks and tests that load data in bulk.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// DB exposes what the store's queries run on, for tests that look at rows directly
+// whether the store is over a pool or one transaction.
+func (s *Store) DB() DB { return s.db }
 
 // Migrate applies every embedded migration not yet recorded in goose_db_version.
 // It needs the vector and btree_gist extensions, which scripts/services.sh creates as
@@ -108,5 +136,5 @@ func Migrate(ctx context.Context, databaseURL string) (applied int, err error) {
 
 // inTx runs fn in one transaction, committing only if fn returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, fn)
+	return pgx.BeginFunc(ctx, s.db, fn)
 }

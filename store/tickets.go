@@ -18,17 +18,17 @@ func (s *Store) SaveTicket(ctx context.Context, t *ticket.Ticket) error {
 	return err
 }
 
-const ticketColumns = `ticket_id, revision, updated_at, account_id, plan, region, locale, channel, subject, messages`
+const ticketColumns = `ticket_id, revision, updated_at, account_id, plan, region, locale, channel, subject, messages, account_name`
 
 // Ticket loads one revision of a ticket.
 func (s *Store) Ticket(ctx context.Context, ticketID string, revision int) (*ticket.Ticket, error) {
-	row := s.pool.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 AND revision = $2`, ticketID, revision)
+	row := s.db.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 AND revision = $2`, ticketID, revision)
 	return scanTicket(row, ticketID)
 }
 
 // LatestTicket loads the highest revision of a ticket: the state of the ticket now.
 func (s *Store) LatestTicket(ctx context.Context, ticketID string) (*ticket.Ticket, error) {
-	row := s.pool.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 ORDER BY revision DESC LIMIT 1`, ticketID)
+	row := s.db.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 ORDER BY revision DESC LIMIT 1`, ticketID)
 	return scanTicket(row, ticketID)
 }
 
@@ -36,7 +36,7 @@ func scanTicket(row pgx.Row, ticketID string) (*ticket.Ticket, error) {
 	t := &ticket.Ticket{}
 	var msgs []byte
 	err := row.Scan(&t.TicketID, &t.Revision, &t.UpdatedAt, &t.Account.ID, &t.Account.Plan, &t.Account.Region,
-		&t.Account.Locale, &t.Channel, &t.Subject, &msgs)
+		&t.Account.Locale, &t.Channel, &t.Subject, &msgs, &t.Account.Name)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("ticket %s: %w", ticketID, ErrNotFound)
 	}

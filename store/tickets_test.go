@@ -22,7 +22,7 @@ func TestTickets(t *testing.T) {
 
 	t.Run("saving a revision twice is a no-op; other content under its number is refused", func(t *testing.T) {
 		t.Parallel()
-		s, _ := testdb.New(t)
+		s := testdb.Tx(t)
 		first := testenv.Ticket("T-1", 1, "pro", "eu", at, "Can I get a refund on my annual plan?")
 		require.NoError(t, s.SaveTicket(ctx, first))
 		require.NoError(t, s.SaveTicket(ctx, testenv.Ticket("T-1", 1, "pro", "eu", at, "Can I get a refund on my annual plan?")),
@@ -31,7 +31,7 @@ func TestTickets(t *testing.T) {
 		require.ErrorIs(t, s.SaveTicket(ctx, again), store.ErrRevisionConflict)
 
 		var n int
-		require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM ticket_revisions WHERE ticket_id = 'T-1'`).Scan(&n))
+		require.NoError(t, s.DB().QueryRow(ctx, `SELECT count(*) FROM ticket_revisions WHERE ticket_id = 'T-1'`).Scan(&n))
 		assert.Equal(t, 1, n)
 		got, err := s.Ticket(ctx, "T-1", 1)
 		require.NoError(t, err)
@@ -40,7 +40,7 @@ func TestTickets(t *testing.T) {
 
 	t.Run("LatestTicket returns the highest revision, whatever the arrival order", func(t *testing.T) {
 		t.Parallel()
-		s, _ := testdb.New(t)
+		s := testdb.Tx(t)
 		for _, rev := range []int{2, 10, 1, 3} {
 			tk := testenv.Ticket("T-2", rev, "pro", "eu", at.Add(time.Duration(rev)*time.Minute), "revision body")
 			tk.Subject = fmt.Sprintf("revision %d", rev)
@@ -63,7 +63,7 @@ func TestTickets(t *testing.T) {
 
 	t.Run("a round trip keeps every field", func(t *testing.T) {
 		t.Parallel()
-		s, _ := testdb.New(t)
+		s := testdb.Tx(t)
 		tk := &ticket.Ticket{TicketID: "T-4", Revision: 2, UpdatedAt: at, Channel: "chat", Subject: "Refund",
 			Account: ticket.Account{ID: "A-9", Plan: "business", Region: "uk", Locale: "de"},
 			Messages: []ticket.Message{
@@ -85,7 +85,7 @@ func TestTickets(t *testing.T) {
 
 	t.Run("missing tickets and revisions are ErrNotFound", func(t *testing.T) {
 		t.Parallel()
-		s, _ := testdb.New(t)
+		s := testdb.Tx(t)
 		require.NoError(t, s.SaveTicket(ctx, testenv.Ticket("T-5", 1, "pro", "eu", at, "hello")))
 		for _, c := range []struct {
 			name, id string

@@ -23,7 +23,7 @@ const tokenColumns = `id, name, role, created_at, last_used_at, revoked_at`
 
 // CreateToken stores a token's hash with its name and role.
 func (s *Store) CreateToken(ctx context.Context, name, role string, hash []byte) (Token, error) {
-	rows, err := s.pool.Query(ctx, `INSERT INTO api_tokens (name, role, hash) VALUES ($1, $2, $3) RETURNING `+tokenColumns, name, role, hash)
+	rows, err := s.db.Query(ctx, `INSERT INTO api_tokens (name, role, hash) VALUES ($1, $2, $3) RETURNING `+tokenColumns, name, role, hash)
 	if err != nil {
 		return Token{}, fmt.Errorf("create token %q: %w", name, err)
 	}
@@ -33,7 +33,7 @@ func (s *Store) CreateToken(ctx context.Context, name, role string, hash []byte)
 // ActiveTokenByHash finds the unrevoked token with this hash, or ErrNotFound. It marks the
 // token used, at most once a minute, so `token list` shows which tokens are alive.
 func (s *Store) ActiveTokenByHash(ctx context.Context, hash []byte) (Token, error) {
-	rows, err := s.pool.Query(ctx, `UPDATE api_tokens SET last_used_at = now()
+	rows, err := s.db.Query(ctx, `UPDATE api_tokens SET last_used_at = now()
 		WHERE hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
 		RETURNING `+tokenColumns, hash)
 	if err != nil {
@@ -41,7 +41,7 @@ func (s *Store) ActiveTokenByHash(ctx context.Context, hash []byte) (Token, erro
 	}
 	t, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Token])
 	if errors.Is(err, pgx.ErrNoRows) {
-		rows, err = s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE hash = $1 AND revoked_at IS NULL`, hash)
+		rows, err = s.db.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE hash = $1 AND revoked_at IS NULL`, hash)
 		if err != nil {
 			return Token{}, fmt.Errorf("look up token: %w", err)
 		}
@@ -56,7 +56,7 @@ func (s *Store) ActiveTokenByHash(ctx context.Context, hash []byte) (Token, erro
 // ActiveToken finds the unrevoked token with this ID, or ErrNotFound: a session lives only
 // as long as the token it was exchanged from.
 func (s *Store) ActiveToken(ctx context.Context, id int64) (Token, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE id = $1 AND revoked_at IS NULL`, id)
+	rows, err := s.db.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE id = $1 AND revoked_at IS NULL`, id)
 	if err != nil {
 		return Token{}, fmt.Errorf("look up token %d: %w", id, err)
 	}
@@ -69,7 +69,7 @@ func (s *Store) ActiveToken(ctx context.Context, id int64) (Token, error) {
 
 // ListTokens returns every token, revoked ones included, oldest first.
 func (s *Store) ListTokens(ctx context.Context) ([]Token, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`)
+	rows, err := s.db.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("list tokens: %w", err)
 	}
@@ -78,7 +78,7 @@ func (s *Store) ListTokens(ctx context.Context) ([]Token, error) {
 
 // RevokeToken revokes the token with this ID; revoking twice is not an error.
 func (s *Store) RevokeToken(ctx context.Context, id int64) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1`, id)
+	tag, err := s.db.Exec(ctx, `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1`, id)
 	if err != nil {
 		return fmt.Errorf("revoke token %d: %w", id, err)
 	}
@@ -92,10 +92,10 @@ func (s *Store) RevokeToken(ctx context.Context, id int64) error {
 // whether it was new; one seen before is a replay. Deliveries older than keep are
 // forgotten: their timestamps are outside the tolerance, so they are refused as stale.
 func (s *Store) RecordDelivery(ctx context.Context, delivery string, keep time.Duration) (bool, error) {
-	if _, err := s.pool.Exec(ctx, `DELETE FROM webhook_deliveries WHERE at < now() - make_interval(secs => $1)`, keep.Seconds()); err != nil {
+	if _, err := s.db.Exec(ctx, `DELETE FROM webhook_deliveries WHERE at < now() - make_interval(secs => $1)`, keep.Seconds()); err != nil {
 		return false, fmt.Errorf("forget old webhook deliveries: %w", err)
 	}
-	tag, err := s.pool.Exec(ctx, `INSERT INTO webhook_deliveries (delivery) VALUES ($1) ON CONFLICT DO NOTHING`, delivery)
+	tag, err := s.db.Exec(ctx, `INSERT INTO webhook_deliveries (delivery) VALUES ($1) ON CONFLICT DO NOTHING`, delivery)
 	if err != nil {
 		return false, fmt.Errorf("record webhook delivery: %w", err)
 	}

@@ -24,7 +24,7 @@ type ChunkInfo struct {
 
 // ChunkInfos returns the chunks with these IDs, by ID; unknown IDs are absent.
 func (s *Store) ChunkInfos(ctx context.Context, ids []string) (map[string]ChunkInfo, error) {
-	rows, err := s.pool.Query(ctx, `SELECT c.id, v.doc_id, v.version, v.status, v.title, c.heading, c.text
+	rows, err := s.db.Query(ctx, `SELECT c.id, v.doc_id, v.version, v.status, v.title, c.heading, c.text
 		FROM chunks c JOIN versions v ON v.id = c.version_id WHERE c.id = ANY($1)`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("read chunks: %w", err)
@@ -67,7 +67,7 @@ const maxCitingExamples = 20
 // newest version first within a document. For a superseded version the open ones are the
 // drafts its replacement has made stale.
 func (s *Store) Citations(ctx context.Context) ([]VersionCitations, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.db.Query(ctx, `
 		WITH latest AS (
 			SELECT DISTINCT ON (ticket_id) ticket_id, iteration, status, bound, updated_at
 			FROM drafts ORDER BY ticket_id, iteration DESC),
@@ -105,7 +105,7 @@ type AreaWeek struct {
 // Abstentions counts drafts and abstentions per policy area and week since an instant
 // (every iteration counts: each was a question the corpus was asked).
 func (s *Store) Abstentions(ctx context.Context, since time.Time) ([]AreaWeek, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.db.Query(ctx, `
 		SELECT coalesce(nullif(area, ''), 'unknown'), date_trunc('week', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
 		       count(*)::int, (count(*) FILTER (WHERE abstained))::int
 		FROM drafts WHERE created_at >= $1 GROUP BY 1, 2 ORDER BY 1, 2`, since)
@@ -123,7 +123,7 @@ type LabelCount struct {
 
 // SendCheckCounts counts recorded send-check verdicts since an instant.
 func (s *Store) SendCheckCounts(ctx context.Context, since time.Time) ([]LabelCount, error) {
-	rows, err := s.pool.Query(ctx, `SELECT verdict, count(*)::int FROM send_checks WHERE at >= $1 GROUP BY 1 ORDER BY 2 DESC`, since)
+	rows, err := s.db.Query(ctx, `SELECT verdict, count(*)::int FROM send_checks WHERE at >= $1 GROUP BY 1 ORDER BY 2 DESC`, since)
 	if err != nil {
 		return nil, fmt.Errorf("read send-checks: %w", err)
 	}
@@ -134,7 +134,7 @@ func (s *Store) SendCheckCounts(ctx context.Context, since time.Time) ([]LabelCo
 // ("filters skip", "triage failed_open", "draft started"…); passes are left out, so each
 // label is a place where a message stopped, was forced to review or was drafted.
 func (s *Store) FunnelCounts(ctx context.Context, since time.Time) ([]LabelCount, error) {
-	rows, err := s.pool.Query(ctx, `SELECT stage || ' ' || outcome, count(*)::int FROM funnel_events
+	rows, err := s.db.Query(ctx, `SELECT stage || ' ' || outcome, count(*)::int FROM funnel_events
 		WHERE at >= $1 AND outcome <> 'pass' GROUP BY 1 ORDER BY 2 DESC`, since)
 	if err != nil {
 		return nil, fmt.Errorf("read funnel counts: %w", err)
@@ -146,7 +146,7 @@ func (s *Store) FunnelCounts(ctx context.Context, since time.Time) ([]LabelCount
 // by cause (check_failed, temporal_unreachable; "unknown" for verdicts recorded before
 // causes were).
 func (s *Store) UncheckedByCause(ctx context.Context, since time.Time) ([]LabelCount, error) {
-	rows, err := s.pool.Query(ctx, `SELECT coalesce(nullif(cause, ''), 'unknown'), count(*)::int FROM send_checks
+	rows, err := s.db.Query(ctx, `SELECT coalesce(nullif(cause, ''), 'unknown'), count(*)::int FROM send_checks
 		WHERE verdict = 'unchecked' AND at >= $1 GROUP BY 1 ORDER BY 2 DESC`, since)
 	if err != nil {
 		return nil, fmt.Errorf("read unchecked sends: %w", err)
@@ -158,7 +158,7 @@ func (s *Store) UncheckedByCause(ctx context.Context, since time.Time) ([]LabelC
 // replies (the dashboard opens one draft at a time), and how many wait in all; ticket, if
 // set and queued, is included even beyond the limit, so a link to it always opens it.
 func (s *Store) ReviewPage(ctx context.Context, limit int, ticket string) ([]review.Item, int, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.db.Query(ctx, `
 		SELECT q.ticket_id, q.iteration, q.state, q.bucket, q.confidence, q.low_confidence, q.forced_review,
 		       q.queued_at, q.review_until, q.decided_by, q.decided_at, q.review_until > now(), coalesce(f.reason, ''), CASE WHEN f.ticket_id IS NULL THEN d.status ELSE 'failed' END,
 		       count(*) OVER ()::int

@@ -18,7 +18,6 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
@@ -77,7 +76,7 @@ func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	post("/v1/drafts/"+id+"/send-check", map[string]string{"text": sendText})
 
 	secrets := []string{"Jane", "jane.doe", "five days ago", "refund is on its way", "all set", "7946 0958"}
-	var payloads, encrypted int // besides search attributes (see eachPayload)
+	var payloads, encrypted int // besides search attributes (see codec.EachPayload)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	iter := plain.GetWorkflowHistory(ctx, workflows.DraftWorkflowID(id), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
@@ -89,7 +88,7 @@ func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 		for _, secret := range secrets {
 			assert.NotContains(t, string(raw), secret, "event %d (%s) holds customer text in clear", ev.GetEventId(), ev.GetEventType())
 		}
-		eachPayload(ev.ProtoReflect(), func(p *commonpb.Payload) {
+		codec.EachPayload(ev, func(p *commonpb.Payload) {
 			payloads++
 			if string(p.GetMetadata()["encoding"]) != codec.Encoding {
 				t.Errorf("event %d (%s) holds a payload in clear: %s %q", ev.GetEventId(), ev.GetEventType(), p.GetMetadata(), p.GetData())
@@ -113,30 +112,4 @@ func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	var linked bool
 	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT text_id IS NOT NULL FROM send_checks WHERE ticket_id = $1`, id).Scan(&linked))
 	assert.True(t, linked, "the verdict names the text it was given")
-}
-
-// eachPayload calls fn for every Payload message anywhere inside m, search attributes
-// aside: the server indexes those, so no codec touches them, and the workflow sets only
-// the SDK's own version markers there.
-func eachPayload(m protoreflect.Message, fn func(*commonpb.Payload)) {
-	switch v := m.Interface().(type) {
-	case *commonpb.Payload:
-		fn(v)
-		return
-	case *commonpb.SearchAttributes:
-		return
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsMap() && fd.MapValue().Message() != nil:
-			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool { eachPayload(mv.Message(), fn); return true })
-		case fd.IsList() && fd.Message() != nil:
-			for i := 0; i < v.List().Len(); i++ {
-				eachPayload(v.List().Get(i).Message(), fn)
-			}
-		case fd.Message() != nil && !fd.IsList() && !fd.IsMap():
-			eachPayload(v.Message(), fn)
-		}
-		return true
-	})
 }

@@ -130,10 +130,54 @@ func isBoundary(text string, start, i, j, end int) bool {
 		word = word[k+size:]
 	}
 	word = strings.ToLower(strings.TrimLeft(word, `("'“‘«[`))
-	if neverFinal[word] {
+	if neverFinal[word] || spacedAbbrev(strings.ToLower(text[start:j]), strings.ToLower(rest)) || ordinalDate(word, rest) {
 		return false
 	}
 	return !(numberAbbrev[word] && next >= '0' && next <= '9')
+}
+
+// spacedAbbrevs are German abbreviations written with a space inside ("z. B.", "d. h."):
+// neither of their periods ends a sentence, though a capital may follow either.
+var spacedAbbrevs = []string{"z. b.", "d. h.", "u. a.", "z. t.", "u. u.", "o. ä."}
+
+// spacedAbbrev reports whether the period that ends before (the sentence so far, lower
+// case) is one of the two periods of a spaced abbreviation, given the rest of the
+// paragraph after it (lower case).
+func spacedAbbrev(before, rest string) bool {
+	for _, a := range spacedAbbrevs {
+		first, second, _ := strings.Cut(a, " ")
+		if (before == first || strings.HasSuffix(before, " "+first)) && strings.HasPrefix(rest, second) {
+			return true // the first period: "z." before "B."
+		}
+		if before == a || strings.HasSuffix(before, " "+a) {
+			return true // the second period: "z. B." before "Pro"
+		}
+	}
+	return false
+}
+
+// months are the month names, English and German, that a day written as an ordinal with
+// a period precedes: "am 1. März", "from the 14. January".
+var months = map[string]bool{
+	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true,
+	"july": true, "august": true, "september": true, "october": true, "november": true, "december": true,
+	"januar": true, "jänner": true, "februar": true, "märz": true, "mai": true, "juni": true,
+	"juli": true, "oktober": true, "dezember": true,
+}
+
+// ordinalDate reports whether word (lower case, with its period) is a day of one or two
+// digits written as an ordinal and rest, the paragraph after it, starts with a month
+// name: the period of "1. März" belongs to the date.
+func ordinalDate(word, rest string) bool {
+	day := strings.TrimSuffix(word, ".")
+	if day == "" || len(day) > 2 || strings.Trim(day, "0123456789") != "" {
+		return false
+	}
+	end := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(rest)
+	}
+	return months[strings.ToLower(rest[:end])]
 }
 
 func IsTerminator(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '…' }

@@ -32,6 +32,8 @@ func TestSplit(t *testing.T) {
 		{"numbered", "Steps:\n1. Open Billing\n2) Click Plan\n  10. Save\na) confirm", []string{"Steps:", "1. Open Billing", "2) Click Plan", "10. Save", "a) confirm"}},
 		{"not list markers", "-5 EUR apply\n*bold* text\n1.5% fee", []string{"-5 EUR apply\n*bold* text\n1.5% fee"}},
 		{"german abbreviations", "Das gilt z.B. für Jahrespläne, d.h. Pro und Business usw. Wir melden uns. Bzw. Morgen.", []string{"Das gilt z.B. für Jahrespläne, d.h. Pro und Business usw.", "Wir melden uns.", "Bzw. Morgen."}},
+		{"german spaced abbreviations", "Das gilt z. B. Pro. Danach d. h. Business. Ende.", []string{"Das gilt z. B. Pro.", "Danach d. h. Business.", "Ende."}},
+		{"ordinal day before a month", "Gilt ab dem 1. März 2026. Danach nicht. Ends on day 7. After that, no.", []string{"Gilt ab dem 1. März 2026.", "Danach nicht.", "Ends on day 7.", "After that, no."}},
 		{"german quotes", "Er schrieb »Kündigung.« Danach nichts.", []string{"Er schrieb »Kündigung.«", "Danach nichts."}},
 		{"crlf", "One.\r\n\r\nTwo.", []string{"One.", "Two."}},
 	}

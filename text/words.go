@@ -3,6 +3,7 @@ package text
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Token is one word or number of a text, lowercased.
@@ -129,7 +130,22 @@ var synonyms = func() map[string]string {
 // Fold lower-cases s, straightens apostrophes and collapses runs of white space to one
 // space: the only normalisation a verbatim comparison of two wordings allows.
 func Fold(s string) string {
-	return CollapseSpace(strings.ToLower(strings.ReplaceAll(s, "’", "'")))
+	return CollapseSpace(strings.Map(FoldRune, s))
+}
+
+// FoldRune maps a rune to the form used for comparison: lower case, and the typographic
+// apostrophe that word processors insert as the plain one. Fold is it over a
+// string, with white space collapsed; a matcher that walks runes uses it directly.
+func FoldRune(r rune) rune {
+	switch {
+	case r >= 'A' && r <= 'Z':
+		return r + 'a' - 'A'
+	case r < utf8.RuneSelf:
+		return r
+	case r == '’':
+		return '\''
+	}
+	return unicode.ToLower(r)
 }
 
 // CollapseSpace trims s and collapses every run of white space, line breaks included, to

@@ -33,6 +33,8 @@ const (
 	MaxTextBytes = 192 << 10
 	// MaxAccountIDBytes bounds the help desk's account ID.
 	MaxAccountIDBytes = 128
+	// MaxNameBytes bounds the account's optional name.
+	MaxNameBytes = 200
 	// MaxTokenBytes bounds plan, region and channel names.
 	MaxTokenBytes = 32
 )

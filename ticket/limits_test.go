@@ -52,6 +52,8 @@ func TestValidateRefuses(t *testing.T) {
 		}, "messages"},
 		{"bad author", func(t *ticket.Ticket) { t.Messages[0].Author = "bot" }, "messages[0].author"},
 		{"control in account id", func(t *ticket.Ticket) { t.Account.ID = "A\x07" }, "account.id"},
+		{"control in account name", func(t *ticket.Ticket) { t.Account.Name = "Ana\nRuiz" }, "account.name"},
+		{"account name too long", func(t *ticket.Ticket) { t.Account.Name = strings.Repeat("a", ticket.MaxNameBytes+1) }, "account.name"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -24,12 +24,16 @@ type Ticket struct {
 }
 
 // Account is the customer's account as the help desk knows it. Only the eligibility
-// fields (plan, region, locale) ever reach a model; the ID stays in our own records.
+// fields (plan, region, locale) ever reach a model; the ID stays in our own records. Name,
+// optional, is the person the account belongs to or who wrote (intake fills it from the
+// mail's From name): it never reaches a model either, and a remote model's copy of the
+// ticket text has it replaced by a placeholder (package redact).
 type Account struct {
 	ID     string `json:"id"`
 	Plan   string `json:"plan"`
 	Region string `json:"region"`
 	Locale string `json:"locale"`
+	Name   string `json:"name,omitempty"`
 }
 
 // Message is one message on the ticket thread.
@@ -64,6 +68,8 @@ func (t *Ticket) Validate() error {
 		return fmt.Errorf(`ticket %s: field "updated_at" is required (RFC 3339)`, id)
 	case len(t.Account.ID) > MaxAccountIDBytes || !printable(t.Account.ID):
 		return fmt.Errorf(`ticket %s: field "account.id" must be printable text of at most %d bytes`, id, MaxAccountIDBytes)
+	case len(t.Account.Name) > MaxNameBytes || !printable(t.Account.Name):
+		return fmt.Errorf(`ticket %s: field "account.name" must be printable text of at most %d bytes`, id, MaxNameBytes)
 	case len(t.Channel) > MaxTokenBytes || !printable(t.Channel):
 		return fmt.Errorf(`ticket %s: field "channel" must be printable text of at most %d bytes`, id, MaxTokenBytes)
 	case len(t.Subject) > MaxSubjectBytes:

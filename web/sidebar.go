@@ -12,6 +12,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/text"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -130,6 +131,5 @@ func attached(sentence string, claims []drafts.ClaimCheck) []drafts.ClaimCheck {
 }
 
 func normalise(s string) string {
-	s = strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(s, "’", "'"))), " ")
-	return strings.TrimRightFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
+	return strings.TrimRightFunc(text.Fold(s), func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
 }

@@ -125,7 +125,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 	if err := workflow.ExecuteLocalActivity(codeOptions(ctx), a.VerifySpans, activities.SpansInput{Claims: draft.Claims, Evidence: evidence}).Get(ctx, &checks); err != nil {
 		return err
 	}
-	if err := w.modelStep(ctx, a.JudgeClaims, activities.JudgeInput{TicketID: w.in.TicketID, Checks: checks, Evidence: citedBy(checks, evidence)}).Get(ctx, &checks); err != nil {
+	if err := w.modelStep(ctx, a.JudgeClaims, activities.JudgeInput{TicketID: w.in.TicketID, Revision: w.revision, Checks: checks, Evidence: citedBy(checks, evidence)}).Get(ctx, &checks); err != nil {
 		return err
 	}
 	var guarded guard.Result

@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -45,8 +46,9 @@ type flow struct {
 	handOffs   []activities.HandOffInput // HandOff attempts, in order
 	handOff    func(attempt int) (*activities.HandOffResult, error)
 
-	savedBefore        int // what LastIteration answers: iterations saved by earlier runs
-	lastIterationReads int // LastIteration calls
+	savedBefore        int                    // what LastIteration answers: iterations saved by earlier runs
+	lastIterationReads int                    // LastIteration calls
+	edits              []activities.EditInput // SaveEdit calls, in order
 }
 
 // states are the queue entry's states as written, in order.
@@ -117,7 +119,10 @@ func newFlow(t *testing.T, localModels bool) *flow {
 		f.markedAt = f.env.Now()
 		return nil
 	})
-	f.env.OnActivity(f.acts.SaveEdit, mock.Anything, mock.Anything).Return(&activities.EditChecks{}, nil)
+	f.env.OnActivity(f.acts.SaveEdit, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.EditInput) (*activities.EditChecks, error) {
+		f.edits = append(f.edits, in)
+		return &activities.EditChecks{TextID: in.Ref.ID, Sentences: 2, Flagged: 1}, nil
+	})
 	f.env.OnActivity(f.acts.LastIteration, mock.Anything, mock.Anything).Return(func(context.Context, string) (int, error) {
 		f.lastIterationReads++
 		return f.savedBefore, nil
@@ -323,4 +328,36 @@ func TestFlowWorkerDecidesWhereModelStepsRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An edit is refused before there is a draft and when its words come in clear; otherwise
+// it is saved on the current iteration, by reference, and answered with the checks'
+// counts. An edit sent during a rebuild waits for it and lands on the new iteration.
+func TestFlowEditSavesOnTheCurrentIteration(t *testing.T) {
+	f := newFlow(t, true)
+	ref := func(id int64) workflows.EditRequest {
+		return workflows.EditRequest{Ref: &drafts.TextRef{ID: id, SHA256: drafts.TextSHA256(fmt.Sprint("edit ", id))}}
+	}
+	var early, inClear error
+	var first, during activities.EditChecks
+	var rebuilt workflows.DraftView
+	f.at(0, workflows.UpdateEdit, nil, &early, ref(1))
+	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	f.at(2*time.Minute, workflows.UpdateEdit, nil, &inClear, workflows.EditRequest{Text: "Refunds within 30 days."})
+	f.at(3*time.Minute, workflows.UpdateEdit, &first, nil, ref(7))
+	f.at(4*time.Minute, workflows.UpdateRebuild, &rebuilt, nil)
+	f.at(4*time.Minute+time.Second, workflows.UpdateEdit, &during, nil, ref(8))
+	f.at(10*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.run(time.Hour)
+
+	require.Error(t, early)
+	assert.Contains(t, early.Error(), "no draft has been built")
+	require.Error(t, inClear)
+	assert.Contains(t, inClear.Error(), "by reference")
+	require.Len(t, f.edits, 2, "refused edits never reach the store")
+	assert.Equal(t, activities.EditInput{TicketID: "T-1", Iteration: 1, Ref: ref(7).Ref}, f.edits[0])
+	assert.Equal(t, activities.EditChecks{TextID: 7, Sentences: 2, Flagged: 1}, first)
+	assert.Equal(t, 2, rebuilt.Iteration)
+	assert.Equal(t, 2, f.edits[1].Iteration, "the edit waited for the rebuild")
+	assert.Equal(t, int64(8), during.TextID)
 }

@@ -140,3 +140,25 @@ func TestOpenAIFailuresEndTheBuildWithAClearReason(t *testing.T) {
 		})
 	}
 }
+
+// The account's name, carried on the ticket, never reaches the model: the wire holds
+// placeholders, and the agent's draft has the name back.
+func TestOpenAIWireHidesTheAccountsName(t *testing.T) {
+	good := llm.Answer{Reply: "Hi [NAME_1],\n\n" + windowQuote,
+		Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
+	h, srv := openAIHarness(t, llmtest.JSON(good))
+	tk := testenv.Ticket("O-5", 1, "pro", "eu", now, "Jane Doe here, from the finance team. "+refundQuestion+" Thanks, Jane")
+	tk.Account.Name = "Jane Doe"
+	testenv.SaveTicket(t, h.store, tk)
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("O-5", 1)
+
+	reqs := srv.RequestsTo("/chat/completions")
+	require.Len(t, reqs, 1)
+	wire := string(reqs[0].Body)
+	assert.NotContains(t, wire, "Jane")
+	assert.NotContains(t, wire, "Doe")
+	assert.Contains(t, wire, "[NAME_1] here")
+	assert.Contains(t, h.latest("O-5").Reply, "Hi Jane Doe,", "the agent reads the name")
+}

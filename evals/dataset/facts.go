@@ -30,20 +30,20 @@ func Present(fact, body string) bool {
 
 // normalise lower-cases s and collapses runs of white space to one space.
 func normalise(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	return text.CollapseSpace(strings.ToLower(s))
 }
 
-// containsWord reports whether text holds term as a whole word or phrase (case-insensitive):
+// containsWord reports whether body holds term as a whole word or phrase (case-insensitive):
 // "sla" matches "SLA credits" but not "translate".
-func containsWord(text, term string) bool {
-	text, term = normalise(text), normalise(term)
+func containsWord(body, term string) bool {
+	body, term = normalise(body), normalise(term)
 	for from := 0; ; {
-		i := strings.Index(text[from:], term)
+		i := strings.Index(body[from:], term)
 		if i < 0 {
 			return false
 		}
 		start, end := from+i, from+i+len(term)
-		if (start == 0 || !isWordByte(text[start-1])) && (end == len(text) || !isWordByte(text[end])) {
+		if (start == 0 || !isWordByte(body[start-1])) && (end == len(body) || !isWordByte(body[end])) {
 			return true
 		}
 		from = start + 1

@@ -5,6 +5,7 @@ package testdb
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 
@@ -41,4 +42,55 @@ func New(t testing.TB) (*store.Store, string) {
 		}
 	})
 	return s, scratchURL
+}
+
+// shared is the one migrated schema of this test binary that Tx runs in, set up by Main.
+var shared *store.Store
+
+// Main runs a package's tests with a shared scratch schema for Tx, dropped afterwards. A
+// package whose tests call Tx runs them through it: func TestMain(m *testing.M) {
+// os.Exit(testdb.Main(m)) }.
+func Main(m *testing.M) int {
+	ctx := context.Background()
+	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
+		scratchURL, drop, err := store.Scratch(ctx, u, "shared")
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "testdb: shared scratch schema: %v\n", err)
+			return 1
+		}
+		defer func() {
+			if err := drop(context.Background()); err != nil {
+				fmt.Fprintf(os.Stderr, "testdb: drop shared scratch schema: %v\n", err)
+			}
+		}()
+		if shared, err = store.Open(ctx, scratchURL); err != nil {
+			fmt.Fprintf(os.Stderr, "testdb: open shared scratch schema: %v\n", err)
+			return 1
+		}
+		defer shared.Close()
+	}
+	return m.Run()
+}
+
+// Tx returns a store over one transaction in the package's shared schema (see Main),
+// rolled back when the test ends: for tests that need an empty schema but not one of
+// their own, because nothing they do must be seen by another connection or survive them.
+// Their rows are invisible to other tests; a test writing a row another also writes (the
+// kill switch, one ticket ID) waits for it to roll back.
+func Tx(t testing.TB) *store.Store {
+	t.Helper()
+	URL(t)
+	if shared == nil {
+		t.Fatal("testdb.Tx needs the package's TestMain to run testdb.Main")
+	}
+	tx, err := shared.Pool().Begin(context.Background())
+	if err != nil {
+		t.Fatalf("begin test transaction: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := tx.Rollback(context.Background()); err != nil {
+			t.Errorf("roll back test transaction: %v", err)
+		}
+	})
+	return store.OnTx(tx)
 }

@@ -6,6 +6,7 @@
 package llmtest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Reply is one scripted answer of the chat endpoint.
@@ -30,6 +32,9 @@ type Reply struct {
 	Refusal   string
 	// FinishReason defaults to "stop", or "tool_calls" when ToolCalls is set.
 	FinishReason string
+	// Delay holds the answer back this long (or until the client gives up): a slow or
+	// hung endpoint.
+	Delay time.Duration
 }
 
 // ToolCall is one function call the scripted assistant makes.
@@ -69,10 +74,11 @@ type Request struct {
 type Server struct {
 	*httptest.Server
 
-	mu       sync.Mutex
-	chat     []Reply
-	embed    []Reply // scripted embedding failures; empty means answer normally
-	requests []Request
+	mu        sync.Mutex
+	chat      []Reply
+	embed     []Reply // scripted embedding failures; empty means answer normally
+	requests  []Request
+	abandoned int // delayed replies whose client gave up first
 }
 
 // New starts a server and stops it when the test ends.
@@ -118,6 +124,13 @@ func (s *Server) RequestsTo(suffix string) []Request {
 	return out
 }
 
+// Abandoned counts the delayed replies whose client gave up (timed out) before them.
+func (s *Server) Abandoned() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.abandoned
+}
+
 // Pending reports how many scripted chat replies have not been served.
 func (s *Server) Pending() int {
 	s.mu.Lock()
@@ -133,7 +146,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
-		s.handleChat(w, body)
+		s.handleChat(r.Context(), w, body)
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/embeddings"):
 		s.handleEmbeddings(w, body)
 	default:
@@ -141,7 +154,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) handleChat(w http.ResponseWriter, body []byte) {
+func (s *Server) handleChat(ctx context.Context, w http.ResponseWriter, body []byte) {
 	s.mu.Lock()
 	if len(s.chat) == 0 {
 		s.mu.Unlock()
@@ -151,6 +164,16 @@ func (s *Server) handleChat(w http.ResponseWriter, body []byte) {
 	reply := s.chat[0]
 	s.chat = s.chat[1:]
 	s.mu.Unlock()
+	if reply.Delay > 0 {
+		select {
+		case <-time.After(reply.Delay):
+		case <-ctx.Done():
+			s.mu.Lock()
+			s.abandoned++
+			s.mu.Unlock()
+			return
+		}
+	}
 
 	if reply.Status >= 400 {
 		writeError(w, reply.Status, reply.ErrorMessage)

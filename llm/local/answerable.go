@@ -14,33 +14,29 @@ import (
 // (0.6: no practice answerable ticket abstains), never on the hand-written held-out set.
 const unanswerableShare = 0.6
 
-// missingConcepts returns the words of substance of the customer's asking sentences (of
-// every customer message in the thread) that no evidence holds, as the customer wrote
-// them, and their share of those sentences' words of substance. Words of support chatter
+// missingConcepts returns the words of substance of what the customer asks (customerAsks:
+// the asking clauses of every customer message) that no evidence holds, as the customer
+// wrote them, and their share of those words of substance. Words of support chatter
 // (time, courtesy, feelings, the parts of a question) do not count, and a word one typo
-// away from a word of the evidence counts as held.
-func missingConcepts(bodies []string, evidence []policy.Evidence) ([]string, float64) {
+// away from a word of the evidence, of chatter or a stopword counts as held. The subject
+// line's words count only when the evidence holds them: a subject names the topic in the
+// fewest words, often not the policy's ("Grace period?" over a suspension policy), so its
+// absence says little, while a subject the policies name ("Nonprofit discount") says the
+// question is theirs.
+func missingConcepts(subject string, asks []string, evidence []policy.Evidence) ([]string, float64) {
 	have := map[string]bool{}
 	for _, ev := range evidence {
 		for st := range text.StemSet(ev.Title + "\n" + ev.Text) {
 			have[st] = true
 		}
 	}
-	var asking []string
-	for _, b := range bodies {
-		for _, s := range text.SplitLines(b) {
-			if text.IsAsking(s) {
-				asking = append(asking, s)
-			}
-		}
-	}
-	if len(asking) == 0 {
-		asking = bodies
+	held := func(st, word string) bool {
+		return have[st] || nearWord(st, have) || nearWord(st, chatter) || typoOfStopword(word)
 	}
 	var missing []string
 	covered := 0
 	seen := map[string]bool{}
-	for _, s := range asking {
+	for _, s := range asks {
 		for _, t := range text.Tokenize(s) {
 			sts := text.ContentStems(t.Text)
 			if t.Number || len(sts) != 1 || seen[sts[0]] {
@@ -51,11 +47,17 @@ func missingConcepts(bodies []string, evidence []policy.Evidence) ([]string, flo
 			if chatter[st] || len([]rune(st)) < 3 {
 				continue
 			}
-			if have[st] || nearWord(st, have) {
+			if held(st, t.Text) {
 				covered++
 				continue
 			}
 			missing = append(missing, t.Text)
+		}
+	}
+	for _, st := range text.ContentStems(withoutReferences(subject)) {
+		if !seen[st] && !chatter[st] && have[st] {
+			seen[st] = true
+			covered++
 		}
 	}
 	if len(missing) == 0 {
@@ -63,6 +65,57 @@ func missingConcepts(bodies []string, evidence []policy.Evidence) ([]string, flo
 	}
 	sort.Strings(missing)
 	return missing, float64(len(missing)) / float64(len(missing)+covered)
+}
+
+// typoOfStopword reports whether a word is a stopword with two letters swapped ("tihs",
+// "whne", "wlil"): a typo of a word that names nothing.
+func typoOfStopword(w string) bool {
+	rs := []rune(w)
+	for i := 0; i+1 < len(rs); i++ {
+		swapped := append([]rune{}, rs...)
+		swapped[i], swapped[i+1] = swapped[i+1], swapped[i]
+		if text.IsStopword(string(swapped)) {
+			return true
+		}
+	}
+	return false
+}
+
+// offTopicReply returns the topic words of what the customer asks when the reply about to
+// be sent holds none of them: neither its quoted sentences nor the titles and headings of
+// the sections they come from. Such a reply answers a related question (a chargeback
+// section for a question about proration), so the drafter abstains instead. Chatter and
+// the words every billing text shares ("plan", "account") do not count as topics. It
+// returns nil when the reply holds a topic word, or when the customer names none.
+func offTopicReply(asks []string, used []rankedChunk, picks []pick) []string {
+	var said strings.Builder
+	for _, rc := range used {
+		said.WriteString(rc.ev.Title + "\n" + chunkHeading(rc.ev.Text) + "\n")
+	}
+	for _, p := range picks {
+		said.WriteString(p.text + "\n")
+	}
+	have := text.StemSet(said.String())
+	var asked []string
+	seen := map[string]bool{}
+	for _, a := range asks {
+		for _, st := range substanceStems(a) {
+			if weakStems[st] || seen[st] || len([]rune(st)) < 3 {
+				continue
+			}
+			if have[st] || nearWord(st, have) {
+				return nil
+			}
+			seen[st] = true
+			asked = append(asked, st)
+		}
+	}
+	return asked
+}
+
+// offTopicNote tells the agent that the closest policy answers something else.
+func offTopicNote(asked []string) string {
+	return "The closest eligible policy does not mention " + strings.Join(asked, ", ") + ": the question needs a reply from the team."
 }
 
 // missingNote tells the agent what no eligible policy mentions.
@@ -80,6 +133,9 @@ func nearWord(st string, have map[string]bool) bool {
 	return false
 }
 
+// editDistanceAtMost1 reports whether a and b are one typo apart (a letter missing, added,
+// changed or two swapped). Words shorter than four letters are never taken for each other:
+// too many short words are one letter apart ("hold", "old").
 func editDistanceAtMost1(a, b string) bool {
 	ra, rb := []rune(a), []rune(b)
 	if len(ra) < 4 || len(rb) < 4 {

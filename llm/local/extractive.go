@@ -54,8 +54,9 @@ const (
 // and sentence position, never by map order.
 func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, error) {
 	bodies := req.CustomerBodies()
+	asks := customerAsks(bodies)
 	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
-	if missing, share := missingConcepts(bodies, req.Evidence); share >= unanswerableShare {
+	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
 		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
 	}
 	q := analyseQuestion(req.Subject, strings.Join(bodies, "\n\n"), req.Evidence)
@@ -69,6 +70,9 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	picks := pickSentences(q, used)
 	if len(picks) == 0 {
 		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}}, nil
+	}
+	if asked := offTopicReply(append(asks, withoutReferences(req.Subject)), used, picks); len(asked) > 0 {
+		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: offTopicNote(asked)}, nil
 	}
 
 	var quoted []string
@@ -225,8 +229,8 @@ func rankEvidence(q question, evidence []policy.Evidence) []rankedChunk {
 			lexical := weightedOverlap(q, words)
 			// The heading names what the section answers and the title what its document
 			// answers: matching them counts extra.
-			lexical = clamp01(lexical + headingWeight*weightedOverlap(q, text.StemSet(heading)) +
-				titleWeight*weightedOverlap(q, text.StemSet(ev.Title)))
+			lexical = clamp01(lexical + headingWeight*weightedOverlap(q, topicWords(heading)) +
+				titleWeight*weightedOverlap(q, topicWords(ev.Title)))
 			if !sharesStrongWord(q.stems, topic) {
 				lexical *= offTopicShare
 			}
@@ -244,6 +248,19 @@ func rankEvidence(q question, evidence []policy.Evidence) []rankedChunk {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].relevance > out[b].relevance })
 	return out
+}
+
+// topicWords are the stems of a heading or title that name a topic: a heading's chatter
+// ("What happens to the account", "Long suspensions") must not pull a section up for every
+// "what happens" and "how long" question.
+func topicWords(heading string) map[string]bool {
+	words := text.StemSet(heading)
+	for st := range words {
+		if chatter[st] {
+			delete(words, st)
+		}
+	}
+	return words
 }
 
 // weightedOverlap is the weighted share of the question a text holds, the denominator

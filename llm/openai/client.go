@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/invopop/jsonschema"
 	"github.com/openai/openai-go/v3"
@@ -20,12 +21,23 @@ type Config struct {
 	// ToolRounds is how many search_policy calls the drafter may make before it must
 	// answer; 0 turns tool use off.
 	ToolRounds int
+	// RequestTimeout bounds one call to the endpoint; 0 means DefaultRequestTimeout. A hung
+	// endpoint then fails the attempt and Temporal retries it, well inside the activity's
+	// own timeout, instead of holding every attempt for the whole of it.
+	RequestTimeout time.Duration
 }
+
+// DefaultRequestTimeout is Config.RequestTimeout when it is zero.
+const DefaultRequestTimeout = 60 * time.Second
 
 // NewClient builds the client with the SDK's own retries off: Temporal retries the
 // activity, and two retry layers would multiply attempts and hide them from the history.
 func NewClient(cfg Config) openai.Client {
-	opts := []option.RequestOption{option.WithMaxRetries(0)}
+	timeout := cfg.RequestTimeout
+	if timeout <= 0 {
+		timeout = DefaultRequestTimeout
+	}
+	opts := []option.RequestOption{option.WithMaxRetries(0), option.WithRequestTimeout(timeout)}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}

@@ -149,20 +149,20 @@ func NewWriter(client openai.Client, cfg Config, search llm.Searcher) *Writer {
 // the claim checker's job, and it needs to see them to count them.
 func (d *Writer) Write(ctx context.Context, req llm.Request) (*llm.Answer, error) {
 	tab := redact.NewTable()
-	draft, err := d.draft(ctx, redactRequest(req, tab))
+	draft, err := d.draft(ctx, redactRequest(req, redact.NamesFrom(ctx), tab))
 	if err != nil {
 		return nil, err
 	}
 	return restoreDraft(draft, tab), nil
 }
 
-// redactRequest hides personal data in the ticket text (see package redact); tab keeps
-// the values, in this process only.
-func redactRequest(req llm.Request, tab *redact.Table) llm.Request {
-	req.Subject = redact.Text(req.Subject, nil, tab)
+// redactRequest hides personal data in the ticket text (see package redact), the account's
+// names among it; tab keeps the values, in this process only.
+func redactRequest(req llm.Request, names []string, tab *redact.Table) llm.Request {
+	req.Subject = redact.Text(req.Subject, names, tab)
 	msgs := make([]llm.Message, len(req.Messages))
 	for i, m := range req.Messages {
-		msgs[i] = llm.Message{Author: m.Author, Body: redact.Text(m.Body, nil, tab)}
+		msgs[i] = llm.Message{Author: m.Author, Body: redact.Text(m.Body, names, tab)}
 	}
 	req.Messages = msgs
 	return req

@@ -89,7 +89,7 @@ func BuildScoreRequest(model, question, reply string, evidence []policy.Evidence
 // JudgeClaim implements Judge. A verdict outside the three allowed is malformed output.
 func (j *Judge) JudgeClaim(ctx context.Context, sentence, quote, chunkText string) (llm.Judgement, error) {
 	// The sentence comes from a reply restored for the agent: hide its personal data again.
-	content, err := j.complete(ctx, BuildJudgeClaimRequest(j.model, redact.Text(sentence, nil, redact.NewTable()), quote, chunkText))
+	content, err := j.complete(ctx, BuildJudgeClaimRequest(j.model, redact.Text(sentence, redact.NamesFrom(ctx), redact.NewTable()), quote, chunkText))
 	if err != nil {
 		return llm.Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, err)
 	}
@@ -107,7 +107,8 @@ func (j *Judge) JudgeClaim(ctx context.Context, sentence, quote, chunkText strin
 // Score implements Judge. Each score is clamped to [0,1], since the schema cannot bound it.
 func (j *Judge) Score(ctx context.Context, question, reply string, evidence []policy.Evidence) (llm.Scores, error) {
 	tab := redact.NewTable() // question and reply share placeholders, so the judge can still compare them
-	content, err := j.complete(ctx, BuildScoreRequest(j.model, redact.Text(question, nil, tab), redact.Text(reply, nil, tab), evidence))
+	names := redact.NamesFrom(ctx)
+	content, err := j.complete(ctx, BuildScoreRequest(j.model, redact.Text(question, names, tab), redact.Text(reply, names, tab), evidence))
 	if err != nil {
 		return llm.Scores{}, fmt.Errorf("score with %s: %w", j.model, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/redact"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
@@ -38,4 +39,25 @@ func TestOpenAIDraftWireIsRedacted(t *testing.T) {
 	var body map[string]any
 	require.NoError(t, json.Unmarshal(reqs[0].Body, &body))
 	assert.Equal(t, false, body["store"])
+}
+
+// The judge hides the account's names too: the sentences it reads come from a reply
+// restored for the agent, so they may greet the customer by name.
+func TestOpenAIJudgeWireHidesTheAccountsNames(t *testing.T) {
+	t.Parallel()
+	j, srv := newJudge(t)
+	srv.Chat(llmtest.JSON(map[string]any{"verdict": "supports", "reasoning": "ok"}),
+		llmtest.JSON(map[string]any{"faithfulness": 1, "coverage": 1, "fit": 1}))
+	ctx := redact.WithNames(context.Background(), redact.NameForms("Jane Doe"))
+	_, err := j.JudgeClaim(ctx, "Jane, refunds take 14 days.", "refunds take 14 days", "Refunds take 14 days.")
+	require.NoError(t, err)
+	_, err = j.Score(ctx, "Hi, Jane Doe here: how long do refunds take?", "Hi Jane Doe, refunds take 14 days.", nil)
+	require.NoError(t, err)
+	reqs := srv.RequestsTo("/chat/completions")
+	require.Len(t, reqs, 2)
+	for _, r := range reqs {
+		assert.NotContains(t, string(r.Body), "Jane")
+		assert.NotContains(t, string(r.Body), "Doe")
+		assert.Contains(t, string(r.Body), "[NAME_")
+	}
 }

@@ -1,0 +1,124 @@
+package local
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/supportdraft/supportdraft/text"
+)
+
+// What a customer asks, as answerability reads it. An email carries much that asks
+// nothing: a signature with a name, a title and a disclaimer, invoice numbers and workspace
+// addresses, the backstory. Words from those parts are in no policy, so counting them as
+// the question's topics makes the drafter abstain on questions the policies do answer.
+
+// signOff matches a line that ends the message proper: a closing formula or a signature
+// marker. Everything after it is signature, quoted mail or a mail client's footer.
+var signOff = regexp.MustCompile(`(?i)^(thanks|thank you|thx|many thanks|best|kind regards|regards|best regards|best wishes|cheers|sincerely|appreciate your help|looking forward|please advise|waiting for your answer|have a (good|nice|great) day|viele grüße|beste grüße|liebe grüße|mit freundlichen grüßen|danke|lg|mfg|gruß|grüß|--|—|sent from|get outlook|von meinem|gesendet von)`)
+
+// signOffWords bounds how long a closing line may be: "Thanks. We're in the Netherlands,
+// is there a discount?" starts like a closing but goes on to ask.
+const signOffWords = 8
+
+// referenceWords name the customer's records; the token after one is an identifier
+// ("workspace pixel-foundry"), not a topic.
+var referenceWords = map[string]bool{"workspace": true, "arbeitsbereich": true, "url": true, "ref": true, "kundennummer": true}
+
+// messageProper returns a customer message without its sign-off and what follows it, and
+// without reference tokens: anything holding a digit (INV-2026-40830, A-1234), an address
+// (a URL or an e-mail) and the name after "workspace". Amounts keep no meaning here
+// either: quantities are compared as facts elsewhere, never as topic words.
+func messageProper(body string) string {
+	var lines []string
+	for _, line := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(line)
+		if len(strings.Fields(t)) <= signOffWords && signOff.MatchString(t) {
+			break
+		}
+		lines = append(lines, line)
+	}
+	for i, line := range lines {
+		lines[i] = withoutReferences(line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// withoutReferences drops the reference tokens of a line, keeping a sentence end that
+// was glued to one ("INV-2026-89838?").
+func withoutReferences(line string) string {
+	fields := strings.Fields(line)
+	kept := fields[:0]
+	afterReference := false
+	for _, f := range fields {
+		bare := strings.ToLower(strings.Trim(f, ",.:;()[]"))
+		if afterReference || strings.IndexFunc(f, unicode.IsDigit) >= 0 || strings.Contains(f, "://") || strings.Contains(f, "@") {
+			afterReference = false
+			if last := f[len(f)-1:]; strings.ContainsAny(last, ".?!") {
+				kept = append(kept, last)
+			}
+			continue
+		}
+		afterReference = referenceWords[bare]
+		kept = append(kept, f)
+	}
+	return strings.Join(kept, " ")
+}
+
+// clauseEnd is the end of a clause inside a sentence: customers do not always start the
+// next sentence with a capital ("new to all of this. trial ending - will I be billed?").
+var clauseEnd = regexp.MustCompile(`[.!?;]\s+`)
+
+// askingClauses returns the clauses of a message that ask something.
+func askingClauses(body string) []string {
+	var clauses []string
+	for _, s := range text.SplitLines(messageProper(body)) {
+		rest := s
+		for {
+			loc := clauseEnd.FindStringIndex(rest)
+			if loc == nil {
+				break
+			}
+			clauses = append(clauses, strings.TrimSpace(rest[:loc[0]+1]))
+			rest = rest[loc[1]:]
+		}
+		if strings.TrimSpace(rest) != "" {
+			clauses = append(clauses, strings.TrimSpace(rest))
+		}
+	}
+	var out []string
+	for _, c := range clauses {
+		if text.IsAsking(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// substanceStems are the content stems of s that name a topic: support chatter excluded.
+func substanceStems(s string) []string {
+	var out []string
+	for _, st := range text.ContentStems(s) {
+		if !chatter[st] {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// customerAsks is what the customer messages of a thread ask: the asking clauses of each,
+// or, for a message that asks nothing in so many words ("double charged!! fix pls"), the
+// message proper. The subject line is not among them: it names the topic in the fewest
+// words ("Grace period?", "hit my storage limit"), often not the policy's, so counting it
+// for answerability would make the drafter abstain on answerable mail.
+func customerAsks(bodies []string) []string {
+	var out []string
+	for _, b := range bodies {
+		asks := askingClauses(b)
+		if len(asks) == 0 {
+			asks = []string{messageProper(b)}
+		}
+		out = append(out, asks...)
+	}
+	return out
+}
