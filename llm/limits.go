@@ -14,9 +14,9 @@ import (
 // a normal ticket while no agent could review a reply to all of it. The newest messages
 // are read first, each from its start, so the open question is the one kept.
 type Limits struct {
-	Chars     int // characters of message text, all messages together
-	Sentences int // sentences of message text
-	Questions int // asking sentences (see text.IsAsking)
+	Chars     int `json:"chars"`     // characters of message text, all messages together
+	Sentences int `json:"sentences"` // sentences of message text
+	Questions int `json:"questions"` // asking sentences (see text.IsAsking)
 }
 
 // DefaultLimits are the caps RequestFromTicket applies. The labelled eval tickets, the

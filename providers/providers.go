@@ -30,7 +30,9 @@ func FromConfig(cfg config.Config) Set {
 	s.Embedder = Embedder(cfg)
 	if cfg.Provider == "openai" {
 		client := openai.NewClient(oc)
-		s.Writer = openai.NewWriter(client, oc, nil) // searches come per request, scoped to the ticket's account and time
+		// The model answers only what the eligible policies can answer: the same
+		// answerability decision as the local drafter runs before and after it.
+		s.Writer = local.Answerable{Writer: openai.NewWriter(client, oc, nil)} // searches come per request, scoped to the ticket's account and time
 		s.Judge = openai.NewJudge(client, oc)
 		s.Remote = true
 	}

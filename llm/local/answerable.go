@@ -81,21 +81,14 @@ func typoOfStopword(w string) bool {
 	return false
 }
 
-// offTopicReply returns the topic words of what the customer asks when the reply about to
-// be sent holds none of them: neither its quoted sentences nor the titles and headings of
-// the sections they come from. Such a reply answers a related question (a chargeback
-// section for a question about proration), so the drafter abstains instead. Chatter and
-// the words every billing text shares ("plan", "account") do not count as topics. It
-// returns nil when the reply holds a topic word, or when the customer names none.
-func offTopicReply(asks []string, used []rankedChunk, picks []pick) []string {
-	var said strings.Builder
-	for _, rc := range used {
-		said.WriteString(rc.ev.Title + "\n" + chunkHeading(rc.ev.Text) + "\n")
-	}
-	for _, p := range picks {
-		said.WriteString(p.text + "\n")
-	}
-	have := text.StemSet(said.String())
+// offTopic returns the topic words of what the customer asks when the text about to be
+// sent (said: the reply with the titles and headings of the sections it comes from)
+// holds none of them. Such a reply answers a related question (a chargeback section for a
+// question about proration), so the writer abstains instead. Chatter and the words every
+// billing text shares ("plan", "account") do not count as topics. It returns nil when
+// said holds a topic word, or when the customer names none.
+func offTopic(asks []string, said string) []string {
+	have := text.StemSet(said)
 	var asked []string
 	seen := map[string]bool{}
 	for _, a := range asks {
@@ -111,6 +104,35 @@ func offTopicReply(asks []string, used []rankedChunk, picks []pick) []string {
 		}
 	}
 	return asked
+}
+
+// unansweredNote names the questions of a thread a reply leaves open: the asking clauses
+// whose topic words neither the reply nor its sections hold ("Can we pay with PayPal?"
+// beside an answered refund question), so the agent sees what is left to write. It is ""
+// when every question with a topic is answered.
+func unansweredNote(asks []string, said string) string {
+	var open []string
+	for _, a := range asks {
+		if len(offTopic([]string{a}, said)) > 0 {
+			open = append(open, "\""+strings.TrimSpace(a)+"\"")
+		}
+	}
+	if len(open) == 0 {
+		return ""
+	}
+	return "Not answered by any eligible policy: " + strings.Join(open, " ") + " The agent needs to answer it."
+}
+
+// sectionNames are the titles and headings of the evidence items whose chunk IDs are
+// given: what the sections a reply quotes are about.
+func sectionNames(evidence []policy.Evidence, chunkIDs map[string]bool) string {
+	var b strings.Builder
+	for _, ev := range evidence {
+		if chunkIDs[ev.ChunkID] {
+			b.WriteString(ev.Title + "\n" + chunkHeading(ev.Text) + "\n")
+		}
+	}
+	return b.String()
 }
 
 // offTopicNote tells the agent that the closest policy answers something else.

@@ -2,10 +2,12 @@ package local
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
 
 	"github.com/supportdraft/supportdraft/llm"
 )
@@ -65,5 +67,64 @@ func TestExtractiveAbstainsOnWhatNoPolicyMentions(t *testing.T) {
 	}
 	if d.Abstain || !strings.Contains(d.Reply, "$0.02 per GB") {
 		t.Errorf("reply = %q, want the overage answer to the first message", d.Reply)
+	}
+}
+
+// A thread with one question the policies answer and one they do not gets a draft for the
+// first and a note naming the second, so the agent knows what is left to write.
+func TestPartialAnswerNamesTheOpenQuestion(t *testing.T) {
+	t.Parallel()
+	d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
+		{Author: "customer", Body: "How long do you keep our backups after we cancel the plan?"},
+		{Author: "customer", Body: "Also, can we pay with Alipay?"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Abstain || !strings.Contains(d.Reply, "30 days") {
+		t.Fatalf("reply = %q, want the backups answer", d.Reply)
+	}
+	if !strings.Contains(d.Note, "Alipay") || strings.Contains(d.Note, "backups") {
+		t.Errorf("note = %q, want it to name the Alipay question and only it", d.Note)
+	}
+}
+
+// What a customer asks is read without the parts of an email that ask nothing: the
+// signature, reference numbers and workspace names, and typos of everyday words. None of
+// them may make the drafter abstain on a question the evidence answers.
+func TestAnsweringIgnoresSignaturesReferencesAndTypos(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"signature":  "How long do you keep our backups after we cancel?\n\nKind regards,\nPriya Okonkwo | Head of Procurement | Bluefin Analytics\nThis email and any attachments are confidential.",
+		"references": "How long are backups kept after cancelling? (invoice INV-2026-55590, workspace quarry-coffee) https://quarry-coffee.example.app",
+		"typos":      "hwo lnog do you keep teh backups if we cancle?",
+		"lowercase":  "we are moving to another vendor. cancel today - how long do you keep our backups?",
+	} {
+		d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "Question", Evidence: threadEvidence,
+			Messages: []llm.Message{{Author: "customer", Body: body}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Abstain || !strings.Contains(d.Reply, "30 days") {
+			t.Errorf("%s: draft = %+v, want the backups answer", name, d)
+		}
+	}
+}
+
+// A reply whose sections hold no topic word of the question answers a different one (a
+// chargeback section for a question about removing seats): offTopic names what was asked,
+// and a reply that holds one of the question's topic words passes.
+func TestOffTopicNamesWhatARelatedSectionLeavesOut(t *testing.T) {
+	t.Parallel()
+	asks := []string{"What happens to our bill when we remove seats mid-month?"}
+	got := offTopic(asks, "What happens to the account\nAn account with an open chargeback stays active.")
+	if !slices.Contains(got, text.Stem("seats")) {
+		t.Errorf("offTopic = %v, want the seats it was asked about", got)
+	}
+	if got := offTopic(asks, "Removing seats\nRemoved seats are credited by the day."); got != nil {
+		t.Errorf("offTopic = %v for a reply about seats, want nil", got)
+	}
+	if got := offTopic([]string{"Any news? Thanks!"}, "Backups are kept for 30 days."); got != nil {
+		t.Errorf("offTopic = %v for a message that names no topic, want nil", got)
 	}
 }

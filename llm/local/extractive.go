@@ -71,7 +71,14 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	if len(picks) == 0 {
 		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}}, nil
 	}
-	if asked := offTopicReply(append(asks, withoutReferences(req.Subject)), used, picks); len(asked) > 0 {
+	cited := map[string]bool{}
+	var quotedText strings.Builder
+	for _, p := range picks {
+		cited[p.chunkID] = true
+		quotedText.WriteString(p.text + "\n")
+	}
+	said := sectionNames(req.Evidence, cited) + quotedText.String()
+	if asked := offTopic(append(asks, withoutReferences(req.Subject)), said); len(asked) > 0 {
 		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: offTopicNote(asked)}, nil
 	}
 
@@ -89,7 +96,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 		claims = append(claims, llm.Claim{Sentence: p.text, ChunkIDs: []string{p.chunkID}, Quote: p.text})
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
-	return &llm.Answer{Reply: reply, Claims: claims}, nil
+	return &llm.Answer{Reply: reply, Claims: claims, Note: unansweredNote(asks, said)}, nil
 }
 
 func abstainReply(german bool) string {

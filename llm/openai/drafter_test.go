@@ -331,3 +331,55 @@ func TestWriterUsesRequestSearcher(t *testing.T) {
 	assert.Equal(t, 1, called)
 	assert.Equal(t, 0, srv.Pending())
 }
+
+// The OpenAI writer gets the local drafter's answerability decision in front of it
+// (local.Answerable, as providers wires it): a question no eligible source mentions is
+// abstained on with a note naming what is missing, before any model call, however
+// confidently the model would have answered.
+func TestAnswerableAbstainsBeforeAskingTheModel(t *testing.T) {
+	t.Parallel()
+	d, srv := newDrafter(t, 0, nil)
+	srv.Chat(llmtest.JSON(map[string]any{"reply": "Hi,\n\nYes, we accept Bitcoin and USDC.", "abstain": false,
+		"claims": []any{map[string]any{"sentence": "Yes, we accept Bitcoin and USDC.", "chunk_ids": []string{"billing/payment-methods@3#accepted-methods"},
+			"quote": "We accept Visa, Mastercard and American Express."}}}))
+	req := llmtest.CustomerRequest("Crypto", "Can we pay in Bitcoin or USDC?", llmtest.ProEU, llmtest.Evidence(t, "evidence.json"))
+
+	ans, err := local.Answerable{Writer: d}.Write(context.Background(), req)
+	require.NoError(t, err)
+	assert.True(t, ans.Abstain)
+	assert.Equal(t, llm.AbstainEN, strings.TrimPrefix(ans.Reply, "Hi,\n\n"))
+	assert.Contains(t, ans.Note, "bitcoin")
+	assert.Contains(t, ans.Note, "usdc")
+	assert.Empty(t, ans.Claims)
+	assert.Empty(t, srv.RequestsTo("/chat/completions"), "no model call for a question no source answers")
+}
+
+// After the model answers: a reply that claims an answer from a section about something
+// else (invoices, for a refund question) is turned into an abstention naming what was
+// asked; a reply about what was asked passes through untouched.
+func TestAnswerableAbstainsOnAReplyAboutSomethingElse(t *testing.T) {
+	t.Parallel()
+	offTopic := "Invoices are issued in the currency of the billing country."
+	d, srv := newDrafter(t, 0, nil)
+	srv.Chat(
+		llmtest.JSON(map[string]any{"reply": "Hi,\n\n" + offTopic, "abstain": false,
+			"claims": []any{map[string]any{"sentence": offTopic, "chunk_ids": []string{"billing/invoices@2#downloading-invoices"}, "quote": offTopic}}}),
+		llmtest.JSON(map[string]any{"reply": "Hi,\n\nAnnual plans can be refunded in full within 14 days of purchase.", "abstain": false,
+			"claims": []any{map[string]any{"sentence": "Annual plans can be refunded in full within 14 days of purchase.",
+				"chunk_ids": []string{refundChunk}, "quote": "Annual plans can be refunded in full within 14 days of purchase."}}}),
+	)
+	gate := local.Answerable{Writer: d}
+
+	ans, err := gate.Write(context.Background(), refundRequest(t))
+	require.NoError(t, err)
+	assert.True(t, ans.Abstain, "a reply about invoices does not answer a refund question")
+	assert.Contains(t, ans.Note, "refund")
+	assert.Empty(t, ans.Claims)
+
+	ans, err = gate.Write(context.Background(), refundRequest(t))
+	require.NoError(t, err)
+	assert.False(t, ans.Abstain)
+	assert.Contains(t, ans.Reply, "14 days")
+	require.Len(t, ans.Claims, 1)
+	assert.Len(t, srv.RequestsTo("/chat/completions"), 2)
+}

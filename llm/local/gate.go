@@ -1,0 +1,52 @@
+package local
+
+import (
+	"context"
+	"strings"
+
+	"github.com/supportdraft/supportdraft/llm"
+)
+
+// Answerable puts the extractive drafter's answerability decision in front of another
+// writer (a remote model), so every writer abstains on the same questions:
+//
+//   - before the model is asked: when most of the words of substance the customer asks
+//     about are in no eligible evidence, the question is abstained on, with the note naming
+//     them, and no model call is made;
+//   - after it answers: when the reply and the sections its claims cite hold no topic word
+//     of what the customer asks, the model answered a question nobody asked (or claims an
+//     answer no source carries), and the answer becomes an abstention naming what was asked.
+//
+// A model's own abstention is kept as it is. An answer that leaves some questions of the
+// thread open gets a note naming them, as the extractive drafter's does.
+type Answerable struct {
+	Writer llm.Writer
+}
+
+// Write implements llm.Writer.
+func (a Answerable) Write(ctx context.Context, req llm.Request) (*llm.Answer, error) {
+	asks := customerAsks(req.CustomerBodies())
+	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
+	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
+		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
+	}
+	ans, err := a.Writer.Write(ctx, req)
+	if err != nil || ans.Abstain {
+		return ans, err
+	}
+	cited := map[string]bool{}
+	for _, c := range ans.Claims {
+		for _, id := range c.ChunkIDs {
+			cited[id] = true
+		}
+	}
+	evidence := append(req.Evidence[:len(req.Evidence):len(req.Evidence)], ans.Found...)
+	said := sectionNames(evidence, cited) + ans.Reply
+	if asked := offTopic(append(asks, withoutReferences(req.Subject)), said); len(asked) > 0 {
+		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: offTopicNote(asked), Found: ans.Found}, nil
+	}
+	if ans.Note == "" {
+		ans.Note = unansweredNote(asks, said)
+	}
+	return ans, nil
+}
