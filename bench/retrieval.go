@@ -31,13 +31,16 @@ type RetrievalCase struct {
 	ScopeBuildS  float64 `json:"scope_build_s"`
 	ScopeTableMB float64 `json:"scope_table_mb"`
 	ScopeIndexMB float64 `json:"scope_index_mb"`
+	// Plan is EXPLAIN (ANALYZE, BUFFERS) of the case's first query, with --explain.
+	Plan []string `json:"plan,omitempty"`
 }
 
 // RetrievalOptions sets the corpus sizes and how many queries each case runs.
 type RetrievalOptions struct {
 	Sizes         []int
-	Queries       int // timed queries per case
-	RecallQueries int // queries checked against the exact reference per case
+	Queries       int  // timed queries per case
+	RecallQueries int  // queries checked against the exact reference per case
+	Explain       bool // keep each case's query plan
 	Progress      io.Writer
 }
 
@@ -104,6 +107,11 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 			text := query(rng)
 			vec, _ := emb.Embed(ctx, []string{text})
 			q := store.Query{At: benchAt, Account: acct, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k}
+			if i == 0 && opt.Explain {
+				if c.Plan, err = s.ExplainEligible(ctx, q); err != nil {
+					return nil, err
+				}
+			}
 			start := time.Now()
 			hits, err := s.Eligible(ctx, q)
 			if err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -23,7 +24,7 @@ work in scratch schemas they create and drop; the live policy store is never tou
 func newBenchRetrievalCmd() *cobra.Command {
 	var chunks []int
 	var queries, recallQueries int
-	var asJSON bool
+	var asJSON, explain bool
 	cmd := &cobra.Command{
 		Use:   "retrieval",
 		Short: "Latency and recall of eligible-only retrieval on synthetic corpora",
@@ -33,7 +34,9 @@ the chunks, and for each case prints p50/p95 latency of the eligible-only query,
 against an independent exact scan with the same filters, and how often a similarity-only
 baseline (top-k first, filters after) returns ineligible chunks or fewer than k eligible
 ones. For each corpus it also prints its retrieval scopes (one partition per plan ×
-region): how long they took to build and their size on disk.`,
+region): how long they took to build and their size on disk. --explain adds, per case,
+EXPLAIN (ANALYZE, BUFFERS) of its first query: the partition, HNSW or exact scan, rows the
+time filter removed, planning and execution time.`,
 		Example: `  supportdraft bench retrieval
   supportdraft bench retrieval --chunks 10000,100000 --json`,
 		Args: cobra.NoArgs,
@@ -43,7 +46,7 @@ region): how long they took to build and their size on disk.`,
 				return err
 			}
 			cases, err := bench.Retrieval(cmd.Context(), cfg.DatabaseURL, bench.RetrievalOptions{
-				Sizes: chunks, Queries: queries, RecallQueries: min(queries, recallQueries), Progress: cmd.ErrOrStderr(),
+				Sizes: chunks, Queries: queries, RecallQueries: min(queries, recallQueries), Explain: explain, Progress: cmd.ErrOrStderr(),
 			})
 			if err != nil {
 				return err
@@ -65,13 +68,22 @@ region): how long they took to build and their size on disk.`,
 					fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.0f\t%.0f\t\n", c.Chunks, c.Scopes, c.ScopeBuildS, c.ScopeTableMB, c.ScopeIndexMB)
 				}
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			for _, c := range cases {
+				if len(c.Plan) > 0 {
+					fmt.Fprintf(out, "\nplan at %d chunks, selectivity %g:\n  %s\n", c.Chunks, c.Selectivity, strings.Join(c.Plan, "\n  "))
+				}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().IntSliceVar(&chunks, "chunks", []int{10_000, 100_000, 1_000_000}, "corpus sizes to run, comma-separated")
 	cmd.Flags().IntVar(&queries, "queries", 100, "timed queries per case")
 	cmd.Flags().IntVar(&recallQueries, "recall-queries", 50, "of those, how many are also checked against the exact reference")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"cases":[…]} as JSON`)
+	cmd.Flags().BoolVar(&explain, "explain", false, "print each case's query plan (EXPLAIN ANALYZE)")
 	return cmd
 }
 

@@ -61,7 +61,7 @@ func printPurge(cmd *cobra.Command, rep *store.PurgeReport, retention time.Durat
 	if rep.DryRun {
 		verb = "would purge"
 	}
-	fmt.Fprintf(out, "retention %s: text written before %s\n", retention, rep.Before.UTC().Format(time.RFC3339))
+	fmt.Fprintf(out, "retention %s (%g days): text written before %s\n", retention, retention.Hours()/24, rep.Before.UTC().Format(time.RFC3339))
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "table\t%s\toldest\twhat\n", verb)
 	for _, t := range rep.Tables {

@@ -80,20 +80,47 @@ LIMIT $7`
 // Eligible returns the top-k chunks of the set eligible at q.At for q.Account: from the
 // account's scope partition when it is built (scopes.go), else with eligibleSQL.
 func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
-	id, indexed, ok, err := s.scopeOf(ctx, q)
-	if err != nil {
-		return nil, fmt.Errorf("find retrieval scope of %s/%s: %w", q.Account.Plan, q.Account.Region, err)
-	}
-	if ok {
-		return s.scoped(ctx, q, id, indexed)
-	}
-	rows, err := s.db.Query(ctx, fmt.Sprintf(eligibleSQL, len(q.Vector)), q.At, q.Account.Plan, q.Account.Region,
-		q.Account.Locale, pgvector.NewVector(q.Vector), TSQuery(q.Text), q.K, TextRankWeight, LocaleBonus, q.Embedder,
-		Candidates(q.K))
+	sql, args, err := s.eligibleStatement(ctx, q)
 	if err != nil {
 		return nil, err
 	}
+	rows, err := s.db.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("eligible chunks for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
+	}
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[Hit])
+}
+
+// ExplainEligible runs q's statement under EXPLAIN (ANALYZE, BUFFERS) and returns the
+// plan's lines: which partition, whether its HNSW graph or an exact scan, how many rows
+// the time filter dropped, and planning and execution time. `bench retrieval --explain`
+// prints it per selectivity.
+func (s *Store) ExplainEligible(ctx context.Context, q Query) ([]string, error) {
+	sql, args, err := s.eligibleStatement(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("explain eligible chunks for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// eligibleStatement is q's statement: on its scope's partition when that is built, else
+// the unpartitioned eligibleSQL.
+func (s *Store) eligibleStatement(ctx context.Context, q Query) (string, []any, error) {
+	id, indexed, ok, err := s.scopeOf(ctx, q)
+	if err != nil {
+		return "", nil, fmt.Errorf("find retrieval scope of %s/%s: %w", q.Account.Plan, q.Account.Region, err)
+	}
+	if ok {
+		sql, args := scopedStatement(q, id, indexed)
+		return sql, args, nil
+	}
+	return fmt.Sprintf(eligibleSQL, len(q.Vector)), []any{q.At, q.Account.Plan, q.Account.Region,
+		q.Account.Locale, pgvector.NewVector(q.Vector), TSQuery(q.Text), q.K, TextRankWeight, LocaleBonus, q.Embedder,
+		Candidates(q.K)}, nil
 }
 
 // similarityOnlySQL is the baseline the product exists to beat: top-k by similarity over

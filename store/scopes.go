@@ -176,18 +176,14 @@ CROSS JOIN LATERAL (SELECT ts_rank(c.tsv, to_tsquery('simple', $4), 32)::float8 
 ORDER BY score DESC, c.id COLLATE "C"
 LIMIT $8`
 
-// scoped runs q on scope id's partition.
-func (s *Store) scoped(ctx context.Context, q Query, id int, indexed bool) ([]Hit, error) {
+// scopedStatement is q on scope id's partition.
+func scopedStatement(q Query, id int, indexed bool) (string, []any) {
 	dims := len(q.Vector)
 	order := fmt.Sprintf(`(sc.embedding::vector(%d)) <#> $1::vector(%d)`, dims, dims)
 	if !indexed {
 		order = `sc.embedding <#> $1::vector, sc.chunk_id COLLATE "C"`
 	}
 	sql := fmt.Sprintf(scopedSQL, dims, pgx.Identifier{fmt.Sprintf("scope_chunks_%d", id)}.Sanitize(), order)
-	rows, err := s.db.Query(ctx, sql, pgvector.NewVector(q.Vector), q.At, Candidates(q.K), TSQuery(q.Text),
-		TextRankWeight, q.Account.Locale, LocaleBonus, q.K)
-	if err != nil {
-		return nil, fmt.Errorf("search scope %d: %w", id, err)
-	}
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[Hit])
+	return sql, []any{pgvector.NewVector(q.Vector), q.At, Candidates(q.K), TSQuery(q.Text),
+		TextRankWeight, q.Account.Locale, LocaleBonus, q.K}
 }

@@ -15,8 +15,10 @@ import (
 // three lifecycle*.json recorded before the handlers took the lock (draft, new revision,
 // stale send-check, edit, rebuild, ok send-check, discard) replay through legacy.go;
 // lifecycle-review.json (the same, then approve, the review window's end and the sent
-// event) through the current code. A change to the workflow that would break running
-// drafts fails here; guard it with workflow.GetVersion. Record a new one with record.sh.
+// event) through the current code, with the agent's words in its update arguments;
+// lifecycle-text-by-ref.json the same with texts by reference and iteration numbers from
+// state. A change to the workflow that would break running drafts fails here; guard it
+// with workflow.GetVersion. Record a new one with record.sh NAME.
 func TestReplayRecordedHistories(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("testdata/histories/*.json")

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# record.sh records the lifecycle history the replay test replays (see record/main.go for
-# the steps) against the services scripts/services.sh runs, and saves it as
-# testdata/histories/lifecycle-review.json. Run it after an intended change to the
-# workflow's commands, and commit the new file with that change; keep the older histories,
+# record.sh NAME records the lifecycle history the replay test replays (see record/main.go
+# for the steps) against the services scripts/services.sh runs, and saves it as
+# testdata/histories/NAME.json. Run it after an intended change to the workflow's commands,
+# under a new NAME, and commit the new file with that change; keep the older histories,
 # which the workflow must still replay.
 set -euo pipefail
+name=${1:?usage: record.sh NAME (the history is saved as workflows/testdata/histories/NAME.json; keep the older ones)}
 cd "$(dirname "$0")/../.."
+out=workflows/testdata/histories/$name.json
+[ ! -e "$out" ] || { echo "record.sh: $out exists: the older histories stay; choose a new NAME" >&2; exit 1; }
 eval "$(scripts/services.sh)"
 ID=$(go run ./workflows/testdata/record)
-"${SUPPORTDRAFT_TEMPORAL_CLI:-.data/bin/temporal}" workflow show -w "$ID" --output json > workflows/testdata/histories/lifecycle-review.json
-echo "recorded $ID into workflows/testdata/histories/lifecycle-review.json"
+"${SUPPORTDRAFT_TEMPORAL_CLI:-.data/bin/temporal}" workflow show -w "$ID" --output json > "$out"
+echo "recorded $ID into $out"

@@ -14,9 +14,11 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/stack"
+	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -67,16 +69,33 @@ func record(ctx context.Context) error {
 	if err := st.Temporal.SignalWorkflow(ctx, wid, "", workflows.SignalRevision, workflows.RevisionSignal{Revision: 2, UpdatedAt: now.Add(time.Minute)}); err != nil {
 		return err
 	}
+	// The agent's words are kept in Postgres first, as the API does; updates carry refs.
+	keep := func(kind, text string) (*drafts.TextRef, error) {
+		ref, err := st.Store.SaveAgentText(ctx, id, kind, text)
+		return &ref, err
+	}
+	check1, err := keep(store.TextSendCheck, "Hi")
+	if err != nil {
+		return err
+	}
+	edit, err := keep(store.TextEdit, "Hi, we will refund you within 30 days.")
+	if err != nil {
+		return err
+	}
+	check2, err := keep(store.TextSendCheck, "Hi")
+	if err != nil {
+		return err
+	}
 	steps := []struct {
 		name string
 		arg  any
 	}{
-		{workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: "Hi"}},
-		{workflows.UpdateEdit, workflows.EditRequest{Text: "Hi, we will refund you within 30 days."}},
+		{workflows.UpdateSendCheck, workflows.SendCheckRequest{Ref: check1}},
+		{workflows.UpdateEdit, workflows.EditRequest{Ref: edit}},
 		{workflows.UpdateRebuild, nil},
 		{workflows.UpdateApprove, workflows.ReviewDecision{By: "record"}},
 		{"", nil}, // the review window ends: the approved draft is handed off
-		{workflows.UpdateSendCheck, workflows.SendCheckRequest{Text: "Hi"}},
+		{workflows.UpdateSendCheck, workflows.SendCheckRequest{Ref: check2}},
 		{workflows.UpdateSent, workflows.SentRequest{TextSHA256: review.TextHash(view.Reply + " Best, Ana"), SentAt: time.Now().UTC(), Agent: "ana"}},
 	}
 	for _, s := range steps {
