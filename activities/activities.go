@@ -18,7 +18,6 @@ import (
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/helpdesk"
 	"github.com/supportdraft/supportdraft/llm"
-	"github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/retrieval"
 	"github.com/supportdraft/supportdraft/store"
@@ -83,7 +82,7 @@ func permanentIfMissing(err error) error {
 // carry a type the workflow recognises, so a failed draft can say the model was at fault.
 func modelError(what string, err error) error {
 	msg := fmt.Sprintf("%s: %v", what, err)
-	if openai.IsPermanent(err) {
+	if errors.Is(err, llm.ErrRejected) {
 		return temporal.NewNonRetryableApplicationError(msg, ErrModelPermanent, err)
 	}
 	return temporal.NewApplicationErrorWithCause(msg, ErrModelFailed, err)

@@ -8,11 +8,18 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/ticket"
 )
+
+// ErrRejected marks a provider error that retrying cannot fix: the endpoint refused the
+// request itself (bad request, bad key, unknown model). Providers wrap such errors so
+// that errors.Is(err, ErrRejected) holds; the activities decide retries with it and never
+// need to know which provider failed or how its errors look.
+var ErrRejected = errors.New("model endpoint refused the request")
 
 // Message is one message of the ticket thread as a model sees it: who wrote it and what
 // they wrote, without timestamps or addresses.

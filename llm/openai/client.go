@@ -10,6 +10,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/supportdraft/supportdraft/llm"
 )
 
 // Config points the OpenAI providers at any OpenAI-compatible endpoint.
@@ -77,6 +79,22 @@ func IsPermanent(err error) bool {
 		}
 	}
 	return false
+}
+
+// rejected wraps an endpoint error IsPermanent calls permanent, so that callers outside
+// this package see llm.ErrRejected through errors.Is while the message stays the
+// endpoint's own.
+type rejected struct{ error }
+
+func (r rejected) Unwrap() error        { return r.error }
+func (r rejected) Is(target error) bool { return target == llm.ErrRejected }
+
+// classify marks the error of one endpoint call: permanent ones become llm.ErrRejected.
+func classify(err error) error {
+	if IsPermanent(err) {
+		return rejected{err}
+	}
+	return err
 }
 
 // strictSchema reflects a Go struct into the subset of JSON Schema that strict structured

@@ -190,7 +190,7 @@ func (d *Writer) draft(ctx context.Context, req llm.Request) (*llm.Answer, error
 	}
 	completion, err := d.client.Chat.Completions.New(ctx, params)
 	if err != nil {
-		return nil, fmt.Errorf("draft with %s: %w", d.model, err)
+		return nil, fmt.Errorf("draft with %s: %w", d.model, classify(err))
 	}
 	msg, finish, err := firstMessage(completion)
 	if err != nil {

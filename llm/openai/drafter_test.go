@@ -151,6 +151,7 @@ func TestOpenAIErrorsAreClassifiedWithoutHiddenRetries(t *testing.T) {
 		} else {
 			require.Error(t, err, "call %d", i)
 			assert.Equal(t, step.permanent, openai.IsPermanent(err), "call %d: %v", i, err)
+			assert.Equal(t, step.permanent, errors.Is(err, llm.ErrRejected), "call %d: the activities decide retries by llm.ErrRejected: %v", i, err)
 		}
 		assert.Len(t, srv.RequestsTo("/chat/completions"), i+1, "call %d: exactly one request, SDK retries are off", i)
 	}

@@ -75,7 +75,7 @@ func (e *Embedder) embedBatch(ctx context.Context, batch []string) ([][]float32,
 		EncodingFormat: openai.EmbeddingNewParamsEncodingFormatFloat,
 	})
 	if err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	if len(resp.Data) != len(batch) {
 		return nil, fmt.Errorf("endpoint returned %d embeddings for %d texts", len(resp.Data), len(batch))

@@ -127,7 +127,7 @@ func (j *Judge) Score(ctx context.Context, question, reply string, evidence []po
 func (j *Judge) complete(ctx context.Context, params openai.ChatCompletionNewParams) (string, error) {
 	completion, err := j.client.Chat.Completions.New(ctx, params)
 	if err != nil {
-		return "", err
+		return "", classify(err)
 	}
 	msg, finish, err := firstMessage(completion)
 	if err != nil {

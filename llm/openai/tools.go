@@ -73,7 +73,7 @@ func (d *Writer) draftWithTools(ctx context.Context, params openai.ChatCompletio
 		}
 		completion, err := d.client.Chat.Completions.New(ctx, params)
 		if err != nil {
-			return nil, fmt.Errorf("draft with %s (search %d of %d): %w", d.model, searches, d.rounds, err)
+			return nil, fmt.Errorf("draft with %s (search %d of %d): %w", d.model, searches, d.rounds, classify(err))
 		}
 		msg, finish, err := firstMessage(completion)
 		if err != nil {
