@@ -33,13 +33,9 @@ that reach it. Nothing is drafted: bench workflow measures drafts.`,
 			if err != nil {
 				return usageError{err}
 			}
-			rules, err := inbox.LoadRules(rulesFile)
+			rules, support, err := loadScreens(rulesFile, cfg.SupportAddresses)
 			if err != nil {
-				return usageError{err}
-			}
-			support, err := inbox.NewSupport(cfg.SupportAddresses)
-			if err != nil {
-				return usageError{err}
+				return err
 			}
 			res, err := bench.Intake(cmd.Context(), cfg.DatabaseURL, cfg.TemporalAddress, bench.IntakeOptions{
 				Messages: n, Concurrency: concurrency, Set: msgs, Rules: rules, Support: support, Progress: cmd.ErrOrStderr()})

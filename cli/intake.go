@@ -89,13 +89,9 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 			if rulesFile == "" {
 				rulesFile = cfg.Rules
 			}
-			rules, err := inbox.LoadRules(rulesFile)
+			rules, support, err := loadScreens(rulesFile, cfg.SupportAddresses)
 			if err != nil {
-				return usageError{err}
-			}
-			support, err := inbox.NewSupport(cfg.SupportAddresses)
-			if err != nil {
-				return usageError{err}
+				return err
 			}
 			msgs, err := inbox.ReadFile(messages)
 			if err != nil {
@@ -194,4 +190,18 @@ current state. The API offers the same at GET|POST /v1/admin/killswitch.`,
 	}
 	cmd.Flags().StringVar(&by, "by", os.Getenv("USER"), "who changes the switch, for the record")
 	return cmd
+}
+
+// loadScreens reads what the intake funnel screens with, the rules file and the support
+// addresses, as intake replay and bench intake both need them; a bad one is a usage error.
+func loadScreens(rulesFile string, addresses []string) (*inbox.Rules, *inbox.Support, error) {
+	rules, err := inbox.LoadRules(rulesFile)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	support, err := inbox.NewSupport(addresses)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	return rules, support, nil
 }
