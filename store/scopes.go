@@ -98,7 +98,7 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 	if err != nil {
 		return err
 	}
-	type pending struct{ id, chunks int }
+	type pending struct{ ID, Chunks int }
 	scopes, err := pgx.CollectRows(rows, pgx.RowToStructByPos[pending])
 	if err != nil {
 		return err
@@ -110,21 +110,21 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, `
 				SELECT set_config('maintenance_work_mem', greatest(setting::bigint, $1)::text || 'kB', true)
-				FROM pg_settings WHERE name = 'maintenance_work_mem'`, GraphMemory(sc.chunks, emb.Dims())>>10); err != nil {
+				FROM pg_settings WHERE name = 'maintenance_work_mem'`, GraphMemory(sc.Chunks, emb.Dims())>>10); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE INDEX scope_chunks_%[1]d_hnsw ON scope_chunks_%[1]d
-				USING hnsw ((embedding::vector(%[2]d)) vector_ip_ops)`, sc.id, emb.Dims())); err != nil {
+				USING hnsw ((embedding::vector(%[2]d)) vector_ip_ops)`, sc.ID, emb.Dims())); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, fmt.Sprintf(`ANALYZE scope_chunks_%d`, sc.id)); err != nil {
+			if _, err := tx.Exec(ctx, fmt.Sprintf(`ANALYZE scope_chunks_%d`, sc.ID)); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, `UPDATE retrieval_scopes SET indexed = true WHERE id = $1`, sc.id)
+			_, err := tx.Exec(ctx, `UPDATE retrieval_scopes SET indexed = true WHERE id = $1`, sc.ID)
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("index scope %d (%d chunks): %w", sc.id, sc.chunks, err)
+			return fmt.Errorf("index scope %d (%d chunks): %w", sc.ID, sc.Chunks, err)
 		}
 	}
 	return nil
