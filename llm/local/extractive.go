@@ -37,6 +37,7 @@ const (
 	retrievalWeight = 0.2
 	headingWeight   = 0.5
 	titleWeight     = 0.75
+	namedWeight     = 0
 	maxQuoted       = 3 // sentences per reply: enough to answer, short enough to review
 	maxChunksUsed   = 2
 )
@@ -59,7 +60,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
 		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
 	}
-	q := analyseQuestion(req.Subject, strings.Join(bodies, "\n\n"), req.Evidence)
+	q := analyseQuestion(req.Subject, bodies, req.Evidence)
 	ranked := rankEvidence(q, req.Evidence)
 	threshold := x.MinRelevance
 	if threshold == 0 {
@@ -67,7 +68,10 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 
 	used := chooseChunks(q, ranked, threshold)
-	picks := pickSentences(q, used)
+	if len(used) > 0 {
+		used = append(used, openQuestionChunks(asks, used, req.Evidence, threshold)...)
+	}
+	picks := pickSentences(used)
 	if len(picks) == 0 {
 		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}}, nil
 	}
@@ -116,38 +120,46 @@ type question struct {
 	weight  map[string]float64
 	focus   map[string]bool // stems of the subject and of the asking sentences
 	numeric bool            // asks how long, how much, how many or when
+	kinds   quantityKind    // the kinds of number it asks for; 0 when it asks for none
 }
 
 // focusShare is the weight of a stem that appears only in the backstory of a message,
 // not in its subject or in a sentence that asks something.
 const focusShare = 0.35
 
+// chatterShare is the weight of a word of support chatter ("how long", "right away",
+// "still"): it shapes the question but names no topic, so a heading such as "Long
+// suspensions" must not win a question about how long something takes.
+const chatterShare = 0.2
+
 // offTopicShare scales the relevance of a section whose topic (document title and
 // heading) shares no word of substance with the question: it may still answer, but it
 // must match much more of the question to be quoted than a section named after it.
 const offTopicShare = 0.6
 
-func analyseQuestion(subject, body string, evidence []policy.Evidence) question {
+// numberlessShare scales the relevance of a section that states no number of the kind the
+// question asks for ("how long until we are locked out?" over a section without a
+// duration): it can still win, but a section that gives the number is preferred.
+const numberlessShare = 0.65
+
+func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence) question {
 	q := question{weight: map[string]float64{}, focus: map[string]bool{}}
-	asking := subject
-	for _, s := range text.SplitLines(body) {
-		if text.IsAsking(s) {
-			asking += "\n" + s
-		}
-	}
-	if strings.TrimSpace(asking) == strings.TrimSpace(subject) { // no explicit question: the whole message asks
-		asking += "\n" + body
-	}
-	for _, st := range text.ContentStems(asking) {
+	asking := append([]string{withoutReferences(subject)}, customerAsks(bodies)...)
+	for _, st := range text.ContentStems(strings.Join(asking, "\n")) {
 		q.focus[st] = true
 	}
-	q.numeric = asksForNumber(asking)
+	q.kinds = askedKinds(strings.Join(asking, "\n"))
+	q.numeric = q.kinds != 0
 	chunkStems := make([]map[string]bool, len(evidence))
 	for i, ev := range evidence {
 		chunkStems[i] = text.StemSet(ev.Title + "\n" + ev.Text)
 	}
+	proper := []string{withoutReferences(subject)}
+	for _, b := range bodies {
+		proper = append(proper, messageProper(b))
+	}
 	n := float64(len(evidence))
-	for _, st := range text.ContentStems(subject + "\n" + body) {
+	for _, st := range text.ContentStems(strings.Join(proper, "\n")) {
 		df := 0.0
 		for _, cs := range chunkStems {
 			if cs[st] {
@@ -163,28 +175,14 @@ func analyseQuestion(subject, body string, evidence []policy.Evidence) question 
 		if !q.focus[st] {
 			w *= focusShare
 		}
+		if chatter[st] {
+			w *= chatterShare
+		}
 		q.stems = append(q.stems, st)
 		q.weight[st] = w
 	}
 	return q
 }
-
-// asksForNumber reports whether the question asks for a duration, an amount or a date,
-// which the policy states as a number.
-func asksForNumber(s string) bool {
-	lower := " " + text.Fold(s) + " "
-	for _, p := range numberAsks {
-		if strings.Contains(lower, p) {
-			return true
-		}
-	}
-	return false
-}
-
-var numberAsks = []string{" how long", " how much", " how many", " how quickly", " how fast",
-	" how soon", " when ", " what percentage", " what rate", " what discount", " what price",
-	" how old", " how far back", " wie lange", " wie viel", " wieviel", " wann ", " wie schnell",
-	" wie hoch", " bis wann", " welcher satz", " wie oft", " how often", " deadline", " frist"}
 
 // rankedChunk is one evidence item with its relevance to the question.
 type rankedChunk struct {
@@ -192,6 +190,11 @@ type rankedChunk struct {
 	order     int // position in the request, the tiebreak
 	relevance float64
 	covers    map[string]bool // question stems the chunk holds
+	// asked is the question the chunk was ranked for: the whole thread, or one question
+	// of it that the first sections chosen left open (openQuestionChunks).
+	asked question
+	// extra marks a chunk chosen for an open question: it adds one sentence to the reply.
+	extra bool
 }
 
 // chunkHeading returns the section heading of a chunk: its first line when more lines
@@ -237,12 +240,15 @@ func rankEvidence(q question, evidence []policy.Evidence) []rankedChunk {
 			// The heading names what the section answers and the title what its document
 			// answers: matching them counts extra.
 			lexical = clamp01(lexical + headingWeight*weightedOverlap(q, topicWords(heading)) +
-				titleWeight*weightedOverlap(q, topicWords(ev.Title)))
+				titleWeight*weightedOverlap(q, topicWords(ev.Title)) + namedWeight*namedShare(q, heading))
 			if !sharesStrongWord(q.stems, topic) {
 				lexical *= offTopicShare
 			}
 			if lexical > 0 {
 				rel = lexicalWeight*lexical + retrievalWeight*clamp01(ev.Score)
+			}
+			if q.kinds != 0 && !statesKind(ev.Text, q.kinds) {
+				rel *= numberlessShare
 			}
 		}
 		covers := map[string]bool{}
@@ -251,7 +257,7 @@ func rankEvidence(q question, evidence []policy.Evidence) []rankedChunk {
 				covers[st] = true
 			}
 		}
-		out = append(out, rankedChunk{ev: ev, order: i, relevance: rel, covers: covers})
+		out = append(out, rankedChunk{ev: ev, order: i, relevance: rel, covers: covers, asked: q})
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].relevance > out[b].relevance })
 	return out
@@ -268,6 +274,28 @@ func topicWords(heading string) map[string]bool {
 		}
 	}
 	return words
+}
+
+// namedShare is the share of a heading's topic words the customer asks about: 1 when the
+// question names everything the heading does ("Charged after cancelling" under "Charges
+// after cancellation"), so a section named for the question beats one that merely shares
+// its most frequent word.
+func namedShare(q question, heading string) float64 {
+	topic := topicWords(heading)
+	n, named := 0, 0
+	for st := range topic {
+		if weakStems[st] {
+			continue
+		}
+		n++
+		if q.focus[st] {
+			named++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(named) / float64(n)
 }
 
 // weightedOverlap is the weighted share of the question a text holds, the denominator
@@ -346,6 +374,7 @@ type pick struct {
 	rank    int // chunk rank
 	pos     int // sentence position in its chunk
 	score   float64
+	extra   bool // from a chunk chosen for an open question
 }
 
 // pickSentences chooses up to maxQuoted sentences from the chosen chunks: those sharing
@@ -354,9 +383,10 @@ type pick struct {
 // shares only generic words ("plan", "account") with the question is never quoted, and
 // neither are headings, questions or fragments of one or two words. When the customer
 // asks how long, how much or when, sentences that state a number come first.
-func pickSentences(q question, chunks []rankedChunk) []pick {
+func pickSentences(chunks []rankedChunk) []pick {
 	var cands []pick
 	for rank, rc := range chunks {
+		q := rc.asked
 		heading := chunkHeading(rc.ev.Text)
 		// Every sentence of a chosen section shares its topic; the heading's words
 		// count for each sentence, so "Bank transfer is available for ..." under
@@ -370,17 +400,17 @@ func pickSentences(q question, chunks []rankedChunk) []pick {
 			words := text.StemSet(s)
 			// The best section is quoted whole (its sentences are one answer); a second
 			// one only where a sentence itself shares a word of substance.
-			if rank > 0 && !sharesStrongWord(q.stems, words) && !(len(text.Quantities(s)) > 0 && q.numeric) {
+			if rank > 0 && !sharesStrongWord(q.stems, words) && !statesKind(s, q.kinds) {
 				continue
 			}
 			for st := range headWords {
 				words[st] = true
 			}
 			score := weightedOverlap(q, words)
-			if q.numeric && len(text.Quantities(s)) > 0 {
+			if statesKind(s, q.kinds) {
 				score += 0.3
 			}
-			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, score: score})
+			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, score: score, extra: rc.extra})
 		}
 	}
 	sort.SliceStable(cands, func(a, b int) bool {
@@ -395,9 +425,13 @@ func pickSentences(q question, chunks []rankedChunk) []pick {
 	var picks []pick
 	seen := map[string]bool{}
 	best := map[int]float64{}
+	main := 0
 	for _, c := range cands {
 		key := text.Fold(c.text)
-		if seen[key] || len(picks) == maxQuoted {
+		if seen[key] || (!c.extra && main == maxQuoted) {
+			continue
+		}
+		if _, ok := best[c.rank]; ok && c.extra { // one sentence answers an open question
 			continue
 		}
 		if b, ok := best[c.rank]; ok && c.rank > 0 && c.score < sentenceShare*b {
@@ -407,6 +441,9 @@ func pickSentences(q question, chunks []rankedChunk) []pick {
 			best[c.rank] = c.score
 		}
 		seen[key] = true
+		if !c.extra {
+			main++
+		}
 		picks = append(picks, c)
 	}
 	sort.SliceStable(picks, func(a, b int) bool {

@@ -1,0 +1,81 @@
+package local
+
+import (
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
+)
+
+// maxOpenQuestions bounds the sections added for questions the first sections leave
+// open: a thread asks two or three things, rarely more, and a reply must stay short.
+const maxOpenQuestions = 2
+
+// openQuestionChunks answers a thread question by question. The sections chosen for the
+// whole thread answer its main question; each asking clause whose words of substance
+// those sections do not all hold, or that asks for a kind of number they do not state
+// ("and how long would the refund take?" beside a refund window), is ranked on its own,
+// and its best section is added when it is relevant enough and holds more of the clause
+// than the sections chosen so far.
+func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evidence, threshold float64) []rankedChunk {
+	var added []rankedChunk
+	for _, a := range asks {
+		if len(added) == maxOpenQuestions {
+			break
+		}
+		chosen := append(used[:len(used):len(used)], added...)
+		stems := clauseTopics(a)
+		if len(stems) == 0 {
+			continue
+		}
+		have, kinds := chosenText(chosen), askedKinds(a)
+		held := coveredShare(stems, text.StemSet(have))
+		if held == 1 && (kinds == 0 || statesKind(have, kinds)) {
+			continue
+		}
+		q := analyseQuestion("", []string{a}, evidence)
+		for _, rc := range rankEvidence(q, evidence) {
+			if rc.relevance < threshold {
+				break
+			}
+			if isChosen(chosen, rc.ev.ChunkID) {
+				continue
+			}
+			gains := coveredShare(stems, text.StemSet(rc.ev.Title+"\n"+rc.ev.Text)) > held ||
+				(kinds != 0 && !statesKind(have, kinds) && statesKind(rc.ev.Text, kinds))
+			if gains {
+				rc.extra = true
+				added = append(added, rc)
+			}
+			break
+		}
+	}
+	return added
+}
+
+// clauseTopics are the words of substance of one asking clause: chatter and the words
+// every billing text shares left out.
+func clauseTopics(clause string) []string {
+	var out []string
+	for _, st := range substanceStems(clause) {
+		if !weakStems[st] && len([]rune(st)) >= 3 {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func chosenText(chunks []rankedChunk) string {
+	s := ""
+	for _, rc := range chunks {
+		s += rc.ev.Title + "\n" + rc.ev.Text + "\n"
+	}
+	return s
+}
+
+func isChosen(chunks []rankedChunk, chunkID string) bool {
+	for _, rc := range chunks {
+		if rc.ev.ChunkID == chunkID {
+			return true
+		}
+	}
+	return false
+}
