@@ -25,7 +25,7 @@ type Extractive struct {
 // weighs question words by where they stand (subject and asking sentences count fully,
 // backstory a third) and by how rare they are in the evidence given, so a section that
 // shares only the common or chatty words of a question stays below it.
-const DefaultMinRelevance = 0.24
+const DefaultMinRelevance = 0.30
 
 // Relevance weights: lexical overlap with the question dominates, because retrieval
 // always returns its top k even when none of them is about the question; the retrieval

@@ -27,10 +27,14 @@ var numberAsks = []struct {
 	kinds  quantityKind
 }{
 	{" how long", kindDuration}, {" how quickly", kindDuration}, {" how fast", kindDuration},
-	{" how soon", kindDuration}, {" when ", kindDuration}, {" how far back", kindDuration},
+	{" how soon", kindDuration}, {" how far back", kindDuration}, {" timeline", kindDuration},
+	{" by when", kindDuration}, {" until when", kindDuration}, {" since when", kindDuration},
+	{" ab wann", kindDuration}, {" when will", kindDuration}, {" when does", kindDuration},
+	{" when do ", kindDuration}, {" when is ", kindDuration}, {" when are ", kindDuration},
+	{" when can", kindDuration}, {" when would", kindDuration}, {" when should", kindDuration},
 	{" deadline", kindDuration}, {" frist", kindDuration}, {" processing time", kindDuration},
 	{" time frame", kindDuration}, {" timeframe", kindDuration}, {" turnaround", kindDuration},
-	{" wie lange", kindDuration}, {" wann ", kindDuration}, {" wie schnell", kindDuration},
+	{" wie lange", kindDuration}, {" wie schnell", kindDuration},
 	{" bis wann", kindDuration},
 	{" how much", kindMoney | kindPercent}, {" wie viel", kindMoney | kindPercent},
 	{" wieviel", kindMoney | kindPercent}, {" wie hoch", kindMoney | kindPercent},
@@ -40,13 +44,25 @@ var numberAsks = []struct {
 	{" how many", kindAny}, {" how old", kindAny}, {" how often", kindAny}, {" wie oft", kindAny},
 }
 
+// timeOpeners open a question that asks for a time: "When does it end?" does, while "what
+// happens when the trial ends?" asks what happens, so "when" counts only as an opener or
+// before the verb of a question ("card declined - when will you lock us out?").
+var timeOpeners = []string{"when ", "wann "}
+
 // askedKinds returns the kinds of number the question asks for; 0 when it asks for none.
 func askedKinds(s string) quantityKind {
-	lower := " " + text.Fold(s) + " "
 	var kinds quantityKind
-	for _, a := range numberAsks {
-		if strings.Contains(lower, a.phrase) {
-			kinds |= a.kinds
+	for _, clause := range text.SplitLines(s) {
+		lower := " " + text.Fold(clause) + " "
+		for _, a := range numberAsks {
+			if strings.Contains(lower, a.phrase) {
+				kinds |= a.kinds
+			}
+		}
+		for _, o := range timeOpeners {
+			if strings.HasPrefix(lower[1:], o) {
+				kinds |= kindDuration
+			}
 		}
 	}
 	return kinds
