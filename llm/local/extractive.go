@@ -61,7 +61,8 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
 	}
 	q := analyseQuestion(req.Subject, bodies, req.Evidence)
-	ranked := rankEvidence(q, req.Evidence)
+	scope := newAccountScope(req.Account, req.Evidence)
+	ranked := rankEvidence(q, req.Evidence, scope)
 	threshold := x.MinRelevance
 	if threshold == 0 {
 		threshold = DefaultMinRelevance
@@ -69,9 +70,9 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 
 	used := chooseChunks(q, ranked, threshold)
 	if len(used) > 0 {
-		used = append(used, openQuestionChunks(asks, used, req.Evidence, threshold)...)
+		used = append(used, openQuestionChunks(asks, used, req.Evidence, threshold, scope)...)
 	}
-	picks := pickSentences(used)
+	picks := pickSentences(used, scope)
 	if len(picks) == 0 {
 		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}}, nil
 	}
@@ -228,8 +229,14 @@ func internalSection(heading string) bool {
 // chunk counts only when its topic (document title or section heading) shares a word of
 // substance with the question: a section that merely mentions "refund" in passing is not
 // about the customer's refund question.
-func rankEvidence(q question, evidence []policy.Evidence) []rankedChunk {
+func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []rankedChunk {
 	out := make([]rankedChunk, 0, len(evidence))
+	fits := make([]scopeFit, len(evidence))
+	ownHeading := false
+	for i, ev := range evidence {
+		fits[i] = scope.fit(chunkHeading(ev.Text))
+		ownHeading = ownHeading || fits[i] == scopeOwn
+	}
 	for i, ev := range evidence {
 		heading := chunkHeading(ev.Text)
 		words := text.StemSet(ev.Title + "\n" + ev.Text)
@@ -249,6 +256,9 @@ func rankEvidence(q question, evidence []policy.Evidence) []rankedChunk {
 			}
 			if q.kinds != 0 && !statesKind(ev.Text, q.kinds) {
 				rel *= numberlessShare
+			}
+			if ownHeading && fits[i] == scopeOther {
+				rel *= otherScopeShare
 			}
 		}
 		covers := map[string]bool{}
@@ -383,16 +393,26 @@ type pick struct {
 // shares only generic words ("plan", "account") with the question is never quoted, and
 // neither are headings, questions or fragments of one or two words. When the customer
 // asks how long, how much or when, sentences that state a number come first.
-func pickSentences(chunks []rankedChunk) []pick {
+func pickSentences(chunks []rankedChunk, scope accountScope) []pick {
 	var cands []pick
 	for rank, rc := range chunks {
 		q := rc.asked
+		sentences := text.SplitLines(rc.ev.Text)
+		fits := make([]scopeFit, len(sentences))
+		ownSentence := false
+		for i, s := range sentences {
+			fits[i] = scope.fit(s)
+			ownSentence = ownSentence || fits[i] == scopeOwn
+		}
 		heading := chunkHeading(rc.ev.Text)
 		// Every sentence of a chosen section shares its topic; the heading's words
 		// count for each sentence, so "Bank transfer is available for ..." under
 		// "Bank transfer" and a follow-up sentence are judged together.
 		headWords := text.StemSet(rc.ev.Title + "\n" + heading)
-		for pos, s := range text.SplitLines(rc.ev.Text) {
+		for pos, s := range sentences {
+			if ownSentence && fits[pos] == scopeOther {
+				continue // the same rule for another plan or region
+			}
 			if len(strings.Fields(s)) < 3 || (pos == 0 && heading != "" && strings.TrimSpace(s) == heading) ||
 				strings.HasSuffix(strings.TrimSpace(s), "?") {
 				continue

@@ -15,7 +15,7 @@ const maxOpenQuestions = 2
 // ("and how long would the refund take?" beside a refund window), is ranked on its own,
 // and its best section is added when it is relevant enough and holds more of the clause
 // than the sections chosen so far.
-func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evidence, threshold float64) []rankedChunk {
+func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evidence, threshold float64, scope accountScope) []rankedChunk {
 	var added []rankedChunk
 	for _, a := range asks {
 		if len(added) == maxOpenQuestions {
@@ -32,7 +32,7 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 			continue
 		}
 		q := analyseQuestion("", []string{a}, evidence)
-		for _, rc := range rankEvidence(q, evidence) {
+		for _, rc := range rankEvidence(q, evidence, scope) {
 			if rc.relevance < threshold {
 				break
 			}

@@ -1,0 +1,35 @@
+package guard
+
+// Scope is what a text says about whose plan and region it is: the plan names (read from
+// the sources, as the guard reads them) and the region terms of subjects.txt it names.
+type Scope struct {
+	Plans   map[string]bool // lower-case plan names ("pro", "team")
+	Regions map[string]bool // canonical region terms ("eu", "uk", "us", "apac")
+}
+
+// ScopeReader reads the scope of sentences against the plan names a set of sources uses.
+// The local drafter uses it to prefer, of two parallel statements ("On Solo, …" and "On
+// Team, …"), the one about the customer's own plan and region.
+type ScopeReader struct {
+	v     *Vocabulary
+	names map[string]bool
+}
+
+// ScopeReader returns a reader for sentences of the given source texts.
+func (v *Vocabulary) ScopeReader(sources []string) ScopeReader {
+	return ScopeReader{v: v, names: v.planNames(sources)}
+}
+
+// Of returns the plans and regions s names.
+func (r ScopeReader) Of(s string) Scope {
+	sc := Scope{Plans: map[string]bool{}, Regions: map[string]bool{}}
+	for term, class := range r.v.subjectsOf(s, r.names) {
+		switch class {
+		case classPlanName:
+			sc.Plans[term] = true
+		case classRegion:
+			sc.Regions[term] = true
+		}
+	}
+	return sc
+}
