@@ -37,7 +37,6 @@ const (
 	retrievalWeight = 0.2
 	headingWeight   = 0.5
 	titleWeight     = 0.75
-	namedWeight     = 0
 	maxQuoted       = 3 // sentences per reply: enough to answer, short enough to review
 	maxChunksUsed   = 2
 )
@@ -247,7 +246,7 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 			// The heading names what the section answers and the title what its document
 			// answers: matching them counts extra.
 			lexical = clamp01(lexical + headingWeight*weightedOverlap(q, topicWords(heading)) +
-				titleWeight*weightedOverlap(q, topicWords(ev.Title)) + namedWeight*namedShare(q, heading))
+				titleWeight*weightedOverlap(q, topicWords(ev.Title)))
 			if !sharesStrongWord(q.stems, topic) {
 				lexical *= offTopicShare
 			}
@@ -284,28 +283,6 @@ func topicWords(heading string) map[string]bool {
 		}
 	}
 	return words
-}
-
-// namedShare is the share of a heading's topic words the customer asks about: 1 when the
-// question names everything the heading does ("Charged after cancelling" under "Charges
-// after cancellation"), so a section named for the question beats one that merely shares
-// its most frequent word.
-func namedShare(q question, heading string) float64 {
-	topic := topicWords(heading)
-	n, named := 0, 0
-	for st := range topic {
-		if weakStems[st] {
-			continue
-		}
-		n++
-		if q.focus[st] {
-			named++
-		}
-	}
-	if n == 0 {
-		return 0
-	}
-	return float64(named) / float64(n)
 }
 
 // weightedOverlap is the weighted share of the question a text holds, the denominator
