@@ -1,10 +1,12 @@
 package guard
 
-// Scope is what a text says about whose plan and region it is: the plan names (read from
-// the sources, as the guard reads them) and the region terms of subjects.txt it names.
+// Scope is what a text is about, as the guard binds commitments to subjects: the plan
+// names it uses (read from the sources), the region terms of subjects.txt, and its other
+// subject terms (billing period, item, customer segment, tax) with their class.
 type Scope struct {
-	Plans   map[string]bool // lower-case plan names ("pro", "team")
-	Regions map[string]bool // canonical region terms ("eu", "uk", "us", "apac")
+	Plans   map[string]bool   // lower-case plan names ("pro", "team")
+	Regions map[string]bool   // canonical region terms ("eu", "uk", "us", "apac")
+	Topics  map[string]string // canonical term → class ("annual" → "period", "seat" → "item")
 }
 
 // ScopeReader reads the scope of sentences against the plan names a set of sources uses.
@@ -22,13 +24,15 @@ func (v *Vocabulary) ScopeReader(sources []string) ScopeReader {
 
 // Of returns the plans and regions s names.
 func (r ScopeReader) Of(s string) Scope {
-	sc := Scope{Plans: map[string]bool{}, Regions: map[string]bool{}}
+	sc := Scope{Plans: map[string]bool{}, Regions: map[string]bool{}, Topics: map[string]string{}}
 	for term, class := range r.v.subjectsOf(s, r.names) {
 		switch class {
 		case classPlanName:
 			sc.Plans[term] = true
 		case classRegion:
 			sc.Regions[term] = true
+		default:
+			sc.Topics[term] = class
 		}
 	}
 	return sc

@@ -61,6 +61,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 	q := analyseQuestion(req.Subject, bodies, req.Evidence)
 	scope := newAccountScope(req.Account, req.Evidence)
+	q.topics = scope.topics(strings.Join(append([]string{req.Subject}, asks...), "\n"))
 	ranked := rankEvidence(q, req.Evidence, scope)
 	threshold := x.MinRelevance
 	if threshold == 0 {
@@ -118,9 +119,10 @@ func abstainReply(german bool) string {
 type question struct {
 	stems   []string
 	weight  map[string]float64
-	focus   map[string]bool // stems of the subject and of the asking sentences
-	numeric bool            // asks how long, how much, how many or when
-	kinds   quantityKind    // the kinds of number it asks for; 0 when it asks for none
+	focus   map[string]bool   // stems of the subject and of the asking sentences
+	numeric bool              // asks how long, how much, how many or when
+	kinds   quantityKind      // the kinds of number it asks for; 0 when it asks for none
+	topics  map[string]string // subject terms it names (billing period, item, segment, tax)
 }
 
 // focusShare is the weight of a stem that appears only in the backstory of a message,
@@ -256,7 +258,7 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 			if q.kinds != 0 && !statesKind(ev.Text, q.kinds) {
 				rel *= numberlessShare
 			}
-			if ownHeading && fits[i] == scopeOther {
+			if (ownHeading && fits[i] == scopeOther) || otherSubject(q.topics, scope.topics(ev.Title+"\n"+heading)) {
 				rel *= otherScopeShare
 			}
 		}

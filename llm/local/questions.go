@@ -32,6 +32,7 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 			continue
 		}
 		q := analyseQuestion("", []string{a}, evidence)
+		q.topics = scope.topics(a)
 		for _, rc := range rankEvidence(q, evidence, scope) {
 			if rc.relevance < threshold {
 				break

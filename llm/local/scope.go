@@ -63,6 +63,47 @@ func (a accountScope) fit(s string) scopeFit {
 	return scopeOther
 }
 
+// topics returns the subject terms of s other than plans and regions (billing period,
+// item, customer segment, tax), with their class.
+func (a accountScope) topics(s string) map[string]string {
+	if a.reader == nil {
+		return nil
+	}
+	return a.reader.Of(s).Topics
+}
+
+// otherSubject reports whether a section is about another subject than the question: for
+// some class, both name terms and share none (a question about a monthly plan and a
+// section on annual plans; a storage pack and seats).
+func otherSubject(asked, section map[string]string) bool {
+	for _, class := range asked {
+		if namesClass(section, class) && !sharesClass(asked, section, class) {
+			return true
+		}
+	}
+	return false
+}
+
+func namesClass(terms map[string]string, class string) bool {
+	for _, c := range terms {
+		if c == class {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesClass reports whether asked and section name a common term of class.
+func sharesClass(asked, section map[string]string, class string) bool {
+	for t, c := range asked {
+		if c == class && section[t] == class {
+			return true
+		}
+	}
+	return false
+}
+
 // otherScopeShare scales the relevance of a section headed for another plan or region
-// ("Prices in the UK") when another section is headed for the account's ("Prices in the EU").
+// ("Prices in the UK") when another section is headed for the account's ("Prices in the
+// EU"), and of a section whose title and heading name another subject than the question.
 const otherScopeShare = 0.5
