@@ -37,7 +37,7 @@ const (
 	retrievalWeight = 0.2
 	headingWeight   = 0.5
 	titleWeight     = 0.75
-	maxQuoted       = 3 // sentences per reply: enough to answer, short enough to review
+	maxQuoted       = 4 // sentences per reply: enough to answer from two sections, short enough to review
 	maxChunksUsed   = 2
 )
 
@@ -317,11 +317,12 @@ func weightedOverlap(q question, words map[string]bool) float64 {
 	return clamp01(hit / total)
 }
 
-// chooseChunks keeps the best chunk above the threshold and, at most, one more: only when
-// it is about the same policy area and holds focus words of the question the first lacks,
-// or is a section of the same document nearly as relevant ("How to request a refund" next
-// to "Refund window": one answer in two sections). Any other second section that merely
-// repeats the first's words is a related, non-answering one.
+// chooseChunks keeps the best chunk above the threshold and, at most, one more above it:
+// only when it is about the same policy area and holds focus words of the question the
+// first lacks, or is another section of the same document ("How to request a refund" next
+// to "Refund window": one answer in two sections, often the duration in one and the rule
+// in the other). Any other second section that merely repeats the first's words is a
+// related, non-answering one.
 func chooseChunks(q question, ranked []rankedChunk, threshold float64) []rankedChunk {
 	var used []rankedChunk
 	for _, rc := range ranked {
@@ -333,7 +334,7 @@ func chooseChunks(q question, ranked []rankedChunk, threshold float64) []rankedC
 			continue
 		}
 		first := used[0]
-		if rc.ev.Area != first.ev.Area || rc.relevance < secondChunkShare*first.relevance {
+		if rc.ev.Area != first.ev.Area {
 			continue
 		}
 		adds := 0.0
@@ -342,19 +343,16 @@ func chooseChunks(q question, ranked []rankedChunk, threshold float64) []rankedC
 				adds += q.weight[st]
 			}
 		}
-		sameDoc := rc.ev.DocID == first.ev.DocID && rc.relevance >= sameDocShare*first.relevance
-		if adds >= secondChunkGain || sameDoc {
+		if adds >= secondChunkGain || rc.ev.DocID == first.ev.DocID {
 			used = append(used, rc)
 		}
 	}
 	return used
 }
 
-const (
-	secondChunkShare = 0.85 // a second chunk must be nearly as relevant as the first
-	secondChunkGain  = 0.5  // and add at least half a distinctive focus word
-	sameDocShare     = 0.9  // or be of the same document and nearly as relevant
-)
+// secondChunkGain is how much a second section of another document must add: at least
+// half a distinctive focus word.
+const secondChunkGain = 0.5
 
 // pick is one sentence chosen for the reply.
 type pick struct {
