@@ -13,8 +13,7 @@ const maxOpenQuestions = 2
 // whole thread answer its main question; each asking clause whose words of substance
 // those sections do not all hold, or that asks for a kind of number they do not state
 // ("and how long would the refund take?" beside a refund window), is ranked on its own,
-// and its best section is added when it is relevant enough and holds more of the clause
-// than the sections chosen so far.
+// and its best section not chosen yet is added when it clears the abstention threshold.
 func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evidence, threshold float64, scope accountScope) []rankedChunk {
 	var added []rankedChunk
 	for _, a := range asks {
@@ -27,8 +26,7 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 			continue
 		}
 		have, kinds := chosenText(chosen), askedKinds(a)
-		held := coveredShare(stems, text.StemSet(have))
-		if held == 1 && (kinds == 0 || statesKind(have, kinds)) {
+		if coveredShare(stems, text.StemSet(have)) == 1 && (kinds == 0 || statesKind(have, kinds)) {
 			continue
 		}
 		q := analyseQuestion("", []string{a}, evidence)
@@ -37,16 +35,11 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 			if rc.relevance < threshold {
 				break
 			}
-			if isChosen(chosen, rc.ev.ChunkID) {
-				continue
-			}
-			gains := coveredShare(stems, text.StemSet(rc.ev.Title+"\n"+rc.ev.Text)) > held ||
-				(kinds != 0 && !statesKind(have, kinds) && statesKind(rc.ev.Text, kinds))
-			if gains {
+			if !isChosen(chosen, rc.ev.ChunkID) {
 				rc.extra = true
 				added = append(added, rc)
+				break
 			}
-			break
 		}
 	}
 	return added
