@@ -170,8 +170,10 @@ up() {
   for i in 1 2; do
     start "worker-$i" env DATABASE_URL="$app" TEMPORAL_ADDRESS=$FRONTEND "$dir/supportdraft" worker
   done
+  # The replicas serve `supportdraft bench load`: one caller with one token sending
+  # thousands of drafts, so the per-caller rate limit is off here.
   for i in 0 1; do
-    start "api-$((i + 1))" env DATABASE_URL="$app" TEMPORAL_ADDRESS=$FRONTEND \
+    start "api-$((i + 1))" env DATABASE_URL="$app" TEMPORAL_ADDRESS=$FRONTEND SUPPORTDRAFT_RATE_LIMIT=0 \
       SUPPORTDRAFT_HTTP_ADDR="${APIS[$i]}" "$dir/supportdraft" api
   done
   for i in 0 1; do
