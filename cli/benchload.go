@@ -32,7 +32,8 @@ drafts per second, draft p50/p95/p99, send-check p50/p99, verdicts and errors, t
 
 With --kill-worker-at P it kills one worker (SIGKILL, the PID in --worker-pid-file) once P%
 of the drafts are done; its workflows must finish on the other worker, none lost or built
-twice. scripts/cluster.sh up starts two workers and two replicas for this.
+twice. scripts/cluster.sh up starts two workers and two replicas for this; dev-up starts
+the same on the Temporal dev server.
 
 To compare deployments in one run, name each as a target instead of --api:
 --target NAME=URL[,URL…] (repeatable), its database with --database NAME=URL (default
@@ -42,10 +43,11 @@ The targets run one after another with the same load, and one table shows a colu
   supportdraft bench load --drafts 10000 --concurrency 8 --api "$SUPPORTDRAFT_CLUSTER_API" \
     --database "$SUPPORTDRAFT_CLUSTER_DATABASE_URL" --kill-worker-at 50
 
-  # the dev server and the cluster side by side (docs/deploy.md starts the dev side)
+  # the dev server and the cluster side by side, the same replicas on each
+  eval "$(scripts/cluster.sh up)"; eval "$(scripts/cluster.sh dev-up)"
   supportdraft bench load --drafts 10000 --concurrency 8 --kill-worker-at 50 \
-    --target dev=http://127.0.0.1:8281,http://127.0.0.1:8282 --database dev="$DEV_DATABASE_URL" \
-    --worker-pid-file dev=dev-worker-1.pid \
+    --target dev="$SUPPORTDRAFT_DEV_API" --database dev="$SUPPORTDRAFT_DEV_DATABASE_URL" \
+    --worker-pid-file dev=.data/cluster/dev-worker-1.pid \
     --target cluster="$SUPPORTDRAFT_CLUSTER_API" --database cluster="$SUPPORTDRAFT_CLUSTER_DATABASE_URL" \
     --worker-pid-file cluster=.data/cluster/worker-1.pid`,
 		Args: cobra.NoArgs,
