@@ -11,8 +11,9 @@ import (
 // Policies often state one rule per plan or region side by side: "On Solo, uploads pause;
 // on Team, storage above the quota is billed", or a section of prices per region. The
 // customer's plan and region say which of them is theirs, so of two parallel statements
-// the drafter quotes the one about the customer, read with the guard's plan and region
-// vocabulary.
+// the drafter quotes the one about the customer. Likewise a section about annual plans
+// does not answer a question about a monthly one. Both are read with the guard's subject
+// vocabulary, so the drafter and the guard agree on what a sentence is about.
 
 // vocabulary is the guard's default vocabulary, parsed once.
 var vocabulary = sync.OnceValues(guard.DefaultVocabulary)
