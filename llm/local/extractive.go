@@ -169,23 +169,6 @@ func analyseQuestion(subject, body string, evidence []policy.Evidence) question 
 	return q
 }
 
-// asksForNumber reports whether the question asks for a duration, an amount or a date,
-// which the policy states as a number.
-func asksForNumber(s string) bool {
-	lower := " " + text.Fold(s) + " "
-	for _, p := range numberAsks {
-		if strings.Contains(lower, p) {
-			return true
-		}
-	}
-	return false
-}
-
-var numberAsks = []string{" how long", " how much", " how many", " how quickly", " how fast",
-	" how soon", " when ", " what percentage", " what rate", " what discount", " what price",
-	" how old", " how far back", " wie lange", " wie viel", " wieviel", " wann ", " wie schnell",
-	" wie hoch", " bis wann", " welcher satz", " wie oft", " how often", " deadline", " frist"}
-
 // rankedChunk is one evidence item with its relevance to the question.
 type rankedChunk struct {
 	ev        policy.Evidence
