@@ -57,6 +57,9 @@ func TestExtractiveAbstainsOnWhatNoPolicyMentions(t *testing.T) {
 	if !d.Abstain || !strings.Contains(d.Note, "bitcoin") {
 		t.Fatalf("draft = %+v, want an abstention whose note names bitcoin", d)
 	}
+	if len(d.Unanswered) != 1 || !strings.Contains(d.Unanswered[0].Subject, "bitcoin") {
+		t.Errorf("unanswered = %+v, want one entry whose subject is what no policy mentions", d.Unanswered)
+	}
 	d, err = Extractive{}.Write(context.Background(), llm.Request{Subject: "overage", Evidence: threadEvidence, Messages: []llm.Message{
 		{Author: "customer", Body: "How is storage over the quota billed on Team?"},
 		{Author: "agent", Body: "Checking."},
@@ -86,6 +89,10 @@ func TestPartialAnswerNamesTheOpenQuestion(t *testing.T) {
 	}
 	if !strings.Contains(d.Note, "Alipay") || strings.Contains(d.Note, "backups") {
 		t.Errorf("note = %q, want it to name the Alipay question and only it", d.Note)
+	}
+	want := []llm.Unanswered{{Question: "Also, can we pay with Alipay?", Subject: "alipay"}}
+	if !slices.Equal(d.Unanswered, want) {
+		t.Errorf("unanswered = %+v, want %+v (the open question and what it asks about)", d.Unanswered, want)
 	}
 }
 

@@ -57,7 +57,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	asks := customerAsks(bodies)
 	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
 	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
-		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
+		return abstention(german, missingNote(missing), missing), nil
 	}
 	q := analyseQuestion(req.Subject, strings.Join(bodies, "\n\n"), req.Evidence)
 	ranked := rankEvidence(q, req.Evidence)
@@ -68,8 +68,8 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 
 	used := chooseChunks(q, ranked, threshold)
 	picks := pickSentences(q, used)
-	if len(picks) == 0 {
-		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}}, nil
+	if len(picks) == 0 { // nothing relevant enough: what was asked is the whole question
+		return abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), nil
 	}
 	cited := map[string]bool{}
 	var quotedText strings.Builder
@@ -79,7 +79,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 	said := sectionNames(req.Evidence, cited) + quotedText.String()
 	if asked := offTopic(append(asks, withoutReferences(req.Subject)), said); len(asked) > 0 {
-		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: offTopicNote(asked)}, nil
+		return abstention(german, offTopicNote(asked), asked), nil
 	}
 
 	var quoted []string
@@ -96,7 +96,8 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 		claims = append(claims, llm.Claim{Sentence: p.text, ChunkIDs: []string{p.chunkID}, Quote: p.text})
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
-	return &llm.Answer{Reply: reply, Claims: claims, Note: unansweredNote(asks, said)}, nil
+	open := openQuestions(asks, said)
+	return &llm.Answer{Reply: reply, Claims: claims, Note: unansweredNote(open), Unanswered: open}, nil
 }
 
 func abstainReply(german bool) string {
