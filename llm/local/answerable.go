@@ -109,12 +109,14 @@ func offTopic(asks []string, said string) []string {
 
 // openQuestions are the questions of a thread a reply leaves open: the asking clauses
 // whose topic words neither the reply nor its sections hold ("Can we pay with PayPal?"
-// beside an answered refund question), each with those topic words as its subject.
-func openQuestions(asks []string, said string) []llm.Unanswered {
+// beside an answered refund question), each with those topic words as its subject. A
+// short question ("timeline?") is about the clause before it too (contexts: see
+// shortQuestionContexts), so a reply about that answers it.
+func openQuestions(asks []string, contexts map[string]string, said string) []llm.Unanswered {
 	var open []llm.Unanswered
 	for _, a := range asks {
-		if asked := offTopic([]string{a}, said); len(asked) > 0 {
-			open = append(open, llm.Unanswered{Question: strings.TrimSpace(a), Subject: strings.Join(asked, ", ")})
+		if offTopic([]string{a, contexts[a]}, said) != nil {
+			open = append(open, llm.Unanswered{Question: strings.TrimSpace(a), Subject: strings.Join(offTopic([]string{a}, said), ", ")})
 		}
 	}
 	return open

@@ -96,6 +96,24 @@ func TestPartialAnswerNamesTheOpenQuestion(t *testing.T) {
 	}
 }
 
+// A short question ("Timeline?") is about the sentence before it: a reply about that
+// leaves nothing open.
+func TestShortQuestionIsAboutTheSentenceBeforeIt(t *testing.T) {
+	t.Parallel()
+	d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
+		{Author: "customer", Body: "We cancel the plan next week and worry about our backups. Timeline?"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Abstain || !strings.Contains(d.Reply, "30 days") {
+		t.Fatalf("reply = %q, want the backups answer", d.Reply)
+	}
+	if len(d.Unanswered) != 0 || d.Note != "" {
+		t.Errorf("unanswered = %+v, note %q: the backups answer answers the timeline question", d.Unanswered, d.Note)
+	}
+}
+
 // What a customer asks is read without the parts of an email that ask nothing: the
 // signature, reference numbers and workspace names, and typos of everyday words. None of
 // them may make the drafter abstain on a question the evidence answers.

@@ -96,7 +96,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 		claims = append(claims, llm.Claim{Sentence: p.text, ChunkIDs: []string{p.chunkID}, Quote: p.text})
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
-	open := openQuestions(asks, said)
+	open := openQuestions(asks, shortQuestionContexts(bodies), said)
 	return &llm.Answer{Reply: reply, Claims: claims, Note: unansweredNote(open), Unanswered: open}, nil
 }
 

@@ -47,7 +47,7 @@ func (a Answerable) Write(ctx context.Context, req llm.Request) (*llm.Answer, er
 		off.Found = ans.Found
 		return off, nil
 	}
-	ans.Unanswered = openQuestions(asks, said)
+	ans.Unanswered = openQuestions(asks, shortQuestionContexts(req.CustomerBodies()), said)
 	if ans.Note == "" {
 		ans.Note = unansweredNote(ans.Unanswered)
 	}
