@@ -2,7 +2,6 @@ package local
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/supportdraft/supportdraft/text"
 )
@@ -22,21 +21,19 @@ const contextWords = 2
 // subject, averaged over the sentences, so a reply to one of two questions covers about
 // half. A sentence's subject is its words of substance (chatter excluded), with those of
 // the sentence before it and of the subject line (the question's first line) when it names
-// fewer than contextWords itself. The share of the subject the reply holds counts: a word
-// is held when the reply, or the titles and headings of the sections it quotes (sections),
-// hold it or a word one typo away. A sentence that asks for a quantity (how long, how
-// much, how many) whose kind the reply does not state covers half its share. A question
-// that asks nothing in so many words counts whole, as one sentence.
-func questionCoverage(question, reply, sections string) float64 {
-	said := text.StemSet(reply + "\n" + sections)
-	facts := text.Quantities(reply)
+// fewer than contextWords itself. The share of the subject the reply holds counts, a word
+// one typo away from one of the reply's counting as held. A sentence that asks for a
+// number (askedKinds) whose kind the reply does not state covers half its share. A
+// question that asks nothing in so many words counts whole, as one sentence.
+func questionCoverage(question, reply string) float64 {
+	said := text.StemSet(reply)
 	total, n := 0.0, 0
 	for _, a := range askedSubjects(question) {
 		if len(a.subject) == 0 {
 			continue
 		}
 		share := heldShare(a.subject, said)
-		if units := askedUnits(a.sentence); len(units) > 0 && !statesUnit(facts, units) {
+		if kinds := askedKinds(a.sentence); kinds != 0 && !statesKind(reply, kinds) {
 			share *= numberShare
 		}
 		total += share
@@ -108,56 +105,4 @@ func appendNew(list []string, more ...string) []string {
 		}
 	}
 	return list
-}
-
-// asksForNumber reports whether the question asks for a duration, an amount or a count,
-// which the policy states as a number.
-func asksForNumber(s string) bool { return len(askedUnits(s)) > 0 }
-
-// askedUnits are the units (text.Quantity's, currencies folded to "money") that answer
-// what a question asks: a duration for how long or when, an amount or a percentage for
-// how much, any quantity for how many. None for a question that asks for no number.
-func askedUnits(s string) map[string]bool {
-	lower := " " + text.Fold(s) + " "
-	units := map[string]bool{}
-	for _, k := range quantityAsks {
-		for _, p := range k.phrases {
-			if strings.Contains(lower, p) {
-				for _, u := range k.units {
-					units[u] = true
-				}
-				break
-			}
-		}
-	}
-	return units
-}
-
-var (
-	durationUnits = []string{"day", "business_day", "hour", "minute", "month", "year"}
-	amountUnits   = []string{"money", "percent"}
-)
-
-// quantityAsks are the phrases that ask for a quantity, by the kind of quantity that
-// answers them.
-var quantityAsks = []struct {
-	phrases []string
-	units   []string
-}{
-	{[]string{" how long", " how quickly", " how fast", " how soon", " when ", " how far back", " how old",
-		" how much notice", " how much time", " deadline", " wie lange", " wann ", " wie schnell", " bis wann", " frist"}, durationUnits},
-	{[]string{" how much", " what percentage", " what rate", " what discount", " what price", " wie viel", " wieviel",
-		" wie hoch", " welcher satz"}, amountUnits},
-	{[]string{" how many", " how often", " wie oft"}, append(append([]string{"count"}, durationUnits...), amountUnits...)},
-}
-
-// statesUnit reports whether one of qs is in one of units.
-func statesUnit(qs []text.Quantity, units map[string]bool) bool {
-	for _, q := range qs {
-		unit, _, _ := strings.Cut(q.Unit, ":")
-		if units[unit] {
-			return true
-		}
-	}
-	return false
 }

@@ -101,8 +101,8 @@ func uncovered(words []string, have map[string]bool) []string {
 //     excluded) whose content words are mostly in the evidence and whose numbers all are;
 //     a reply with no substantive sentence scores 0, because it says nothing worth sending;
 //   - coverage is questionCoverage: per asking sentence, the share of what it asks about
-//     that the reply's substantive sentences (and the headings of the sections they quote)
-//     hold, halved when it asks for a quantity of a kind the reply does not state;
+//     that the reply's substantive sentences hold, halved when it asks for a number of a
+//     kind the reply does not state;
 //   - fit is the best retrieval score of the evidence, clamped to [0,1], or the best
 //     lexical overlap of the question with a chunk when no evidence carries a score.
 func (RuleJudge) Score(_ context.Context, question, reply string, evidence []policy.Evidence) (llm.Scores, error) {
@@ -124,7 +124,7 @@ func (RuleJudge) Score(_ context.Context, question, reply string, evidence []pol
 		sc.Faithfulness = float64(faithful) / float64(len(body))
 	}
 	q := text.ContentStems(question)
-	sc.Coverage = questionCoverage(question, strings.Join(body, " "), quotedSections(body, evidence))
+	sc.Coverage = questionCoverage(question, strings.Join(body, " "))
 
 	scored := false
 	for _, ev := range evidence {
@@ -164,19 +164,4 @@ func substantiveSentences(reply string) []string {
 		out = append(out, s)
 	}
 	return out
-}
-
-// quotedSections are the titles and headings of the evidence chunks the reply's sentences
-// are quoted from: what the sections a reply quotes are about.
-func quotedSections(body []string, evidence []policy.Evidence) string {
-	var b strings.Builder
-	for _, ev := range evidence {
-		for _, s := range body {
-			if containsQuote(ev.Text, s) {
-				b.WriteString(ev.Title + "\n" + chunkHeading(ev.Text) + "\n")
-				break
-			}
-		}
-	}
-	return b.String()
 }
