@@ -75,15 +75,20 @@ func (a accountScope) topics(s string) map[string]string {
 
 // otherSubject reports whether a section is about another subject than the question: for
 // some class, both name terms and share none (a question about a monthly plan and a
-// section on annual plans; a storage pack and seats).
+// section on annual plans; a nonprofit and a school). Items (seats, storage, backups…)
+// do not count: one question often names one item while asking about another ("how is
+// overage billed, and how long do you keep our backups?").
 func otherSubject(asked, section map[string]string) bool {
 	for _, class := range asked {
-		if namesClass(section, class) && !sharesClass(asked, section, class) {
+		if class != itemClass && namesClass(section, class) && !sharesClass(asked, section, class) {
 			return true
 		}
 	}
 	return false
 }
+
+// itemClass is the class of subjects.txt that names what is billed.
+const itemClass = "item"
 
 func namesClass(terms map[string]string, class string) bool {
 	for _, c := range terms {
