@@ -179,6 +179,10 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 	var after workflows.DraftView
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+id, nil, &after))
 	assert.Equal(t, drafts.StatusDiscarded, after.Status)
+	var e struct{ Error string }
+	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": rebuilt.Reply}, &e),
+		"a draft whose workflow ended is not checked: %s", e.Error)
+	assert.Len(t, sendChecks(t, s, id), 3, "and no verdict is recorded for it")
 }
 
 func TestBadRequestsNameTheField(t *testing.T) {
