@@ -25,6 +25,9 @@ import (
 // LoadOptions sizes `supportdraft bench load`: traffic through running API replicas, the
 // way help desks would send it, with nothing in process.
 type LoadOptions struct {
+	// Target names the replicas in progress lines and in the result ("dev", "cluster"); it
+	// may be empty when there is only one.
+	Target      string
 	Drafts      int
 	Concurrency int
 	APIs        []string // base URLs; ticket i goes to APIs[i % len]
@@ -40,6 +43,7 @@ type LoadOptions struct {
 
 // LoadResult is what `supportdraft bench load` prints.
 type LoadResult struct {
+	Target         string         `json:"target,omitempty"`
 	Drafts         int            `json:"drafts"`
 	Concurrency    int            `json:"concurrency"`
 	APIs           []string       `json:"apis"`
@@ -89,7 +93,7 @@ func Load(ctx context.Context, opts LoadOptions) (*LoadResult, error) {
 			return nil, err
 		}
 	}
-	res := &LoadResult{Drafts: opts.Drafts, Concurrency: opts.Concurrency, APIs: opts.APIs, Verdicts: map[string]int{}}
+	res := &LoadResult{Target: opts.Target, Drafts: opts.Drafts, Concurrency: opts.Concurrency, APIs: opts.APIs, Verdicts: map[string]int{}}
 	run := "LOAD-" + randomID()
 	draftLat := make([]float64, opts.Drafts)
 	var mu sync.Mutex
@@ -105,10 +109,27 @@ func Load(ctx context.Context, opts LoadOptions) (*LoadResult, error) {
 	var done atomic.Int64
 	var kill sync.Once
 	killAt := int64(opts.KillWorkerAt * float64(opts.Drafts))
+	prefix := "load: "
+	if opts.Target != "" {
+		prefix = "load " + opts.Target + ": "
+	}
+	// Progress is a line per tenth of the tickets, so a log of a long run stays short.
+	var finished atomic.Int64
+	var start time.Time
+	step := int64(max(1, opts.Drafts/10))
+	progress := func() {
+		if n := finished.Add(1); n%step == 0 {
+			mu.Lock()
+			errs := res.Errors
+			mu.Unlock()
+			fmt.Fprintf(opts.Progress, "%s%d/%d tickets, %d errors, %.0f s\n", prefix, n, opts.Drafts, errs, time.Since(start).Seconds())
+		}
+	}
 
-	fmt.Fprintf(opts.Progress, "load: %d drafts, %d at a time, through %s…\n", opts.Drafts, opts.Concurrency, strings.Join(opts.APIs, ", "))
-	start := time.Now()
+	fmt.Fprintf(opts.Progress, "%s%d drafts, %d at a time, through %s…\n", prefix, opts.Drafts, opts.Concurrency, strings.Join(opts.APIs, ", "))
+	start = time.Now()
 	_ = parallel(opts.Drafts, opts.Concurrency, func(i int) error {
+		defer progress()
 		c := clients[i%len(clients)]
 		id := fmt.Sprintf("%s-%d", run, i)
 		now := time.Now().UTC()
@@ -130,7 +151,7 @@ func Load(ctx context.Context, opts LoadOptions) (*LoadResult, error) {
 					return
 				}
 				res.KilledWorker, res.KilledAtDraft = pid, int(n)
-				fmt.Fprintf(opts.Progress, "load: killed worker pid %d after %d drafts\n", pid, n)
+				fmt.Fprintf(opts.Progress, "%skilled worker pid %d after %d drafts\n", prefix, pid, n)
 			})
 		}
 		text := v.Reply
@@ -154,9 +175,6 @@ func Load(ctx context.Context, opts LoadOptions) (*LoadResult, error) {
 		checkLat = append(checkLat, ms(time.Since(t2)))
 		res.Verdicts[check.Verdict]++
 		mu.Unlock()
-		if n := done.Load(); n%500 == 0 {
-			fmt.Fprintf(opts.Progress, "load: %d drafts done\n", n)
-		}
 		return nil
 	})
 	elapsed := time.Since(start)

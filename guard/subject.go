@@ -15,8 +15,12 @@ import (
 //go:embed subjects.txt
 var defaultSubjects string
 
-// classPlanName is the class of the plan and product names read from the sources.
-const classPlanName = "name"
+// classPlanName is the class of the plan and product names read from the sources, and
+// classRegion that of the region terms of subjects.txt.
+const (
+	classPlanName = "name"
+	classRegion   = "region"
+)
 
 // subjectEntry is one line of subjects.txt.
 type subjectEntry struct {

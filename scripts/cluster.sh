@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cluster.sh up|down|status: supportdraft on a Temporal cluster instead of the dev server.
+# cluster.sh up|dev-up|down|status: supportdraft on a Temporal cluster instead of the dev server.
 # Temporal v1.30.4 (built once from its Go module into .data/) runs as four processes —
 # frontend, history, matching and internal-worker — persisting to Postgres: its own
 # databases (temporal_cluster, temporal_cluster_visibility) in the Postgres 15 that
@@ -10,6 +10,9 @@
 #   eval "$(scripts/cluster.sh up)"   # TEMPORAL_ADDRESS, SUPPORTDRAFT_CLUSTER_API, …
 # Ports: frontend 7333 (gRPC), history 7334, matching 7335, internal-worker 7339,
 # membership 6333-6339; APIs 8181 and 8182. The dev server on 7233 is left alone.
+# `dev-up` starts the same two workers and two replicas on the dev server instead (its
+# namespace supportdraft-load, database supportdraft_loaddev, APIs 8281 and 8282), so that
+# `supportdraft bench load --target` compares the two Temporal engines and nothing else.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +26,8 @@ SERVER_VERSION=1.30.4
 bin="$data/temporal-server-v$SERVER_VERSION"
 FRONTEND=127.0.0.1:7333
 APIS=(127.0.0.1:8181 127.0.0.1:8182)
+DEV_APIS=(127.0.0.1:8281 127.0.0.1:8282)
+DEV_NAMESPACE=supportdraft-load
 SERVICES=(history matching frontend worker)
 DB_USER=supportdraft
 DB_PASS=supportdraft
@@ -141,6 +146,40 @@ start() { # name, command…
 
 healthy() { "$data/bin/temporal" operator cluster health --address $FRONTEND >/dev/null 2>&1; }
 
+# namespace registers a Temporal namespace if it is missing.
+namespace() { # frontend, namespace
+  "$data/bin/temporal" operator namespace describe --address "$1" -n "$2" >/dev/null 2>&1 ||
+    "$data/bin/temporal" operator namespace create --address "$1" -n "$2" --retention 72h >/dev/null ||
+    die "could not register the namespace $2 on $1"
+}
+
+app_url() { echo "postgres://$DB_USER:$DB_PASS@127.0.0.1:$DB_PORT/$1?sslmode=disable"; }
+
+# replicas builds supportdraft, prepares its database (migrations, sample corpus) and starts
+# two workers and two API replicas named PREFIXworker-N and PREFIXapi-N on one Temporal.
+replicas() { # prefix, frontend, namespace, database URL, API addresses…
+  local prefix=$1 frontend=$2 ns=$3 app=$4 i; shift 4
+  local apis=("$@")
+  (cd "$root" && go build -o "$dir/supportdraft" ./cmd/supportdraft) || die "could not build supportdraft"
+  DATABASE_URL=$app "$dir/supportdraft" migrate >/dev/null
+  DATABASE_URL=$app "$dir/supportdraft" policy import "$root/corpus/sample" >/dev/null
+  for i in 1 2; do
+    start "${prefix}worker-$i" env DATABASE_URL="$app" TEMPORAL_ADDRESS="$frontend" TEMPORAL_NAMESPACE="$ns" \
+      "$dir/supportdraft" worker
+  done
+  # The replicas serve `supportdraft bench load`: one caller with one token sending
+  # thousands of drafts, so the per-caller rate limit is off here.
+  for i in 1 2; do
+    start "${prefix}api-$i" env DATABASE_URL="$app" TEMPORAL_ADDRESS="$frontend" TEMPORAL_NAMESPACE="$ns" \
+      SUPPORTDRAFT_RATE_LIMIT=0 SUPPORTDRAFT_HTTP_ADDR="${apis[$((i - 1))]}" "$dir/supportdraft" api
+  done
+  for i in 1 2; do
+    for _ in $(seq 1 100); do curl -fsS "http://${apis[$((i - 1))]}/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+    curl -fsS "http://${apis[$((i - 1))]}/healthz" >/dev/null 2>&1 ||
+      die "API replica on ${apis[$((i - 1))]} did not answer; see $dir/${prefix}api-$i.log"
+  done
+}
+
 up() {
   eval "$(SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")"
   build
@@ -158,26 +197,9 @@ up() {
   done
   for _ in $(seq 1 150); do healthy && break; sleep 0.4; done
   healthy || die "the cluster's frontend did not become healthy in 60 s; see $dir/temporal-*.log"
-  "$data/bin/temporal" operator namespace describe --address $FRONTEND -n default >/dev/null 2>&1 ||
-    "$data/bin/temporal" operator namespace create --address $FRONTEND -n default --retention 72h >/dev/null ||
-    die "could not register the default namespace"
-
-  (cd "$root" && go build -o "$dir/supportdraft" ./cmd/supportdraft) || die "could not build supportdraft"
-  local app="postgres://$DB_USER:$DB_PASS@127.0.0.1:$DB_PORT/supportdraft_cluster?sslmode=disable"
-  DATABASE_URL=$app "$dir/supportdraft" migrate >/dev/null
-  DATABASE_URL=$app "$dir/supportdraft" policy import "$root/corpus/sample" >/dev/null
-  local i
-  for i in 1 2; do
-    start "worker-$i" env DATABASE_URL="$app" TEMPORAL_ADDRESS=$FRONTEND "$dir/supportdraft" worker
-  done
-  for i in 0 1; do
-    start "api-$((i + 1))" env DATABASE_URL="$app" TEMPORAL_ADDRESS=$FRONTEND \
-      SUPPORTDRAFT_HTTP_ADDR="${APIS[$i]}" "$dir/supportdraft" api
-  done
-  for i in 0 1; do
-    for _ in $(seq 1 100); do curl -fsS "http://${APIS[$i]}/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
-    curl -fsS "http://${APIS[$i]}/healthz" >/dev/null 2>&1 || die "API replica on ${APIS[$i]} did not answer; see $dir/api-$((i + 1)).log"
-  done
+  namespace $FRONTEND default
+  local app; app=$(app_url supportdraft_cluster)
+  replicas "" $FRONTEND default "$app" "${APIS[@]}"
   {
     echo "export TEMPORAL_ADDRESS='$FRONTEND'"
     echo "export SUPPORTDRAFT_CLUSTER_DATABASE_URL='$app'"
@@ -186,9 +208,25 @@ up() {
   log "up: frontend $FRONTEND, APIs ${APIS[*]}, logs in $dir"
 }
 
+# dev_up starts the cluster's workers and replicas on the dev server that services.sh runs.
+dev_up() {
+  eval "$(SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")"
+  mkdir -p "$dir"
+  create_db supportdraft_loaddev 'CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS btree_gist'
+  namespace "$TEMPORAL_ADDRESS" $DEV_NAMESPACE
+  local app; app=$(app_url supportdraft_loaddev)
+  replicas dev- "$TEMPORAL_ADDRESS" $DEV_NAMESPACE "$app" "${DEV_APIS[@]}"
+  {
+    echo "export SUPPORTDRAFT_DEV_DATABASE_URL='$app'"
+    echo "export SUPPORTDRAFT_DEV_API='http://${DEV_APIS[0]},http://${DEV_APIS[1]}'"
+  } >&3
+  log "dev-up: workers and APIs ${DEV_APIS[*]} on the dev server $TEMPORAL_ADDRESS (namespace $DEV_NAMESPACE), logs in $dir"
+}
+
 down() {
   local name
-  for name in api-1 api-2 worker-1 worker-2 temporal-frontend temporal-worker temporal-matching temporal-history; do
+  for name in dev-api-1 dev-api-2 dev-worker-1 dev-worker-2 \
+    api-1 api-2 worker-1 worker-2 temporal-frontend temporal-worker temporal-matching temporal-history; do
     if running "$name"; then
       kill "$(cat "$dir/$name.pid")"
       for _ in $(seq 1 50); do running "$name" || break; sleep 0.2; done
@@ -198,11 +236,19 @@ down() {
   log "down (databases kept; drop temporal_cluster* and supportdraft_cluster to start empty)"
 }
 
+# show prints whether one process runs, and fails if it does not.
+show() {
+  if running "$1"; then printf '%-18s running (pid %s)\n' "$1" "$(cat "$dir/$1.pid")" >&3; else printf '%-18s stopped\n' "$1" >&3; return 1; fi
+}
+
 status() {
-  local name state rc=0
+  local name rc=0
   for name in temporal-history temporal-matching temporal-frontend temporal-worker worker-1 worker-2 api-1 api-2; do
-    if running "$name"; then state="running (pid $(cat "$dir/$name.pid"))"; else state=stopped; rc=1; fi
-    printf '%-18s %s\n' "$name" "$state" >&3
+    show "$name" || rc=1
+  done
+  for name in dev-worker-1 dev-worker-2 dev-api-1 dev-api-2; do
+    [ -f "$dir/$name.pid" ] || continue # dev-up was not run
+    show "$name" || rc=1
   done
   if healthy; then echo "frontend $FRONTEND: SERVING" >&3; else echo "frontend $FRONTEND: not answering" >&3; rc=1; fi
   return $rc
@@ -210,7 +256,8 @@ status() {
 
 case "${1:-}" in
   up) up ;;
+  dev-up) dev_up ;;
   down) down ;;
   status) status ;;
-  *) die "usage: scripts/cluster.sh up|down|status" ;;
+  *) die "usage: scripts/cluster.sh up|dev-up|down|status" ;;
 esac

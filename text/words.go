@@ -85,7 +85,7 @@ func ContentStems(s string) []string {
 		if t.Number || t.Text == "%" || len([]rune(t.Text)) < 2 || IsStopword(t.Text) {
 			continue
 		}
-		word := t.Text
+		word := strings.TrimSuffix(strings.TrimSuffix(t.Text, "'s"), "’s") // "this month's charge"
 		if en, ok := English(word); ok {
 			word = en
 		}
@@ -105,27 +105,6 @@ func ContentStems(s string) []string {
 func StemSet(s string) map[string]bool {
 	return setOf(ContentStems(s)...)
 }
-
-// phrases and synonyms map the few everyday ways customers name a billing concept onto
-// the word policies use ("money back" is a refund, a receipt an invoice); German words go
-// through the glossary first. The list is short on purpose: each entry is a lexical rule
-// someone can read, not a thesaurus.
-var phrases = strings.NewReplacer("money back", "refund", "charged back", "chargeback")
-
-var synonyms = func() map[string]string {
-	out := map[string]string{}
-	for canonical, words := range map[string][]string{
-		"refund":  {"reimburse", "reimbursed", "reimbursement", "repay", "repaid", "repayment"},
-		"invoice": {"receipt", "receipts"},
-		"cancel":  {"terminate", "terminated", "termination", "unsubscribe"},
-		"suspend": {"suspension", "suspensions", "lock", "locked", "unlock", "unlocked", "lockout"},
-	} {
-		for _, w := range words {
-			out[Stem(w)] = Stem(canonical)
-		}
-	}
-	return out
-}()
 
 // Fold lower-cases s, straightens apostrophes and collapses runs of white space to one
 // space: the only normalisation a verbatim comparison of two wordings allows.

@@ -36,6 +36,11 @@ func TestContentStems(t *testing.T) {
 		{"Refunds, refunded, REFUND", []string{"refund"}},
 		{"I want a receipt and to unsubscribe", []string{"invoic", "cancel"}},
 		{"Thanks!", nil},
+		{"We deleted 3 users", []string{"remov", "seat"}},
+		{"Our card was declined, does the credit run out?", []string{"card", "fail", "credit", "expir"}},
+		{"We are a charity (an NGO, not-for-profit)", []string{"nonprofit"}},
+		{"Please terminate or close my account", []string{"cancel", "account"}},
+		{"this month's charge", []string{"month", "charg"}},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, ContentStems(tt.text), tt.text)

@@ -1,0 +1,98 @@
+package local_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/llm/local"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// rankingPolicy is a small billing policy written for these tests: several sections per
+// area, so the drafter has to pick the one that answers rather than one that shares words.
+var rankingPolicy = []policy.Evidence{
+	{ChunkID: "billing/seats@1#adding-seats", DocID: "billing/seats", Title: "Seats and proration", Area: "plan-changes",
+		Text: "Adding seats\nNew seats are charged at once for the rest of the billing period, worked out by the day."},
+	{ChunkID: "billing/seats@1#removing-seats", DocID: "billing/seats", Title: "Seats and proration", Area: "plan-changes",
+		Text: "Removing seats\nA removed seat stays on the bill until the next renewal date and is not credited."},
+	{ChunkID: "billing/credits@1#using-credits", DocID: "billing/credits", Title: "Account credits", Area: "plan-changes",
+		Text: "Using credits\nCredits are taken off the next invoice and are never paid out."},
+	{ChunkID: "billing/credits@1#credit-lifetime", DocID: "billing/credits", Title: "Account credits", Area: "plan-changes",
+		Text: "Credit lifetime\nA credit expires 9 months after it is issued."},
+	{ChunkID: "billing/discounts@1#nonprofits", DocID: "billing/discounts", Title: "Discounts", Area: "discounts",
+		Text: "Nonprofits\nRegistered nonprofits receive 35% off yearly plans."},
+	{ChunkID: "billing/discounts@1#schools", DocID: "billing/discounts", Title: "Discounts", Area: "discounts",
+		Text: "Schools\nSchools and universities receive 45% off yearly plans."},
+	{ChunkID: "billing/unpaid@1#retries", DocID: "billing/unpaid", Title: "Unpaid invoices", Area: "payments",
+		Text: "Retries\nWe try a failed card payment again 4 times over 8 days."},
+	{ChunkID: "billing/unpaid@1#read-only-workspaces", DocID: "billing/unpaid", Title: "Unpaid invoices", Area: "payments",
+		Text: "Read-only workspaces\nIf the invoice is still open 12 days after the first failed payment, the workspace is suspended and becomes read-only."},
+	{ChunkID: "billing/refunds@1#yearly-plans", DocID: "billing/refunds", Title: "Refunds", Area: "refunds",
+		Text: "Yearly plans\nA yearly plan can be refunded in full within 21 days of payment."},
+	{ChunkID: "billing/refunds@1#monthly-plans", DocID: "billing/refunds", Title: "Refunds", Area: "refunds",
+		Text: "Monthly plans\nMonthly payments are not refunded once the month has started."},
+	{ChunkID: "billing/payouts@1#refund-timing", DocID: "billing/payouts", Title: "Payouts to customers", Area: "payouts",
+		Text: "Refund timing\nRefunds reach the original card within 8 business days."},
+	{ChunkID: "billing/storage@1#over-the-quota", DocID: "billing/storage", Title: "Storage on the Starter and Growth plans", Area: "storage",
+		Text: "Over the quota\nOn Starter, uploads stop at the quota and nothing is charged.\nOn Growth, storage above the quota is billed at $0.05 per GB."},
+}
+
+func TestExtractiveAnswersFromTheRightSection(t *testing.T) {
+	t.Parallel()
+	starter := policy.Account{Plan: "starter", Region: "eu", Locale: "en"}
+	tests := []struct {
+		name          string
+		subject, body string
+		account       policy.Account
+		first         string   // the chunk the reply quotes first
+		want          []string // in the reply
+		wantNot       []string // not in the reply
+	}{
+		{name: "users are seats, deleted is removed", subject: "Team size",
+			body:  "If we delete two users today, does our bill go down straight away?",
+			first: "billing/seats@1#removing-seats", want: []string{"not credited"}},
+		{name: "a charity is a nonprofit", subject: "Reduced price?",
+			body:  "We are a registered charity. Do charities get a cheaper price?",
+			first: "billing/discounts@1#nonprofits", want: []string{"35%"}},
+		{name: "running out is expiring", subject: "Our credit",
+			body:  "We were given a credit after a plan change. When does it run out?",
+			first: "billing/credits@1#credit-lifetime", want: []string{"9 months"}},
+		{name: "a declined card is a failed payment, and how long wants a duration", subject: "Card problem",
+			body:  "Our card got declined yesterday. How long until you lock the workspace?",
+			first: "billing/unpaid@1#read-only-workspaces", want: []string{"12 days"}},
+		{name: "money back is a refund, for the period asked about", subject: "Monthly subscription",
+			body: "We stopped using the tool halfway through the month. Can we have our money back for the monthly plan?",
+			want: []string{"not refunded once the month has started"}, wantNot: []string{"21 days"}},
+		{name: "a thread's second question gets its own section", subject: "Refund",
+			body: "Can we still get a refund on our yearly plan? And how long will the refund take to reach our card?",
+			want: []string{"21 days", "8 business days"}},
+		{name: "of two statements per plan, the customer's", subject: "Storage",
+			body: "Will you bill us when we go over the storage quota?", account: starter,
+			want: []string{"nothing is charged"}, wantNot: []string{"$0.05"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			account := tt.account
+			if account.Plan == "" {
+				account = llmtest.ProEU
+			}
+			d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest(tt.subject, tt.body, account, rankingPolicy))
+			require.NoError(t, err)
+			require.False(t, d.Abstain, d.Note)
+			if tt.first != "" {
+				assert.Equal(t, tt.first, d.Claims[0].ChunkIDs[0], d.Reply)
+			}
+			for _, w := range tt.want {
+				assert.Contains(t, d.Reply, w)
+			}
+			for _, w := range tt.wantNot {
+				assert.NotContains(t, d.Reply, w)
+			}
+		})
+	}
+}
