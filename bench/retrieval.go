@@ -18,6 +18,7 @@ import (
 type RetrievalCase struct {
 	Chunks                 int     `json:"chunks"`
 	Selectivity            float64 `json:"selectivity"`
+	EFSearch               int     `json:"ef_search"`
 	EligibleChunks         int     `json:"eligible_chunks"`
 	P50Ms                  float64 `json:"p50_ms"`
 	P95Ms                  float64 `json:"p95_ms"`
@@ -38,9 +39,10 @@ type RetrievalCase struct {
 // RetrievalOptions sets the corpus sizes and how many queries each case runs.
 type RetrievalOptions struct {
 	Sizes         []int
-	Queries       int  // timed queries per case
-	RecallQueries int  // queries checked against the exact reference per case
-	Explain       bool // keep each case's query plan
+	Queries       int   // timed queries per case
+	RecallQueries int   // queries checked against the exact reference per case
+	EFSearch      []int // HNSW search breadths to compare, one case each; none: store.EFSearch
+	Explain       bool  // keep each case's query plan
 	Progress      io.Writer
 }
 
@@ -93,45 +95,60 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 	if err != nil {
 		return nil, err
 	}
+	efs := opt.EFSearch
+	if len(efs) == 0 {
+		efs = []int{store.EFSearch}
+	}
 	var out []RetrievalCase
 	for _, sel := range Selectivities {
 		rng := rand.New(rand.NewPCG(uint64(size), uint64(sel*1e6)))
 		acct := policy.Account{Plan: planFor(sel), Region: "eu", Locale: "en"}
-		c := RetrievalCase{Chunks: size, Selectivity: sel, EligibleChunks: ref.Count(benchAt, acct),
-			Scopes: len(scopes), ScopeBuildS: build.Seconds(), ScopeTableMB: float64(tableBytes) / (1 << 20),
-			ScopeIndexMB: float64(indexBytes) / (1 << 20)}
-		fmt.Fprintf(opt.Progress, "  %d chunks, selectivity %g (%d eligible)…\n", size, sel, c.EligibleChunks)
-		var lat []float64
-		var recallHits, recallWant, baseReturned, baseIneligible, baseShort int
+		eligibleChunks := ref.Count(benchAt, acct)
+		fmt.Fprintf(opt.Progress, "  %d chunks, selectivity %g (%d eligible)…\n", size, sel, eligibleChunks)
+		// One case per search breadth; every breadth answers the same queries, and each
+		// query's exact reference and baseline are computed once.
+		cases := make([]RetrievalCase, len(efs))
+		lat := make([][]float64, len(efs))
+		recallHits := make([]int, len(efs))
+		for e, ef := range efs {
+			cases[e] = RetrievalCase{Chunks: size, Selectivity: sel, EFSearch: ef, EligibleChunks: eligibleChunks,
+				Scopes: len(scopes), ScopeBuildS: build.Seconds(), ScopeTableMB: float64(tableBytes) / (1 << 20),
+				ScopeIndexMB: float64(indexBytes) / (1 << 20)}
+		}
+		var recallWant, baseReturned, baseIneligible, baseShort int
 		for i := range opt.Queries {
 			text := query(rng)
 			vec, _ := emb.Embed(ctx, []string{text})
-			q := store.Query{At: benchAt, Account: acct, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k}
-			if i == 0 && opt.Explain {
-				if c.Plan, err = s.ExplainEligible(ctx, q); err != nil {
+			var want []reference.Scored
+			if i < opt.RecallQueries {
+				if want, err = ref.TopK(ctx, s.Pool(), store.Query{At: benchAt, Account: acct, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k}); err != nil {
 					return nil, err
 				}
+				recallWant += len(want)
 			}
-			start := time.Now()
-			hits, err := s.Eligible(ctx, q)
-			if err != nil {
-				return nil, err
+			for e, ef := range efs {
+				q := store.Query{At: benchAt, Account: acct, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k, EFSearch: ef}
+				if i == 0 && opt.Explain {
+					if cases[e].Plan, err = s.ExplainEligible(ctx, q); err != nil {
+						return nil, err
+					}
+				}
+				start := time.Now()
+				hits, err := s.Eligible(ctx, q)
+				if err != nil {
+					return nil, err
+				}
+				lat[e] = append(lat[e], float64(time.Since(start).Microseconds())/1000)
+				for _, h := range hits {
+					if slices.ContainsFunc(want, func(w reference.Scored) bool { return w.ID == h.ChunkID }) {
+						recallHits[e]++
+					}
+				}
 			}
-			lat = append(lat, float64(time.Since(start).Microseconds())/1000)
 			if i >= opt.RecallQueries {
 				continue
 			}
-			want, err := ref.TopK(ctx, s.Pool(), q)
-			if err != nil {
-				return nil, err
-			}
-			recallWant += len(want)
-			for _, h := range hits {
-				if slices.ContainsFunc(want, func(w reference.Scored) bool { return w.ID == h.ChunkID }) {
-					recallHits++
-				}
-			}
-			base, err := s.SimilarityOnly(ctx, q)
+			base, err := s.SimilarityOnly(ctx, store.Query{At: benchAt, Account: acct, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k})
 			if err != nil {
 				return nil, err
 			}
@@ -144,15 +161,18 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 					baseIneligible++
 				}
 			}
-			if eligible < min(k, c.EligibleChunks) {
+			if eligible < min(k, eligibleChunks) {
 				baseShort++
 			}
 		}
-		c.P50Ms, c.P95Ms = percentile(lat, 50), percentile(lat, 95)
-		c.RecallAt10 = ratio(recallHits, recallWant)
-		c.BaselineIneligibleRate = ratio(baseIneligible, baseReturned)
-		c.BaselineShortRate = ratio(baseShort, min(opt.Queries, opt.RecallQueries))
-		out = append(out, c)
+		for e := range cases {
+			c := &cases[e]
+			c.P50Ms, c.P95Ms = percentile(lat[e], 50), percentile(lat[e], 95)
+			c.RecallAt10 = ratio(recallHits[e], recallWant)
+			c.BaselineIneligibleRate = ratio(baseIneligible, baseReturned)
+			c.BaselineShortRate = ratio(baseShort, min(opt.Queries, opt.RecallQueries))
+		}
+		out = append(out, cases...)
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/supportdraft/supportdraft/bench"
+	"github.com/supportdraft/supportdraft/store"
 )
 
 func newBenchCmd() *cobra.Command {
@@ -22,23 +23,26 @@ work in scratch schemas they create and drop; the live policy store is never tou
 }
 
 func newBenchRetrievalCmd() *cobra.Command {
-	var chunks []int
+	var chunks, efSearch []int
 	var queries, recallQueries int
 	var asJSON, explain bool
 	cmd := &cobra.Command{
 		Use:   "retrieval",
 		Short: "Latency and recall of eligible-only retrieval on synthetic corpora",
 		Long: `retrieval loads synthetic corpora (10k, 100k and 1M chunks by default; the 1M case
-takes tens of minutes on two cores) whose filters match about 50%, 10%, 1% and 0.1% of
-the chunks, and for each case prints p50/p95 latency of the eligible-only query, recall@10
-against an independent exact scan with the same filters, and how often a similarity-only
-baseline (top-k first, filters after) returns ineligible chunks or fewer than k eligible
-ones. For each corpus it also prints its retrieval scopes (one partition per plan ×
+takes about half an hour on two cores, a quarter of an hour of it building scopes) whose
+filters match about 50%, 10%, 1% and 0.1% of the chunks, and for each case prints p50/p95
+latency of the eligible-only query, recall@10 against an independent exact scan with the
+same filters, and how often a similarity-only baseline (top-k first, filters after)
+returns ineligible chunks or fewer than k eligible ones. For each corpus it also prints its retrieval scopes (one partition per plan ×
 region): how long they took to build and their size on disk. --explain adds, per case,
 EXPLAIN (ANALYZE, BUFFERS) of its first query: the partition, HNSW or exact scan, rows the
-time filter removed, planning and execution time.`,
+time filter removed, planning and execution time. --ef-search runs every query once per
+HNSW search breadth given (the service uses 100) and prints a case for each, to weigh
+recall against latency on the same corpus.`,
 		Example: `  supportdraft bench retrieval
-  supportdraft bench retrieval --chunks 10000,100000 --json`,
+  supportdraft bench retrieval --chunks 10000,100000 --json
+  supportdraft bench retrieval --chunks 1000000 --ef-search 100,200,400`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig()
@@ -46,7 +50,7 @@ time filter removed, planning and execution time.`,
 				return err
 			}
 			cases, err := bench.Retrieval(cmd.Context(), cfg.DatabaseURL, bench.RetrievalOptions{
-				Sizes: chunks, Queries: queries, RecallQueries: min(queries, recallQueries), Explain: explain, Progress: cmd.ErrOrStderr(),
+				Sizes: chunks, Queries: queries, RecallQueries: min(queries, recallQueries), Explain: explain, EFSearch: efSearch, Progress: cmd.ErrOrStderr(),
 			})
 			if err != nil {
 				return err
@@ -56,9 +60,9 @@ time filter removed, planning and execution time.`,
 				return writeJSON(out, map[string]any{"cases": cases})
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "chunks\tselectivity\teligible\tp50 ms\tp95 ms\trecall@10\tbaseline ineligible\tbaseline short\t")
+			fmt.Fprintln(tw, "chunks\tselectivity\tef_search\teligible\tp50 ms\tp95 ms\trecall@10\tbaseline ineligible\tbaseline short\t")
 			for _, c := range cases {
-				fmt.Fprintf(tw, "%d\t%g\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", c.Chunks, c.Selectivity, c.EligibleChunks,
+				fmt.Fprintf(tw, "%d\t%g\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", c.Chunks, c.Selectivity, c.EFSearch, c.EligibleChunks,
 					c.P50Ms, c.P95Ms, c.RecallAt10, c.BaselineIneligibleRate, c.BaselineShortRate)
 			}
 			fmt.Fprintln(tw)
@@ -73,7 +77,7 @@ time filter removed, planning and execution time.`,
 			}
 			for _, c := range cases {
 				if len(c.Plan) > 0 {
-					fmt.Fprintf(out, "\nplan at %d chunks, selectivity %g:\n  %s\n", c.Chunks, c.Selectivity, strings.Join(c.Plan, "\n  "))
+					fmt.Fprintf(out, "\nplan at %d chunks, selectivity %g, ef_search %d:\n  %s\n", c.Chunks, c.Selectivity, c.EFSearch, strings.Join(c.Plan, "\n  "))
 				}
 			}
 			return nil
@@ -84,6 +88,7 @@ time filter removed, planning and execution time.`,
 	cmd.Flags().IntVar(&recallQueries, "recall-queries", 50, "of those, how many are also checked against the exact reference")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"cases":[…]} as JSON`)
 	cmd.Flags().BoolVar(&explain, "explain", false, "print each case's query plan (EXPLAIN ANALYZE)")
+	cmd.Flags().IntSliceVar(&efSearch, "ef-search", []int{store.EFSearch}, "HNSW search breadths to compare, comma-separated")
 	return cmd
 }
 

@@ -11,7 +11,8 @@ type Scope struct {
 
 // ScopeReader reads the scope of sentences against the plan names a set of sources uses.
 // The local drafter uses it to prefer, of two parallel statements ("On Solo, …" and "On
-// Team, …"), the one about the customer's own plan and region.
+// Team, …"), the one about the customer's own plan and region, and to rank a section
+// about another subject than the question's (annual plans for a monthly one) lower.
 type ScopeReader struct {
 	v     *Vocabulary
 	names map[string]bool
@@ -22,7 +23,7 @@ func (v *Vocabulary) ScopeReader(sources []string) ScopeReader {
 	return ScopeReader{v: v, names: v.planNames(sources)}
 }
 
-// Of returns the plans and regions s names.
+// Of returns what s is about: the plans, regions and other subject terms it names.
 func (r ScopeReader) Of(s string) Scope {
 	sc := Scope{Plans: map[string]bool{}, Regions: map[string]bool{}, Topics: map[string]string{}}
 	for term, class := range r.v.subjectsOf(s, r.names) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +33,9 @@ type Query struct {
 	Vector   []float32 // the question embedded with Embedder
 	Embedder string    // only chunks embedded by the same model are comparable
 	K        int
+	// EFSearch, when not 0, replaces store.EFSearch for this query's HNSW walk, so that
+	// `bench retrieval --ef-search` can weigh recall against latency on one corpus.
+	EFSearch int
 }
 
 // Ranking: similarity (inner product of unit vectors, i.e. cosine) picks the best
@@ -84,11 +88,33 @@ func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.Query(ctx, sql, args...)
+	var hits []Hit
+	err = s.withEFSearch(ctx, q.EFSearch, func(db DB) error {
+		rows, err := db.Query(ctx, sql, args...)
+		if err != nil {
+			return err
+		}
+		hits, err = pgx.CollectRows(rows, pgx.RowToStructByPos[Hit])
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("eligible chunks for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
 	}
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[Hit])
+	return hits, nil
+}
+
+// withEFSearch runs fn on the store's connections, or, when ef is not 0, in a transaction
+// whose hnsw.ef_search is ef (SET LOCAL: the pooled connection keeps store.EFSearch).
+func (s *Store) withEFSearch(ctx context.Context, ef int, fn func(DB) error) error {
+	if ef == 0 {
+		return fn(s.db)
+	}
+	return s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.ef_search', $1, true)`, strconv.Itoa(ef)); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
 }
 
 // ExplainEligible runs q's statement under EXPLAIN (ANALYZE, BUFFERS) and returns the
@@ -100,11 +126,19 @@ func (s *Store) ExplainEligible(ctx context.Context, q Query) ([]string, error) 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
+	var plan []string
+	err = s.withEFSearch(ctx, q.EFSearch, func(db DB) error {
+		rows, err := db.Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
+		if err != nil {
+			return err
+		}
+		plan, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("explain eligible chunks for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
 	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+	return plan, nil
 }
 
 // eligibleStatement is q's statement: on its scope's partition when that is built, else

@@ -3,7 +3,9 @@ package store_test
 import (
 	"context"
 	"errors"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -308,4 +310,28 @@ func TestCurrentVersionNotFoundIsSentinel(t *testing.T) {
 	s, _ := testdb.New(t)
 	_, err := s.CurrentVersion(context.Background(), "no/such-doc", time.Now(), "pro", "eu")
 	assert.True(t, errors.Is(err, store.ErrNotFound), "got %v", err)
+}
+
+// TestEFSearchStaysWithItsQuery: a query's own HNSW search breadth (Query.EFSearch) holds
+// for its transaction only; the pooled connection goes back to store.EFSearch.
+func TestEFSearchStaysWithItsQuery(t *testing.T) {
+	t.Parallel()
+	_, scratchURL := testdb.New(t)
+	ctx := context.Background()
+	u, err := url.Parse(scratchURL)
+	require.NoError(t, err)
+	params := u.Query()
+	params.Set("pool_max_conns", "1") // the next query gets the same connection
+	u.RawQuery = params.Encode()
+	s, err := store.Open(ctx, u.String())
+	require.NoError(t, err)
+	defer s.Close()
+	vec, err := emb.Embed(ctx, []string{"refund window"})
+	require.NoError(t, err)
+	_, err = s.Eligible(ctx, store.Query{At: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: "refund window", Vector: vec[0], Embedder: emb.Name(), K: 10, EFSearch: 7})
+	require.NoError(t, err)
+	var ef string
+	require.NoError(t, s.Pool().QueryRow(ctx, `SHOW hnsw.ef_search`).Scan(&ef))
+	require.Equal(t, strconv.Itoa(store.EFSearch), ef)
 }

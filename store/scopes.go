@@ -91,38 +91,62 @@ func (s *Store) EnsureScopes(ctx context.Context, emb embedding.Embedder) error 
 // indexScopes builds the HNSW index of every scope of emb that has reached IndexFrom.
 func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.Embedder) error {
 	rows, err := conn.Query(ctx, `
-		SELECT s.id FROM retrieval_scopes s
-		WHERE s.embedder = $1 AND NOT s.indexed
-		  AND (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id) >= $2`, emb.Name(), IndexFrom)
+		SELECT id, chunks FROM (
+			SELECT s.id, (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id)::int AS chunks
+			FROM retrieval_scopes s WHERE s.embedder = $1 AND NOT s.indexed) s
+		WHERE chunks >= $2`, emb.Name(), IndexFrom)
 	if err != nil {
 		return err
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	type pending struct{ ID, Chunks int }
+	scopes, err := pgx.CollectRows(rows, pgx.RowToStructByPos[pending])
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
-		// Each graph is built in memory (SET LOCAL: only for this transaction) and marked
-		// indexed in the same commit.
+	for _, sc := range scopes {
+		// Each graph is built in memory and marked indexed in the same commit. The memory is
+		// raised for this transaction only (set_config(…, true) is SET LOCAL), never lowered
+		// below what the server grants: an operator's larger maintenance_work_mem stands.
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, `SET LOCAL maintenance_work_mem = '1GB'`); err != nil {
+			if _, err := tx.Exec(ctx, `
+				SELECT set_config('maintenance_work_mem', greatest(setting::bigint, $1)::text || 'kB', true)
+				FROM pg_settings WHERE name = 'maintenance_work_mem'`, GraphMemory(sc.Chunks, emb.Dims())>>10); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE INDEX scope_chunks_%[1]d_hnsw ON scope_chunks_%[1]d
-				USING hnsw ((embedding::vector(%[2]d)) vector_ip_ops)`, id, emb.Dims())); err != nil {
+				USING hnsw ((embedding::vector(%[2]d)) vector_ip_ops)`, sc.ID, emb.Dims())); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, fmt.Sprintf(`ANALYZE scope_chunks_%d`, id)); err != nil {
+			if _, err := tx.Exec(ctx, fmt.Sprintf(`ANALYZE scope_chunks_%d`, sc.ID)); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, `UPDATE retrieval_scopes SET indexed = true WHERE id = $1`, id)
+			_, err := tx.Exec(ctx, `UPDATE retrieval_scopes SET indexed = true WHERE id = $1`, sc.ID)
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("index scope %d: %w", id, err)
+			return fmt.Errorf("index scope %d (%d chunks): %w", sc.ID, sc.Chunks, err)
 		}
 	}
 	return nil
+}
+
+// MaxGraphMemory caps what GraphMemory asks for, so that an import never takes more than
+// this from the database server for one index build. A larger graph still builds: pgvector
+// inserts the vectors that do not fit on disk, many times slower (a server whose
+// maintenance_work_mem is set higher than the cap keeps its own setting).
+const MaxGraphMemory = 4 << 30
+
+// GraphMemory is the maintenance_work_mem, in bytes, that pgvector needs to build the HNSW
+// graph of n vectors of dims dimensions in memory, capped at MaxGraphMemory. Once the graph
+// outgrows maintenance_work_mem pgvector goes on inserting on disk, many times slower, so
+// a fixed setting is either too small for a large scope or wasted on a small one. Each vector
+// takes its value (4 bytes a dimension and a header) and its neighbour lists, about 800
+// bytes at pgvector's default m = 16: 64 MB held 37k vectors of 256 dimensions (1.8 kB
+// each) before pgvector reported that the graph no longer fit. A quarter is added as
+// headroom.
+func GraphMemory(n, dims int) int64 {
+	perVector := int64(4*dims + 8 + 800)
+	return min(int64(n)*perVector*5/4, MaxGraphMemory)
 }
 
 // Scopes lists the retrieval scopes with their sizes, for `bench retrieval` and operators.

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/internal/reference"
@@ -131,4 +133,30 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	for range 10 {
 		requireExact(t, s, at, "pro", "eu", sentence())
 	}
+}
+
+// TestGraphMemoryHoldsTheGraph: given what store.GraphMemory asks for, pgvector builds the
+// whole HNSW graph in memory. With less it warns that the graph no longer fits and goes on
+// inserting on disk, which is what made large scopes take hours to index.
+func TestGraphMemoryHoldsTheGraph(t *testing.T) {
+	t.Parallel()
+	_, url := testdb.New(t)
+	ctx := context.Background()
+	cfg, err := pgx.ParseConfig(url)
+	require.NoError(t, err)
+	var notices []string
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	const n, dims = 4000, 256
+	_, err = conn.Exec(ctx, fmt.Sprintf(`CREATE TABLE graph_probe AS
+		SELECT i, (SELECT array_agg(random()::real) FROM generate_series(1, %[1]d) WHERE i > 0)::vector(%[1]d) AS v
+		FROM generate_series(1, %[2]d) i`, dims, n))
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, fmt.Sprintf(`SET maintenance_work_mem = '%dkB'`, store.GraphMemory(n, dims)>>10))
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, `CREATE INDEX ON graph_probe USING hnsw (v vector_ip_ops)`)
+	require.NoError(t, err)
+	require.Empty(t, notices, "pgvector built part of the graph on disk")
 }

@@ -42,6 +42,7 @@ var synonyms = func() map[string]string {
 		"change":    {"switch", "switched", "switching"},
 		"annual":    {"yearly", "annually"},
 		"combine":   {"stack", "stacked", "stacking", "stackable"},
+		"extend":    {"extension", "extensions"},
 	} {
 		for _, w := range words {
 			out[Stem(w)] = Stem(canonical)

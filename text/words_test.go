@@ -41,6 +41,7 @@ func TestContentStems(t *testing.T) {
 		{"We are a charity (an NGO, not-for-profit)", []string{"nonprofit"}},
 		{"Please terminate or close my account", []string{"cancel", "account"}},
 		{"this month's charge", []string{"month", "charg"}},
+		{"Trial extension?", []string{"tri", "extend"}},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, ContentStems(tt.text), tt.text)

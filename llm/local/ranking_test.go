@@ -37,6 +37,8 @@ var rankingPolicy = []policy.Evidence{
 		Text: "Monthly plans\nMonthly payments are not refunded once the month has started."},
 	{ChunkID: "billing/payouts@1#refund-timing", DocID: "billing/payouts", Title: "Payouts to customers", Area: "payouts",
 		Text: "Refund timing\nRefunds reach the original card within 8 business days."},
+	{ChunkID: "help/closing@1#backups-after-closing", DocID: "help/closing", Title: "Closing your account", Area: "cancellation",
+		Text: "Backups after closing\nBackups are kept for 40 days after the plan ends, then deleted."},
 	{ChunkID: "billing/storage@1#over-the-quota", DocID: "billing/storage", Title: "Storage on the Starter and Growth plans", Area: "storage",
 		Text: "Over the quota\nOn Starter, uploads stop at the quota and nothing is charged.\nOn Growth, storage above the quota is billed at $0.05 per GB."},
 }
@@ -70,6 +72,9 @@ func TestExtractiveAnswersFromTheRightSection(t *testing.T) {
 		{name: "a thread's second question gets its own section", subject: "Refund",
 			body: "Can we still get a refund on our yearly plan? And how long will the refund take to reach our card?",
 			want: []string{"21 days", "8 business days"}},
+		{name: "one clause, two questions about different items", subject: "Two questions",
+			body:    "How is going over the quota billed on Growth, and if we cancel how long do you keep our backups?",
+			account: policy.Account{Plan: "growth", Region: "eu", Locale: "en"}, want: []string{"40 days", "$0.05"}},
 		{name: "of two statements per plan, the customer's", subject: "Storage",
 			body: "Will you bill us when we go over the storage quota?", account: starter,
 			want: []string{"nothing is charged"}, wantNot: []string{"$0.05"}},

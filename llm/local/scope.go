@@ -11,8 +11,9 @@ import (
 // Policies often state one rule per plan or region side by side: "On Solo, uploads pause;
 // on Team, storage above the quota is billed", or a section of prices per region. The
 // customer's plan and region say which of them is theirs, so of two parallel statements
-// the drafter quotes the one about the customer, read with the guard's plan and region
-// vocabulary.
+// the drafter quotes the one about the customer. Likewise a section about annual plans
+// does not answer a question about a monthly one. Both are read with the guard's subject
+// vocabulary, so the drafter and the guard agree on what a sentence is about.
 
 // vocabulary is the guard's default vocabulary, parsed once.
 var vocabulary = sync.OnceValues(guard.DefaultVocabulary)
@@ -74,15 +75,20 @@ func (a accountScope) topics(s string) map[string]string {
 
 // otherSubject reports whether a section is about another subject than the question: for
 // some class, both name terms and share none (a question about a monthly plan and a
-// section on annual plans; a storage pack and seats).
+// section on annual plans; a nonprofit and a school). Items (seats, storage, backups…)
+// do not count: one question often names one item while asking about another ("how is
+// overage billed, and how long do you keep our backups?").
 func otherSubject(asked, section map[string]string) bool {
 	for _, class := range asked {
-		if namesClass(section, class) && !sharesClass(asked, section, class) {
+		if class != itemClass && namesClass(section, class) && !sharesClass(asked, section, class) {
 			return true
 		}
 	}
 	return false
 }
+
+// itemClass is the class of subjects.txt that names what is billed.
+const itemClass = "item"
 
 func namesClass(terms map[string]string, class string) bool {
 	for _, c := range terms {
