@@ -136,6 +136,29 @@ func (s *Store) LastIteration(ctx context.Context, ticketID string) (int, error)
 	return n, err
 }
 
+// LatestSummary returns the bindings of a ticket's newest saved iteration, or ErrNotFound
+// before the first save: all the send hook compares with the world at send time, without
+// the reply, claims and sentences LatestIteration decodes.
+func (s *Store) LatestSummary(ctx context.Context, ticketID string) (*drafts.Summary, error) {
+	var sum drafts.Summary
+	var bound []byte
+	err := s.db.QueryRow(ctx, `
+		SELECT iteration, revision, status, plan, region, bound, confidence,
+		       (SELECT count(*) FROM jsonb_array_elements(sentences) e WHERE NOT (e->>'kept')::boolean)::int
+		FROM drafts WHERE ticket_id = $1 ORDER BY iteration DESC LIMIT 1`, ticketID).Scan(
+		&sum.Iteration, &sum.Revision, &sum.Status, &sum.Plan, &sum.Region, &bound, &sum.Confidence, &sum.Struck)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("draft for ticket %s: %w", ticketID, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load draft for ticket %s: %w", ticketID, err)
+	}
+	if err := json.Unmarshal(bound, &sum.Bound); err != nil {
+		return nil, fmt.Errorf("draft for ticket %s: stored bound versions: %w", ticketID, err)
+	}
+	return &sum, nil
+}
+
 // LatestIteration returns the newest iteration of a ticket's draft.
 // A build that failed after it is shown as the status failed with its reason (see
 // withBuildFailure), over the last good iteration or alone.
