@@ -54,7 +54,9 @@ const PoolSize = 12
 
 // EFSearch is the HNSW search breadth. Retrieval asks each graph for Candidates(k) = 50
 // rows and the iterative scan goes on past rows the time filter drops, so twice that is
-// enough: `bench retrieval` keeps recall@10 at 1.00 against the exact reference with it.
+// enough up to 100k chunks: `bench retrieval` keeps recall@10 at 1.00 against the exact
+// reference with it. At 1M it is 0.95 on the 625k-chunk scope (docs/architecture.md,
+// "Retrieval partitions"): not enough there.
 // It was 400, which made a 50k-chunk scope's graph walk take 19 ms, and made the planner
 // price the graph above an exact scan of a 10k-chunk scope (26 ms): EXPLAIN ANALYZE in
 // `bench retrieval --explain`.
