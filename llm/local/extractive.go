@@ -247,9 +247,11 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 		if !internalSection(heading) {
 			lexical := weightedOverlap(q, words)
 			// The heading names what the section answers and the title what its document
-			// answers: matching them counts extra.
-			lexical = clamp01(lexical + headingWeight*weightedOverlap(q, topicWords(heading)) +
-				titleWeight*weightedOverlap(q, topicWords(ev.Title)))
+			// answers: matching them counts extra. The heading counts beyond a full match,
+			// so of sections of one document that all match the question ("Who is
+			// eligible", "Refund window"), the one named for it comes first.
+			lexical = clamp01(lexical+titleWeight*weightedOverlap(q, topicWords(ev.Title))) +
+				headingWeight*weightedOverlap(q, topicWords(heading))
 			if !sharesStrongWord(q.stems, topic) {
 				lexical *= offTopicShare
 			}
