@@ -102,18 +102,9 @@ func (a *Activities) CheckFresh(ctx context.Context, in FreshInput) ([]drafts.St
 	if err != nil {
 		return nil, err
 	}
-	now := drafts.SendTimeState{Revision: latest.Revision, RevisionAt: latest.UpdatedAt, Plan: latest.Account.Plan,
-		Region: latest.Account.Region, Versions: map[string]drafts.CurrentVersion{}}
-	at := time.Now()
-	for _, b := range in.Bound.Bound {
-		cur, err := a.Store.CurrentVersion(ctx, b.DocID, at, latest.Account.Plan, latest.Account.Region)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		now.Versions[b.DocID] = drafts.CurrentVersion{Version: cur.Version, ApprovedAt: cur.ApprovedAt}
+	now, err := a.Store.SendTimeState(ctx, latest, in.Bound.Bound, time.Now())
+	if err != nil {
+		return nil, err
 	}
 	return drafts.Staleness(&in.Bound, now), nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -162,15 +163,26 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 			names = append(names, s.Name)
 		}
 	}
-	for _, step := range []string{"LoadContext", "Retrieve", "Generate", "VerifySpans", "JudgeClaims", "Guard", "Compose", "Score", "Save", "CheckFresh"} {
+	for _, step := range []string{"LoadContext", "Retrieve", "Generate", "VerifySpans", "JudgeClaims", "Guard", "Compose", "Score", "Save"} {
 		assert.Contains(t, names, step)
 	}
+	checked := 0
+	for _, s := range history.Steps {
+		if s.Kind == "signal" && s.Name == workflows.SignalSendChecked {
+			checked++
+		}
+	}
+	assert.Equal(t, 2, checked, "the history holds both freshness verdicts (the blocked one never reached freshness)")
 
 	var state map[string]any
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/discard", nil, &state))
 	var after workflows.DraftView
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+id, nil, &after))
 	assert.Equal(t, drafts.StatusDiscarded, after.Status)
+	var e struct{ Error string }
+	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": rebuilt.Reply}, &e),
+		"a draft whose workflow ended is not checked: %s", e.Error)
+	assert.Len(t, sendChecks(t, s, id), 3, "and no verdict is recorded for it")
 }
 
 func TestBadRequestsNameTheField(t *testing.T) {
@@ -186,7 +198,8 @@ func TestBadRequestsNameTheField(t *testing.T) {
 }
 
 // When the API cannot reach Temporal at all, the send hook still gets an answer: send
-// allowed, unchecked, with a warning; the event is counted.
+// allowed, unchecked, with a warning; the event is counted. The freshness verdict counts
+// only once the draft's history holds it, so a draft that is current is still unchecked.
 func TestSendCheckWithoutTemporalIsUncheckedAndCounted(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
@@ -195,6 +208,8 @@ func TestSendCheckWithoutTemporalIsUncheckedAndCounted(t *testing.T) {
 	ts := serve(t, &api.Server{Temporal: c, Store: s, Vocab: testenv.Stack(t, s, nil, nil).Vocab, Config: api.Config{TaskQueue: "unused", CheckBudget: 200 * time.Millisecond}})
 	id := testenv.Unique("T-")
 	testenv.SaveTicket(t, s, refundTicket(id, 1, "pro", asked, "Can I get a refund?"))
+	require.NoError(t, s.SaveIteration(context.Background(), &drafts.Saved{TicketID: id, Iteration: 1, Revision: 1, Status: drafts.StatusReady,
+		EligibleAt: asked, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", ModelReply: "Hello."}, "refunds"))
 
 	var check drafts.SendCheck
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": "Hello"}, &check))

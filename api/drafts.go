@@ -123,9 +123,14 @@ func (s *Server) dropText(c echo.Context, ticketID string, ref drafts.TextRef) {
 // sendCheck is the send hook. Placeholders are refused first, with no dependency that
 // could be down. Then the guard reads the text against every source eligible now for the
 // account: commitments none backs make the verdict unsupported, unless the agent gives an
-// override_reason (kept with the verdict). Then the workflow checks freshness. An unknown
-// ticket is a 404 and a malformed body a 400: "unchecked" (send allowed, warning shown) is
-// only for a check that cannot run, and every one is counted and recorded.
+// override_reason (kept with the verdict). Then freshness: the newest saved draft's
+// bindings against the ticket's latest revision, its account and the policy versions in
+// force, read here from Postgres (drafts.Staleness, as the workflow's own check). The
+// verdict counts once the draft workflow's history holds it (SignalSendChecked), which
+// costs the server one write and no workflow task: the hook does not wait for a worker.
+// An unknown ticket or draft is a 404 and a malformed body a 400: "unchecked" (send
+// allowed, warning shown) is only for a check that cannot run, and every one is counted
+// and recorded.
 func (s *Server) sendCheck(c echo.Context) error {
 	b, err := bindSendText(c, true)
 	if err != nil {
@@ -134,52 +139,59 @@ func (s *Server) sendCheck(c echo.Context) error {
 	id := c.Param("ticket")
 	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
 	defer cancel()
-	iteration, err := s.Store.LastIteration(ctx, id)
-	if err != nil {
-		s.Log.Warn("send-check could not read the draft iteration", "ticket", id, "error", err)
+	bound, boundErr := s.Store.LatestSummary(ctx, id)
+	iteration := 0
+	if boundErr == nil {
+		iteration = bound.Iteration
+	} else if !errors.Is(boundErr, store.ErrNotFound) {
+		s.Log.Warn("send-check could not read the draft", "ticket", id, "error", boundErr)
 	}
-	// The text is kept first, so every verdict names what it was given and the update
+	// The text is kept first, so every verdict names what it was given and the signal
 	// carries only its ID and hash. Postgres down: the check goes on without it.
-	req := workflows.SendCheckRequest{}
-	if ref, err := s.Store.SaveAgentText(ctx, id, store.TextSendCheck, b.Text); err == nil {
-		req.Ref = &ref
+	var ref *drafts.TextRef
+	if kept, err := s.Store.SaveAgentText(ctx, id, store.TextSendCheck, b.Text); err == nil {
+		ref = &kept
 	} else {
 		s.Log.Warn("send-check could not keep the text: checking without it", "ticket", id, "error", err)
 	}
 	answer := func(res drafts.SendCheck) error {
-		if req.Ref != nil {
-			res.TextID = req.Ref.ID
+		if ref != nil {
+			res.TextID = ref.ID
 		}
 		return s.answerSendCheck(c, id, res)
+	}
+	refuse := func(msg string) error {
+		if ref != nil {
+			s.dropText(c, id, *ref) // no verdict will name it
+		}
+		return echo.NewHTTPError(http.StatusNotFound, msg)
 	}
 	if spans := guard.Placeholders(b.Text); len(spans) > 0 {
 		return answer(drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans, Iteration: iteration,
 			Warning: "The reply still contains unresolved placeholders: fill them in before sending."})
 	}
-	unbacked, guarded := s.unbacked(ctx, id, b.Text)
+	latest, unbacked, guarded := s.unbacked(ctx, id, b.Text)
 	if len(unbacked) > 0 && b.OverrideReason == "" {
 		return answer(drafts.UnsupportedCheck(unbacked, iteration))
 	}
-	var res workflows.SendCheckResult
-	err = s.update(ctx, id, workflows.UpdateSendCheck, req, &res)
-	var notFound *serviceerror.NotFound
-	refused := errors.As(err, &notFound) || (err != nil && isRejection(err)) || (err != nil && s.unknownTicket(c, id))
-	if refused && req.Ref != nil {
-		s.dropText(c, id, *req.Ref) // no verdict will name it
+	if errors.Is(boundErr, store.ErrNotFound) {
+		if s.unknownTicket(c, id) {
+			return refuse(fmt.Sprintf("no ticket %s: open it in the sidebar first", id))
+		}
+		return refuse(fmt.Sprintf("no draft for ticket %s yet: open it in the sidebar first", id))
 	}
+	res := s.freshness(ctx, id, bound, latest)
+	sig := workflows.SendCheckedSignal{Iteration: iteration, Verdict: res.Verdict, Reasons: res.Reasons, Ref: ref}
+	err = s.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(id), "", workflows.SignalSendChecked, sig)
+	var notFound *serviceerror.NotFound
 	switch {
 	case errors.As(err, &notFound):
-		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no open draft for ticket %s: open it in the sidebar first", id))
-	case err != nil && isRejection(err):
-		return err // e.g. the draft was discarded: 409 from the error handler
-	case refused:
-		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no ticket %s: open it in the sidebar first", id))
+		return refuse(fmt.Sprintf("no open draft for ticket %s: open it in the sidebar first", id))
 	case err != nil:
 		s.Log.Warn("send-check could not reach the draft workflow: allowing the send unchecked", "ticket", id, "error", err)
 		s.metrics.unchecked.WithLabelValues("temporal_unreachable").Inc()
 		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "temporal_unreachable", Iteration: iteration}
 	case res.Verdict == drafts.VerdictUnchecked:
-		res.Cause = "check_failed"
 		s.metrics.unchecked.WithLabelValues("check_failed").Inc()
 	}
 	if !guarded && res.Verdict == drafts.VerdictOK {
@@ -192,19 +204,43 @@ func (s *Server) sendCheck(c echo.Context) error {
 	return answer(res)
 }
 
+// freshness compares the draft's bindings (bound: nil if they could not be read) with the
+// world now: ok, stale with reasons, or unchecked when Postgres cannot answer, since
+// blocking every reply is worse than one unchecked draft. latest is the ticket's latest
+// revision as the guard read it (nil if it could not).
+func (s *Server) freshness(ctx context.Context, ticketID string, bound *drafts.Summary, latest *ticket.Ticket) drafts.SendCheck {
+	err := errors.New("the draft or its ticket could not be read")
+	if bound != nil && latest != nil {
+		var now drafts.SendTimeState
+		if now, err = s.Store.SendTimeState(ctx, latest, bound.Bound, time.Now()); err == nil {
+			if reasons := drafts.Staleness(bound, now); len(reasons) > 0 {
+				return drafts.SendCheck{Verdict: drafts.VerdictStale, Reasons: reasons, Iteration: bound.Iteration}
+			}
+			return drafts.SendCheck{Verdict: drafts.VerdictOK, Iteration: bound.Iteration}
+		}
+	}
+	s.Log.Warn("send-check unavailable: send allowed unchecked", "ticket", ticketID, "error", err)
+	res := drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "check_failed"}
+	if bound != nil {
+		res.Iteration = bound.Iteration
+	}
+	return res
+}
+
 // unbacked runs the guard on text against the sources eligible now for the ticket's
-// account. guarded is false when it could not run (no stored ticket, database error): the
+// account, and returns the ticket's latest revision it read (nil if it could not).
+// guarded is false when the guard could not run (no stored ticket, database error): the
 // send then goes on unchecked, never blocked by a checker that is down.
-func (s *Server) unbacked(ctx context.Context, ticketID, text string) (out []drafts.Unbacked, guarded bool) {
-	t, err := s.Store.LatestTicket(ctx, ticketID)
+func (s *Server) unbacked(ctx context.Context, ticketID, text string) (latest *ticket.Ticket, out []drafts.Unbacked, guarded bool) {
+	latest, err := s.Store.LatestTicket(ctx, ticketID)
 	if err == nil {
 		var sources []policy.Evidence
-		if sources, err = s.Store.EligibleChunks(ctx, time.Now(), t.Account.Plan, t.Account.Region); err == nil {
-			return drafts.UnbackedCommitments(s.Vocab, text, sources), true
+		if sources, err = s.Store.EligibleChunks(ctx, time.Now(), latest.Account.Plan, latest.Account.Region); err == nil {
+			return latest, drafts.UnbackedCommitments(s.Vocab, text, sources), true
 		}
 	}
 	s.Log.Warn("send-check could not run the guard: the text is not checked against policy", "ticket", ticketID, "error", err)
-	return nil, false
+	return latest, nil, false
 }
 
 // unknownTicket reports a ticket the database positively does not know. A database that

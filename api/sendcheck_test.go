@@ -4,12 +4,14 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -59,4 +61,34 @@ func TestSendCheckGuardsTheTextSent(t *testing.T) {
 		`SELECT override_reason, unsupported FROM send_checks WHERE ticket_id = $1 ORDER BY id DESC LIMIT 1`, id).Scan(&recorded, &unsupported))
 	assert.Equal(t, reason, recorded)
 	assert.Equal(t, invented, unsupported[0].Sentence)
+}
+
+// A policy version approved after the draft makes the send hook answer stale, judged in
+// the API; the workflow, told by its signal, turns the draft stale, as a read shows.
+func TestSendCheckStaleByPolicyTurnsTheDraftStale(t *testing.T) {
+	t.Parallel()
+	ts, s := stackAPI(t)
+	id := testenv.Unique("SP-")
+	var v workflows.DraftView
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
+		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?"), &v))
+	require.Contains(t, v.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
+
+	approved := time.Now().UTC().Add(-time.Minute)
+	next := &policy.Version{DocID: "billing/refunds-annual", Version: 6, Status: policy.StatusApproved, Source: "wiki",
+		Title: "Refunds on annual plans", Area: "refunds", EffectiveFrom: &approved, ApprovedAt: &approved,
+		Plans: []string{"pro", "business"}, Regions: []string{"eu", "uk"}, Locale: "en", ContentHash: "v6",
+		Chunks: []policy.Chunk{{ID: "billing/refunds-annual@6#refund-window", Anchor: "refund-window", Text: "Refunds within 21 days."}}}
+	_, err := s.Import(context.Background(), []*policy.Version{next}, testenv.Embedder)
+	require.NoError(t, err)
+
+	var check drafts.SendCheck
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": "Hi, thanks."}, &check))
+	require.Equal(t, drafts.VerdictStale, check.Verdict)
+	assert.Equal(t, v.Iteration, check.Iteration)
+	assert.Contains(t, check.Reasons[0].Message, "policy billing/refunds-annual v6 approved at")
+	require.Eventually(t, func() bool {
+		var after workflows.DraftView
+		return call(t, ts, "GET", "/v1/drafts/"+id, nil, &after) == http.StatusOK && after.Status == drafts.StatusStale
+	}, 10*time.Second, 50*time.Millisecond, "the workflow records the stale verdict on the draft")
 }

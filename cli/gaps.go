@@ -21,12 +21,14 @@ func newGapsCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "gaps",
-		Short: "What the corpus could not answer: struck sentences grouped by policy area",
+		Short: "What the corpus could not answer: struck sentences and unanswered questions grouped by policy area",
 		Long: `gaps reads the rejection log: every sentence the guard struck from a draft because no
-eligible policy backed it, with the reason, the ticket and the policy area (no ticket
-text is ever logged). Grouped by area, most frequent first, with the reasons and a few
-of the struck sentences, it is the list of questions customers ask that the corpus
-cannot answer: the shortest route to the policy documents nobody has written yet.
+eligible policy backed it, every abstention and every question a partial answer left
+open, with the reason, the ticket, the policy area and, for a question, what it asked
+about (its subject). Grouped by area, most frequent first, with the reasons, the subjects
+asked about most and a few of the logged sentences, it is the list of questions customers
+ask that the corpus cannot answer: the shortest route to the policy documents nobody has
+written yet.
 
 A reason such as "no eligible source states 30 day" seen often in one area usually
 means customers expect a term the company never wrote down. Before writing it, run
@@ -101,6 +103,12 @@ func printGaps(w io.Writer, gaps []store.Gap, since time.Time) {
 			g.Tickets, plural(g.Tickets, "ticket"), g.Last.UTC().Format("2006-01-02 15:04"))
 		for _, r := range g.Reasons {
 			fmt.Fprintf(w, "  %4d× %s\n", r.Count, r.Pattern)
+		}
+		if len(g.Subjects) > 0 {
+			fmt.Fprintln(w, "  asked about, most often first:")
+		}
+		for _, sc := range g.Subjects {
+			fmt.Fprintf(w, "  %4d× %s\n", sc.Count, sc.Subject)
 		}
 		for _, e := range g.Examples {
 			fmt.Fprintf(w, "     e.g. %q\n", e)

@@ -10,6 +10,7 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 )
 
@@ -23,6 +24,16 @@ func TestGapsCommand(t *testing.T) {
 			EligibleAt: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "x", ModelReply: "x",
 			Sentences: []guard.SentenceResult{{Text: "Annual plans have a 30-day refund window.", Reason: "no eligible source states 30 day"}}}
 		if err := s.SaveIteration(ctx, rec, area); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Two tickets ask about Alipay (an abstention, a partial answer's open question), one about cheques.
+	for i, u := range []llm.Unanswered{{Subject: "alipay"}, {Question: "Can we pay with Alipay?", Subject: "alipay"},
+		{Question: "Do you take cheques?", Subject: "cheques"}} {
+		rec := &drafts.Saved{TicketID: "P-" + string(rune('1'+i)), Iteration: 1, Revision: 1, Status: drafts.StatusReady,
+			EligibleAt: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "x", ModelReply: "x",
+			Abstained: u.Question == "", Note: "No eligible policy mentions alipay.", Unanswered: []llm.Unanswered{u}}
+		if err := s.SaveIteration(ctx, rec, "payments"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -40,6 +51,15 @@ func TestGapsCommand(t *testing.T) {
 	if strings.Index(out, "refunds:") > strings.Index(out, "invoices:") {
 		t.Errorf("most frequent area must come first:\n%s", out)
 	}
+	payments := out[strings.Index(out, "payments:"):]
+	asked := strings.Index(payments, "asked about, most often first:")
+	alipay, cheques := strings.Index(payments, "2× alipay"), strings.Index(payments, "1× cheques")
+	if asked < 0 || alipay < asked || cheques < alipay {
+		t.Errorf("payments must list what was asked about, alipay (2) before cheques (1):\n%s", payments)
+	}
+	if refunds := out[strings.Index(out, "refunds:"):strings.Index(out, "invoices:")]; strings.Contains(refunds, "asked about") {
+		t.Errorf("areas with struck sentences only list no subjects:\n%s", out)
+	}
 
 	out, err, _ = run(t, newGapsCmd(), "--since", "7d", "--json")
 	if err != nil {
@@ -51,7 +71,7 @@ func TestGapsCommand(t *testing.T) {
 			Count int    `json:"count"`
 		} `json:"gaps"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Gaps) != 2 || got.Gaps[0].Area != "refunds" || got.Gaps[0].Count != 2 {
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Gaps) != 3 || got.Gaps[0].Area != "payments" || got.Gaps[0].Count != 3 {
 		t.Errorf("JSON %s (err %v)", out, err)
 	}
 

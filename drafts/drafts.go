@@ -63,6 +63,9 @@ type Saved struct {
 	ModelReply string         `json:"model_reply"`
 	Abstained  bool           `json:"abstained"`
 	Note       string         `json:"note,omitempty"`
+	// Unanswered is the writer's account of what no eligible policy answers (llm.Answer's):
+	// written to the rejection log with the draft, for gaps; not kept on the draft row.
+	Unanswered []llm.Unanswered `json:"unanswered,omitempty"`
 	// BuildError is set, with Status failed, when the ticket's last build failed: it is
 	// read from build_failures, never saved with an iteration.
 	BuildError   string                 `json:"build_error,omitempty"`

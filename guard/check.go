@@ -87,18 +87,15 @@ type checkContext struct {
 	known   map[string]bool // content words of every source
 }
 
-// Check runs the guard over in.Reply. Per sentence, in order: a sentence with an
-// unresolved placeholder is struck; a sentence whose attached claim failed is struck with
-// the claim's reason; a flagged sentence is kept only if one source it may cite carries
-// every quantity (by Key, so "fourteen days" = "14 days" but "one month" ≠ "30 days") and
-// every commercial verb in it; anything else is kept.
-func (v *Vocabulary) Check(in Input) Result {
-	texts := make([]string, len(in.Sources))
-	for i, s := range in.Sources {
+// readSources reads every source once: its numbers, verbs, units and subjects. It is
+// most of a Check's work, and only a flagged sentence needs it.
+func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
+	texts := make([]string, len(sources))
+	for i, s := range sources {
 		texts[i] = s.Text
 	}
 	ctx := checkContext{names: v.planNames(texts), known: map[string]bool{}}
-	for _, s := range in.Sources {
+	for _, s := range sources {
 		cs := checkedSource{id: s.ChunkID, analysis: v.analyse(s.Text), units: v.units(s.Text, ctx.names),
 			subjects: v.subjectsOf(s.Text, ctx.names)}
 		if s.Macro() {
@@ -111,6 +108,17 @@ func (v *Vocabulary) Check(in Input) Result {
 		}
 		ctx.sources = append(ctx.sources, cs)
 	}
+	return ctx
+}
+
+// Check runs the guard over in.Reply. Per sentence, in order: a sentence with an
+// unresolved placeholder is struck; a sentence whose attached claim failed is struck with
+// the claim's reason; a flagged sentence is kept only if one source it may cite carries
+// every quantity (by Key, so "fourteen days" = "14 days" but "one month" ≠ "30 days") and
+// every commercial verb in it; anything else is kept. The sources are read when the first
+// flagged sentence needs them: a reply with no commitment language (the send hook's
+// "Thanks, done.") costs its own sentences only.
+func (v *Vocabulary) Check(in Input) Result {
 	claims := make([]Claim, 0, len(in.Claims))
 	for _, c := range in.Claims {
 		c.Sentence = normalise(c.Sentence)
@@ -118,16 +126,24 @@ func (v *Vocabulary) Check(in Input) Result {
 			claims = append(claims, c)
 		}
 	}
+	var ctx *checkContext
+	sources := func() checkContext {
+		if ctx == nil {
+			read := v.readSources(in.Sources)
+			ctx = &read
+		}
+		return *ctx
+	}
 	sentences := text.Split(in.Reply)
 	results := make([]SentenceResult, len(sentences))
 	for i, s := range sentences {
-		results[i] = v.checkSentence(s.Text, in.Mode, ctx, claims)
+		results[i] = v.checkSentence(s.Text, in.Mode, sources, claims)
 	}
 	return compose(in.Reply, sentences, results)
 }
 
 // checkSentence gives the verdict on one sentence of the reply. claims are normalised.
-func (v *Vocabulary) checkSentence(sentence string, mode Mode, ctx checkContext, claims []Claim) SentenceResult {
+func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() checkContext, claims []Claim) SentenceResult {
 	body := sentence[text.ListMarker(sentence):] // "1." opening a list item is not a number
 	a := v.analyse(body)
 	r := SentenceResult{Text: sentence, Flagged: len(a.flags) > 0, Kinds: kindsOf(a.flags), Placeholders: Placeholders(sentence)}
@@ -146,6 +162,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, ctx checkContext,
 		r.Kept, r.Reason = true, "no commitment language"
 		return r
 	}
+	ctx := sources()
 	if id := verbatimMacro(sentence, ctx.sources); id != "" {
 		r.Kept, r.SourceID, r.Reason = true, id, "verbatim approved macro "+id
 		return r

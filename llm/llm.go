@@ -87,6 +87,20 @@ type Answer struct {
 	// writer that does not search leaves it empty rather than echo the request back:
 	// every copy of the evidence is one more payload in the draft's workflow history.
 	Found []policy.Evidence `json:"found,omitempty"`
+	// Unanswered is what the customer asked that no eligible policy answers: for an
+	// abstention, one entry naming what was asked; for a partial answer, one per open
+	// question. The rejection log keeps them, so gaps can rank what customers ask about.
+	Unanswered []Unanswered `json:"unanswered,omitempty"`
+}
+
+// Unanswered is one question no eligible policy answers.
+type Unanswered struct {
+	// Question is the customer's asking sentence, for an open question of a partial
+	// answer; empty for an abstention, whose note says what was missing.
+	Question string `json:"question,omitempty"`
+	// Subject is what the question asks about, as the writer's note names it: the words
+	// no eligible policy mentions ("alipay") or the topic words no quoted section holds.
+	Subject string `json:"subject"`
 }
 
 // The line a reply abstains with, in English and German. Every writer abstains in the

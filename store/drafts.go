@@ -33,28 +33,54 @@ func (s *Store) SaveIteration(ctx context.Context, r *drafts.Saved, area string)
 		if err != nil {
 			return fmt.Errorf("save draft %s #%d: %w", r.TicketID, r.Iteration, err)
 		}
-		rejections := [][2]string{}
-		for _, sr := range r.Sentences {
-			if !sr.Kept {
-				rejections = append(rejections, [2]string{sr.Text, sr.Reason})
-			}
-		}
-		// An abstention is a miss too: what the customer asked that no policy answers.
-		if r.Abstained {
-			rejections = append(rejections, [2]string{abstentionLine(r.Note), "abstained: no eligible policy answers the question"})
-		}
 		if _, err := tx.Exec(ctx, `DELETE FROM build_failures WHERE ticket_id = $1`, r.TicketID); err != nil {
 			return fmt.Errorf("clear failed build of %s: %w", r.TicketID, err)
 		}
-		for _, rj := range rejections {
-			_, err := tx.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area)
-				VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING`, r.TicketID, r.Iteration, rj[0], rj[1], area)
+		for _, rj := range rejectionsOf(r) {
+			_, err := tx.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area, subject)
+				VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING`, r.TicketID, r.Iteration, rj.sentence, rj.reason, area, rj.subject)
 			if err != nil {
 				return fmt.Errorf("log rejection for %s: %w", r.TicketID, err)
 			}
 		}
 		return nil
 	})
+}
+
+// Reasons of the rejection log's lines for questions no eligible policy answers.
+const (
+	reasonAbstained    = "abstained: no eligible policy answers the question"
+	reasonOpenQuestion = "partial answer: no eligible policy answers this question"
+)
+
+// rejection is one line of the rejection log.
+type rejection struct{ sentence, reason, subject string }
+
+// rejectionsOf is every miss of a draft iteration: each struck sentence; and what the
+// customer asked that no policy answers, with what it asks about (the subject), either as
+// one line for an abstention or one per open question of a partial answer.
+func rejectionsOf(r *drafts.Saved) []rejection {
+	var out []rejection
+	for _, sr := range r.Sentences {
+		if !sr.Kept {
+			out = append(out, rejection{sentence: sr.Text, reason: sr.Reason})
+		}
+	}
+	if r.Abstained {
+		var subjects []string
+		for _, u := range r.Unanswered {
+			if u.Subject != "" {
+				subjects = append(subjects, u.Subject)
+			}
+		}
+		return append(out, rejection{sentence: abstentionLine(r.Note), reason: reasonAbstained, subject: strings.Join(subjects, ", ")})
+	}
+	for _, u := range r.Unanswered {
+		if u.Question != "" {
+			out = append(out, rejection{sentence: u.Question, reason: reasonOpenQuestion, subject: u.Subject})
+		}
+	}
+	return out
 }
 
 // abstentionLine is what the rejection log shows for an abstention: the drafter's note on
@@ -108,6 +134,29 @@ func (s *Store) LastIteration(ctx context.Context, ticketID string) (int, error)
 	var n int
 	err := s.db.QueryRow(ctx, `SELECT coalesce(max(iteration), 0) FROM drafts WHERE ticket_id = $1`, ticketID).Scan(&n)
 	return n, err
+}
+
+// LatestSummary returns the bindings of a ticket's newest saved iteration, or ErrNotFound
+// before the first save: all the send hook compares with the world at send time, without
+// the reply, claims and sentences LatestIteration decodes.
+func (s *Store) LatestSummary(ctx context.Context, ticketID string) (*drafts.Summary, error) {
+	var sum drafts.Summary
+	var bound []byte
+	err := s.db.QueryRow(ctx, `
+		SELECT iteration, revision, status, plan, region, bound, confidence,
+		       (SELECT count(*) FROM jsonb_array_elements(sentences) e WHERE NOT (e->>'kept')::boolean)::int
+		FROM drafts WHERE ticket_id = $1 ORDER BY iteration DESC LIMIT 1`, ticketID).Scan(
+		&sum.Iteration, &sum.Revision, &sum.Status, &sum.Plan, &sum.Region, &bound, &sum.Confidence, &sum.Struck)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("draft for ticket %s: %w", ticketID, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load draft for ticket %s: %w", ticketID, err)
+	}
+	if err := json.Unmarshal(bound, &sum.Bound); err != nil {
+		return nil, fmt.Errorf("draft for ticket %s: stored bound versions: %w", ticketID, err)
+	}
+	return &sum, nil
 }
 
 // LatestIteration returns the newest iteration of a ticket's draft.

@@ -14,6 +14,9 @@ import (
 // asked, few enough to read a month of them in one sitting.
 const maxGapExamples = 3
 
+// maxGapSubjects is how many of an area's most asked-about subjects a gap lists.
+const maxGapSubjects = 5
+
 // Gap is one policy area the corpus could not answer: the rejections logged for it since
 // some instant, with the reasons and a few of the struck sentences.
 type Gap struct {
@@ -23,6 +26,16 @@ type Gap struct {
 	Last     time.Time     `json:"last"`
 	Reasons  []ReasonCount `json:"reasons"`  // most frequent first
 	Examples []string      `json:"examples"` // newest first, distinct
+	// Subjects are what the unanswered questions of the area asked about (abstentions and
+	// the open questions of partial answers), most asked first: the policy to write next.
+	Subjects []SubjectCount `json:"subjects"`
+}
+
+// SubjectCount is how many logged misses of an area asked about one subject.
+type SubjectCount struct {
+	Subject string    `json:"subject"`
+	Count   int       `json:"count"`
+	Last    time.Time `json:"last"`
 }
 
 // ReasonCount is how often one reason pattern struck a sentence in an area.
@@ -51,7 +64,7 @@ func (s *Store) Gaps(ctx context.Context, since time.Time) ([]Gap, error) {
 	}
 	byArea := make(map[string]*Gap, len(gaps))
 	for i := range gaps {
-		gaps[i].Reasons, gaps[i].Examples = []ReasonCount{}, []string{}
+		gaps[i].Reasons, gaps[i].Examples, gaps[i].Subjects = []ReasonCount{}, []string{}, []SubjectCount{}
 		byArea[gaps[i].Area] = &gaps[i]
 	}
 
@@ -92,6 +105,9 @@ func (s *Store) Gaps(ctx context.Context, since time.Time) ([]Gap, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read rejection log: %w", err)
 	}
+	if err := s.gapSubjects(ctx, since, byArea); err != nil {
+		return nil, err
+	}
 	for i := range gaps {
 		slices.SortStableFunc(gaps[i].Reasons, func(a, b ReasonCount) int { return b.Count - a.Count })
 	}
@@ -102,6 +118,33 @@ func (s *Store) Gaps(ctx context.Context, since time.Time) ([]Gap, error) {
 		return b.Last.Compare(a.Last)
 	})
 	return gaps, nil
+}
+
+// gapSubjects adds to each area's gap the subjects its unanswered questions asked about,
+// most asked first, the newest first on a tie.
+func (s *Store) gapSubjects(ctx context.Context, since time.Time, byArea map[string]*Gap) error {
+	rows, err := s.db.Query(ctx, `
+		SELECT area, subject, count(*), max(at) FROM rejections
+		WHERE at >= $1 AND subject <> '' GROUP BY area, subject
+		ORDER BY count(*) DESC, max(at) DESC, subject`, since)
+	if err != nil {
+		return fmt.Errorf("read rejection log: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var area string
+		var sc SubjectCount
+		if err := rows.Scan(&area, &sc.Subject, &sc.Count, &sc.Last); err != nil {
+			return fmt.Errorf("read rejection log: %w", err)
+		}
+		if g := byArea[area]; g != nil && len(g.Subjects) < maxGapSubjects {
+			g.Subjects = append(g.Subjects, sc)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read rejection log: %w", err)
+	}
+	return nil
 }
 
 // reasonVariables are the parts of a rejection reason that vary between occurrences of the

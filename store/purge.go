@@ -45,8 +45,8 @@ var purgeTargets = []purgeTarget{
 		"(text IS NOT NULL OR checks IS NOT NULL) AND created_at < $1", "text = NULL, checks = NULL"},
 	{"drafts", "the agent's edited text (the draft, its verdicts and scores stay)", "edited_at",
 		"edited_text IS NOT NULL AND edited_at < $1", "edited_text = NULL"},
-	{"rejections", "struck and unanswered sentences (reason, area and date stay, so gaps still counts them)", "at",
-		"purged_at IS NULL AND at < $1", "sentence = '', purged_at = now()"},
+	{"rejections", "struck and unanswered sentences and what they asked about (reason, area and date stay, so gaps still counts them)", "at",
+		"purged_at IS NULL AND at < $1", "sentence = '', subject = '', purged_at = now()"},
 }
 
 // PurgeBefore blanks every text retention covers that was written before before, in one

@@ -33,6 +33,8 @@ func TestPurgeRemovesOldTextAndKeepsIDsAndVerdicts(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, s.LogRejection(ctx, id, 1, "refunds", "We refund within 60 days.", "no eligible source"))
 	}
+	_, err := db.Exec(ctx, `UPDATE rejections SET subject = 'refund for ana'`)
+	require.NoError(t, err)
 	for table, col := range map[string]string{"ticket_revisions": "received_at", "agent_texts": "created_at", "rejections": "at"} {
 		_, err := db.Exec(ctx, `UPDATE `+table+` SET `+col+` = CASE WHEN ticket_id = 'OLD-1' THEN $1::timestamptz ELSE $2::timestamptz END`, old, recent)
 		require.NoError(t, err)
@@ -76,15 +78,16 @@ func TestPurgeRemovesOldTextAndKeepsIDsAndVerdicts(t *testing.T) {
 	require.NoError(t, db.QueryRow(ctx, `SELECT text FROM agent_texts WHERE ticket_id = 'NEW-1'`).Scan(&text))
 	require.NotNil(t, text)
 
-	var sentences []string
-	rows, err := db.Query(ctx, `SELECT sentence FROM rejections ORDER BY ticket_id`)
+	var sentences, subjects []string
+	rows, err := db.Query(ctx, `SELECT sentence, subject FROM rejections ORDER BY ticket_id`)
 	require.NoError(t, err)
 	for rows.Next() {
-		var sentence string
-		require.NoError(t, rows.Scan(&sentence))
-		sentences = append(sentences, sentence)
+		var sentence, subject string
+		require.NoError(t, rows.Scan(&sentence, &subject))
+		sentences, subjects = append(sentences, sentence), append(subjects, subject)
 	}
 	assert.Equal(t, []string{"We refund within 60 days.", ""}, sentences, "NEW-1 keeps its sentence, OLD-1's row stays blank")
+	assert.Equal(t, []string{"refund for ana", ""}, subjects, "what OLD-1 asked about is the customer's words too")
 	require.NoError(t, s.LogRejection(ctx, "OLD-1", 1, "refunds", "", "no eligible source"), "a blank purged row does not block a new one")
 
 	again, err := s.PurgeBefore(ctx, cutoff, true)

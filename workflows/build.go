@@ -143,7 +143,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 	record := drafts.Saved{
 		TicketID: w.in.TicketID, Iteration: iteration, Revision: w.revision,
 		Status: comp.Status, EligibleAt: tc.At, Account: tc.Account, Reply: comp.Reply, ModelReply: draft.Reply,
-		Abstained: comp.Status == drafts.StatusAbstained, Note: comp.Note, Claims: checks, Sentences: guarded.Sentences,
+		Abstained: comp.Status == drafts.StatusAbstained, Note: comp.Note, Unanswered: draft.Unanswered, Claims: checks, Sentences: guarded.Sentences,
 		Bound: comp.Bound, Evidence: evidenceRefs(evidence), Scores: score.Scores, Unsupported: comp.Unsupported,
 		Confidence: score.Confidence, CreatedAt: workflow.Now(ctx),
 	}

@@ -71,6 +71,14 @@ func (w *run) setup(ctx workflow.Context) error {
 			w.onRevision(ctx, sig)
 		}
 	})
+	checks := workflow.GetSignalChannel(ctx, SignalSendChecked)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			var sig SendCheckedSignal
+			checks.Receive(ctx, &sig)
+			w.onSendChecked(ctx, sig)
+		}
+	})
 	handlers := []struct {
 		name      string
 		handler   any
@@ -176,6 +184,19 @@ func (w *run) onRevision(ctx workflow.Context, sig RevisionSignal) {
 	_ = w.locked(ctx, func() error {
 		if w.noteRevision(sig) {
 			w.markStatus(ctx, drafts.StatusStale, w.staleReasons)
+		}
+		return nil
+	})
+}
+
+// onSendChecked handles SignalSendChecked: a stale verdict on the current iteration turns
+// the draft stale, as the workflow's own check would. A verdict on an iteration a rebuild
+// has replaced since (the signal waited for the lock) says nothing about the new draft.
+func (w *run) onSendChecked(ctx workflow.Context, sig SendCheckedSignal) {
+	_ = w.locked(ctx, func() error {
+		if sig.Verdict == drafts.VerdictStale && w.draft != nil && w.draft.Iteration == sig.Iteration {
+			w.staleReasons = sig.Reasons
+			w.markStatus(ctx, drafts.StatusStale, sig.Reasons)
 		}
 		return nil
 	})

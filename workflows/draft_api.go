@@ -32,8 +32,9 @@ const (
 	UpdateOpen = "open"
 	// UpdateEdit (EditRequest → EditResult) stores the agent's text and answers its checks.
 	UpdateEdit = "edit"
-	// UpdateSendCheck (SendCheckRequest → SendCheckResult) is the send hook's question: is
-	// this draft still current?
+	// UpdateSendCheck (SendCheckRequest → SendCheckResult) asks the workflow whether this
+	// draft is still current. The send hook no longer sends it (see SignalSendChecked): it
+	// stays for APIs from before, and the workflow's own check before "sent" is the same.
 	UpdateSendCheck = "send-check"
 	// UpdateRebuild (no argument → DraftView) builds a new iteration from the latest
 	// revision and current policy.
@@ -57,6 +58,12 @@ const (
 
 // SignalRevision (RevisionSignal) tells a running workflow that the customer wrote again.
 const SignalRevision = "revision"
+
+// SignalSendChecked (SendCheckedSignal) tells the workflow the freshness verdict the send
+// hook was given. The API judges freshness itself, on Postgres reads, and answers the hook
+// once the server holds this signal, without waiting for a workflow task: the history
+// keeps every verdict, and a stale one turns the draft stale.
+const SignalSendChecked = "send-checked"
 
 // QueryState (no argument → DraftState) reads the workflow's state.
 const QueryState = "state"
@@ -155,6 +162,16 @@ type SendCheckRequest struct {
 
 // SendCheckResult is UpdateSendCheck's answer: ok, stale (with reasons) or unchecked.
 type SendCheckResult = drafts.SendCheck
+
+// SendCheckedSignal is SignalSendChecked's payload: the iteration judged, the verdict and
+// its reasons, and the text checked by reference. Never the words (the guard's unbacked
+// sentences quote them: they stay in send_checks).
+type SendCheckedSignal struct {
+	Iteration int                  `json:"iteration"`
+	Verdict   string               `json:"verdict"`
+	Reasons   []drafts.StaleReason `json:"reasons,omitempty"`
+	Ref       *drafts.TextRef      `json:"ref,omitempty"`
+}
 
 // ReviewDecision is the argument of UpdateApprove, UpdatePull and UpdateKill: who decided.
 type ReviewDecision struct {

@@ -395,3 +395,42 @@ func TestLongDraftContinuesAsNewWithItsState(t *testing.T) {
 	assert.Contains(t, next.Draft.Reply, "14 days", "the draft itself carries over, so an open after it needs no read")
 	assert.Equal(t, 24*time.Hour, next.IdleTimeout, "settings carry over")
 }
+
+// The send hook judges freshness in the API and tells the workflow the verdict: a stale
+// verdict on the current iteration turns the draft stale in the workflow and in the
+// database; one on an iteration a rebuild has replaced changes nothing.
+func TestSendCheckedSignalMarksOnlyTheCurrentIterationStale(t *testing.T) {
+	h := newHarness(t, nil)
+	testenv.SaveTicket(t, h.store, testenv.Ticket("T-12", 1, "pro", "eu", now, refundQuestion))
+	reasons := []drafts.StaleReason{{Kind: "policy", Message: "policy billing/refunds-annual v6 is now in force (the draft quotes v4)"}}
+	var afterOld, afterCurrent workflows.DraftState
+	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+	h.update(workflows.UpdateRebuild, nil)
+	h.at(func() {
+		h.env.SignalWorkflow(workflows.SignalSendChecked, workflows.SendCheckedSignal{Iteration: 1, Verdict: drafts.VerdictStale, Reasons: reasons})
+	})
+	h.at(func() { afterOld = h.query() })
+	h.at(func() {
+		h.env.SignalWorkflow(workflows.SignalSendChecked, workflows.SendCheckedSignal{Iteration: 2, Verdict: drafts.VerdictStale, Reasons: reasons})
+	})
+	h.at(func() { afterCurrent = h.query() })
+	h.update(workflows.UpdateDiscard, nil)
+	h.run("T-12", 1)
+
+	assert.Equal(t, drafts.StatusReady, afterOld.Status, "a verdict on iteration 1 says nothing about iteration 2")
+	assert.Equal(t, drafts.StatusStale, afterCurrent.Status)
+	assert.Equal(t, reasons, afterCurrent.StaleReasons)
+	second, err := h.store.Iteration(context.Background(), "T-12", 2)
+	require.NoError(t, err)
+	assert.Equal(t, drafts.StatusDiscarded, second.Status)
+	assert.Equal(t, reasons, second.StaleReasons, "the stale reasons were recorded on the draft")
+}
+
+// query reads the workflow's state.
+func (h *harness) query() workflows.DraftState {
+	v, err := h.env.QueryWorkflow(workflows.QueryState)
+	require.NoError(h.t, err)
+	var s workflows.DraftState
+	require.NoError(h.t, v.Get(&s))
+	return s
+}

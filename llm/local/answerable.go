@@ -1,6 +1,7 @@
 package local
 
 import (
+	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
 	"sort"
@@ -106,21 +107,39 @@ func offTopic(asks []string, said string) []string {
 	return asked
 }
 
-// unansweredNote names the questions of a thread a reply leaves open: the asking clauses
+// openQuestions are the questions of a thread a reply leaves open: the asking clauses
 // whose topic words neither the reply nor its sections hold ("Can we pay with PayPal?"
-// beside an answered refund question), so the agent sees what is left to write. It is ""
-// when every question with a topic is answered.
-func unansweredNote(asks []string, said string) string {
-	var open []string
+// beside an answered refund question), each with those topic words as its subject. A
+// short question ("timeline?") is about the clause before it too (contexts: see
+// shortQuestionContexts), so a reply about that answers it.
+func openQuestions(asks []string, contexts map[string]string, said string) []llm.Unanswered {
+	var open []llm.Unanswered
 	for _, a := range asks {
-		if len(offTopic([]string{a}, said)) > 0 {
-			open = append(open, "\""+strings.TrimSpace(a)+"\"")
+		if offTopic([]string{a, contexts[a]}, said) != nil {
+			open = append(open, llm.Unanswered{Question: strings.TrimSpace(a), Subject: strings.Join(offTopic([]string{a}, said), ", ")})
 		}
 	}
+	return open
+}
+
+// unansweredNote names the open questions of a partial answer, so the agent sees what is
+// left to write. It is "" when every question with a topic is answered.
+func unansweredNote(open []llm.Unanswered) string {
 	if len(open) == 0 {
 		return ""
 	}
-	return "Not answered by any eligible policy: " + strings.Join(open, " ") + " The agent needs to answer it."
+	quoted := make([]string, len(open))
+	for i, o := range open {
+		quoted[i] = "\"" + o.Question + "\""
+	}
+	return "Not answered by any eligible policy: " + strings.Join(quoted, " ") + " The agent needs to answer it."
+}
+
+// abstention is the answer of a writer that has nothing to say: the abstention line, the
+// note for the agent and what was asked (asked: the words the note names).
+func abstention(german bool, note string, asked []string) *llm.Answer {
+	return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: note,
+		Unanswered: []llm.Unanswered{{Subject: strings.Join(asked, ", ")}}}
 }
 
 // sectionNames are the titles and headings of the evidence items whose chunk IDs are

@@ -57,6 +57,9 @@ func TestExtractiveAbstainsOnWhatNoPolicyMentions(t *testing.T) {
 	if !d.Abstain || !strings.Contains(d.Note, "bitcoin") {
 		t.Fatalf("draft = %+v, want an abstention whose note names bitcoin", d)
 	}
+	if len(d.Unanswered) != 1 || !strings.Contains(d.Unanswered[0].Subject, "bitcoin") {
+		t.Errorf("unanswered = %+v, want one entry whose subject is what no policy mentions", d.Unanswered)
+	}
 	d, err = Extractive{}.Write(context.Background(), llm.Request{Subject: "overage", Evidence: threadEvidence, Messages: []llm.Message{
 		{Author: "customer", Body: "How is storage over the quota billed on Team?"},
 		{Author: "agent", Body: "Checking."},
@@ -86,6 +89,28 @@ func TestPartialAnswerNamesTheOpenQuestion(t *testing.T) {
 	}
 	if !strings.Contains(d.Note, "Alipay") || strings.Contains(d.Note, "backups") {
 		t.Errorf("note = %q, want it to name the Alipay question and only it", d.Note)
+	}
+	want := []llm.Unanswered{{Question: "Also, can we pay with Alipay?", Subject: "alipay"}}
+	if !slices.Equal(d.Unanswered, want) {
+		t.Errorf("unanswered = %+v, want %+v (the open question and what it asks about)", d.Unanswered, want)
+	}
+}
+
+// A short question ("Timeline?") is about the sentence before it: a reply about that
+// leaves nothing open.
+func TestShortQuestionIsAboutTheSentenceBeforeIt(t *testing.T) {
+	t.Parallel()
+	d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
+		{Author: "customer", Body: "We cancel the plan next week and worry about our backups. Timeline?"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Abstain || !strings.Contains(d.Reply, "30 days") {
+		t.Fatalf("reply = %q, want the backups answer", d.Reply)
+	}
+	if len(d.Unanswered) != 0 || d.Note != "" {
+		t.Errorf("unanswered = %+v, note %q: the backups answer answers the timeline question", d.Unanswered, d.Note)
 	}
 }
 
@@ -126,5 +151,41 @@ func TestOffTopicNamesWhatARelatedSectionLeavesOut(t *testing.T) {
 	}
 	if got := offTopic([]string{"Any news? Thanks!"}, "Backups are kept for 30 days."); got != nil {
 		t.Errorf("offTopic = %v for a message that names no topic, want nil", got)
+	}
+}
+
+// Coverage reads what each question asks for: the kind of answer (a duration for "how
+// long", an amount for "how much") and the thing asked about, which a short question
+// ("Is that refundable?") takes from the sentence before it and the subject line.
+func TestCoverageReadsKindAndSubjectOfEachQuestion(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, question, good, bad string
+	}{
+		{name: "a short question is about the sentence before it",
+			question: "Exchange rate loss\nOur bank converted the payment from yen and we lost money on the exchange. Is that refundable?",
+			good:     "We do not refund losses from currency exchange made by your bank.",
+			bad:      "Refunds go back to the original card within 10 business days."},
+		{name: "how long wants a duration, not an amount",
+			question: "Backup retention\nHow long are backups kept after we cancel?",
+			good:     "Backups are kept for 60 days after the plan ends.",
+			bad:      "Backups after the plan ends cost $3 per month."},
+		{name: "how much wants an amount, not a duration",
+			question: "Team seats\nHow much does an extra seat on Team cost?",
+			good:     "An extra seat on Team costs €9 per month.",
+			bad:      "An extra seat on Team is added within 1 hour."},
+		{name: "a typo is still the word",
+			question: "Wire\nDo you accept wire transfeers for annual plans?",
+			good:     "Wire transfers are accepted for annual plans.",
+			bad:      "Cards are accepted for annual plans."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			good := questionCoverage(c.question, c.good)
+			bad := questionCoverage(c.question, c.bad)
+			if good <= bad {
+				t.Errorf("coverage of the answer %.2f, of the reply that misses %.2f: want the answer higher", good, bad)
+			}
+		})
 	}
 }

@@ -69,9 +69,9 @@ func withoutReferences(line string) string {
 // next sentence with a capital ("new to all of this. trial ending - will I be billed?").
 var clauseEnd = regexp.MustCompile(`[.!?;]\s+`)
 
-// askingClauses returns the clauses of a message that ask something.
-func askingClauses(body string) []string {
-	var clauses []string
+// clauses cuts the message proper of a body into clauses, in reading order.
+func clauses(body string) []string {
+	var out []string
 	for _, s := range text.SplitLines(messageProper(body)) {
 		rest := s
 		for {
@@ -79,20 +79,46 @@ func askingClauses(body string) []string {
 			if loc == nil {
 				break
 			}
-			clauses = append(clauses, strings.TrimSpace(rest[:loc[0]+1]))
+			out = append(out, strings.TrimSpace(rest[:loc[0]+1]))
 			rest = rest[loc[1]:]
 		}
 		if strings.TrimSpace(rest) != "" {
-			clauses = append(clauses, strings.TrimSpace(rest))
+			out = append(out, strings.TrimSpace(rest))
 		}
 	}
+	return out
+}
+
+// askingClauses returns the clauses of a message that ask something.
+func askingClauses(body string) []string {
 	var out []string
-	for _, c := range clauses {
+	for _, c := range clauses(body) {
 		if text.IsAsking(c) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// shortQuestionContexts maps each asking clause of the thread that names too little to
+// say what it is about (fewer than contextWords words of substance: "timeline?", "Wie
+// geht das?", "What is the current rate?") to the clause before it that names something:
+// what the short question asks about, as coverage reads it.
+func shortQuestionContexts(bodies []string) map[string]string {
+	contexts := map[string]string{}
+	for _, b := range bodies {
+		before := ""
+		for _, c := range clauses(b) {
+			own := len(substanceStems(c))
+			if own < contextWords && before != "" && text.IsAsking(c) {
+				contexts[c] = before
+			}
+			if own > 0 {
+				before = c
+			}
+		}
+	}
+	return contexts
 }
 
 // substanceStems are the content stems of s that name a topic: support chatter excluded.

@@ -59,7 +59,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	asks := customerAsks(bodies)
 	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
 	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
-		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
+		return abstention(german, missingNote(missing), missing), nil
 	}
 	q := analyseQuestion(req.Subject, bodies, req.Evidence)
 	scope := newAccountScope(req.Account, req.Evidence)
@@ -75,8 +75,8 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 		used = append(used, openQuestionChunks(asks, used, req.Evidence, threshold, scope)...)
 	}
 	picks := pickSentences(used, scope)
-	if len(picks) == 0 {
-		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}}, nil
+	if len(picks) == 0 { // nothing relevant enough: what was asked is the whole question
+		return abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), nil
 	}
 	cited := map[string]bool{}
 	var quotedText strings.Builder
@@ -86,7 +86,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 	said := sectionNames(req.Evidence, cited) + quotedText.String()
 	if asked := offTopic(append(asks, withoutReferences(req.Subject)), said); len(asked) > 0 {
-		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: offTopicNote(asked)}, nil
+		return abstention(german, offTopicNote(asked), asked), nil
 	}
 
 	var quoted []string
@@ -103,7 +103,8 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 		claims = append(claims, llm.Claim{Sentence: p.text, ChunkIDs: []string{p.chunkID}, Quote: p.text})
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
-	return &llm.Answer{Reply: reply, Claims: claims, Note: unansweredNote(asks, said)}, nil
+	open := openQuestions(asks, shortQuestionContexts(bodies), said)
+	return &llm.Answer{Reply: reply, Claims: claims, Note: unansweredNote(open), Unanswered: open}, nil
 }
 
 func abstainReply(german bool) string {
@@ -246,9 +247,11 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 		if !internalSection(heading) {
 			lexical := weightedOverlap(q, words)
 			// The heading names what the section answers and the title what its document
-			// answers: matching them counts extra.
-			lexical = clamp01(lexical + headingWeight*weightedOverlap(q, topicWords(heading)) +
-				titleWeight*weightedOverlap(q, topicWords(ev.Title)))
+			// answers: matching them counts extra. The heading counts beyond a full match,
+			// so of sections of one document that all match the question ("Who is
+			// eligible", "Refund window"), the one named for it comes first.
+			lexical = clamp01(lexical+titleWeight*weightedOverlap(q, topicWords(ev.Title))) +
+				headingWeight*weightedOverlap(q, topicWords(heading))
 			if !sharesStrongWord(q.stems, topic) {
 				lexical *= offTopicShare
 			}

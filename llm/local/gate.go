@@ -28,7 +28,7 @@ func (a Answerable) Write(ctx context.Context, req llm.Request) (*llm.Answer, er
 	asks := customerAsks(req.CustomerBodies())
 	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
 	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
-		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: missingNote(missing)}, nil
+		return abstention(german, missingNote(missing), missing), nil
 	}
 	ans, err := a.Writer.Write(ctx, req)
 	if err != nil || ans.Abstain {
@@ -43,10 +43,13 @@ func (a Answerable) Write(ctx context.Context, req llm.Request) (*llm.Answer, er
 	evidence := append(req.Evidence[:len(req.Evidence):len(req.Evidence)], ans.Found...)
 	said := sectionNames(evidence, cited) + ans.Reply
 	if asked := offTopic(append(asks, withoutReferences(req.Subject)), said); len(asked) > 0 {
-		return &llm.Answer{Reply: abstainReply(german), Abstain: true, Claims: []llm.Claim{}, Note: offTopicNote(asked), Found: ans.Found}, nil
+		off := abstention(german, offTopicNote(asked), asked)
+		off.Found = ans.Found
+		return off, nil
 	}
+	ans.Unanswered = openQuestions(asks, shortQuestionContexts(req.CustomerBodies()), said)
 	if ans.Note == "" {
-		ans.Note = unansweredNote(asks, said)
+		ans.Note = unansweredNote(ans.Unanswered)
 	}
 	return ans, nil
 }

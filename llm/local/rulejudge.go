@@ -100,9 +100,9 @@ func uncovered(words []string, have map[string]bool) []string {
 //   - faithfulness is the share of the reply's substantive sentences (greeting and closing
 //     excluded) whose content words are mostly in the evidence and whose numbers all are;
 //     a reply with no substantive sentence scores 0, because it says nothing worth sending;
-//   - coverage is questionCoverage: per asking sentence, the share of its words of
-//     substance the reply's substantive sentences hold, halved when it asks for a number
-//     the reply does not state;
+//   - coverage is questionCoverage: per asking sentence, the share of what it asks about
+//     that the reply's substantive sentences hold, halved when it asks for a number of a
+//     kind the reply does not state;
 //   - fit is the best retrieval score of the evidence, clamped to [0,1], or the best
 //     lexical overlap of the question with a chunk when no evidence carries a score.
 func (RuleJudge) Score(_ context.Context, question, reply string, evidence []policy.Evidence) (llm.Scores, error) {

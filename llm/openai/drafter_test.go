@@ -351,6 +351,8 @@ func TestAnswerableAbstainsBeforeAskingTheModel(t *testing.T) {
 	assert.Equal(t, llm.AbstainEN, strings.TrimPrefix(ans.Reply, "Hi,\n\n"))
 	assert.Contains(t, ans.Note, "bitcoin")
 	assert.Contains(t, ans.Note, "usdc")
+	require.Len(t, ans.Unanswered, 1, "what was asked goes to the rejection log")
+	assert.Contains(t, ans.Unanswered[0].Subject, "bitcoin")
 	assert.Empty(t, ans.Claims)
 	assert.Empty(t, srv.RequestsTo("/chat/completions"), "no model call for a question no source answers")
 }
@@ -375,6 +377,8 @@ func TestAnswerableAbstainsOnAReplyAboutSomethingElse(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, ans.Abstain, "a reply about invoices does not answer a refund question")
 	assert.Contains(t, ans.Note, "refund")
+	require.Len(t, ans.Unanswered, 1)
+	assert.Contains(t, ans.Unanswered[0].Subject, "refund")
 	assert.Empty(t, ans.Claims)
 
 	ans, err = gate.Write(context.Background(), refundRequest(t))

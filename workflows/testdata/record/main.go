@@ -3,6 +3,7 @@
 // and prints the workflow ID; record.sh saves its
 // history for the replay test: open, a new revision, a stale send-check, an edit, a
 // rebuild, an approval whose review window then ends, an ok send-check, and the sent event.
+// The send-checks arrive as the API sends them: send-checked signals with the verdict.
 // Run it after an intended change to the workflow's commands.
 package main
 
@@ -86,21 +87,31 @@ func record(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// The send hook judges freshness in the API and signals the verdict, as api does.
+	stale := workflows.SendCheckedSignal{Iteration: view.Iteration, Verdict: drafts.VerdictStale, Ref: check1,
+		Reasons: []drafts.StaleReason{drafts.RevisionReason(1, 2, now.Add(time.Minute))}}
 	steps := []struct {
-		name string
-		arg  any
+		name   string
+		arg    any
+		signal bool
 	}{
-		{workflows.UpdateSendCheck, workflows.SendCheckRequest{Ref: check1}},
-		{workflows.UpdateEdit, workflows.EditRequest{Ref: edit}},
-		{workflows.UpdateRebuild, nil},
-		{workflows.UpdateApprove, workflows.ReviewDecision{By: "record"}},
-		{"", nil}, // the review window ends: the approved draft is handed off
-		{workflows.UpdateSendCheck, workflows.SendCheckRequest{Ref: check2}},
-		{workflows.UpdateSent, workflows.SentRequest{TextSHA256: review.TextHash(view.Reply + " Best, Ana"), SentAt: time.Now().UTC(), Agent: "ana"}},
+		{workflows.SignalSendChecked, stale, true},
+		{workflows.UpdateEdit, workflows.EditRequest{Ref: edit}, false},
+		{workflows.UpdateRebuild, nil, false},
+		{workflows.UpdateApprove, workflows.ReviewDecision{By: "record"}, false},
+		{"", nil, false}, // the review window ends: the approved draft is handed off
+		{workflows.SignalSendChecked, workflows.SendCheckedSignal{Iteration: view.Iteration + 1, Verdict: drafts.VerdictOK, Ref: check2}, true},
+		{workflows.UpdateSent, workflows.SentRequest{TextSHA256: review.TextHash(view.Reply + " Best, Ana"), SentAt: time.Now().UTC(), Agent: "ana"}, false},
 	}
 	for _, s := range steps {
-		if s.name == "" {
+		switch {
+		case s.name == "":
 			time.Sleep(4 * time.Second)
+			continue
+		case s.signal:
+			if err := st.Temporal.SignalWorkflow(ctx, wid, "", s.name, s.arg); err != nil {
+				return fmt.Errorf("%s: %w", s.name, err)
+			}
 			continue
 		}
 		opts := client.UpdateWorkflowOptions{WorkflowID: wid, UpdateName: s.name, WaitForStage: client.WorkflowUpdateStageCompleted}
