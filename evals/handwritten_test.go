@@ -12,16 +12,26 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 )
 
-// TestHandwrittenLabels checks the labels of the held-out hand-written set against its
-// corpus, as docs/architecture.md defines eligibility: a wrong label would make its figures lie.
+// TestHandwrittenLabels checks the labels of the hand-written held-out sets against their
+// corpora, as docs/architecture.md defines eligibility: a wrong label would make their
+// figures lie.
 func TestHandwrittenLabels(t *testing.T) {
-	t.Parallel()
-	versions, err := policy.ParseDir("handwritten/corpus")
+	for _, dir := range []string{"handwritten", "heldout"} {
+		t.Run(dir, func(t *testing.T) {
+			t.Parallel()
+			checkLabels(t, dir)
+		})
+	}
+}
+
+// checkLabels reads dir/corpus and dir/tickets.jsonl and checks every label.
+func checkLabels(t *testing.T, dir string) {
+	versions, err := policy.ParseDir(dir + "/corpus")
 	if err != nil {
-		t.Fatalf("evals/handwritten/corpus: %v", err)
+		t.Fatalf("evals/%s/corpus: %v", dir, err)
 	}
 	corpus := dataset.NewCorpus(versions)
-	f, err := os.Open("handwritten/tickets.jsonl")
+	f, err := os.Open(dir + "/tickets.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,10 +43,10 @@ func TestHandwrittenLabels(t *testing.T) {
 		dec.DisallowUnknownFields()
 		var tk dataset.Labelled
 		if err := dec.Decode(&tk); err != nil {
-			t.Fatalf("line %d: %v", line, err)
+			t.Fatalf("%s/tickets.jsonl line %d: %v", dir, line, err)
 		}
 		if err := tk.Validate(); err != nil || tk.Expect == nil {
-			t.Fatalf("line %d: %v (expect %v)", line, err, tk.Expect)
+			t.Fatalf("%s/tickets.jsonl line %d: %v (expect %v)", dir, line, err, tk.Expect)
 		}
 		n++
 		e := tk.Expect
