@@ -17,11 +17,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/bench"
-	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/testenv"
-	"github.com/supportdraft/supportdraft/providers"
-	"github.com/supportdraft/supportdraft/stack"
-	"github.com/supportdraft/supportdraft/store"
 )
 
 // The test binary doubles as the worker process that bench load kills: with these set,
@@ -45,24 +41,11 @@ func TestMain(m *testing.M) {
 // runLoadWorker is a worker as `supportdraft worker` runs one, with the local providers,
 // on its own task queue.
 func runLoadWorker(databaseURL, taskQueue string) error {
-	ctx := context.Background()
-	st, err := store.Open(ctx, databaseURL)
+	s, done, err := testenv.ChildStack(context.Background(), databaseURL)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: testenv.QuietLogger()})
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	vocab, err := guard.DefaultVocabulary()
-	if err != nil {
-		return err
-	}
-	p := providers.Local(256)
-	p.Embedder = testenv.Embedder
-	s := stack.New(st, c, p, vocab)
+	defer done()
 	return s.Worker(taskQueue, s.Activities()).Run(sdkworker.InterruptCh())
 }
 

@@ -20,10 +20,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/supportdraft/supportdraft/drafts"
-	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/testenv"
-	"github.com/supportdraft/supportdraft/providers"
-	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -54,30 +51,18 @@ func TestMain(m *testing.M) {
 // result reaches the workflow (for Save: the row is written, the workflow task is not
 // complete).
 func runWorkerProcess() error {
-	ctx := context.Background()
-	st, err := store.Open(ctx, os.Getenv(envWorkerURL))
+	s, done, err := testenv.ChildStack(context.Background(), os.Getenv(envWorkerURL))
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: testenv.QuietLogger()})
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	vocab, err := guard.DefaultVocabulary()
-	if err != nil {
-		return err
-	}
-	p := providers.Local(256)
-	p.Embedder = testenv.Embedder
-	w := sdkworker.New(c, os.Getenv(envWorkerQueue), sdkworker.Options{
+	defer done()
+	w := sdkworker.New(s.Temporal, os.Getenv(envWorkerQueue), sdkworker.Options{
 		Interceptors: []interceptor.WorkerInterceptor{&dieAt{boundary: os.Getenv(envWorkerDieAt)}},
 		// The killed worker's sticky queue is abandoned: move its tasks on quickly.
 		StickyScheduleToStartTimeout: time.Second,
 	})
 	w.RegisterWorkflowWithOptions(worker.DraftWorkflow(true))
-	w.RegisterActivity(stack.New(st, c, p, vocab).Activities())
+	w.RegisterActivity(s.Activities())
 	return w.Run(sdkworker.InterruptCh())
 }
 

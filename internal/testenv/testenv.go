@@ -77,6 +77,30 @@ func Stack(t testing.TB, s *store.Store, c client.Client, writer llm.Writer) *st
 	return stack.New(s, c, p, vocab)
 }
 
+// ChildStack is the stack of a worker that a test starts as a child process (the test
+// binary re-run, with no testing.TB): the store at databaseURL, Temporal at
+// TEMPORAL_ADDRESS, the local providers with the test embedder. done closes both.
+func ChildStack(ctx context.Context, databaseURL string) (s *stack.Stack, done func(), err error) {
+	st, err := store.Open(ctx, databaseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: QuietLogger()})
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	vocab, err := guard.DefaultVocabulary()
+	if err != nil {
+		c.Close()
+		st.Close()
+		return nil, nil, err
+	}
+	p := providers.Local(256)
+	p.Embedder = Embedder
+	return stack.New(st, c, p, vocab), func() { c.Close(); st.Close() }, nil
+}
+
 // Activities wires the real activities over s with the local judge and the given writer
 // (nil: the local extractive writer).
 func Activities(t testing.TB, s *store.Store, writer llm.Writer) *activities.Activities {
