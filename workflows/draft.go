@@ -63,22 +63,8 @@ func (w *run) setup(ctx workflow.Context) error {
 	if err := workflow.SetQueryHandler(ctx, QueryState, func() (DraftState, error) { return w.snapshotNow(), nil }); err != nil {
 		return err
 	}
-	revisions := workflow.GetSignalChannel(ctx, SignalRevision)
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		for {
-			var sig RevisionSignal
-			revisions.Receive(ctx, &sig)
-			w.onRevision(ctx, sig)
-		}
-	})
-	checks := workflow.GetSignalChannel(ctx, SignalSendChecked)
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		for {
-			var sig SendCheckedSignal
-			checks.Receive(ctx, &sig)
-			w.onSendChecked(ctx, sig)
-		}
-	})
+	receiveEach(ctx, SignalRevision, w.onRevision)
+	receiveEach(ctx, SignalSendChecked, w.onSendChecked)
 	handlers := []struct {
 		name      string
 		handler   any
@@ -307,4 +293,17 @@ func (w *run) validateEdit(req EditRequest) error {
 		return err
 	}
 	return w.validateHasDraft(SendCheckRequest{})
+}
+
+// receiveEach hands every signal named name to handle, in arrival order, for the life of
+// the run.
+func receiveEach[T any](ctx workflow.Context, name string, handle func(workflow.Context, T)) {
+	ch := workflow.GetSignalChannel(ctx, name)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			var sig T
+			ch.Receive(ctx, &sig)
+			handle(ctx, sig)
+		}
+	})
 }
