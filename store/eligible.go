@@ -182,12 +182,13 @@ func (s *Store) SimilarityOnly(ctx context.Context, q Query) ([]Hit, error) {
 // VectorIndexSQL is the statement EnsureVectorIndex runs, for bulk loaders that build the
 // index on their own connection after COPY. The index is partial, one per embedder: the
 // planner then estimates from the embedder column's statistics, and a change of embedder
-// never mixes vector sizes in one index. The eligible query names the same expression.
+// never mixes vector sizes in one index. The eligible query names the same expression,
+// and the graph has the scopes' parameters (GraphM).
 func VectorIndexSQL(embedder string, dims int) string {
 	sum := sha256.Sum256([]byte(embedder))
 	return fmt.Sprintf(`CREATE INDEX IF NOT EXISTS chunks_hnsw_%x ON chunks
-		USING hnsw ((embedding::vector(%d)) vector_ip_ops) WHERE embedder = '%s'`,
-		sum[:6], dims, strings.ReplaceAll(embedder, "'", "''"))
+		USING hnsw ((embedding::vector(%d)) vector_ip_ops) %s WHERE embedder = '%s'`,
+		sum[:6], dims, graphWith, strings.ReplaceAll(embedder, "'", "''"))
 }
 
 // EnsureVectorIndex creates the HNSW index for emb's vectors if it is missing.

@@ -22,6 +22,26 @@ import (
 // an exact scan of the scope costs about a millisecond and is exact by construction.
 const IndexFrom = 2000
 
+// GraphM and GraphEFConstruction are the build parameters of every HNSW graph retrieval
+// walks (pgvector's m and ef_construction; a node keeps 2·m neighbours on the ground
+// layer). At pgvector's default m = 16 about 0.4% of the chunks of a 62k-chunk scope were
+// found by no search, not even one for a chunk's own vector at ef_search 1000: the
+// neighbours that linked to them had pruned them from their full lists. They were other
+// chunks in every build, so which query lost a true neighbour changed from run to run of
+// `bench retrieval` (recall@10 0.95–0.98 in some case of some runs). With m = 32 a 10%
+// sample of that scope held 0–3 such chunks in three builds, against 22–60 in four builds
+// at m = 16 (serial or parallel, ef_construction 64 or 200); the index is a fifth larger
+// and the walk about a millisecond slower at 100k chunks. m = 48 and ef_construction 128
+// did no better. ef_construction is pgvector's minimum for this m. A graph still gives no
+// guarantee: docs/architecture.md states what `bench retrieval` misses with it.
+const (
+	GraphM              = 32
+	GraphEFConstruction = 2 * GraphM
+)
+
+// graphWith is the WITH clause that builds an HNSW index with GraphM and GraphEFConstruction.
+var graphWith = fmt.Sprintf(`WITH (m = %d, ef_construction = %d)`, GraphM, GraphEFConstruction)
+
 // Scope is one partition of eligible retrieval.
 type Scope struct {
 	ID       int    `json:"id"`
@@ -114,7 +134,7 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 				return err
 			}
 			if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE INDEX scope_chunks_%[1]d_hnsw ON scope_chunks_%[1]d
-				USING hnsw ((embedding::vector(%[2]d)) vector_ip_ops)`, sc.ID, emb.Dims())); err != nil {
+				USING hnsw ((embedding::vector(%[2]d)) vector_ip_ops) %[3]s`, sc.ID, emb.Dims(), graphWith)); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, fmt.Sprintf(`ANALYZE scope_chunks_%d`, sc.ID)); err != nil {
@@ -140,12 +160,11 @@ const MaxGraphMemory = 4 << 30
 // graph of n vectors of dims dimensions in memory, capped at MaxGraphMemory. Once the graph
 // outgrows maintenance_work_mem pgvector goes on inserting on disk, many times slower, so
 // a fixed setting is either too small for a large scope or wasted on a small one. Each vector
-// takes its value (4 bytes a dimension and a header) and its neighbour lists, about 800
-// bytes at pgvector's default m = 16: 64 MB held 37k vectors of 256 dimensions (1.8 kB
-// each) before pgvector reported that the graph no longer fit. A quarter is added as
-// headroom.
+// takes its value (4 bytes a dimension and a header) and its neighbour lists, about 50
+// bytes per unit of m: at m = 16, 64 MB held 37k vectors of 256 dimensions (1.8 kB each)
+// before pgvector reported that the graph no longer fit. A quarter is added as headroom.
 func GraphMemory(n, dims int) int64 {
-	perVector := int64(4*dims + 8 + 800)
+	perVector := int64(4*dims + 8 + 50*GraphM)
 	return min(int64(n)*perVector*5/4, MaxGraphMemory)
 }
 

@@ -95,11 +95,12 @@ func TestScopesFollowTheCorpus(t *testing.T) {
 	require.Equal(t, []string{"b@1", "c@1"}, docsOf(requireExact(t, s, after, "enterprise", "eu", q)), "fallback path")
 }
 
-// TestLargeScopeIsIndexed: a scope past store.IndexFrom gets its HNSW graph, and the
-// indexed path, filtering only on time, still returns exactly the reference top-k.
+// TestLargeScopeIsIndexed: a scope past store.IndexFrom gets its HNSW graph, built with
+// store.GraphM, and the graph walk, filtering only on time, returns exactly the reference
+// top-k, also when more chunks than k are tied at the same similarity and score.
 func TestLargeScopeIsIndexed(t *testing.T) {
 	t.Parallel()
-	s, _ := testdb.New(t)
+	s, url := testdb.New(t)
 	rng := rand.New(rand.NewPCG(7, 7))
 	words := strings.Fields("refund annual plan invoice vat card retry cancel upgrade seats credit renewal window days prorated tax")
 	sentence := func() string {
@@ -118,21 +119,50 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 		files = append(files, file{doc: fmt.Sprintf("d%04d", d), version: 1, from: from, approved: from,
 			plans: "[pro]", regions: `["*"]`, body: "## One\n\n" + sentence() + "\n\n## Two\n\n" + sentence() + "\n"})
 	}
+	// 40 chunks of one text, tied for the first 40 places: the walk returns them all among
+	// its 50 candidates, and the final order must break the tie by chunk ID.
+	const tied = "refund window annual plan days renewal credit seats tax vat card retry."
+	for d := range 20 {
+		files = append(files, file{doc: fmt.Sprintf("tie%02d", d), version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z",
+			plans: "[pro]", regions: `["*"]`, body: "## One\n\n" + tied + "\n\n## Two\n\n" + tied + "\n"})
+	}
 	mustImport(t, s, files...)
 	scopes, err := s.Scopes(context.Background())
 	require.NoError(t, err)
 	var indexed bool
+	var options []string
+	var scope int
 	for _, sc := range scopes {
 		if sc.Plan == "pro" && sc.Region == "*" {
 			require.GreaterOrEqual(t, sc.Chunks, store.IndexFrom)
-			indexed = sc.Indexed
+			indexed, scope = sc.Indexed, sc.ID
+			require.NoError(t, s.Pool().QueryRow(context.Background(), `SELECT reloptions FROM pg_class WHERE relname = $1`,
+				fmt.Sprintf("scope_chunks_%d_hnsw", sc.ID)).Scan(&options))
 		}
 	}
 	require.True(t, indexed, "the pro scope holds more than IndexFrom chunks and must be indexed")
+	require.Equal(t, []string{fmt.Sprintf("m=%d", store.GraphM), fmt.Sprintf("ef_construction=%d", store.GraphEFConstruction)}, options)
 	at := ts(t, "2026-06-01T00:00:00Z")
 	for range 10 {
 		requireExact(t, s, at, "pro", "eu", sentence())
 	}
+
+	// A scope this small is cheaper to scan than to walk, and the planner scans it; with
+	// sequential scans priced out it walks the graph, the path of large scopes.
+	walker, err := store.Open(context.Background(), url+"&enable_seqscan=off")
+	require.NoError(t, err)
+	defer walker.Close()
+	vec, err := emb.Embed(context.Background(), []string{tied})
+	require.NoError(t, err)
+	plan, err := walker.ExplainEligible(context.Background(), store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: tied, Vector: vec[0], Embedder: emb.Name(), K: 10})
+	require.NoError(t, err)
+	require.Contains(t, strings.Join(plan, "\n"), fmt.Sprintf("Index Scan using scope_chunks_%d_hnsw", scope))
+	for range 10 {
+		requireExact(t, walker, at, "pro", "eu", sentence())
+	}
+	got := requireExact(t, walker, at, "pro", "eu", tied)
+	require.Equal(t, "tie00@1#one", got[0], "ties go to the lowest chunk ID")
 }
 
 // TestGraphMemoryHoldsTheGraph: given what store.GraphMemory asks for, pgvector builds the
@@ -156,7 +186,8 @@ func TestGraphMemoryHoldsTheGraph(t *testing.T) {
 	require.NoError(t, err)
 	_, err = conn.Exec(ctx, fmt.Sprintf(`SET maintenance_work_mem = '%dkB'`, store.GraphMemory(n, dims)>>10))
 	require.NoError(t, err)
-	_, err = conn.Exec(ctx, `CREATE INDEX ON graph_probe USING hnsw (v vector_ip_ops)`)
+	_, err = conn.Exec(ctx, fmt.Sprintf(`CREATE INDEX ON graph_probe USING hnsw (v vector_ip_ops) WITH (m = %d, ef_construction = %d)`,
+		store.GraphM, store.GraphEFConstruction))
 	require.NoError(t, err)
 	require.Empty(t, notices, "pgvector built part of the graph on disk")
 }
