@@ -34,6 +34,23 @@ type RetrievalCase struct {
 	ScopeIndexMB float64 `json:"scope_index_mb"`
 	// Plan is EXPLAIN (ANALYZE, BUFFERS) of the case's first query, with --explain.
 	Plan []string `json:"plan,omitempty"`
+	// Misses are the recall queries whose top-k is not the reference's.
+	Misses []RecallMiss `json:"misses,omitempty"`
+}
+
+// RecallMiss is one query whose returned top-k is not the reference's, with both lists:
+// their similarities tell a chunk the search did not find from a tie at the cut.
+type RecallMiss struct {
+	Query     string        `json:"query"`
+	Reference []ScoredChunk `json:"reference"`
+	Returned  []ScoredChunk `json:"returned"`
+}
+
+// ScoredChunk is one chunk of a RecallMiss: its similarity to the query and its fused score.
+type ScoredChunk struct {
+	ID         string  `json:"id"`
+	Similarity float64 `json:"similarity"`
+	Score      float64 `json:"score"`
 }
 
 // RetrievalOptions sets the corpus sizes and how many queries each case runs.
@@ -139,10 +156,15 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 					return nil, err
 				}
 				lat[e] = append(lat[e], float64(time.Since(start).Microseconds())/1000)
+				found := 0
 				for _, h := range hits {
 					if slices.ContainsFunc(want, func(w reference.Scored) bool { return w.ID == h.ChunkID }) {
-						recallHits[e]++
+						found++
 					}
+				}
+				recallHits[e] += found
+				if found < len(want) {
+					cases[e].Misses = append(cases[e].Misses, recallMiss(text, want, hits))
 				}
 			}
 			if i >= opt.RecallQueries {
@@ -175,6 +197,17 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		out = append(out, cases...)
 	}
 	return out, nil
+}
+
+func recallMiss(text string, want []reference.Scored, hits []store.Hit) RecallMiss {
+	m := RecallMiss{Query: text}
+	for _, w := range want {
+		m.Reference = append(m.Reference, ScoredChunk{ID: w.ID, Similarity: w.Similarity, Score: w.Score})
+	}
+	for _, h := range hits {
+		m.Returned = append(m.Returned, ScoredChunk{ID: h.ChunkID, Similarity: h.Similarity, Score: h.Score})
+	}
+	return m
 }
 
 func percentile(xs []float64, p float64) float64 {

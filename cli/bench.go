@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -39,7 +41,11 @@ region): how long they took to build and their size on disk. --explain adds, per
 EXPLAIN (ANALYZE, BUFFERS) of its first query: the partition, HNSW or exact scan, rows the
 time filter removed, planning and execution time. --ef-search runs every query once per
 HNSW search breadth given (the service uses 100) and prints a case for each, to weigh
-recall against latency on the same corpus.`,
+recall against latency on the same corpus. Recall counts chunk IDs: the query and the
+reference break ties of similarity by chunk ID alike. Each recall query whose top-10 is
+not the reference's is printed after the tables, both lists side by side with each
+chunk's similarity and fused score, so a chunk the search did not find shows apart from
+a tie.`,
 		Example: `  supportdraft bench retrieval
   supportdraft bench retrieval --chunks 10000,100000 --json
   supportdraft bench retrieval --chunks 1000000 --ef-search 100,200,400`,
@@ -80,6 +86,12 @@ recall against latency on the same corpus.`,
 					fmt.Fprintf(out, "\nplan at %d chunks, selectivity %g, ef_search %d:\n  %s\n", c.Chunks, c.Selectivity, c.EFSearch, strings.Join(c.Plan, "\n  "))
 				}
 			}
+			for _, c := range cases {
+				for _, m := range c.Misses {
+					fmt.Fprintf(out, "\nmissed at %d chunks, selectivity %g, ef_search %d: %q\n", c.Chunks, c.Selectivity, c.EFSearch, m.Query)
+					printMiss(out, m)
+				}
+			}
 			return nil
 		},
 	}
@@ -90,6 +102,28 @@ recall against latency on the same corpus.`,
 	cmd.Flags().BoolVar(&explain, "explain", false, "print each case's query plan (EXPLAIN ANALYZE)")
 	cmd.Flags().IntSliceVar(&efSearch, "ef-search", []int{store.EFSearch}, "HNSW search breadths to compare, comma-separated")
 	return cmd
+}
+
+// printMiss lists a missed query's reference and returned top-k side by side, each chunk
+// with its similarity and fused score; * marks a chunk the other list lacks.
+func printMiss(out io.Writer, m bench.RecallMiss) {
+	in := func(list []bench.ScoredChunk, id string) bool {
+		return slices.ContainsFunc(list, func(c bench.ScoredChunk) bool { return c.ID == id })
+	}
+	cell := func(list, other []bench.ScoredChunk, i int) string {
+		if i >= len(list) {
+			return ""
+		}
+		mark := " "
+		if !in(other, list[i].ID) {
+			mark = "*"
+		}
+		return fmt.Sprintf("%s%s %.9f %.6f", mark, list[i].ID, list[i].Similarity, list[i].Score)
+	}
+	fmt.Fprintf(out, "  %-52s %s\n", "reference: id similarity score", "returned")
+	for i := range max(len(m.Reference), len(m.Returned)) {
+		fmt.Fprintf(out, "  %-52s %s\n", cell(m.Reference, m.Returned, i), cell(m.Returned, m.Reference, i))
+	}
 }
 
 func newBenchWorkflowCmd() *cobra.Command {

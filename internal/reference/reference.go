@@ -68,10 +68,11 @@ func (c *Corpus) Count(at time.Time, a policy.Account) int {
 	return n
 }
 
-// Scored is one chunk of the reference answer.
+// Scored is one chunk of the reference answer: its fused score and its similarity.
 type Scored struct {
-	ID    string
-	Score float64
+	ID         string
+	Score      float64
+	Similarity float64
 }
 
 // TopK scores every chunk with no filter in SQL, then filters, keeps the candidates and
@@ -115,7 +116,7 @@ func (c *Corpus) TopK(ctx context.Context, pool *pgxpool.Pool, q store.Query) ([
 		if x.locale == q.Account.Locale {
 			score += store.LocaleBonus
 		}
-		out[i] = Scored{ID: x.id, Score: score}
+		out[i] = Scored{ID: x.id, Score: score, Similarity: x.sim}
 	}
 	slices.SortFunc(out, func(a, b Scored) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.ID, b.ID)) })
 	return out[:min(q.K, len(out))], nil
