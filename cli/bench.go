@@ -41,11 +41,10 @@ region): how long they took to build and their size on disk. --explain adds, per
 EXPLAIN (ANALYZE, BUFFERS) of its first query: the partition, HNSW or exact scan, rows the
 time filter removed, planning and execution time. --ef-search runs every query once per
 HNSW search breadth given (the service uses 100) and prints a case for each, to weigh
-recall against latency on the same corpus. Recall counts chunk IDs: the query and the
-reference break ties of similarity by chunk ID alike. Each recall query whose top-10 is
-not the reference's is printed after the tables, both lists side by side with each
-chunk's similarity and fused score, so a chunk the search did not find shows apart from
-a tie.`,
+recall against latency on the same corpus. Recall counts chunk IDs. Each recall query
+whose top-10 is not the reference's is printed after the tables, both lists side by side
+with each chunk's similarity and fused score, so a chunk the search did not find shows
+apart from a tie.`,
 		Example: `  supportdraft bench retrieval
   supportdraft bench retrieval --chunks 10000,100000 --json
   supportdraft bench retrieval --chunks 1000000 --ef-search 100,200,400`,
