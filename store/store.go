@@ -54,9 +54,8 @@ const PoolSize = 12
 
 // EFSearch is the HNSW search breadth. Retrieval asks each graph for Candidates(k) = 50
 // rows and the iterative scan goes on past rows the time filter drops, so twice that is
-// enough up to 100k chunks: `bench retrieval` keeps recall@10 at 1.00 against the exact
-// reference with it. At 1M it is 0.95 on the 625k-chunk scope (docs/architecture.md,
-// "Retrieval partitions"): not enough there.
+// enough: the true neighbours `bench retrieval` missed were missed as well at 200, 400
+// and 1000, because no walk reaches them (see GraphM).
 // It was 400, which made a 50k-chunk scope's graph walk take 19 ms, and made the planner
 // price the graph above an exact scan of a 10k-chunk scope (26 ms): EXPLAIN ANALYZE in
 // `bench retrieval --explain`.
