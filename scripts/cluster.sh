@@ -75,6 +75,10 @@ system.enableActivityEagerExecution:
   - value: true
 frontend.enableUpdateWorkflowExecution:
   - value: true
+# History reads each shard's transfer queue at most 20 times a second by default; with four
+# shards every task handed to matching then waits up to 50 ms (see scripts/services.sh).
+history.transferProcessorMaxPollRPS:
+  - value: 1000
 YAML
   local sql
   sql() { cat <<YAML
