@@ -144,7 +144,8 @@ func (s *Store) LatestSummary(ctx context.Context, ticketID string) (*drafts.Sum
 	var bound []byte
 	err := s.db.QueryRow(ctx, `
 		SELECT iteration, revision, status, plan, region, bound, confidence,
-		       (SELECT count(*) FROM jsonb_array_elements(sentences) e WHERE NOT (e->>'kept')::boolean)::int
+		       (SELECT count(*) FROM jsonb_array_elements(CASE jsonb_typeof(sentences) WHEN 'array' THEN sentences ELSE '[]' END) e
+		        WHERE NOT (e->>'kept')::boolean)::int -- a draft saved with no sentences holds JSON null
 		FROM drafts WHERE ticket_id = $1 ORDER BY iteration DESC LIMIT 1`, ticketID).Scan(
 		&sum.Iteration, &sum.Revision, &sum.Status, &sum.Plan, &sum.Region, &bound, &sum.Confidence, &sum.Struck)
 	if errors.Is(err, pgx.ErrNoRows) {
