@@ -214,7 +214,8 @@ up() {
 
 # dev_up starts the cluster's workers and replicas on the dev server that services.sh runs.
 dev_up() {
-  eval "$(SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")"
+  # The dev server's own address, even in a shell where `up` exported the cluster's.
+  eval "$(env -u DATABASE_URL -u TEMPORAL_ADDRESS SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")"
   mkdir -p "$dir"
   create_db supportdraft_loaddev 'CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS btree_gist'
   namespace "$TEMPORAL_ADDRESS" $DEV_NAMESPACE
