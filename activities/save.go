@@ -6,8 +6,18 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 )
 
-// Save stores the draft iteration and its rejections. The workflow keeps the record it
-// sent; runs recorded before this answered with its summary, which replay ignores.
+// SaveBuild stores the draft of one build and its rejections, numbers it, and answers the
+// iteration number, which the workflow puts on its copy of the record. buildKey names the
+// build, the same when a build is replayed after a crash, so the replay keeps its row and
+// its number (store.SaveBuild).
+func (a *Activities) SaveBuild(ctx context.Context, r drafts.Saved, area, buildKey string) (int, error) {
+	return a.Store.SaveBuild(ctx, &r, area, buildKey)
+}
+
+// Save stores a draft iteration the workflow numbered itself, and its rejections: the save
+// of runs from before SaveBuild (see workflows' versionIterationFromState). The workflow
+// keeps the record it sent; runs recorded before this answered with its summary, which
+// replay ignores.
 func (a *Activities) Save(ctx context.Context, r drafts.Saved, area string) error {
 	return a.Store.SaveIteration(ctx, &r, area)
 }
@@ -41,10 +51,10 @@ func (a *Activities) RecordBuildFailure(ctx context.Context, in FailureInput) er
 
 // LastIteration is the highest draft iteration already saved for a ticket (0 if none), so
 // a new workflow run for a ticket drafted before numbers its drafts after the old ones.
-// The workflow runs it as a regular activity, once, before its first build: its answer is
-// then in the history before any Save, and a build replayed after a crash between Save and
-// the end of its workflow task gets the same number again instead of reading the row it
-// just saved.
+// Runs of version 1 of versionIterationFromState run it as a regular activity, once,
+// before their first build: its answer is then in the history before any Save, and a
+// build replayed after a crash between Save and the end of its workflow task gets the same
+// number again instead of reading the row it just saved. Newer runs number at SaveBuild.
 func (a *Activities) LastIteration(ctx context.Context, ticketID string) (int, error) {
 	return a.Store.LastIteration(ctx, ticketID)
 }
