@@ -48,7 +48,7 @@ func TestMain(m *testing.M) {
 // runWorkerProcess is a worker as cmd/supportdraft runs one (the real draft workflow and
 // activities, local providers), plus an interceptor that kill -9s the process at one
 // activity boundary: before the named activity runs, or after it has run and before its
-// result reaches the workflow (for SaveBuild: the row is written, the workflow task is not
+// result reaches the workflow (for Save: the row is written, the workflow task is not
 // complete).
 func runWorkerProcess() error {
 	s, done, err := testenv.ChildStack(context.Background(), os.Getenv(envWorkerURL))
@@ -66,8 +66,8 @@ func runWorkerProcess() error {
 	return w.Run(sdkworker.InterruptCh())
 }
 
-// dieAt kills the process at one activity boundary: "before:SaveBuild", "after:SaveBuild",
-// or, with "#2", the second time this process reaches it ("after:SaveBuild#2": the
+// dieAt kills the process at one activity boundary: "before:Save", "after:Save",
+// or, with "#2", the second time this process reaches it ("after:Save#2": the
 // rebuild's save).
 type dieAt struct {
 	interceptor.WorkerInterceptorBase
@@ -115,8 +115,8 @@ func TestWorkerKilledAtEachStepDraftsOnce(t *testing.T) {
 	s, url := testenv.StoreURL(t)
 	c := testenv.Temporal(t)
 	boundaries := []string{"before:LoadContext", "before:Retrieve", "before:Generate",
-		"before:VerifySpans", "before:JudgeClaims", "before:Guard", "before:Compose", "before:Score", "before:SaveBuild",
-		"after:SaveBuild", "after:SaveBuild#2", "before:SaveReview", "after:SaveReview"}
+		"before:VerifySpans", "before:JudgeClaims", "before:Guard", "before:Compose", "before:Score", "before:Save",
+		"after:Save", "after:Save#2", "before:SaveReview", "after:SaveReview"}
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, 5) // at most this many killed-and-restarted workers at once
 	for _, at := range boundaries {

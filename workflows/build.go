@@ -75,7 +75,7 @@ func codeOptions(ctx workflow.Context) workflow.Context {
 //     regular activity (LastIteration) whose answer the history keeps, and each build adds
 //     one; a replayed build saves the same number again. The price is one activity round
 //     trip and one more workflow task on every run's first build.
-//   - iterationAtSave (2): SaveBuild numbers the draft in its own transaction and answers
+//   - iterationAtSave (2): Save numbers the draft in its own transaction and answers
 //     the number. Each build is named by the run ID and the run's count of saves, which a
 //     replay repeats, so a replayed build finds its own row and keeps its number.
 //
@@ -165,20 +165,20 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 }
 
 // save numbers record and stores it, the way the run's version of versionIterationFromState
-// says: at the save, or from the run's state (lastSaved is what LoadContext read, used by
-// runs from before either).
+// says: at the save, under a build key, or from the run's state (lastSaved is what
+// LoadContext read, used by runs from before either). Older runs ignore Save's answer.
 func (w *state) save(ctx workflow.Context, numbering workflow.Version, record *drafts.Saved, lastSaved int, area string) error {
 	switch numbering {
 	case iterationAtSave:
 		w.builds++
 		key := fmt.Sprintf("%s/%d", workflow.GetInfo(ctx).WorkflowExecution.RunID, w.builds)
-		return workflow.ExecuteLocalActivity(localDBOptions(ctx), a.SaveBuild, *record, area, key).Get(ctx, &record.Iteration)
+		return workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Save, *record, area, key).Get(ctx, &record.Iteration)
 	case iterationFromState:
 		record.Iteration = w.iteration + 1
 	default:
 		record.Iteration = max(w.iteration, lastSaved) + 1
 	}
-	return workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Save, *record, area).Get(ctx, nil)
+	return workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Save, *record, area, "").Get(ctx, nil)
 }
 
 // mergeEvidence adds the snippets a tool-using drafter found by searching, once each: a

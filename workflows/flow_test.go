@@ -47,8 +47,8 @@ type flow struct {
 	handOffs   []activities.HandOffInput // HandOff attempts, in order
 	handOff    func(attempt int) (*activities.HandOffResult, error)
 
-	savedBefore int                    // iterations saved by earlier runs: SaveBuild numbers after them
-	buildKeys   []string               // SaveBuild calls' build keys, in order
+	savedBefore int                    // iterations saved by earlier runs: Save numbers after them
+	buildKeys   []string               // Save calls' build keys, in order
 	edits       []activities.EditInput // SaveEdit calls, in order
 }
 
@@ -112,7 +112,7 @@ func newFlow(t *testing.T, localModels bool) *flow {
 		return &activities.Score{Confidence: f.confidence}, nil
 	})
 	// As the store numbers them: each build key here is new, so each save gets the next number.
-	f.env.OnActivity(f.acts.SaveBuild, mock.Anything, mock.Anything, mock.Anything, mock.Anything).Return(
+	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, _ drafts.Saved, _, key string) (int, error) {
 			f.inFlight--
 			f.buildKeys = append(f.buildKeys, key)

@@ -24,8 +24,8 @@ import (
 //     from state (LastIteration once per run).
 //   - lifecycle-send-checked.json: the same with the send-checks as the API sends them,
 //     send-checked signals with the verdict.
-//   - lifecycle-iteration-at-save.json: the same with iterations numbered at SaveBuild, no
-//     LastIteration.
+//   - lifecycle-iteration-at-save.json: the same with iterations numbered at Save, under a
+//     build key, no LastIteration.
 //
 // A change to the workflow that would break running drafts fails here; guard it with
 // workflow.GetVersion. Record a new one with record.sh NAME.

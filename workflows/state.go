@@ -26,7 +26,7 @@ type state struct {
 	staleReasons []drafts.StaleReason
 	buildErr     string // why the last build failed; empty after a good one
 
-	// builds counts this run's saves: with the run ID, it names each build to SaveBuild
+	// builds counts this run's saves: with the run ID, it names each build to Save
 	// (see versionIterationFromState), the same when the run replays. A new run, continued
 	// as new or not, counts again from 0 under its own run ID.
 	builds int
