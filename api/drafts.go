@@ -191,11 +191,11 @@ func (s *Server) sendCheck(c echo.Context) error {
 			return refuse(fmt.Sprintf("no open draft for ticket %s: open it in the sidebar first", id))
 		}
 	case drafts.VerdictUnchecked:
-		s.metrics.unchecked.WithLabelValues("check_failed").Inc()
+		s.metrics.unchecked.WithLabelValues(res.Cause).Inc()
 	}
 	if !guarded && res.Verdict == drafts.VerdictOK {
-		res.Verdict, res.Warning = drafts.VerdictUnchecked, drafts.UnguardedWarning
-		s.metrics.unchecked.WithLabelValues("guard_failed").Inc()
+		res.Verdict, res.Warning, res.Cause = drafts.VerdictUnchecked, drafts.UnguardedWarning, "guard_failed"
+		s.metrics.unchecked.WithLabelValues(res.Cause).Inc()
 	}
 	if len(unbacked) > 0 {
 		res.Unsupported, res.OverrideReason = unbacked, b.OverrideReason

@@ -141,7 +141,8 @@ type SendCheck struct {
 	OverrideReason string `json:"override_reason,omitempty"`
 	Iteration      int    `json:"iteration"`
 	// Cause says why an unchecked verdict was unchecked: check_failed (the draft, the
-	// ticket or the versions in force could not be read from the store). Verdicts
+	// ticket or the versions in force could not be read from the store) or guard_failed
+	// (the text could not be read against the eligible policy). Verdicts
 	// recorded before the send hook stopped waiting for Temporal may also say
 	// temporal_unreachable.
 	Cause string `json:"cause,omitempty"`
