@@ -6,10 +6,17 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 )
 
-// Save stores the draft iteration and its rejections. The workflow keeps the record it
-// sent; runs recorded before this answered with its summary, which replay ignores.
-func (a *Activities) Save(ctx context.Context, r drafts.Saved, area string) error {
-	return a.Store.SaveIteration(ctx, &r, area)
+// Save stores the draft of one build and its rejections, and answers its iteration number,
+// which the workflow puts on its copy of the record. buildKey names the build; it is the
+// same when a build is replayed after a crash, so the replay keeps its row and its number
+// (store.SaveBuild). Runs from before build keys (see workflows' versionIterationFromState)
+// send none: they numbered r themselves, and a save of the same number replaces the row.
+// They ignore the answer, as their histories hold others (nothing, or a summary).
+func (a *Activities) Save(ctx context.Context, r drafts.Saved, area, buildKey string) (int, error) {
+	if buildKey == "" {
+		return r.Iteration, a.Store.SaveIteration(ctx, &r, area)
+	}
+	return a.Store.SaveBuild(ctx, &r, area, buildKey)
 }
 
 // StatusInput changes a draft's status.
@@ -41,10 +48,10 @@ func (a *Activities) RecordBuildFailure(ctx context.Context, in FailureInput) er
 
 // LastIteration is the highest draft iteration already saved for a ticket (0 if none), so
 // a new workflow run for a ticket drafted before numbers its drafts after the old ones.
-// The workflow runs it as a regular activity, once, before its first build: its answer is
-// then in the history before any Save, and a build replayed after a crash between Save and
-// the end of its workflow task gets the same number again instead of reading the row it
-// just saved.
+// Runs of version 1 of versionIterationFromState run it as a regular activity, once,
+// before their first build: its answer is then in the history before any Save, and a
+// build replayed after a crash between Save and the end of its workflow task gets the same
+// number again instead of reading the row it just saved. Newer runs number at Save.
 func (a *Activities) LastIteration(ctx context.Context, ticketID string) (int, error) {
 	return a.Store.LastIteration(ctx, ticketID)
 }

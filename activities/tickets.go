@@ -22,8 +22,9 @@ type TicketRef struct {
 type TicketFacts struct {
 	At      time.Time      `json:"at"`
 	Account policy.Account `json:"account"`
-	// LastIteration is the highest draft iteration already saved for the ticket, so a new
-	// workflow run for a ticket drafted before numbers its drafts after the old ones.
+	// LastIteration is the highest draft iteration already saved for the ticket, so a run
+	// from before versionIterationFromState (workflows) numbers its drafts after the old
+	// ones; later runs ignore it.
 	LastIteration int `json:"last_iteration"`
 	// InputNote is set when the ticket is longer than the drafter reads (llm.DefaultLimits):
 	// it says how much was read, and goes on the draft for the agent.

@@ -84,7 +84,7 @@ func newMetrics() *metrics {
 		}, []string{"verdict"}),
 		unchecked: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "supportdraft_unchecked_sends_total",
-			Help: "Sends allowed without a freshness check, by cause (check_failed: the workflow's check activity failed; temporal_unreachable: the API could not reach the workflow).",
+			Help: "Sends allowed without a full check, by cause (check_failed: the draft, ticket or policy versions could not be read; guard_failed: the text could not be read against policy).",
 		}, []string{"cause"}),
 		intake: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "supportdraft_intake_total", Help: "Draft requests at intake, by outcome.",

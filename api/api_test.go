@@ -172,7 +172,7 @@ func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 			checked++
 		}
 	}
-	assert.Equal(t, 2, checked, "the history holds both freshness verdicts (the blocked one never reached freshness)")
+	assert.Equal(t, 1, checked, "the history holds the stale verdict, which changed the draft; the ok one is only in send_checks")
 
 	var state map[string]any
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/discard", nil, &state))
@@ -197,32 +197,46 @@ func TestBadRequestsNameTheField(t *testing.T) {
 	assert.Equal(t, http.StatusRequestEntityTooLarge, call(t, ts, "POST", "/v1/drafts", big, &e))
 }
 
-// When the API cannot reach Temporal at all, the send hook still gets an answer: send
-// allowed, unchecked, with a warning; the event is counted. The freshness verdict counts
-// only once the draft's history holds it, so a draft that is current is still unchecked.
-func TestSendCheckWithoutTemporalIsUncheckedAndCounted(t *testing.T) {
+// The send hook judges on Postgres alone: with Temporal unreachable, a current draft is
+// still ok and a stale one still stale (a stale draft must not go out because Temporal is
+// down); a draft whose run ended is a 404. Every verdict is on record.
+func TestSendCheckWithoutTemporalJudgesOnPostgres(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
 	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: testenv.QuietLogger()})
 	require.NoError(t, err)
 	ts := serve(t, &api.Server{Temporal: c, Store: s, Vocab: testenv.Stack(t, s, nil, nil).Vocab, Config: api.Config{TaskQueue: "unused", CheckBudget: 200 * time.Millisecond}})
-	id := testenv.Unique("T-")
-	testenv.SaveTicket(t, s, refundTicket(id, 1, "pro", asked, "Can I get a refund?"))
-	require.NoError(t, s.SaveIteration(context.Background(), &drafts.Saved{TicketID: id, Iteration: 1, Revision: 1, Status: drafts.StatusReady,
-		EligibleAt: asked, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", ModelReply: "Hello."}, "refunds"))
+	saved := func(id string, revision int, status string) {
+		require.NoError(t, s.SaveIteration(context.Background(), &drafts.Saved{TicketID: id, Iteration: 1, Revision: revision, Status: status,
+			EligibleAt: asked, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", ModelReply: "Hello."}, "refunds"))
+	}
+	current, stale, ended := testenv.Unique("T-"), testenv.Unique("T-"), testenv.Unique("T-")
+	testenv.SaveTicket(t, s, refundTicket(current, 1, "pro", asked, "Can I get a refund?"))
+	saved(current, 1, drafts.StatusReady)
+	testenv.SaveTicket(t, s, refundTicket(stale, 1, "pro", asked, "Can I get a refund?"))
+	testenv.SaveTicket(t, s, refundTicket(stale, 2, "pro", asked.Add(time.Minute), "Hello? Any news?"))
+	saved(stale, 1, drafts.StatusReady)
+	testenv.SaveTicket(t, s, refundTicket(ended, 1, "pro", asked, "Can I get a refund?"))
+	saved(ended, 1, drafts.StatusDiscarded)
 
 	var check drafts.SendCheck
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": "Hello"}, &check))
-	assert.Equal(t, drafts.VerdictUnchecked, check.Verdict)
-	assert.Equal(t, drafts.UncheckedWarning, check.Warning)
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+current+"/send-check", map[string]string{"text": "Hello"}, &check))
+	assert.Equal(t, drafts.VerdictOK, check.Verdict)
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+stale+"/send-check", map[string]string{"text": "Hello"}, &check))
+	assert.Equal(t, drafts.VerdictStale, check.Verdict)
+	require.NotEmpty(t, check.Reasons)
+	assert.Contains(t, check.Reasons[0].Message, "customer replied at")
 
 	var e struct{ Error string }
+	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+ended+"/send-check", map[string]string{"text": "Hello"}, &e))
+	assert.Contains(t, e.Error, "was discarded")
 	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+testenv.Unique("T-")+"/send-check", map[string]string{"text": "Hello"}, &e),
 		"a ticket the database does not know is a 404, not an unchecked send")
 
-	metrics := get(t, ts, "/metrics", auth.Admin)
-	assert.Contains(t, metrics, `supportdraft_unchecked_sends_total{cause="temporal_unreachable"} 1`)
-	assert.Equal(t, []string{drafts.VerdictUnchecked}, sendChecks(t, s, id))
+	assert.Equal(t, []string{drafts.VerdictOK}, sendChecks(t, s, current))
+	assert.Equal(t, []string{drafts.VerdictStale}, sendChecks(t, s, stale))
+	assert.Empty(t, sendChecks(t, s, ended))
+	assert.NotContains(t, get(t, ts, "/metrics", auth.Admin), "supportdraft_unchecked_sends_total")
 }
 
 // get reads path as role and returns the body.

@@ -125,12 +125,13 @@ func (s *Server) dropText(c echo.Context, ticketID string, ref drafts.TextRef) {
 // account: commitments none backs make the verdict unsupported, unless the agent gives an
 // override_reason (kept with the verdict). Then freshness: the newest saved draft's
 // bindings against the ticket's latest revision, its account and the policy versions in
-// force, read here from Postgres (drafts.Staleness, as the workflow's own check). The
-// verdict counts once the draft workflow's history holds it (SignalSendChecked), which
-// costs the server one write and no workflow task: the hook does not wait for a worker.
-// An unknown ticket or draft is a 404 and a malformed body a 400: "unchecked" (send
-// allowed, warning shown) is only for a check that cannot run, and every one is counted
-// and recorded.
+// force, read here from Postgres (drafts.Staleness, as the workflow's own check). The hook
+// waits for no worker and, unless the draft went stale, for no Temporal call: a stale
+// verdict is told to the draft's workflow (SignalSendChecked), which marks the draft
+// stale for the sidebar; every verdict is kept in send_checks. An unknown ticket, a ticket
+// with no draft, or a draft whose run ended is a 404 and a malformed body a 400:
+// "unchecked" (send allowed, warning shown) is only for a check that cannot run, and
+// every one is counted and recorded.
 func (s *Server) sendCheck(c echo.Context) error {
 	b, err := bindSendText(c, true)
 	if err != nil {
@@ -180,28 +181,44 @@ func (s *Server) sendCheck(c echo.Context) error {
 		}
 		return refuse(fmt.Sprintf("no draft for ticket %s yet: open it in the sidebar first", id))
 	}
+	if bound != nil && drafts.Ended(bound.Status) {
+		return refuse(fmt.Sprintf("no open draft for ticket %s: its draft was %s; open it in the sidebar for a new one", id, bound.Status))
+	}
 	res := s.freshness(ctx, id, bound, latest)
-	sig := workflows.SendCheckedSignal{Iteration: iteration, Verdict: res.Verdict, Reasons: res.Reasons, Ref: ref}
-	err = s.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(id), "", workflows.SignalSendChecked, sig)
-	var notFound *serviceerror.NotFound
-	switch {
-	case errors.As(err, &notFound):
-		return refuse(fmt.Sprintf("no open draft for ticket %s: open it in the sidebar first", id))
-	case err != nil:
-		s.Log.Warn("send-check could not reach the draft workflow: allowing the send unchecked", "ticket", id, "error", err)
-		s.metrics.unchecked.WithLabelValues("temporal_unreachable").Inc()
-		res = drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "temporal_unreachable", Iteration: iteration}
-	case res.Verdict == drafts.VerdictUnchecked:
-		s.metrics.unchecked.WithLabelValues("check_failed").Inc()
+	switch res.Verdict {
+	case drafts.VerdictStale:
+		if ended := s.tellStale(ctx, id, res, ref); ended {
+			return refuse(fmt.Sprintf("no open draft for ticket %s: open it in the sidebar first", id))
+		}
+	case drafts.VerdictUnchecked:
+		s.metrics.unchecked.WithLabelValues(res.Cause).Inc()
 	}
 	if !guarded && res.Verdict == drafts.VerdictOK {
-		res.Verdict, res.Warning = drafts.VerdictUnchecked, drafts.UnguardedWarning
-		s.metrics.unchecked.WithLabelValues("guard_failed").Inc()
+		res.Verdict, res.Warning, res.Cause = drafts.VerdictUnchecked, drafts.UnguardedWarning, "guard_failed"
+		s.metrics.unchecked.WithLabelValues(res.Cause).Inc()
 	}
 	if len(unbacked) > 0 {
 		res.Unsupported, res.OverrideReason = unbacked, b.OverrideReason
 	}
 	return answer(res)
+}
+
+// tellStale tells the draft's workflow that the send hook found its draft stale, so the
+// sidebar shows it so; ok verdicts change nothing there and are only kept in
+// send_checks. ended reports a workflow that had ended since the draft was read. A
+// workflow Temporal cannot reach now is only logged: the verdict stands (a stale draft
+// must not go out because Temporal is down), and the next check tells it again.
+func (s *Server) tellStale(ctx context.Context, ticketID string, res drafts.SendCheck, ref *drafts.TextRef) (ended bool) {
+	sig := workflows.SendCheckedSignal{Iteration: res.Iteration, Verdict: res.Verdict, Reasons: res.Reasons, Ref: ref}
+	err := s.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(ticketID), "", workflows.SignalSendChecked, sig)
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
+		return true
+	}
+	if err != nil {
+		s.Log.Warn("send-check found the draft stale but could not tell its workflow", "ticket", ticketID, "error", err)
+	}
+	return false
 }
 
 // freshness compares the draft's bindings (bound: nil if they could not be read) with the
@@ -233,6 +250,9 @@ func (s *Server) freshness(ctx context.Context, ticketID string, bound *drafts.S
 // send then goes on unchecked, never blocked by a checker that is down.
 func (s *Server) unbacked(ctx context.Context, ticketID, text string) (latest *ticket.Ticket, out []drafts.Unbacked, guarded bool) {
 	latest, err := s.Store.LatestTicket(ctx, ticketID)
+	if err == nil && !s.Vocab.Commits(text) {
+		return latest, nil, true // nothing a source must back: no need to read the sources
+	}
 	if err == nil {
 		var sources []policy.Evidence
 		if sources, err = s.Store.EligibleChunks(ctx, time.Now(), latest.Account.Plan, latest.Account.Region); err == nil {

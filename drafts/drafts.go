@@ -27,6 +27,16 @@ const (
 	StatusFailed = "failed"
 )
 
+// Ended reports a status its draft's run ended with (discarded, closed, sent, killed):
+// nothing changes that draft any more, and opening the ticket starts a new one.
+func Ended(status string) bool {
+	switch status {
+	case StatusDiscarded, StatusClosed, StatusSent, StatusKilled:
+		return true
+	}
+	return false
+}
+
 // Send-check verdicts.
 const (
 	VerdictOK        = "ok"        // current: send
@@ -130,9 +140,11 @@ type SendCheck struct {
 	// OverrideReason is the agent's reason for sending despite Unsupported.
 	OverrideReason string `json:"override_reason,omitempty"`
 	Iteration      int    `json:"iteration"`
-	// Cause says why an unchecked verdict was unchecked: check_failed (the workflow's
-	// check could not read the store) or temporal_unreachable (the API could not reach
-	// the workflow).
+	// Cause says why an unchecked verdict was unchecked: check_failed (the draft, the
+	// ticket or the versions in force could not be read from the store) or guard_failed
+	// (the text could not be read against the eligible policy). Verdicts
+	// recorded before the send hook stopped waiting for Temporal may also say
+	// temporal_unreachable.
 	Cause string `json:"cause,omitempty"`
 	// TextID is the agent_texts row of the text that was checked; 0 when the text could
 	// not be kept (Postgres down).

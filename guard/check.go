@@ -142,9 +142,26 @@ func (v *Vocabulary) Check(in Input) Result {
 	return compose(in.Reply, sentences, results)
 }
 
+// Commits reports whether any sentence of reply carries commitment language: only those
+// sentences make Check read its sources, so a caller with nothing else to check can skip
+// loading them (the send hook, for "Hi, thanks.").
+func (v *Vocabulary) Commits(reply string) bool {
+	for _, s := range text.Split(reply) {
+		if len(v.analyse(sentenceBody(s.Text)).flags) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceBody is a sentence without the "1." that opens a list item: that is not a number.
+func sentenceBody(sentence string) string {
+	return sentence[text.ListMarker(sentence):]
+}
+
 // checkSentence gives the verdict on one sentence of the reply. claims are normalised.
 func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() checkContext, claims []Claim) SentenceResult {
-	body := sentence[text.ListMarker(sentence):] // "1." opening a list item is not a number
+	body := sentenceBody(sentence)
 	a := v.analyse(body)
 	r := SentenceResult{Text: sentence, Flagged: len(a.flags) > 0, Kinds: kindsOf(a.flags), Placeholders: Placeholders(sentence)}
 	if len(r.Placeholders) > 0 {

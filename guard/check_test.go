@@ -291,3 +291,24 @@ func TestVerbatimMacroCountsAsSourced(t *testing.T) {
 		t.Error("without a claim, the same words from a non-macro source are not sourced in draft mode")
 	}
 }
+
+// Commits tells the send hook whether the guard needs the sources at all: it must say yes
+// exactly when Check finds commitment language in some sentence.
+func TestCommitsFindsCommitmentLanguage(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	for reply, want := range map[string]bool{
+		"Hi, thanks for writing in. Have a good day!":              false,
+		"Steps:\n1. Open Settings.\n2. Choose Billing.":            false, // a list item's number is not an amount
+		"Thanks! We will refund the annual charge within 14 days.": true,
+		"Hello. Your plan costs €29 a month.":                      true,
+	} {
+		flagged := false
+		for _, s := range v.Check(Input{Reply: reply, Sources: policySources, Mode: ModeAnySource}).Sentences {
+			flagged = flagged || s.Flagged
+		}
+		if got := v.Commits(reply); got != want || flagged != want {
+			t.Errorf("%q: Commits = %v, Check flagged a sentence = %v, want %v", reply, got, flagged, want)
+		}
+	}
+}

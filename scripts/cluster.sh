@@ -75,6 +75,10 @@ system.enableActivityEagerExecution:
   - value: true
 frontend.enableUpdateWorkflowExecution:
   - value: true
+# History reads each shard's transfer queue at most 20 times a second by default; with four
+# shards every task handed to matching then waits up to 50 ms (see scripts/services.sh).
+history.transferProcessorMaxPollRPS:
+  - value: 1000
 YAML
   local sql
   sql() { cat <<YAML
@@ -210,7 +214,8 @@ up() {
 
 # dev_up starts the cluster's workers and replicas on the dev server that services.sh runs.
 dev_up() {
-  eval "$(SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")"
+  # The dev server's own address, even in a shell where `up` exported the cluster's.
+  eval "$(env -u DATABASE_URL -u TEMPORAL_ADDRESS SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")"
   mkdir -p "$dir"
   create_db supportdraft_loaddev 'CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS btree_gist'
   namespace "$TEMPORAL_ADDRESS" $DEV_NAMESPACE

@@ -12,39 +12,73 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 )
 
-// SaveIteration stores one draft iteration with its rejections, in one transaction. Saving the
-// same iteration again (an activity retry) replaces it, so a retry never duplicates.
+// SaveIteration stores one draft iteration, numbered by the caller, with its rejections, in
+// one transaction. Saving the same iteration again (an activity retry) replaces it, so a
+// retry never duplicates.
 func (s *Store) SaveIteration(ctx context.Context, r *drafts.Saved, area string) error {
-	js := func(v any) []byte { b, _ := json.Marshal(v); return b }
-	return s.inTx(ctx, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `
-			INSERT INTO drafts (ticket_id, iteration, revision, status, eligible_at, plan, region, locale, reply,
-			  model_reply, abstained, note, claims, sentences, bound, evidence, scores, unsupported, confidence, stale_reasons, area)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)
-			ON CONFLICT (ticket_id, iteration) DO UPDATE SET revision = EXCLUDED.revision, status = EXCLUDED.status,
-			  eligible_at = EXCLUDED.eligible_at, plan = EXCLUDED.plan, region = EXCLUDED.region, locale = EXCLUDED.locale,
-			  reply = EXCLUDED.reply, model_reply = EXCLUDED.model_reply, abstained = EXCLUDED.abstained, note = EXCLUDED.note,
-			  claims = EXCLUDED.claims, sentences = EXCLUDED.sentences, bound = EXCLUDED.bound, evidence = EXCLUDED.evidence,
-			  scores = EXCLUDED.scores, unsupported = EXCLUDED.unsupported, confidence = EXCLUDED.confidence,
-			  stale_reasons = EXCLUDED.stale_reasons, area = EXCLUDED.area, updated_at = now()`,
-			r.TicketID, r.Iteration, r.Revision, r.Status, r.EligibleAt, r.Account.Plan, r.Account.Region, r.Account.Locale,
-			r.Reply, r.ModelReply, r.Abstained, r.Note, js(r.Claims), js(r.Sentences), js(r.Bound), js(r.Evidence),
-			js(r.Scores), r.Unsupported, r.Confidence, js(nonNil(r.StaleReasons)), area)
+	return s.inTx(ctx, func(tx pgx.Tx) error { return saveIteration(ctx, tx, r, area, "") })
+}
+
+// SaveBuild stores the draft of one workflow build, with its rejections, and numbers it in
+// the same transaction; r.Iteration is ignored and the number used is returned. buildKey
+// names the build (the run ID and the run's build count): a row that already has it is
+// this build saved before, by a worker that died before its workflow task completed and
+// left no marker, so the replayed build rewrites that row and keeps its number. Any other
+// build gets the ticket's next number. Numbering is safe under concurrent saves for one
+// ticket (only one run per ticket exists, but nothing here relies on it): a per-ticket
+// transaction lock serialises them, so the number read is still free when the row is
+// written, and the upsert on (ticket, iteration) can only ever rewrite this build's row.
+func (s *Store) SaveBuild(ctx context.Context, r *drafts.Saved, area, buildKey string) (int, error) {
+	saved := *r
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('drafts:' || $1))`, r.TicketID); err != nil {
+			return fmt.Errorf("lock drafts of %s: %w", r.TicketID, err)
+		}
+		err := tx.QueryRow(ctx, `SELECT coalesce(
+			  (SELECT iteration FROM drafts WHERE ticket_id = $1 AND build_key = $2),
+			  (SELECT coalesce(max(iteration), 0) + 1 FROM drafts WHERE ticket_id = $1))`,
+			r.TicketID, buildKey).Scan(&saved.Iteration)
 		if err != nil {
-			return fmt.Errorf("save draft %s #%d: %w", r.TicketID, r.Iteration, err)
+			return fmt.Errorf("number draft of %s (build %s): %w", r.TicketID, buildKey, err)
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM build_failures WHERE ticket_id = $1`, r.TicketID); err != nil {
-			return fmt.Errorf("clear failed build of %s: %w", r.TicketID, err)
-		}
-		for _, rj := range rejectionsOf(r) {
-			_, err := tx.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area, subject)
-				VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING`, r.TicketID, r.Iteration, rj.sentence, rj.reason, area, rj.subject)
-			if err != nil {
-				return fmt.Errorf("log rejection for %s: %w", r.TicketID, err)
-			}
-		}
-		return nil
+		return saveIteration(ctx, tx, &saved, area, buildKey)
 	})
+	return saved.Iteration, err
+}
+
+// saveIteration writes r as its (ticket, iteration) row, replacing one already there,
+// clears the ticket's failed build and logs r's rejections. buildKey is kept on the row;
+// empty when the caller numbered r.
+func saveIteration(ctx context.Context, tx pgx.Tx, r *drafts.Saved, area, buildKey string) error {
+	js := func(v any) []byte { b, _ := json.Marshal(v); return b }
+	_, err := tx.Exec(ctx, `
+		INSERT INTO drafts (ticket_id, iteration, revision, status, eligible_at, plan, region, locale, reply,
+		  model_reply, abstained, note, claims, sentences, bound, evidence, scores, unsupported, confidence, stale_reasons, area,
+		  build_key)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,NULLIF($22, ''))
+		ON CONFLICT (ticket_id, iteration) DO UPDATE SET revision = EXCLUDED.revision, status = EXCLUDED.status,
+		  eligible_at = EXCLUDED.eligible_at, plan = EXCLUDED.plan, region = EXCLUDED.region, locale = EXCLUDED.locale,
+		  reply = EXCLUDED.reply, model_reply = EXCLUDED.model_reply, abstained = EXCLUDED.abstained, note = EXCLUDED.note,
+		  claims = EXCLUDED.claims, sentences = EXCLUDED.sentences, bound = EXCLUDED.bound, evidence = EXCLUDED.evidence,
+		  scores = EXCLUDED.scores, unsupported = EXCLUDED.unsupported, confidence = EXCLUDED.confidence,
+		  stale_reasons = EXCLUDED.stale_reasons, area = EXCLUDED.area, build_key = EXCLUDED.build_key, updated_at = now()`,
+		r.TicketID, r.Iteration, r.Revision, r.Status, r.EligibleAt, r.Account.Plan, r.Account.Region, r.Account.Locale,
+		r.Reply, r.ModelReply, r.Abstained, r.Note, js(r.Claims), js(r.Sentences), js(r.Bound), js(r.Evidence),
+		js(r.Scores), r.Unsupported, r.Confidence, js(nonNil(r.StaleReasons)), area, buildKey)
+	if err != nil {
+		return fmt.Errorf("save draft %s #%d: %w", r.TicketID, r.Iteration, err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM build_failures WHERE ticket_id = $1`, r.TicketID); err != nil {
+		return fmt.Errorf("clear failed build of %s: %w", r.TicketID, err)
+	}
+	for _, rj := range rejectionsOf(r) {
+		_, err := tx.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area, subject)
+			VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING`, r.TicketID, r.Iteration, rj.sentence, rj.reason, area, rj.subject)
+		if err != nil {
+			return fmt.Errorf("log rejection for %s: %w", r.TicketID, err)
+		}
+	}
+	return nil
 }
 
 // Reasons of the rejection log's lines for questions no eligible policy answers.
@@ -129,7 +163,8 @@ func (s *Store) RecordSendCheck(ctx context.Context, ticketID string, c drafts.S
 	return err
 }
 
-// LastIteration is the highest saved iteration of a ticket's draft, 0 if none.
+// LastIteration is the highest saved iteration of a ticket's draft, 0 if none. Runs that
+// number their drafts themselves read it; newer ones number at SaveBuild.
 func (s *Store) LastIteration(ctx context.Context, ticketID string) (int, error) {
 	var n int
 	err := s.db.QueryRow(ctx, `SELECT coalesce(max(iteration), 0) FROM drafts WHERE ticket_id = $1`, ticketID).Scan(&n)
@@ -144,7 +179,8 @@ func (s *Store) LatestSummary(ctx context.Context, ticketID string) (*drafts.Sum
 	var bound []byte
 	err := s.db.QueryRow(ctx, `
 		SELECT iteration, revision, status, plan, region, bound, confidence,
-		       (SELECT count(*) FROM jsonb_array_elements(sentences) e WHERE NOT (e->>'kept')::boolean)::int
+		       (SELECT count(*) FROM jsonb_array_elements(CASE jsonb_typeof(sentences) WHEN 'array' THEN sentences ELSE '[]' END) e
+		        WHERE NOT (e->>'kept')::boolean)::int -- a draft saved with no sentences holds JSON null
 		FROM drafts WHERE ticket_id = $1 ORDER BY iteration DESC LIMIT 1`, ticketID).Scan(
 		&sum.Iteration, &sum.Revision, &sum.Status, &sum.Plan, &sum.Region, &bound, &sum.Confidence, &sum.Struck)
 	if errors.Is(err, pgx.ErrNoRows) {

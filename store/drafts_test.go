@@ -2,6 +2,9 @@ package store_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,4 +39,102 @@ func TestSaveIterationIsIdempotent(t *testing.T) {
 	latest, err := s.LatestIteration(ctx, "T-SAVE")
 	require.NoError(t, err)
 	assert.Equal(t, "second", latest.Reply)
+}
+
+// SaveBuild numbers a build's draft at save time. The same build saved again (replayed
+// after its worker died between the save and the end of its workflow task) keeps its row
+// and its number; another build of the run gets the next number, and so does a build of a
+// later run, after every iteration saved before it, numbered by SaveBuild or not.
+func TestSaveBuildNumbersEachBuildOnce(t *testing.T) {
+	s := testdb.Tx(t)
+	ctx := context.Background()
+	r := drafts.Saved{TicketID: "T-BUILD", Revision: 1, Status: drafts.StatusReady, EligibleAt: time.Now().UTC(),
+		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "first",
+		Sentences: []guard.SentenceResult{{Text: "We refund within 60 days.", Reason: "no eligible source states 60 days"}},
+		CreatedAt: time.Now().UTC()}
+	save := func(key string) int {
+		t.Helper()
+		n, err := s.SaveBuild(ctx, &r, "refunds", key)
+		require.NoError(t, err)
+		return n
+	}
+	assert.Equal(t, 1, save("run-a/1"))
+	r.Reply = "first, replayed"
+	assert.Equal(t, 1, save("run-a/1"), "the replayed build keeps its number")
+	assert.Equal(t, 2, save("run-a/2"))
+	old := r
+	old.Iteration = 3 // a run from before build keys numbered its own
+	require.NoError(t, s.SaveIteration(ctx, &old, "refunds"))
+	assert.Equal(t, 4, save("run-b/1"), "a new run numbers after the old run's iterations")
+	assert.Equal(t, 4, save("run-b/1"))
+
+	rows, err := s.DB().Query(ctx, `SELECT iteration, reply, coalesce(build_key, '') FROM drafts WHERE ticket_id = 'T-BUILD' ORDER BY iteration`)
+	require.NoError(t, err)
+	type row struct {
+		iteration  int
+		reply, key string
+	}
+	var got []row
+	for rows.Next() {
+		var x row
+		require.NoError(t, rows.Scan(&x.iteration, &x.reply, &x.key))
+		got = append(got, x)
+	}
+	require.NoError(t, rows.Err())
+	assert.Equal(t, []row{{1, "first, replayed", "run-a/1"}, {2, "first, replayed", "run-a/2"},
+		{3, "first, replayed", ""}, {4, "first, replayed", "run-b/1"}}, got)
+	var rejections int
+	require.NoError(t, s.DB().QueryRow(ctx, `SELECT count(*) FROM rejections WHERE ticket_id = 'T-BUILD' AND iteration = 1`).Scan(&rejections))
+	assert.Equal(t, 1, rejections, "the replayed build's struck sentence is logged once")
+}
+
+// Builds of one ticket saved at the same time get distinct numbers, none lost: the
+// per-ticket lock keeps a second build from taking, and overwriting, the first's number.
+func TestSaveBuildNumbersConcurrentBuildsApart(t *testing.T) {
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	const builds = 8
+	var wg sync.WaitGroup
+	got := make([]int, builds)
+	errs := make([]error, builds)
+	for i := range builds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := drafts.Saved{TicketID: "T-RACE", Revision: 1, Status: drafts.StatusReady, EligibleAt: time.Now().UTC(),
+				Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: fmt.Sprint("build ", i), CreatedAt: time.Now().UTC()}
+			got[i], errs[i] = s.SaveBuild(ctx, &r, "refunds", fmt.Sprintf("run/%d", i))
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	slices.Sort(got)
+	assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7, 8}, got)
+	var rows int
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(DISTINCT reply) FROM drafts WHERE ticket_id = 'T-RACE'`).Scan(&rows))
+	assert.Equal(t, builds, rows, "every build kept its own row")
+}
+
+// The send hook reads the newest iteration's summary: its bindings and how many
+// sentences were struck. A draft saved with no sentences at all (JSON null) reads as
+// none struck, not as an error that would turn every check on it into "unchecked".
+func TestLatestSummaryCountsStruckSentences(t *testing.T) {
+	s := testdb.Tx(t)
+	ctx := context.Background()
+	r := drafts.Saved{TicketID: "T-SUM", Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: time.Now().UTC(),
+		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: time.Now().UTC()}
+	require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
+	sum, err := s.LatestSummary(ctx, "T-SUM")
+	require.NoError(t, err)
+	assert.Equal(t, 0, sum.Struck)
+
+	r.Iteration = 2
+	r.Sentences = []guard.SentenceResult{{Text: "Hello.", Kept: true}, {Text: "We refund within 60 days.", Reason: "no eligible source states 60 days"}}
+	require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
+	sum, err = s.LatestSummary(ctx, "T-SUM")
+	require.NoError(t, err)
+	assert.Equal(t, 2, sum.Iteration)
+	assert.Equal(t, 1, sum.Struck)
 }

@@ -143,8 +143,8 @@ func (s *Store) FunnelCounts(ctx context.Context, since time.Time) ([]LabelCount
 }
 
 // UncheckedByCause counts the sends allowed without a freshness check since an instant,
-// by cause (check_failed, temporal_unreachable; "unknown" for verdicts recorded before
-// causes were).
+// by cause (check_failed; temporal_unreachable in verdicts from before the send hook
+// stopped waiting for Temporal; "unknown" for verdicts recorded before causes were).
 func (s *Store) UncheckedByCause(ctx context.Context, since time.Time) ([]LabelCount, error) {
 	rows, err := s.db.Query(ctx, `SELECT coalesce(nullif(cause, ''), 'unknown'), count(*)::int FROM send_checks
 		WHERE verdict = 'unchecked' AND at >= $1 GROUP BY 1 ORDER BY 2 DESC`, since)

@@ -31,7 +31,7 @@ import (
 const (
 	envWorkerURL   = "CRASH_TEST_WORKER_DATABASE_URL"
 	envWorkerQueue = "CRASH_TEST_WORKER_TASK_QUEUE"
-	envWorkerDieAt = "CRASH_TEST_WORKER_DIE_AT" // "before:Activity" or "after:Activity"; empty: never
+	envWorkerDieAt = "CRASH_TEST_WORKER_DIE_AT" // "before:Activity" or "after:Activity", "#2" for its second run; empty: never
 )
 
 func TestMain(m *testing.M) {
@@ -66,43 +66,57 @@ func runWorkerProcess() error {
 	return w.Run(sdkworker.InterruptCh())
 }
 
-// dieAt kills the process at one activity boundary ("before:Save", "after:Save").
+// dieAt kills the process at one activity boundary: "before:Save", "after:Save",
+// or, with "#2", the second time this process reaches it ("after:Save#2": the
+// rebuild's save).
 type dieAt struct {
 	interceptor.WorkerInterceptorBase
 	boundary string
+	mu       sync.Mutex
+	reached  map[string]int // how many times this process reached each boundary
+}
+
+// reach counts one more arrival at boundary and kills the process if it is the one.
+func (d *dieAt) reach(boundary string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.reached == nil {
+		d.reached = map[string]int{}
+	}
+	d.reached[boundary]++
+	if d.boundary == boundary || d.boundary == fmt.Sprintf("%s#%d", boundary, d.reached[boundary]) {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	}
 }
 
 func (d *dieAt) InterceptActivity(_ context.Context, next interceptor.ActivityInboundInterceptor) interceptor.ActivityInboundInterceptor {
-	return &dieAtActivity{ActivityInboundInterceptorBase: interceptor.ActivityInboundInterceptorBase{Next: next}, boundary: d.boundary}
+	return &dieAtActivity{ActivityInboundInterceptorBase: interceptor.ActivityInboundInterceptorBase{Next: next}, die: d}
 }
 
 type dieAtActivity struct {
 	interceptor.ActivityInboundInterceptorBase
-	boundary string
+	die *dieAt
 }
 
 func (d *dieAtActivity) ExecuteActivity(ctx context.Context, in *interceptor.ExecuteActivityInput) (any, error) {
 	name := activity.GetInfo(ctx).ActivityType.Name
-	if d.boundary == "before:"+name {
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	}
+	d.die.reach("before:" + name)
 	res, err := d.Next.ExecuteActivity(ctx, in)
-	if d.boundary == "after:"+name {
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	}
+	d.die.reach("after:" + name)
 	return res, err
 }
 
-// A worker killed (kill -9) at any step of a draft's first build, or between Save and the
-// end of its workflow task, is restarted and the draft completes once: the open answers
-// iteration 1, a rebuild iteration 2, the discard ends the run, and the database holds one
-// row per iteration. Each boundary runs in its own process, task queue and ticket.
+// A worker killed (kill -9) at any step of a draft's first build, or between a save and
+// the end of its workflow task (the first build's, or the rebuild's), is restarted and the
+// draft completes once: the open answers iteration 1, the rebuild iteration 2, the discard
+// ends the run, and the database holds one row per iteration, none skipped. Each boundary
+// runs in its own process, task queue and ticket.
 func TestWorkerKilledAtEachStepDraftsOnce(t *testing.T) {
 	s, url := testenv.StoreURL(t)
 	c := testenv.Temporal(t)
-	boundaries := []string{"before:LastIteration", "before:LoadContext", "before:Retrieve", "before:Generate",
+	boundaries := []string{"before:LoadContext", "before:Retrieve", "before:Generate",
 		"before:VerifySpans", "before:JudgeClaims", "before:Guard", "before:Compose", "before:Score", "before:Save",
-		"after:Save", "before:SaveReview", "after:SaveReview"}
+		"after:Save", "after:Save#2", "before:SaveReview", "after:SaveReview"}
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, 5) // at most this many killed-and-restarted workers at once
 	for _, at := range boundaries {
@@ -124,10 +138,17 @@ func killAndRecover(t *testing.T, s *store.Store, url string, c client.Client, a
 	testenv.SaveTicket(t, s, testenv.Ticket(id, 1, "pro", "eu", time.Now().Add(-time.Hour),
 		"Our annual Pro plan renewed five days ago. Can we still get a refund?"))
 
+	// The open, then a rebuild: the worker dies in one of them, the other runs on either.
 	doomed := startWorker(t, url, tq, at)
-	opened := make(chan error, 1)
-	var view workflows.DraftView
-	go func() { opened <- open(ctx, c, id, tq, &view) }()
+	built := make(chan error, 1)
+	var view, rebuilt workflows.DraftView
+	go func() {
+		if err := open(ctx, c, id, tq, &view); err != nil {
+			built <- fmt.Errorf("open: %w", err)
+			return
+		}
+		built <- update(ctx, c, id, workflows.UpdateRebuild, &rebuilt)
+	}()
 	select {
 	case <-doomed.exited:
 		status, _ := doomed.cmd.ProcessState.Sys().(syscall.WaitStatus)
@@ -136,12 +157,10 @@ func killAndRecover(t *testing.T, s *store.Store, url string, c client.Client, a
 		t.Fatalf("the worker never reached %s; its output:\n%s", at, doomed.out.String())
 	}
 	startWorker(t, url, tq, "")
-	require.NoError(t, <-opened, "the open survives the worker's death")
+	require.NoError(t, <-built, "the open and the rebuild survive the worker's death")
 	assert.Equal(t, 1, view.Iteration)
-
-	var rebuilt workflows.DraftView
-	require.NoError(t, update(ctx, c, id, workflows.UpdateRebuild, &rebuilt))
 	assert.Equal(t, 2, rebuilt.Iteration)
+
 	require.NoError(t, update(ctx, c, id, workflows.UpdateDiscard, nil))
 	var res workflows.DraftResult
 	require.NoError(t, c.GetWorkflow(ctx, workflows.DraftWorkflowID(id), "").Get(ctx, &res))
@@ -156,7 +175,7 @@ func killAndRecover(t *testing.T, s *store.Store, url string, c client.Client, a
 		iterations = append(iterations, n)
 	}
 	require.NoError(t, rows.Err())
-	assert.Equal(t, []int{1, 2}, iterations, "one row per iteration, none twice")
+	assert.Equal(t, []int{1, 2}, iterations, "one row per iteration, none twice, none skipped")
 }
 
 // process is a worker process the test started.

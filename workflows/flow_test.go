@@ -3,6 +3,7 @@ package workflows_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,9 +47,9 @@ type flow struct {
 	handOffs   []activities.HandOffInput // HandOff attempts, in order
 	handOff    func(attempt int) (*activities.HandOffResult, error)
 
-	savedBefore        int                    // what LastIteration answers: iterations saved by earlier runs
-	lastIterationReads int                    // LastIteration calls
-	edits              []activities.EditInput // SaveEdit calls, in order
+	savedBefore int                    // iterations saved by earlier runs: Save numbers after them
+	buildKeys   []string               // Save calls' build keys, in order
+	edits       []activities.EditInput // SaveEdit calls, in order
 }
 
 // states are the queue entry's states as written, in order.
@@ -110,10 +111,13 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	f.env.OnActivity(f.acts.Score, mock.Anything, mock.Anything).Return(func(context.Context, activities.ScoreInput) (*activities.Score, error) {
 		return &activities.Score{Confidence: f.confidence}, nil
 	})
-	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything).Return(func(context.Context, drafts.Saved, string) error {
-		f.inFlight--
-		return nil
-	})
+	// As the store numbers them: each build key here is new, so each save gets the next number.
+	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, _ drafts.Saved, _, key string) (int, error) {
+			f.inFlight--
+			f.buildKeys = append(f.buildKeys, key)
+			return f.savedBefore + len(f.buildKeys), nil
+		})
 	f.env.OnActivity(f.acts.MarkStatus, mock.Anything, mock.Anything).After(time.Second).Return(func(_ context.Context, in activities.StatusInput) error {
 		f.statuses = append(f.statuses, in.Status)
 		f.markedAt = f.env.Now()
@@ -122,10 +126,6 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	f.env.OnActivity(f.acts.SaveEdit, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.EditInput) (*activities.EditChecks, error) {
 		f.edits = append(f.edits, in)
 		return &activities.EditChecks{TextID: in.Ref.ID, Sentences: 2, Flagged: 1}, nil
-	})
-	f.env.OnActivity(f.acts.LastIteration, mock.Anything, mock.Anything).Return(func(context.Context, string) (int, error) {
-		f.lastIterationReads++
-		return f.savedBefore, nil
 	})
 	f.env.OnActivity(f.acts.SaveReview, mock.Anything, mock.Anything).Return(func(_ context.Context, e review.Entry) error {
 		f.reviews = append(f.reviews, e)
@@ -220,10 +220,10 @@ func TestFlowBuildsNeverOverlap(t *testing.T) {
 	assert.Equal(t, 2, rebuilt.Iteration)
 }
 
-// A run for a ticket drafted by an earlier run numbers its drafts after the old ones. The
-// last saved iteration is read once, by a regular activity (so the history keeps it before
-// any Save); each later build counts from the run's own state, never from a re-read.
-func TestFlowNumbersIterationsFromState(t *testing.T) {
+// A run for a ticket drafted by an earlier run numbers its drafts after the old ones: the
+// store numbers each build at its save and the draft takes that number. Each build is
+// named by the run ID and the run's count of saves, so a replay names it the same way.
+func TestFlowNumbersIterationsAtSave(t *testing.T) {
 	f := newFlow(t, true)
 	f.savedBefore = 3
 	var opened, rebuilt, again workflows.DraftView
@@ -231,10 +231,14 @@ func TestFlowNumbersIterationsFromState(t *testing.T) {
 	f.at(2*time.Minute, workflows.UpdateRebuild, &rebuilt, nil)
 	f.at(4*time.Minute, workflows.UpdateRebuild, &again, nil)
 	f.at(10*time.Minute, workflows.UpdateDiscard, nil, nil)
-	f.run(time.Hour)
+	res := f.run(time.Hour)
 
 	assert.Equal(t, []int{4, 5, 6}, []int{opened.Iteration, rebuilt.Iteration, again.Iteration})
-	assert.Equal(t, 1, f.lastIterationReads, "the saved iterations are read once per run")
+	assert.Equal(t, 6, res.Iteration)
+	require.Len(t, f.buildKeys, 3)
+	runID, _, _ := strings.Cut(f.buildKeys[0], "/")
+	require.NotEmpty(t, runID)
+	assert.Equal(t, []string{runID + "/1", runID + "/2", runID + "/3"}, f.buildKeys)
 }
 
 func TestFlowNewRevisionMakesTheDraftStale(t *testing.T) {

@@ -25,6 +25,11 @@ type state struct {
 	draft        *drafts.Saved // the current iteration as saved; nil before the first build
 	staleReasons []drafts.StaleReason
 	buildErr     string // why the last build failed; empty after a good one
+
+	// builds counts this run's saves: with the run ID, it names each build to Save
+	// (see versionIterationFromState), the same when the run replays. A new run, continued
+	// as new or not, counts again from 0 under its own run ID.
+	builds int
 }
 
 func newState(in *DraftInput) *state {
