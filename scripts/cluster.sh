@@ -79,9 +79,9 @@ frontend.enableUpdateWorkflowExecution:
 # shards every task handed to matching then waits up to 50 ms (see scripts/services.sh).
 history.transferProcessorMaxPollRPS:
   - value: 1000
-# One partition per task queue, as on the dev server: four (the default) pay off above
-# about a thousand tasks a second per queue, and below that a task written to a partition
-# with no poll waiting is forwarded to another at most ten times a second.
+# One partition per task queue, as on the dev server: more (the default is four) spread a
+# busy queue over several matching hosts, and this cluster has one; with four, a task
+# written to a partition no poll waits on is forwarded to another at most ten a second.
 matching.numTaskqueueReadPartitions:
   - value: 1
 matching.numTaskqueueWritePartitions:
