@@ -79,6 +79,13 @@ frontend.enableUpdateWorkflowExecution:
 # shards every task handed to matching then waits up to 50 ms (see scripts/services.sh).
 history.transferProcessorMaxPollRPS:
   - value: 1000
+# One partition per task queue, as on the dev server: more (the default is four) spread a
+# busy queue over several matching hosts, and this cluster has one; with four, a task
+# written to a partition no poll waits on is forwarded to another at most ten a second.
+matching.numTaskqueueReadPartitions:
+  - value: 1
+matching.numTaskqueueWritePartitions:
+  - value: 1
 YAML
   local sql
   sql() { cat <<YAML
