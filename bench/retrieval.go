@@ -193,6 +193,9 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 			c.RecallAt10 = ratio(recallHits[e], recallWant)
 			c.BaselineIneligibleRate = ratio(baseIneligible, baseReturned)
 			c.BaselineShortRate = ratio(baseShort, min(opt.Queries, opt.RecallQueries))
+			// Each case's figures as soon as they are known, so a run cut short still tells them.
+			fmt.Fprintf(opt.Progress, "    ef_search %d: p50 %.2f ms, p95 %.2f ms, recall@10 %.3f (%d of %d found)\n",
+				c.EFSearch, c.P50Ms, c.P95Ms, c.RecallAt10, recallHits[e], recallWant)
 		}
 		out = append(out, cases...)
 	}
