@@ -203,8 +203,8 @@ func (s *Server) sendCheck(c echo.Context) error {
 	return answer(res)
 }
 
-// tellStale tells the draft's workflow that the send hook found its draft stale, so the
-// sidebar shows it so; ok verdicts change nothing there and are only kept in
+// tellStale tells the draft's workflow that the send hook found its draft stale, so that
+// the sidebar shows the draft stale; ok verdicts change nothing there and are only kept in
 // send_checks. ended reports a workflow that had ended since the draft was read. A
 // workflow Temporal cannot reach now is only logged: the verdict stands (a stale draft
 // must not go out because Temporal is down), and the next check tells it again.
