@@ -12,6 +12,7 @@ package guard
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -95,12 +96,12 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 		texts[i] = s.Text
 	}
 	ctx := checkContext{names: v.planNames(texts), known: map[string]bool{}}
+	names := strings.Join(slices.Sorted(maps.Keys(ctx.names)), ",")
 	for _, s := range sources {
-		cs := checkedSource{id: s.ChunkID, analysis: v.analyse(s.Text), units: v.units(s.Text, ctx.names),
-			subjects: v.subjectsOf(s.Text, ctx.names)}
-		if s.Macro() {
-			cs.macro = normalise(s.Text)
-		}
+		// A source reads the same against the same plan names every time: remembered
+		// (v.read), since the same chunks back draft after draft.
+		key := s.ChunkID + "\x00" + s.Source + "\x00" + names + "\x00" + s.Text
+		cs := v.read.Get(key, func() checkedSource { return v.readSource(s, ctx.names) })
 		for _, u := range cs.units {
 			for w := range u.words {
 				ctx.known[w] = true
@@ -109,6 +110,17 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 		ctx.sources = append(ctx.sources, cs)
 	}
 	return ctx
+}
+
+// readSource reads one source's numbers, verbs, units and subjects against the plan
+// names of every source of the check.
+func (v *Vocabulary) readSource(s policy.Evidence, names map[string]bool) checkedSource {
+	cs := checkedSource{id: s.ChunkID, analysis: v.analyse(s.Text), units: v.units(s.Text, names),
+		subjects: v.subjectsOf(s.Text, names)}
+	if s.Macro() {
+		cs.macro = normalise(s.Text)
+	}
+	return cs
 }
 
 // Check runs the guard over in.Reply. Per sentence, in order: a sentence with an

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/supportdraft/supportdraft/internal/memo"
 	"github.com/supportdraft/supportdraft/text"
 )
 
@@ -49,6 +50,9 @@ type Flag struct {
 type Vocabulary struct {
 	byFirst  map[rune][]entry // entries by the folded first rune, so a word start tries few
 	subjects []subjectEntry   // what a commitment can be about (subjects.txt)
+	// read remembers each source as readSources read it: reading sources was most of a
+	// Check, and the same chunks back draft after draft. Shared; read-only once stored.
+	read *memo.Cache[checkedSource]
 }
 
 // entry is one line of a vocabulary file.
@@ -66,7 +70,7 @@ type vocabMatch struct {
 
 // DefaultVocabulary returns the embedded vocabulary.
 func DefaultVocabulary() (*Vocabulary, error) {
-	v := &Vocabulary{byFirst: make(map[rune][]entry)}
+	v := &Vocabulary{byFirst: make(map[rune][]entry), read: memo.New[checkedSource](4096)}
 	if err := v.add(defaultVocabulary, "embedded vocabulary.txt"); err != nil {
 		return nil, err
 	}

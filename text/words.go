@@ -1,9 +1,12 @@
 package text
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/supportdraft/supportdraft/internal/memo"
 )
 
 // Token is one word or number of a text, lowercased.
@@ -78,7 +81,19 @@ func Stem(w string) string {
 // duplicates, stopwords or numbers (numbers are compared as quantities, not words). German
 // billing words are read as their English policy word first (see English), and the few
 // everyday names of a billing concept as the word policies use.
+//
+// The answer is remembered (see stemsOf) and shared: callers must not modify it.
 func ContentStems(s string) []string {
+	return stemsOf.Get(s, func() []string { return slices.Clip(contentStems(s)) })
+}
+
+// stemsOf remembers ContentStems by text. A draft's chunks and ticket are stemmed by
+// retrieval's re-rank, the drafter, the judge, the guard and the scorer, and a chunk again
+// by every draft that cites it: before it, stemming was a quarter of the worker's CPU per
+// draft in `bench workflow`. Clipped answers make a caller's append copy, not write here.
+var stemsOf = memo.New[[]string](8192)
+
+func contentStems(s string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, t := range Tokenize(phrases.Replace(strings.ToLower(s))) {
