@@ -3,6 +3,7 @@ package guard
 import (
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -310,5 +311,36 @@ func TestCommitsFindsCommitmentLanguage(t *testing.T) {
 		if got := v.Commits(reply); got != want || flagged != want {
 			t.Errorf("%q: Commits = %v, Check flagged a sentence = %v, want %v", reply, got, flagged, want)
 		}
+	}
+}
+
+// A source is remembered per set of plan names the check's sources use: read alongside a
+// source that names the Starter plan, "Starter" is a plan subject of the refund chunk;
+// read alone, it is not. The remembered readings must be what a fresh vocabulary reads.
+func TestRememberedSourcesKeepPlanNamesApart(t *testing.T) {
+	plan := policy.Evidence{ChunkID: "plans#1", Source: "wiki", Text: "The Starter plan costs 10 EUR a month."}
+	refund := policy.Evidence{ChunkID: "refunds#1", Source: "wiki", Text: "Starter customers get a refund within 14 days."}
+	v, err := DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second round reads from memory
+		for _, sources := range [][]policy.Evidence{{plan, refund}, {refund}} {
+			fresh, err := DefaultVocabulary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := v.readSources(sources)
+			want := fresh.readSources(sources)
+			last := len(sources) - 1
+			if !reflect.DeepEqual(got.sources[last].subjects, want.sources[last].subjects) {
+				t.Fatalf("with %d sources the refund chunk's subjects are %v, a fresh read gives %v", len(sources), got.sources[last].subjects, want.sources[last].subjects)
+			}
+		}
+	}
+	withPlan, alone := v.readSources([]policy.Evidence{plan, refund}), v.readSources([]policy.Evidence{refund})
+	if withPlan.sources[1].subjects["starter"] != classPlanName || alone.sources[0].subjects["starter"] != "" {
+		t.Fatalf("refund chunk's subjects: %v beside the plan chunk, %v alone; want starter as a plan name only beside it",
+			withPlan.sources[1].subjects, alone.sources[0].subjects)
 	}
 }

@@ -50,7 +50,8 @@ type Flag struct {
 type Vocabulary struct {
 	byFirst  map[rune][]entry // entries by the folded first rune, so a word start tries few
 	subjects []subjectEntry   // what a commitment can be about (subjects.txt)
-	// read remembers each source as readSources read it: reading sources was most of a
+	// read remembers each source as readSources read it, for up to 2 MB of source text
+	// (a source's reading holds several times its text): reading sources was most of a
 	// Check, and the same chunks back draft after draft. Shared; read-only once stored.
 	read *memo.Cache[checkedSource]
 }
@@ -70,7 +71,7 @@ type vocabMatch struct {
 
 // DefaultVocabulary returns the embedded vocabulary.
 func DefaultVocabulary() (*Vocabulary, error) {
-	v := &Vocabulary{byFirst: make(map[rune][]entry), read: memo.New[checkedSource](4096)}
+	v := &Vocabulary{byFirst: make(map[rune][]entry), read: memo.New[checkedSource](2 << 20)}
 	if err := v.add(defaultVocabulary, "embedded vocabulary.txt"); err != nil {
 		return nil, err
 	}

@@ -87,11 +87,12 @@ func ContentStems(s string) []string {
 	return stemsOf.Get(s, func() []string { return slices.Clip(contentStems(s)) })
 }
 
-// stemsOf remembers ContentStems by text. A draft's chunks and ticket are stemmed by
-// retrieval's re-rank, the drafter, the judge, the guard and the scorer, and a chunk again
-// by every draft that cites it: before it, stemming was a quarter of the worker's CPU per
-// draft in `bench workflow`. Clipped answers make a caller's append copy, not write here.
-var stemsOf = memo.New[[]string](8192)
+// stemsOf remembers ContentStems for up to 8 MB of text (a few MB of stems). A draft's
+// chunks and ticket are stemmed by retrieval's re-rank, the drafter, the judge, the guard
+// and the scorer, and a chunk again by every draft that cites it: before it, stemming was
+// 15% of the process's CPU in `bench workflow`. Answers are clipped, so a caller's append
+// copies rather than writes here.
+var stemsOf = memo.New[[]string](8 << 20)
 
 func contentStems(s string) []string {
 	var out []string
