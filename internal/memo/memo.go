@@ -50,10 +50,3 @@ func (c *Cache[V]) Get(text string, compute func() V) V {
 	c.used += len(text)
 	return v
 }
-
-// Len is how many answers the cache holds.
-func (c *Cache[V]) Len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.values)
-}

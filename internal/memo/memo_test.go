@@ -5,52 +5,59 @@ import (
 	"testing"
 )
 
+// counted is a compute function that counts its calls.
+type counted struct{ calls int }
+
+func (c *counted) fn(answer string) func() string {
+	return func() string { c.calls++; return answer }
+}
+
 func TestGetComputesOncePerText(t *testing.T) {
-	c := New[int](1 << 10)
-	calls := 0
-	compute := func() int { calls++; return 42 }
+	c := New[string](1 << 10)
+	var a, b counted
 	for range 3 {
-		if got := c.Get("a", compute); got != 42 {
-			t.Fatalf("Get = %d, want 42", got)
+		if got := c.Get("a", a.fn("A")); got != "A" {
+			t.Fatalf("Get(a) = %q, want A", got)
 		}
 	}
-	if calls != 1 {
-		t.Fatalf("compute ran %d times for one text, want 1", calls)
+	c.Get("b", b.fn("B"))
+	if got := c.Get("b", b.fn("other")); got != "B" {
+		t.Fatalf("Get(b) = %q, want the first answer B", got)
 	}
-	c.Get("b", func() int { return 7 })
-	if got := c.Get("b", compute); got != 7 {
-		t.Fatalf("Get(b) = %d, want the first answer 7", got)
+	if a.calls != 1 || b.calls != 1 {
+		t.Fatalf("computed a %d and b %d times, want once each", a.calls, b.calls)
 	}
 }
 
 func TestSpentBudgetStartsOver(t *testing.T) {
-	c := New[string](64) // texts of up to 4 bytes are kept
-	for _, text := range []string{"aaaa", "bbbb"} {
-		c.Get(text, func() string { return strings.ToUpper(text) })
+	c := New[string](64) // 16 texts of 4 bytes fill it
+	var first, refill counted
+	texts := make([]string, 16)
+	for i := range texts {
+		texts[i] = strings.Repeat(string(rune('a'+i)), 4)
+		c.Get(texts[i], first.fn(texts[i]))
 	}
-	for i := range 14 { // 14 more 4-byte texts: 64 bytes in all
-		c.Get(strings.Repeat(string(rune('c'+i)), 4), func() string { return "" })
+	for _, text := range texts {
+		c.Get(text, refill.fn(text))
 	}
-	if n := c.Len(); n != 16 {
-		t.Fatalf("Len = %d with exactly the budget used, want 16", n)
+	if refill.calls != 0 {
+		t.Fatalf("%d of 16 texts recomputed with exactly the budget used, want 0", refill.calls)
 	}
-	c.Get("zzzz", func() string { return "Z" })
-	if n := c.Len(); n != 1 {
-		t.Fatalf("Len = %d after the budget was spent, want 1 (emptied, then zzzz)", n)
-	}
-	if got := c.Get("aaaa", func() string { return "again" }); got != "again" {
-		t.Fatalf("Get(aaaa) = %q after the cache started over, want it recomputed", got)
+	c.Get("zzzz", first.fn("zzzz")) // over the budget: everything is forgotten
+	c.Get("zzzz", refill.fn("zzzz"))
+	c.Get(texts[0], refill.fn(texts[0]))
+	if refill.calls != 1 {
+		t.Fatalf("after the budget was spent: %d recomputations, want 1 (the forgotten %q, not zzzz)", refill.calls, texts[0])
 	}
 }
 
 func TestLongTextIsNeverKept(t *testing.T) {
-	c := New[int](64)
+	c := New[string](64)
 	long := strings.Repeat("x", 5) // over 64/16 bytes
-	calls := 0
-	for range 2 {
-		c.Get(long, func() int { calls++; return 1 })
-	}
-	if calls != 2 || c.Len() != 0 {
-		t.Fatalf("a text over a sixteenth of the budget: computed %d times, %d kept; want 2 and 0", calls, c.Len())
+	var n counted
+	c.Get(long, n.fn("X"))
+	c.Get(long, n.fn("X"))
+	if n.calls != 2 {
+		t.Fatalf("a text over a sixteenth of the budget was computed %d times in two calls, want 2", n.calls)
 	}
 }
