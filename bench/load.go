@@ -190,7 +190,26 @@ func Load(ctx context.Context, opts LoadOptions) (*LoadResult, error) {
 	res.EditP50Ms = percentile(editLat, 50)
 	res.SendCheckP50Ms, res.SendCheckP99Ms = percentile(checkLat, 50), percentile(checkLat, 99)
 	res.Lost, res.Duplicated, err = countDrafts(ctx, pool, run, opts.Drafts)
-	return res, err
+	if err != nil {
+		return res, err
+	}
+	// End what the run started, as an agent discarding a draft would. Each draft's workflow
+	// otherwise waits out its idle timeout: 10,000 timers that fire together when that
+	// Temporal next runs (on the cluster, the next `scripts/test.sh --cluster` waited
+	// behind them and timed out). Not timed: it is cleanup, not traffic.
+	fmt.Fprintf(opts.Progress, "%sdiscarding the run's %d drafts…\n", prefix, opts.Drafts)
+	var undiscarded atomic.Int64
+	_ = parallel(opts.Drafts, opts.Concurrency, func(i int) error {
+		id := fmt.Sprintf("%s-%d", run, i)
+		if err := clients[i%len(clients)].Post(ctx, "/v1/drafts/"+id+"/discard", nil, &map[string]any{}); err != nil {
+			undiscarded.Add(1)
+		}
+		return nil
+	})
+	if n := undiscarded.Load(); n > 0 {
+		fmt.Fprintf(opts.Progress, "%s%d drafts could not be discarded; their runs end at their idle timeout\n", prefix, n)
+	}
+	return res, nil
 }
 
 // countDrafts reads, for every ticket of the run, how many drafts the replicas stored:

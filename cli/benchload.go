@@ -28,7 +28,9 @@ func newBenchLoadCmd() *cobra.Command {
 		Long: `load drives --drafts tickets through already running API replicas (round robin over
 --api), --concurrency at a time: each ticket is drafted, edited and send-checked. It prints
 drafts per second, draft p50/p95/p99, send-check p50/p99, verdicts and errors, then counts in
---database the tickets with no stored draft (lost) or more than one (duplicated).
+--database the tickets with no stored draft (lost) or more than one (duplicated). Last, it
+discards every draft of the run (untimed), so that no workflow is left waiting for its
+idle timeout on that Temporal.
 
 With --kill-worker-at P it kills one worker (SIGKILL, the PID in --worker-pid-file) once P%
 of the drafts are done; its workflows must finish on the other worker, none lost or built

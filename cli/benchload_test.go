@@ -18,6 +18,7 @@ import (
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/bench"
 	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/store"
 )
 
 // The test binary doubles as the worker process that bench load kills: with these set,
@@ -116,6 +117,22 @@ func TestBenchLoadTargetsSideBySide(t *testing.T) {
 	}
 	if len(got.Targets[1].APIs) != 2 {
 		t.Errorf("target two has two replica URLs, got %v", got.Targets[1].APIs)
+	}
+	// The run ends what it started: no draft left waiting for its idle timeout.
+	for name, url := range map[string]string{"one": oneDB, "two": twoDB} {
+		st, err := store.Open(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var open int
+		err = st.DB().QueryRow(context.Background(), `SELECT count(*) FROM drafts WHERE ticket_id LIKE 'LOAD-%' AND status <> 'discarded'`).Scan(&open)
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if open != 0 {
+			t.Errorf("target %s: %d drafts of the run not discarded after it", name, open)
+		}
 	}
 }
 
