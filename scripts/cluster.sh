@@ -157,6 +157,10 @@ start() { # name, command…
 
 healthy() { "$data/bin/temporal" operator cluster health --address $FRONTEND >/dev/null 2>&1; }
 
+metadata_saved() {
+  [ -n "$(as_postgres psql -p "$DB_PORT" -d temporal_cluster -Atqc 'select 1 from cluster_metadata_info limit 1')" ]
+}
+
 # namespace registers a Temporal namespace if it is missing.
 namespace() { # frontend, namespace
   "$data/bin/temporal" operator namespace describe --address "$1" -n "$2" >/dev/null 2>&1 ||
@@ -192,7 +196,8 @@ replicas() { # prefix, frontend, namespace, database URL, API addresses…
 }
 
 up() {
-  eval "$(SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")"
+  local exports; exports=$(SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")
+  eval "$exports"
   build
   mkdir -p "$dir"
   local mod; mod=$(module_dir); [ -d "$mod/schema" ] || die "no schema in the Temporal module at '$mod'"
@@ -202,9 +207,16 @@ up() {
   schema temporal_cluster temporal "$mod"
   schema temporal_cluster_visibility visibility "$mod"
   config
+  # On an empty database every service writes the cluster's metadata as it starts; started
+  # together, all but one fail ("SaveClusterMetadata encountered version mismatch") and
+  # stay down. History goes first, the others once the metadata is there.
   local s
   for s in "${SERVICES[@]}"; do
     start "temporal-$s" "$bin/server" --config-file "$dir/config/cluster.yaml" --allow-no-auth start --service "$s"
+    if [ "$s" = history ]; then
+      for _ in $(seq 1 150); do metadata_saved && break; sleep 0.2; done
+      metadata_saved || die "the history service wrote no cluster metadata in 30 s; see $dir/temporal-history.log"
+    fi
   done
   for _ in $(seq 1 150); do healthy && break; sleep 0.4; done
   healthy || die "the cluster's frontend did not become healthy in 60 s; see $dir/temporal-*.log"
@@ -222,7 +234,8 @@ up() {
 # dev_up starts the cluster's workers and replicas on the dev server that services.sh runs.
 dev_up() {
   # The dev server's own address, even in a shell where `up` exported the cluster's.
-  eval "$(env -u DATABASE_URL -u TEMPORAL_ADDRESS SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")"
+  local exports; exports=$(env -u DATABASE_URL -u TEMPORAL_ADDRESS SUPPORTDRAFT_DATA="$data" "$root/scripts/services.sh")
+  eval "$exports"
   mkdir -p "$dir"
   create_db supportdraft_loaddev 'CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS btree_gist'
   namespace "$TEMPORAL_ADDRESS" $DEV_NAMESPACE

@@ -4,6 +4,8 @@
 # and API in one process, and a first draft printed. Extra arguments go to `supportdraft dev`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-eval "$(scripts/services.sh)"
+# Assigned first: inside eval "$(…)" a failing script would go unnoticed.
+exports=$(scripts/services.sh)
+eval "$exports"
 go build -o .data/supportdraft ./cmd/supportdraft
 exec .data/supportdraft dev "$@"

@@ -12,9 +12,13 @@ args=()
 for a in "$@"; do
   if [ "$a" = --cluster ]; then cluster=true; else args+=("$a"); fi
 done
-eval "$(scripts/services.sh)"
+# Each script's exports are assigned first: inside eval "$(…)" its failure would go
+# unnoticed, and the --cluster run would test the dev server instead.
+exports=$(scripts/services.sh)
+eval "$exports"
 if $cluster; then
-  eval "$(scripts/cluster.sh up)"
+  exports=$(scripts/cluster.sh up)
+  eval "$exports"
 fi
 # The browser tests (package web) drive Debian's chromium headless; install it once.
 if ! command -v chromium >/dev/null; then
