@@ -25,10 +25,12 @@ type RetrievalCase struct {
 	RecallAt10             float64 `json:"recall_at_10"`
 	BaselineIneligibleRate float64 `json:"baseline_ineligible_rate"`
 	BaselineShortRate      float64 `json:"baseline_short_rate"`
-	// Scopes, ScopeBuildS and the sizes describe the whole corpus of this case: how many
-	// scope partitions it has, how long building them took (fill and HNSW graphs), and
-	// their rows and indexes on disk.
+	// Scopes, ScopeBuildS, the sizes and Unreached describe the whole corpus of this
+	// case: how many scope partitions it has, how long building them took (fill, HNSW
+	// graphs and their reachability checks), their rows and indexes on disk, and how many
+	// chunks their graphs lost to the side lists.
 	Scopes       int     `json:"scopes"`
+	Unreached    int     `json:"unreached"`
 	ScopeBuildS  float64 `json:"scope_build_s"`
 	ScopeTableMB float64 `json:"scope_table_mb"`
 	ScopeIndexMB float64 `json:"scope_index_mb"`
@@ -104,9 +106,11 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		return nil, err
 	}
 	var tableBytes, indexBytes int64
+	unreached := 0
 	for _, sc := range scopes {
 		tableBytes += sc.TableBytes
 		indexBytes += sc.IndexBytes
+		unreached += sc.Unreached
 	}
 	ref, err := reference.Load(ctx, s.Pool())
 	if err != nil {
@@ -129,7 +133,7 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		recallHits := make([]int, len(efs))
 		for e, ef := range efs {
 			cases[e] = RetrievalCase{Chunks: size, Selectivity: sel, EFSearch: ef, EligibleChunks: eligibleChunks,
-				Scopes: len(scopes), ScopeBuildS: build.Seconds(), ScopeTableMB: float64(tableBytes) / (1 << 20),
+				Scopes: len(scopes), Unreached: unreached, ScopeBuildS: build.Seconds(), ScopeTableMB: float64(tableBytes) / (1 << 20),
 				ScopeIndexMB: float64(indexBytes) / (1 << 20)}
 		}
 		var recallWant, baseReturned, baseIneligible, baseShort int

@@ -71,10 +71,10 @@ apart from a tie.`,
 					c.P50Ms, c.P95Ms, c.RecallAt10, c.BaselineIneligibleRate, c.BaselineShortRate)
 			}
 			fmt.Fprintln(tw)
-			fmt.Fprintln(tw, "chunks\tscopes\tscope build s\tscope rows MB\tscope indexes MB\t")
+			fmt.Fprintln(tw, "chunks\tscopes\tscope build s\tscope rows MB\tscope indexes MB\tunreached\t")
 			for i, c := range cases {
 				if i == 0 || cases[i-1].Chunks != c.Chunks {
-					fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.0f\t%.0f\t\n", c.Chunks, c.Scopes, c.ScopeBuildS, c.ScopeTableMB, c.ScopeIndexMB)
+					fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.0f\t%.0f\t%d\t\n", c.Chunks, c.Scopes, c.ScopeBuildS, c.ScopeTableMB, c.ScopeIndexMB, c.Unreached)
 				}
 			}
 			if err := tw.Flush(); err != nil {

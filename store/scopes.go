@@ -17,6 +17,13 @@ import (
 // therefore searches only what it may return and filters only on time, instead of walking
 // a global index past every chunk of other plans and regions. Triggers keep partitions
 // equal to their definition on every insert and update of chunks and versions.
+//
+// A graph is approximate, and each indexed scope carries an exact side list (migration
+// 0064) for the two ways it was seen to miss: chunks no walk returns, found by a
+// reachability check when the graph is built and whenever chunks join it (checkReach),
+// are scored exactly by every query; and a fixed sample of reachable chunks, the
+// witnesses, audits each walk, which is redone as an exact scan when a witness proves it
+// wrong (graphCandidates).
 
 // IndexFrom is how many chunks a scope holds before it gets its own HNSW index. Below it
 // an exact scan of the scope costs about a millisecond and is exact by construction.
@@ -32,8 +39,9 @@ const IndexFrom = 2000
 // sample of that scope held 0–3 such chunks in three builds, against 22–60 in four builds
 // at m = 16 (serial or parallel, ef_construction 64 or 200); the index is a fifth larger
 // and the walk about a millisecond slower at 100k chunks. m = 48 and ef_construction 128
-// did no better. ef_construction is pgvector's minimum for this m. A graph still gives no
-// guarantee: docs/architecture.md states what `bench retrieval` misses with it.
+// did no better. ef_construction is pgvector's minimum for this m. The chunks a graph
+// still loses go on its side list; docs/architecture.md states what `bench retrieval`
+// misses with both.
 const (
 	GraphM              = 32
 	GraphEFConstruction = 2 * GraphM
@@ -50,6 +58,9 @@ type Scope struct {
 	Embedder string `json:"embedder"`
 	Chunks   int    `json:"chunks"`
 	Indexed  bool   `json:"indexed"`
+	// Unreached is how many of its chunks no walk of its graph returns: queries score
+	// them exactly (the side list, migration 0064).
+	Unreached int `json:"unreached"`
 	// TableBytes and IndexBytes are the partition's size on disk: rows, and its HNSW
 	// graph plus primary key.
 	TableBytes int64 `json:"table_bytes"`
@@ -58,7 +69,8 @@ type Scope struct {
 
 // EnsureScopes creates the partition of every scope the corpus names for emb — every
 // named plan and '*' × every named region and '*' — and gives every scope that has grown
-// to IndexFrom chunks its HNSW index. It is idempotent and cheap when nothing changed;
+// to IndexFrom chunks its HNSW index and side list (checkReach), then checks the chunks
+// added to indexed scopes since. It is idempotent and cheap when nothing changed;
 // Import calls it after every commit. Until it has run for a new plan or region, queries
 // of that scope take the unpartitioned path, which is slower but equally correct.
 func (s *Store) EnsureScopes(ctx context.Context, emb embedding.Embedder) error {
@@ -105,7 +117,10 @@ func (s *Store) EnsureScopes(ctx context.Context, emb embedding.Embedder) error 
 	if err != nil {
 		return fmt.Errorf("create retrieval scopes for %s: %w", emb.Name(), err)
 	}
-	return s.indexScopes(ctx, conn.Conn(), emb)
+	if err := s.indexScopes(ctx, conn.Conn(), emb); err != nil {
+		return err
+	}
+	return s.checkScopes(ctx, conn.Conn(), emb)
 }
 
 // indexScopes builds the HNSW index of every scope of emb that has reached IndexFrom.
@@ -140,11 +155,93 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 			if _, err := tx.Exec(ctx, fmt.Sprintf(`ANALYZE scope_chunks_%d`, sc.ID)); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, `UPDATE retrieval_scopes SET indexed = true WHERE id = $1`, sc.ID)
+			// indexed is set first, so that the trigger on scope_chunks adds the chunks of
+			// later imports to the side list as unchecked.
+			if _, err := tx.Exec(ctx, `UPDATE retrieval_scopes SET indexed = true WHERE id = $1`, sc.ID); err != nil {
+				return err
+			}
+			if err := checkReach(ctx, tx, sc.ID, emb.Dims(), true); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, fmt.Sprintf(`INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
+				SELECT scope_id, chunk_id, 'witness', eligible_window, embedding FROM scope_chunks_%d sc
+				WHERE NOT EXISTS (SELECT FROM scope_side s WHERE s.scope_id = sc.scope_id AND s.chunk_id = sc.chunk_id)
+				ORDER BY md5(chunk_id) LIMIT $1`, sc.ID), Witnesses)
+			if err != nil {
+				return err
+			}
+			_, err = tx.Exec(ctx, `ANALYZE scope_side`)
 			return err
 		})
 		if err != nil {
 			return fmt.Errorf("index scope %d (%d chunks): %w", sc.ID, sc.Chunks, err)
+		}
+	}
+	return nil
+}
+
+// Witnesses is how many reachable chunks of each graph audit its walks (migration 0064).
+// A walk that settles among chunks of the wrong topic scores far below the witnesses of
+// the right one, so a few per topic suffice; each costs every query of the scope one
+// exact distance.
+const Witnesses = 64
+
+// checkScopes checks the chunks that reached indexed scopes of emb after their graphs
+// were built (scope_side kind 'unchecked'), one scope per transaction. Until then every
+// query scores them exactly.
+func (s *Store) checkScopes(ctx context.Context, conn *pgx.Conn, emb embedding.Embedder) error {
+	rows, err := conn.Query(ctx, `
+		SELECT DISTINCT s.scope_id FROM scope_side s JOIN retrieval_scopes r ON r.id = s.scope_id
+		WHERE s.kind = 'unchecked' AND r.embedder = $1 ORDER BY 1`, emb.Name())
+	if err != nil {
+		return err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return checkReach(ctx, tx, id, emb.Dims(), false) }); err != nil {
+			return fmt.Errorf("check the graph of scope %d: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// A chunk is reached when a walk of the scope's graph for the chunk's own vector returns
+// it. pgvector keeps up to ten identical vectors in one graph node, so the walk returns
+// ten rows: an identical twin does not stand in for the chunk. %[1]d is the dimension
+// count, %[2]s the partition.
+const reachedSQL = `EXISTS (SELECT FROM (
+	SELECT t.chunk_id FROM %[2]s t ORDER BY (t.embedding::vector(%[1]d)) <#> (sc.embedding::vector(%[1]d)) LIMIT 10) f
+	WHERE f.chunk_id = sc.chunk_id)`
+
+// checkReach puts on scope id's side list, as unreached, the chunks that a walk for their
+// own vector does not return: every chunk of the scope when its graph is new (whole),
+// else those added since the last check; the others added since leave the list. The walk
+// is ten wide, about half a millisecond a chunk, and narrower than queries walk
+// (EFSearch): a chunk that only a wide walk finds has few links to it, and stays on the
+// list too. The chunks no walk returns are exactly what HNSW loses outright; a walk that
+// ends in the wrong region of the graph is the witnesses' work.
+func checkReach(ctx context.Context, tx pgx.Tx, id, dims int, whole bool) error {
+	if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'off', true), set_config('hnsw.ef_search', '10', true)`); err != nil {
+		return err
+	}
+	part := pgx.Identifier{fmt.Sprintf("scope_chunks_%d", id)}.Sanitize()
+	reached := fmt.Sprintf(reachedSQL, dims, part)
+	steps := []string{
+		`UPDATE scope_side s SET kind = 'unreached' FROM ` + part + ` sc
+			WHERE s.scope_id = $1 AND s.kind = 'unchecked' AND sc.chunk_id = s.chunk_id AND NOT ` + reached,
+		`DELETE FROM scope_side WHERE scope_id = $1 AND kind = 'unchecked'`,
+	}
+	if whole {
+		steps = []string{`INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
+			SELECT sc.scope_id, sc.chunk_id, 'unreached', sc.eligible_window, sc.embedding
+			FROM ` + part + ` sc WHERE sc.scope_id = $1 AND NOT ` + reached}
+	}
+	for _, sql := range steps {
+		if _, err := tx.Exec(ctx, sql, id); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -173,6 +270,7 @@ func (s *Store) Scopes(ctx context.Context) ([]Scope, error) {
 	rows, err := s.db.Query(ctx, `
 		SELECT s.id, s.plan, s.region, s.embedder,
 		       (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id)::int, s.indexed,
+		       (SELECT count(*) FROM scope_side x WHERE x.scope_id = s.id AND x.kind = 'unreached')::int,
 		       pg_table_size(format('scope_chunks_%s', s.id)::regclass),
 		       pg_indexes_size(format('scope_chunks_%s', s.id)::regclass)
 		FROM retrieval_scopes s ORDER BY s.id`)
@@ -197,18 +295,54 @@ func (s *Store) scopeOf(ctx context.Context, q Query) (id int, indexed, ok bool,
 	return id, indexed, err == nil, err
 }
 
-// scopedSQL is eligibleSQL on one scope's partition: the only filter left is time. An
-// indexed scope orders by the indexed expression, so the planner walks that scope's HNSW
-// graph (iteratively, past chunks outside their window); a small one orders by the plain
-// distance and chunk ID, which no index matches: an exact scan. %[2]s is the partition,
-// %[3]s the candidate order.
-const scopedSQL = `
-WITH candidates AS MATERIALIZED (
+// A scope's candidates are the best Candidates(k) chunks in their window by similarity.
+// exactCandidates scores every chunk of the partition: it orders by the plain distance and
+// chunk ID, which no index matches, so it is a scan, exact by construction. Small scopes
+// use it alone. %[2]s is the partition, %[3]s an extra condition.
+const exactCandidates = `
+  SELECT sc.chunk_id, -(sc.embedding <#> $1::vector) AS similarity
+  FROM %[2]s sc
+  WHERE sc.eligible_window @> $2::timestamptz %[3]s
+  ORDER BY sc.embedding <#> $1::vector, sc.chunk_id COLLATE "C"
+  LIMIT $3`
+
+// graphCandidates is how an indexed scope finds them. walk orders by the indexed
+// expression, so the planner walks the scope's HNSW graph (iteratively, past chunks
+// outside their window). side scores the scope's side list exactly (migration 0064): the
+// chunks no walk reaches and those not yet checked join the walk's, and the witnesses
+// audit it. A witness in its window that the walk did not return although it is more
+// similar than the walk's last candidate (or the walk came back short) proves the walk
+// wrong; then, and only then, the scope is scanned exactly (exactCandidates behind a
+// one-time filter, which never runs otherwise). %[4]d is the scope's ID.
+const graphCandidates = `
+walk AS MATERIALIZED (
   SELECT sc.chunk_id, -((sc.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity
   FROM %[2]s sc
   WHERE sc.eligible_window @> $2::timestamptz
-  ORDER BY %[3]s
-  LIMIT $3)
+  ORDER BY (sc.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)
+  LIMIT $3),
+side AS MATERIALIZED (
+  SELECT s.chunk_id, -((s.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity, s.kind = 'witness' AS witness
+  FROM scope_side s
+  WHERE s.scope_id = %[4]d AND s.eligible_window @> $2::timestamptz),
+audit AS MATERIALIZED (
+  SELECT EXISTS (
+    SELECT FROM side s
+    WHERE s.witness AND s.chunk_id NOT IN (SELECT chunk_id FROM walk)
+      AND (s.similarity > (SELECT min(similarity) FROM walk) OR (SELECT count(*) FROM walk) < $3)) AS walk_wrong),
+candidates AS MATERIALIZED (
+  (SELECT chunk_id, similarity
+   FROM (SELECT chunk_id, similarity FROM walk UNION SELECT chunk_id, similarity FROM side) u
+   WHERE NOT (SELECT walk_wrong FROM audit)
+   ORDER BY similarity DESC, chunk_id COLLATE "C"
+   LIMIT $3)
+  UNION ALL
+  (` + exactCandidates + `))`
+
+// scopedSQL is eligibleSQL on one scope's partition, whose only filter left is time:
+// %[1]s names the candidates, then they are ranked as eligibleSQL ranks them.
+const scopedSQL = `
+WITH %[1]s
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text,
        k.similarity + $5::float8 * r.text_rank + CASE WHEN v.locale = $6 THEN $7::float8 ELSE 0 END AS score,
        v.locale, c.heading, k.similarity, r.text_rank
@@ -222,11 +356,11 @@ LIMIT $8`
 // scopedStatement is q on scope id's partition.
 func scopedStatement(q Query, id int, indexed bool) (string, []any) {
 	dims := len(q.Vector)
-	order := fmt.Sprintf(`(sc.embedding::vector(%d)) <#> $1::vector(%d)`, dims, dims)
-	if !indexed {
-		order = `sc.embedding <#> $1::vector, sc.chunk_id COLLATE "C"`
+	part := pgx.Identifier{fmt.Sprintf("scope_chunks_%d", id)}.Sanitize()
+	candidates := "candidates AS MATERIALIZED (" + fmt.Sprintf(exactCandidates, dims, part, "") + ")"
+	if indexed {
+		candidates = fmt.Sprintf(graphCandidates, dims, part, "AND (SELECT walk_wrong FROM audit)", id)
 	}
-	sql := fmt.Sprintf(scopedSQL, dims, pgx.Identifier{fmt.Sprintf("scope_chunks_%d", id)}.Sanitize(), order)
-	return sql, []any{pgvector.NewVector(q.Vector), q.At, Candidates(q.K), TSQuery(q.Text),
+	return fmt.Sprintf(scopedSQL, candidates), []any{pgvector.NewVector(q.Vector), q.At, Candidates(q.K), TSQuery(q.Text),
 		TextRankWeight, q.Account.Locale, LocaleBonus, q.K}
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pgvector/pgvector-go"
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/internal/reference"
@@ -163,6 +165,119 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	}
 	got := requireExact(t, walker, at, "pro", "eu", tied)
 	require.Equal(t, "tie00@1#one", got[0], "ties go to the lowest chunk ID")
+
+	// A walk that the witnesses prove wrong is redone as an exact scan. Here the walk is
+	// cut to one row (no iterative scan, ef_search 1): it comes back short, without the
+	// witnesses, and the answer must still be the reference's.
+	ctx := context.Background()
+	tx, err := walker.Pool().Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	_, err = tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 1`)
+	require.NoError(t, err)
+	ref, err := reference.Load(ctx, walker.Pool())
+	require.NoError(t, err)
+	for range 5 {
+		text := sentence()
+		vec, err := emb.Embed(ctx, []string{text})
+		require.NoError(t, err)
+		q := store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Text: text,
+			Vector: vec[0], Embedder: emb.Name(), K: 10}
+		hits, err := store.OnTx(tx).Eligible(ctx, q)
+		require.NoError(t, err)
+		want, err := ref.TopK(ctx, walker.Pool(), q)
+		require.NoError(t, err)
+		var gotIDs, wantIDs []string
+		for _, h := range hits {
+			gotIDs = append(gotIDs, h.ChunkID)
+		}
+		for _, w := range want {
+			wantIDs = append(wantIDs, w.ID)
+		}
+		require.Equal(t, wantIDs, gotIDs, "a one-row walk: %q", text)
+	}
+	require.NoError(t, tx.Rollback(ctx))
+
+	requireSideList(t, walker, scope, at)
+}
+
+// requireSideList checks scope's side list (migration 0064) on a built graph: it lists as
+// unreached exactly the chunks that a ten-wide walk for their own vector does not return,
+// and nothing unchecked; and a chunk on it is found though the graph has lost it. To lose
+// one for certain, the test moves a chunk's vector in the graph, in a transaction rolled
+// back, while the side list keeps the true one: the walk no longer sees it near its own
+// text, the side list does, and without the list the query misses it.
+func requireSideList(t *testing.T, s *store.Store, scope int, at time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	part := fmt.Sprintf("scope_chunks_%d", scope)
+	tx, err := s.Pool().Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	_, err = tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 10`)
+	require.NoError(t, err)
+	rows, err := tx.Query(ctx, `SELECT sc.chunk_id FROM `+part+` sc WHERE sc.chunk_id NOT IN (
+		SELECT t.chunk_id FROM `+part+` t ORDER BY (t.embedding::vector(256)) <#> (sc.embedding::vector(256)) LIMIT 10)
+		ORDER BY 1`)
+	require.NoError(t, err)
+	lost, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	rows, err = tx.Query(ctx, `SELECT chunk_id FROM scope_side WHERE scope_id = $1 AND kind = 'unreached' ORDER BY 1`, scope)
+	require.NoError(t, err)
+	listed, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	require.Equal(t, lost, listed, "unreached: exactly what a walk for the chunk's own vector does not return")
+	var kinds map[string]int
+	require.NoError(t, tx.QueryRow(ctx, `SELECT jsonb_object_agg(kind, n) FROM (
+		SELECT kind, count(*) AS n FROM scope_side WHERE scope_id = $1 GROUP BY kind) k`, scope).Scan(&kinds))
+	require.Equal(t, store.Witnesses, kinds["witness"])
+	require.Zero(t, kinds["unchecked"])
+
+	var lostID, text string
+	var vec []float32
+	require.NoError(t, tx.QueryRow(ctx, `SELECT c.id, c.text, c.embedding::real[] FROM `+part+` sc JOIN chunks c ON c.id = sc.chunk_id
+		WHERE sc.eligible_window @> $1::timestamptz AND NOT EXISTS (SELECT FROM scope_side s WHERE s.chunk_id = sc.chunk_id)
+		ORDER BY c.id LIMIT 1`, at).Scan(&lostID, &text, &vec))
+	far, err := emb.Embed(ctx, []string{"zebra quartz xylophone"})
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = 100`)
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, `UPDATE `+part+` SET embedding = $2 WHERE chunk_id = $1`, lostID, pgvector.NewVector(far[0]))
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, `INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
+		SELECT scope_id, chunk_id, 'unreached', eligible_window, $3 FROM `+part+` WHERE chunk_id = $1 AND scope_id = $2`,
+		lostID, scope, pgvector.NewVector(vec))
+	require.NoError(t, err)
+	q := store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Text: text, Vector: vec, Embedder: emb.Name(), K: 10}
+	ids := func() []string {
+		hits, err := store.OnTx(tx).Eligible(ctx, q)
+		require.NoError(t, err)
+		var out []string
+		for _, h := range hits {
+			out = append(out, h.ChunkID)
+		}
+		return out
+	}
+	require.Contains(t, ids(), lostID, "a chunk the graph lost is found on the side list")
+	_, err = tx.Exec(ctx, `DELETE FROM scope_side WHERE chunk_id = $1`, lostID)
+	require.NoError(t, err)
+	require.NotContains(t, ids(), lostID, "without the side list the walk misses it")
+	require.NoError(t, tx.Rollback(ctx))
+
+	// A chunk that joins a built graph is unchecked until EnsureScopes checks it. The
+	// triggers rewrite a chunk's partition rows this way when its version changes.
+	_, err = s.Pool().Exec(ctx, `WITH gone AS (DELETE FROM `+part+` WHERE chunk_id = $1 RETURNING *)
+		INSERT INTO scope_chunks SELECT * FROM gone`, lostID)
+	require.NoError(t, err)
+	var kind string
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT kind FROM scope_side WHERE chunk_id = $1`, lostID).Scan(&kind))
+	require.Equal(t, "unchecked", kind)
+	require.NoError(t, s.EnsureScopes(ctx, emb))
+	err = s.Pool().QueryRow(ctx, `SELECT kind FROM scope_side WHERE chunk_id = $1`, lostID).Scan(&kind)
+	if !errors.Is(err, pgx.ErrNoRows) {
+		require.NoError(t, err)
+		require.Equal(t, "unreached", kind, "checked")
+	}
 }
 
 // TestGraphMemoryHoldsTheGraph: given what store.GraphMemory asks for, pgvector builds the
@@ -191,3 +306,4 @@ func TestGraphMemoryHoldsTheGraph(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, notices, "pgvector built part of the graph on disk")
 }
+

@@ -55,7 +55,7 @@ const PoolSize = 12
 // EFSearch is the HNSW search breadth. Retrieval asks each graph for Candidates(k) = 50
 // rows and the iterative scan goes on past rows the time filter drops, so twice that is
 // enough: the true neighbours `bench retrieval` missed were missed as well at 200, 400
-// and 1000, because no walk reaches them (see GraphM).
+// and 1000, because no walk reaches them (see GraphM; they are on the side list now).
 // It was 400, which made a 50k-chunk scope's graph walk take 19 ms, and made the planner
 // price the graph above an exact scan of a 10k-chunk scope (26 ms): EXPLAIN ANALYZE in
 // `bench retrieval --explain`.
@@ -82,9 +82,12 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		// work_mem lets the exact path sort its filtered rows (vectors included) in memory.
 		// Custom plans always: whether the index or an exact scan is cheaper depends on how
 		// many rows this account's plan and region match, which a generic plan cannot see.
-		// ef_search: see EFSearch.
+		// ef_search: see EFSearch. No parallel workers: the statements here are short, two
+		// cores gain nothing from them, and a graph scope's exact fallback (scopes.go)
+		// would launch them on every query even though its one-time filter skips it.
 		_, err := conn.Exec(ctx, `SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = `+strconv.Itoa(EFSearch)+`;
-			SET hnsw.max_scan_tuples = 10000000; SET work_mem = '64MB'; SET plan_cache_mode = force_custom_plan`)
+			SET hnsw.max_scan_tuples = 10000000; SET work_mem = '64MB'; SET plan_cache_mode = force_custom_plan;
+			SET max_parallel_workers_per_gather = 0`)
 		return err
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
