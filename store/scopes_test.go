@@ -306,4 +306,3 @@ func TestGraphMemoryHoldsTheGraph(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, notices, "pgvector built part of the graph on disk")
 }
-
