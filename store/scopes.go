@@ -229,22 +229,23 @@ func checkReach(ctx context.Context, tx pgx.Tx, id, dims int, whole bool) error 
 	}
 	part := pgx.Identifier{fmt.Sprintf("scope_chunks_%d", id)}.Sanitize()
 	reached := fmt.Sprintf(reachedSQL, dims, part)
-	steps := []string{
-		`UPDATE scope_side s SET kind = 'unreached' FROM ` + part + ` sc
-			WHERE s.scope_id = $1 AND s.kind = 'unchecked' AND sc.chunk_id = s.chunk_id AND NOT ` + reached,
-		`DELETE FROM scope_side WHERE scope_id = $1 AND kind = 'unchecked'`,
-	}
+	// One statement, so one snapshot: a chunk that an import adds while this runs stays
+	// unchecked for the next check, rather than leaving the list unlooked at.
+	sql := `WITH checked AS MATERIALIZED (
+			SELECT sc.chunk_id, ` + reached + ` AS reached
+			FROM scope_side s JOIN ` + part + ` sc ON sc.chunk_id = s.chunk_id AND sc.scope_id = s.scope_id
+			WHERE s.scope_id = $1 AND s.kind = 'unchecked'),
+		reached AS (
+			DELETE FROM scope_side s USING checked c WHERE s.scope_id = $1 AND s.chunk_id = c.chunk_id AND c.reached)
+		UPDATE scope_side s SET kind = 'unreached' FROM checked c
+		WHERE s.scope_id = $1 AND s.chunk_id = c.chunk_id AND NOT c.reached`
 	if whole {
-		steps = []string{`INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
+		sql = `INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
 			SELECT sc.scope_id, sc.chunk_id, 'unreached', sc.eligible_window, sc.embedding
-			FROM ` + part + ` sc WHERE sc.scope_id = $1 AND NOT ` + reached}
+			FROM ` + part + ` sc WHERE sc.scope_id = $1 AND NOT ` + reached
 	}
-	for _, sql := range steps {
-		if _, err := tx.Exec(ctx, sql, id); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := tx.Exec(ctx, sql, id)
+	return err
 }
 
 // MaxGraphMemory caps what GraphMemory asks for, so that an import never takes more than
