@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 	"github.com/stretchr/testify/require"
 
@@ -25,6 +26,13 @@ import (
 // requires the same chunks in the same order; it returns the chunk IDs.
 func requireExact(t *testing.T, s *store.Store, at time.Time, plan, region, text string) []string {
 	t.Helper()
+	return requireExactOn(t, s, s.Pool(), at, plan, region, text)
+}
+
+// requireExactOn is requireExact for a store over one transaction (s), with the reference
+// read from pool.
+func requireExactOn(t *testing.T, s *store.Store, pool *pgxpool.Pool, at time.Time, plan, region, text string) []string {
+	t.Helper()
 	ctx := context.Background()
 	vec, err := emb.Embed(ctx, []string{text})
 	require.NoError(t, err)
@@ -32,9 +40,9 @@ func requireExact(t *testing.T, s *store.Store, at time.Time, plan, region, text
 		Vector: vec[0], Embedder: emb.Name(), K: 10}
 	hits, err := s.Eligible(ctx, q)
 	require.NoError(t, err)
-	ref, err := reference.Load(ctx, s.Pool())
+	ref, err := reference.Load(ctx, pool)
 	require.NoError(t, err)
-	want, err := ref.TopK(ctx, s.Pool(), q)
+	want, err := ref.TopK(ctx, pool, q)
 	require.NoError(t, err)
 	var got, wantIDs []string
 	for _, h := range hits {
@@ -175,26 +183,8 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	defer func() { _ = tx.Rollback(ctx) }()
 	_, err = tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 1`)
 	require.NoError(t, err)
-	ref, err := reference.Load(ctx, walker.Pool())
-	require.NoError(t, err)
 	for range 5 {
-		text := sentence()
-		vec, err := emb.Embed(ctx, []string{text})
-		require.NoError(t, err)
-		q := store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Text: text,
-			Vector: vec[0], Embedder: emb.Name(), K: 10}
-		hits, err := store.OnTx(tx).Eligible(ctx, q)
-		require.NoError(t, err)
-		want, err := ref.TopK(ctx, walker.Pool(), q)
-		require.NoError(t, err)
-		var gotIDs, wantIDs []string
-		for _, h := range hits {
-			gotIDs = append(gotIDs, h.ChunkID)
-		}
-		for _, w := range want {
-			wantIDs = append(wantIDs, w.ID)
-		}
-		require.Equal(t, wantIDs, gotIDs, "a one-row walk: %q", text)
+		requireExactOn(t, store.OnTx(tx), walker.Pool(), at, "pro", "eu", sentence())
 	}
 	require.NoError(t, tx.Rollback(ctx))
 
