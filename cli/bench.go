@@ -35,8 +35,9 @@ func newBenchRetrievalCmd() *cobra.Command {
 takes about an hour and a half on two cores, most of it building scopes and checking that
 their graphs reach every chunk) whose
 filters match about 50%, 10%, 1% and 0.1% of the chunks, and for each case prints p50/p95
-latency of the eligible-only query, recall@10 against an independent exact scan with the
-same filters, and how often a similarity-only baseline (top-k first, filters after)
+latency of the eligible-only query (timed back to back, after 20 untimed queries of its
+own), recall@10 of the same answers against an independent exact scan with the same
+filters (run after the timed queries), and how often a similarity-only baseline (top-k first, filters after)
 returns ineligible chunks or fewer than k eligible ones. For each corpus it also prints its retrieval scopes (one partition per plan ×
 region): how long they took to build, their size on disk and how many chunks their graphs
 do not reach (scored exactly from each scope's side list). --explain adds, per case,

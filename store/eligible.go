@@ -103,10 +103,11 @@ func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
 	return hits, nil
 }
 
-// withEFSearch runs fn on the store's connections, or, when ef is not 0, in a transaction
-// whose hnsw.ef_search is ef (SET LOCAL: the pooled connection keeps store.EFSearch).
+// withEFSearch runs fn on the store's connections, or, when ef is neither 0 nor the
+// connections' own EFSearch, in a transaction whose hnsw.ef_search is ef (SET LOCAL: the
+// pooled connection keeps EFSearch). The transaction costs three round trips more.
 func (s *Store) withEFSearch(ctx context.Context, ef int, fn func(DB) error) error {
-	if ef == 0 {
+	if ef == 0 || ef == EFSearch {
 		return fn(s.db)
 	}
 	return s.inTx(ctx, func(tx pgx.Tx) error {
