@@ -335,3 +335,29 @@ func TestEFSearchStaysWithItsQuery(t *testing.T) {
 	require.NoError(t, s.Pool().QueryRow(ctx, `SHOW hnsw.ef_search`).Scan(&ef))
 	require.Equal(t, strconv.Itoa(store.EFSearch), ef)
 }
+
+// TestRetrievalIsNotJITCompiled: an indexed scope's statement carries an exact fallback
+// that never runs but whose estimated cost, at a million chunks, passes Postgres'
+// jit_above_cost; the server then compiled every query (35–38 ms of a 60 ms query in
+// `bench retrieval --explain`). The store's connections turn JIT off, so a server whose
+// thresholds are low (here: every statement) still runs the statement as planned.
+func TestRetrievalIsNotJITCompiled(t *testing.T) {
+	t.Parallel()
+	_, scratchURL := testdb.New(t)
+	ctx := context.Background()
+	u, err := url.Parse(scratchURL)
+	require.NoError(t, err)
+	params := u.Query()
+	params.Set("jit_above_cost", "0") // sent at connect: without jit = off, every statement is compiled
+	u.RawQuery = params.Encode()
+	s, err := store.Open(ctx, u.String())
+	require.NoError(t, err)
+	defer s.Close()
+	vec, err := emb.Embed(ctx, []string{"refund window"})
+	require.NoError(t, err)
+	plan, err := s.ExplainEligible(ctx, store.Query{At: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: "refund window", Vector: vec[0], Embedder: emb.Name(), K: 10})
+	require.NoError(t, err)
+	require.NotEmpty(t, plan)
+	require.NotContains(t, strings.Join(plan, "\n"), "JIT:", "the statement was JIT-compiled")
+}
