@@ -312,24 +312,35 @@ func TestCurrentVersionNotFoundIsSentinel(t *testing.T) {
 	assert.True(t, errors.Is(err, store.ErrNotFound), "got %v", err)
 }
 
-// TestEFSearchStaysWithItsQuery: a query's own HNSW search breadth (Query.EFSearch) holds
-// for its transaction only; the pooled connection goes back to store.EFSearch.
-func TestEFSearchStaysWithItsQuery(t *testing.T) {
-	t.Parallel()
+// refundWindowOn opens a store on a fresh scratch database with one more connection
+// parameter in its URL, and returns it with the sample's "refund window" query for a
+// pro account in the EU.
+func refundWindowOn(t *testing.T, param, value string) (*store.Store, store.Query) {
+	t.Helper()
 	_, scratchURL := testdb.New(t)
 	ctx := context.Background()
 	u, err := url.Parse(scratchURL)
 	require.NoError(t, err)
 	params := u.Query()
-	params.Set("pool_max_conns", "1") // the next query gets the same connection
+	params.Set(param, value)
 	u.RawQuery = params.Encode()
 	s, err := store.Open(ctx, u.String())
 	require.NoError(t, err)
-	defer s.Close()
+	t.Cleanup(s.Close)
 	vec, err := emb.Embed(ctx, []string{"refund window"})
 	require.NoError(t, err)
-	_, err = s.Eligible(ctx, store.Query{At: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: "refund window", Vector: vec[0], Embedder: emb.Name(), K: 10, EFSearch: 7})
+	return s, store.Query{At: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: "refund window", Vector: vec[0], Embedder: emb.Name(), K: 10}
+}
+
+// TestEFSearchStaysWithItsQuery: a query's own HNSW search breadth (Query.EFSearch) holds
+// for its transaction only; the pooled connection goes back to store.EFSearch.
+func TestEFSearchStaysWithItsQuery(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, q := refundWindowOn(t, "pool_max_conns", "1") // the next query gets the same connection
+	q.EFSearch = 7
+	_, err := s.Eligible(ctx, q)
 	require.NoError(t, err)
 	var ef string
 	require.NoError(t, s.Pool().QueryRow(ctx, `SHOW hnsw.ef_search`).Scan(&ef))
@@ -343,20 +354,8 @@ func TestEFSearchStaysWithItsQuery(t *testing.T) {
 // thresholds are low (here: every statement) still runs the statement as planned.
 func TestRetrievalIsNotJITCompiled(t *testing.T) {
 	t.Parallel()
-	_, scratchURL := testdb.New(t)
-	ctx := context.Background()
-	u, err := url.Parse(scratchURL)
-	require.NoError(t, err)
-	params := u.Query()
-	params.Set("jit_above_cost", "0") // sent at connect: without jit = off, every statement is compiled
-	u.RawQuery = params.Encode()
-	s, err := store.Open(ctx, u.String())
-	require.NoError(t, err)
-	defer s.Close()
-	vec, err := emb.Embed(ctx, []string{"refund window"})
-	require.NoError(t, err)
-	plan, err := s.ExplainEligible(ctx, store.Query{At: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: "refund window", Vector: vec[0], Embedder: emb.Name(), K: 10})
+	s, q := refundWindowOn(t, "jit_above_cost", "0") // sent at connect: without jit = off, every statement is compiled
+	plan, err := s.ExplainEligible(context.Background(), q)
 	require.NoError(t, err)
 	require.NotEmpty(t, plan)
 	require.NotContains(t, strings.Join(plan, "\n"), "JIT:", "the statement was JIT-compiled")
