@@ -145,17 +145,18 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		// chunk; run between the timed queries, as they were until the fourth day, they
 		// added their own cost to the figures (the 50% case at 100k: p50 6.28 and 6.44 ms
 		// then, 4.66 ms timed back to back, the same retrieval code on other builds).
-		qs := make([]store.Query, opt.Queries)
-		for i := range qs {
+		next := func(rng *rand.Rand) store.Query {
 			text := query(rng)
 			vec, _ := emb.Embed(ctx, []string{text})
-			qs[i] = store.Query{At: benchAt, Account: acct, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k}
+			return store.Query{At: benchAt, Account: acct, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k}
+		}
+		qs := make([]store.Query, opt.Queries)
+		for i := range qs {
+			qs[i] = next(rng)
 		}
 		warm := rand.New(rand.NewPCG(uint64(size)+1, uint64(sel*1e6)))
 		for range warmUp {
-			text := query(warm)
-			vec, _ := emb.Embed(ctx, []string{text})
-			if _, err := s.Eligible(ctx, store.Query{At: benchAt, Account: acct, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k}); err != nil {
+			if _, err := s.Eligible(ctx, next(warm)); err != nil {
 				return nil, err
 			}
 		}
