@@ -71,14 +71,17 @@ func (st *stack) signIn(role auth.Role, page string) string {
 }
 
 // browser starts Debian's chromium headless with a fresh profile, at width × height.
-// scripts/test.sh installs it when it is missing.
+// scripts/test.sh installs it when it is missing. The profile and chromium's temporary
+// files (its singleton socket directory, which it leaves behind when the test ends it)
+// live in the test's own directory, which the test removes.
 func browser(t *testing.T, width, height int) context.Context {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Fatal("chromium is not installed: run the tests with scripts/test.sh, which installs Debian's chromium")
 	}
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(path), chromedp.UserDataDir(t.TempDir()),
+	dir := t.TempDir()
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(path), chromedp.UserDataDir(dir), chromedp.Env("TMPDIR="+dir),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.WindowSize(width, height),
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
