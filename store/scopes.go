@@ -26,7 +26,9 @@ import (
 // wrong (graphCandidates).
 
 // IndexFrom is how many chunks a scope holds before it gets its own HNSW index. Below it
-// an exact scan of the scope costs about a millisecond and is exact by construction.
+// an exact scan of the scope costs about a millisecond and is exact by construction. The
+// planner still prefers that scan to a walk up to about 7,000 chunks at GraphM and
+// EFSearch (docs/architecture.md, "Retrieval partitions").
 const IndexFrom = 2000
 
 // GraphM and GraphEFConstruction are the build parameters of every HNSW graph retrieval
