@@ -40,14 +40,14 @@ independent exact scan with the same filters (run after the timed queries), and 
 a similarity-only baseline (top-k first, filters after) returns ineligible chunks or fewer
 than k eligible ones. For each corpus it also prints its retrieval scopes (one partition
 per plan × region): how long they took to build, their size on disk and how many chunks
-their graphs do not reach (scored exactly from each scope's side list). --explain adds, per case,
-EXPLAIN (ANALYZE, BUFFERS) of its first query: the partition, HNSW or exact scan, rows the
-time filter removed, planning and execution time. --ef-search runs every query once per
-HNSW search breadth given (the service uses 100) and prints a case for each, to weigh
-recall against latency on the same corpus. Recall counts chunk IDs. Each recall query
-whose top-10 is not the reference's is printed after the tables, both lists side by side
-with each chunk's similarity and fused score, so a chunk the search did not find shows
-apart from a tie.`,
+their graphs do not reach (scored exactly from each scope's side list). --explain adds,
+per case, EXPLAIN (ANALYZE, BUFFERS) of its first query: the partition, HNSW or exact
+scan, rows the time filter removed, planning and execution time. --ef-search runs every
+query once per HNSW search breadth given (the service uses 100) and prints a case for
+each, to weigh recall against latency on the same corpus. Recall counts chunk IDs. Each
+recall query whose top-10 is not the reference's is printed after the tables, both lists
+side by side with each chunk's similarity and fused score, so a chunk the search did not
+find shows apart from a tie.`,
 		Example: `  supportdraft bench retrieval
   supportdraft bench retrieval --chunks 10000,100000 --json
   supportdraft bench retrieval --chunks 1000000 --ef-search 100,200,400`,
