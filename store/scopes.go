@@ -229,8 +229,9 @@ const reachedSQL = `(w.reached AND NOT coalesce(w.nearest < %[1]s, false))`
 // other chunk in its own walk may be before the check lists it (Tukey's outer fence).
 // On a 100k-chunk bench scope the nearest was 0.896 at the first quartile and 0.920 at
 // the third; the fence at 0.825 listed 82 chunks (0.08%), among them one whose own walk
-// found it and, next to it, only chunks of similarity 0.35 although its true neighbours
-// were at 0.91: a query of similarity 0.88 to it missed it at every ef_search up to 1000.
+// found it and, next to it, only chunks of similarity 0.32–0.35 although its nearest true
+// neighbours were at 0.90–0.91: a query of similarity 0.88 to it missed it at every
+// ef_search up to 1000.
 // At 1.5 ranges (Tukey's inner fence) 1,382 chunks were listed; every query scores the list.
 const FenceIQRs = 3
 
