@@ -59,17 +59,10 @@ start_postgres() {
   fi
   for _ in $(seq 1 50); do as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
   as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null || die "Postgres did not answer on port $DB_PORT; see /var/log/postgresql/"
-  # Retrieval walks each scope's graph and reads its chunks: keep them in Postgres' own
-  # buffers, a quarter of the machine's memory (Postgres' usual starting point), at least
-  # 512 MB and at most 8 GB. With 512 MB a 1M-chunk walk read half its pages or more
-  # from the OS (docs/architecture.md, "Retrieval partitions"). Set once, then restarted.
-  local mem_mb want_mb have_mb
-  mem_mb=$(awk '/^MemTotal:/ {print int($2 / 1024)}' /proc/meminfo)
-  want_mb=$(( mem_mb / 4 )); want_mb=$(( want_mb < 512 ? 512 : want_mb > 8192 ? 8192 : want_mb ))
-  have_mb=$(as_postgres psql -p "$DB_PORT" -Atqc "select setting::bigint * 8 / 1024 from pg_settings where name = 'shared_buffers'")
-  if [ "$have_mb" != "$want_mb" ]; then
-    log "setting shared_buffers = ${want_mb}MB, a quarter of this machine's memory (one restart)"
-    as_postgres psql -p "$DB_PORT" -qc "ALTER SYSTEM SET shared_buffers = '${want_mb}MB'" >/dev/null
+  # Retrieval scans the eligible chunks exactly; keep them in memory (once, then restart).
+  if [ "$(as_postgres psql -p "$DB_PORT" -Atqc 'show shared_buffers')" != "512MB" ]; then
+    log "setting shared_buffers = 512MB (one restart)"
+    as_postgres psql -p "$DB_PORT" -qc "ALTER SYSTEM SET shared_buffers = '512MB'" >/dev/null
     as_root pg_ctlcluster $PG_VERSION main restart 3>&-
     for _ in $(seq 1 50); do as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
   fi

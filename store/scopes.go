@@ -210,75 +210,43 @@ func (s *Store) checkScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 	return nil
 }
 
-// walkSelfSQL walks a scope's graph for chunk sc's own vector, ten wide, and tells whether
-// the walk returned sc (reached) and how similar the nearest other chunk it returned is
-// (nearest). pgvector keeps up to ten identical vectors in one graph node, so the walk
-// returns ten rows: an identical twin does not stand in for the chunk. %[1]d is the
-// dimension count, %[2]s the partition.
-const walkSelfSQL = `LATERAL (
-	SELECT coalesce(bool_or(f.chunk_id = sc.chunk_id), false) AS reached,
-	       max(f.similarity) FILTER (WHERE f.chunk_id <> sc.chunk_id) AS nearest
-	FROM (SELECT t.chunk_id, -((t.embedding::vector(%[1]d)) <#> (sc.embedding::vector(%[1]d))) AS similarity
-	      FROM %[2]s t ORDER BY (t.embedding::vector(%[1]d)) <#> (sc.embedding::vector(%[1]d)) LIMIT 10) f) w`
-
-// reachedSQL is whether the chunk of walkSelfSQL's walk counts as reached, given the scope's
-// fence %[1]s (NULL for a graph built before there was one, migration 0065).
-const reachedSQL = `(w.reached AND NOT coalesce(w.nearest < %[1]s, false))`
-
-// FenceIQRs is how many interquartile ranges below the first quartile a chunk's nearest
-// other chunk in its own walk may be before the check lists it (Tukey's outer fence).
-// On a 100k-chunk bench scope the nearest was 0.896 at the first quartile and 0.920 at
-// the third; the fence at 0.825 listed 82 chunks (0.08%), among them one whose own walk
-// found it and, next to it, only chunks of similarity 0.32–0.35 although its nearest true
-// neighbours were at 0.90–0.91: a query of similarity 0.88 to it missed it at every
-// ef_search up to 1000.
-// At 1.5 ranges (Tukey's inner fence) 1,382 chunks were listed; every query scores the list.
-const FenceIQRs = 3
+// A chunk is reached when a walk of the scope's graph for the chunk's own vector returns
+// it. pgvector keeps up to ten identical vectors in one graph node, so the walk returns
+// ten rows: an identical twin does not stand in for the chunk. %[1]d is the dimension
+// count, %[2]s the partition.
+const reachedSQL = `EXISTS (SELECT FROM (
+	SELECT t.chunk_id FROM %[2]s t ORDER BY (t.embedding::vector(%[1]d)) <#> (sc.embedding::vector(%[1]d)) LIMIT 10) f
+	WHERE f.chunk_id = sc.chunk_id)`
 
 // checkReach puts on scope id's side list, as unreached, the chunks that a walk for their
-// own vector (walkSelfSQL) does not return, or returns with no other chunk above the
-// scope's fence (FenceIQRs, migration 0065): every chunk of the scope when its graph is
-// new (whole), which also sets the fence, else those added since the last check; the
-// others added since leave the list. The walk is ten wide, about half a millisecond a
-// chunk, and narrower than queries walk (EFSearch): a chunk that only a wide walk finds has
-// few links to it, and stays on the list too. A walk for a chunk's own vector can come down
-// to it through the upper layers of the graph while nothing near it links to it: the fence
-// catches those, whose walk found nothing of their neighbourhood. A walk that ends in the
-// wrong region of the graph is the witnesses' work.
+// own vector does not return: every chunk of the scope when its graph is new (whole),
+// else those added since the last check; the others added since leave the list. The walk
+// is ten wide, about half a millisecond a chunk, and narrower than queries walk
+// (EFSearch): a chunk that only a wide walk finds has few links to it, and stays on the
+// list too. The chunks no walk returns are exactly what HNSW loses outright; a walk that
+// ends in the wrong region of the graph is the witnesses' work.
 func checkReach(ctx context.Context, tx pgx.Tx, id, dims int, whole bool) error {
 	if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'off', true), set_config('hnsw.ef_search', '10', true)`); err != nil {
 		return err
 	}
 	part := pgx.Identifier{fmt.Sprintf("scope_chunks_%d", id)}.Sanitize()
-	walk := fmt.Sprintf(walkSelfSQL, dims, part)
-	if whole {
-		// The fence is set from the walks of all the scope's chunks, in the statement that
-		// lists those below it.
-		_, err := tx.Exec(ctx, `WITH walked AS MATERIALIZED (
-				SELECT sc.chunk_id, w.reached, w.nearest FROM `+part+` sc CROSS JOIN `+walk+` WHERE sc.scope_id = $1),
-			fence AS (
-				UPDATE retrieval_scopes SET reach_fence = (
-					SELECT q[1] - $2 * (q[2] - q[1])
-					FROM (SELECT percentile_cont(ARRAY[0.25, 0.75]) WITHIN GROUP (ORDER BY nearest) AS q FROM walked) p)
-				WHERE id = $1 RETURNING reach_fence)
-			INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
-			SELECT sc.scope_id, sc.chunk_id, 'unreached', sc.eligible_window, sc.embedding
-			FROM walked w JOIN `+part+` sc ON sc.chunk_id = w.chunk_id AND sc.scope_id = $1
-			WHERE NOT `+fmt.Sprintf(reachedSQL, `(SELECT reach_fence FROM fence)`), id, FenceIQRs)
-		return err
-	}
+	reached := fmt.Sprintf(reachedSQL, dims, part)
 	// One statement, so one snapshot: a chunk that an import adds while this runs stays
 	// unchecked for the next check, rather than leaving the list unlooked at.
-	_, err := tx.Exec(ctx, `WITH checked AS MATERIALIZED (
-			SELECT sc.chunk_id, `+fmt.Sprintf(reachedSQL, "r.reach_fence")+` AS reached
-			FROM scope_side s JOIN `+part+` sc ON sc.chunk_id = s.chunk_id AND sc.scope_id = s.scope_id
-			JOIN retrieval_scopes r ON r.id = s.scope_id
-			CROSS JOIN `+walk+`
+	sql := `WITH checked AS MATERIALIZED (
+			SELECT sc.chunk_id, ` + reached + ` AS reached
+			FROM scope_side s JOIN ` + part + ` sc ON sc.chunk_id = s.chunk_id AND sc.scope_id = s.scope_id
 			WHERE s.scope_id = $1 AND s.kind = 'unchecked'),
 		reached AS (
 			DELETE FROM scope_side s USING checked c WHERE s.scope_id = $1 AND s.chunk_id = c.chunk_id AND c.reached)
 		UPDATE scope_side s SET kind = 'unreached' FROM checked c
-		WHERE s.scope_id = $1 AND s.chunk_id = c.chunk_id AND NOT c.reached`, id)
+		WHERE s.scope_id = $1 AND s.chunk_id = c.chunk_id AND NOT c.reached`
+	if whole {
+		sql = `INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
+			SELECT sc.scope_id, sc.chunk_id, 'unreached', sc.eligible_window, sc.embedding
+			FROM ` + part + ` sc WHERE sc.scope_id = $1 AND NOT ` + reached
+	}
+	_, err := tx.Exec(ctx, sql, id)
 	return err
 }
 
