@@ -36,6 +36,9 @@ type RetrievalCase struct {
 	ScopeIndexMB float64 `json:"scope_index_mb"`
 	// Plan is EXPLAIN (ANALYZE, BUFFERS) of the case's first query, with --explain.
 	Plan []string `json:"plan,omitempty"`
+	// ExactFallbacks is how many of the recall queries a witness sent from the graph walk
+	// to an exact scan of the scope (store.ExactFallback): each costs a scan of the scope.
+	ExactFallbacks int `json:"exact_fallbacks"`
 	// Misses are the recall queries whose top-k is not the reference's.
 	Misses []RecallMiss `json:"misses,omitempty"`
 }
@@ -195,6 +198,15 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 				if found < len(want) {
 					cases[e].Misses = append(cases[e].Misses, recallMiss(q.Text, want, hits[e][i]))
 				}
+				audited := q
+				audited.EFSearch = efs[e]
+				fellBack, err := s.ExactFallback(ctx, audited)
+				if err != nil {
+					return nil, err
+				}
+				if fellBack {
+					cases[e].ExactFallbacks++
+				}
 			}
 			base, err := s.SimilarityOnly(ctx, q)
 			if err != nil {
@@ -220,8 +232,8 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 			c.BaselineIneligibleRate = ratio(baseIneligible, baseReturned)
 			c.BaselineShortRate = ratio(baseShort, min(opt.Queries, opt.RecallQueries))
 			// Each case's figures as soon as they are known, so a run cut short still tells them.
-			fmt.Fprintf(opt.Progress, "    ef_search %d: p50 %.2f ms, p95 %.2f ms, recall@10 %.3f (%d of %d found)\n",
-				c.EFSearch, c.P50Ms, c.P95Ms, c.RecallAt10, recallHits[e], recallWant)
+			fmt.Fprintf(opt.Progress, "    ef_search %d: p50 %.2f ms, p95 %.2f ms, recall@10 %.3f (%d of %d found), %d of %d queries sent from the walk to an exact scan\n",
+				c.EFSearch, c.P50Ms, c.P95Ms, c.RecallAt10, recallHits[e], recallWant, c.ExactFallbacks, min(len(qs), opt.RecallQueries))
 		}
 		out = append(out, cases...)
 	}

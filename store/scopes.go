@@ -229,7 +229,7 @@ func checkReach(ctx context.Context, tx pgx.Tx, id, dims int, whole bool) error 
 	if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'off', true), set_config('hnsw.ef_search', '10', true)`); err != nil {
 		return err
 	}
-	part := pgx.Identifier{fmt.Sprintf("scope_chunks_%d", id)}.Sanitize()
+	part := scopePartition(id)
 	reached := fmt.Sprintf(reachedSQL, dims, part)
 	// One statement, so one snapshot: a chunk that an import adds while this runs stays
 	// unchecked for the next check, rather than leaving the list unlooked at.
@@ -359,11 +359,45 @@ LIMIT $8`
 // scopedStatement is q on scope id's partition.
 func scopedStatement(q Query, id int, indexed bool) (string, []any) {
 	dims := len(q.Vector)
-	part := pgx.Identifier{fmt.Sprintf("scope_chunks_%d", id)}.Sanitize()
-	candidates := "candidates AS MATERIALIZED (" + fmt.Sprintf(exactCandidates, dims, part, "") + ")"
+	candidates := "candidates AS MATERIALIZED (" + fmt.Sprintf(exactCandidates, dims, scopePartition(id), "") + ")"
 	if indexed {
-		candidates = fmt.Sprintf(graphCandidates, dims, part, "AND (SELECT walk_wrong FROM audit)", id)
+		candidates = graphCandidatesOf(dims, id)
 	}
 	return fmt.Sprintf(scopedSQL, candidates), []any{pgvector.NewVector(q.Vector), q.At, Candidates(q.K), TSQuery(q.Text),
 		TextRankWeight, q.Account.Locale, LocaleBonus, q.K}
+}
+
+// scopePartition is the quoted name of scope id's partition of scope_chunks.
+func scopePartition(id int) string {
+	return pgx.Identifier{fmt.Sprintf("scope_chunks_%d", id)}.Sanitize()
+}
+
+// graphCandidatesOf is graphCandidates on indexed scope id, for vectors of dims dimensions.
+func graphCandidatesOf(dims, id int) string {
+	return fmt.Sprintf(graphCandidates, dims, scopePartition(id), "AND (SELECT walk_wrong FROM audit)", id)
+}
+
+// ExactFallback reports whether Eligible answers q with an exact scan of its scope because
+// a witness proved the walk wrong (graphCandidates): such a query pays for a scan of the
+// whole scope, so `bench retrieval` counts them next to its latencies. It runs the same
+// walk, side list and audit as Eligible, at the same search breadth, and asks for the
+// audit's verdict alone; PostgreSQL skips the candidates, which nothing reads. A scope
+// without a graph, or one not built yet, has no walk to fall back from.
+func (s *Store) ExactFallback(ctx context.Context, q Query) (bool, error) {
+	id, indexed, ok, err := s.scopeOf(ctx, q)
+	if err != nil {
+		return false, fmt.Errorf("find retrieval scope of %s/%s: %w", q.Account.Plan, q.Account.Region, err)
+	}
+	if !ok || !indexed {
+		return false, nil
+	}
+	sql := "WITH " + graphCandidatesOf(len(q.Vector), id) + " SELECT walk_wrong FROM audit"
+	var wrong bool
+	err = s.withEFSearch(ctx, q.EFSearch, func(db DB) error {
+		return db.QueryRow(ctx, sql, pgvector.NewVector(q.Vector), q.At, Candidates(q.K)).Scan(&wrong)
+	})
+	if err != nil {
+		return false, fmt.Errorf("audit the walk for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
+	}
+	return wrong, nil
 }

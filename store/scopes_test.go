@@ -183,8 +183,27 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	defer func() { _ = tx.Rollback(ctx) }()
 	_, err = tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 1`)
 	require.NoError(t, err)
+	fallback := func(on *store.Store, text string) bool {
+		vec, err := emb.Embed(ctx, []string{text})
+		require.NoError(t, err)
+		wrong, err := on.ExactFallback(ctx, store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+			Text: text, Vector: vec[0], Embedder: emb.Name(), K: 10})
+		require.NoError(t, err)
+		return wrong
+	}
 	for range 5 {
-		requireExactOn(t, store.OnTx(tx), walker.Pool(), at, "pro", "eu", sentence())
+		text := sentence()
+		requireExactOn(t, store.OnTx(tx), walker.Pool(), at, "pro", "eu", text)
+		require.True(t, fallback(store.OnTx(tx), text), "a walk cut to one row is sent to the exact scan")
+	}
+	require.NoError(t, tx.Rollback(ctx))
+	// A walk wide enough to cover the graph has nothing to fall back from.
+	tx, err = walker.Pool().Begin(ctx)
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, `SET LOCAL hnsw.ef_search = 1000`)
+	require.NoError(t, err)
+	for _, text := range []string{tied, sentence(), sentence(), sentence()} {
+		require.False(t, fallback(store.OnTx(tx), text), "a walk of the whole graph is not sent to the exact scan")
 	}
 	require.NoError(t, tx.Rollback(ctx))
 
