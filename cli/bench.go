@@ -31,24 +31,24 @@ func newBenchRetrievalCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "retrieval",
 		Short: "Latency and recall of eligible-only retrieval on synthetic corpora",
-		Long: `retrieval loads synthetic corpora (10k, 100k and 1M chunks by default; the 1M case
-takes about an hour and a half on two cores, most of it building scopes and checking that
-their graphs reach every chunk) whose filters match about 50%, 10%, 1% and 0.1% of the
-chunks, and for each case prints p50/p95 latency of the eligible-only query (timed back to
-back, after 20 untimed queries of its own), recall@10 of the same answers against an
-independent exact scan with the same filters (run after the timed queries), how many of
-those queries the witnesses sent from the graph walk to an exact scan of the scope (the
-slow queries of a large scope), and how often a similarity-only baseline (top-k first, filters after) returns ineligible chunks or fewer
-than k eligible ones. For each corpus it also prints its retrieval scopes (one partition
-per plan × region): how long they took to build, their size on disk and how many chunks
-their graphs do not reach (scored exactly from each scope's side list). --explain adds,
-per case, EXPLAIN (ANALYZE, BUFFERS) of its first query: the partition, HNSW or exact
-scan, rows the time filter removed, planning and execution time. --ef-search runs every
-query once per HNSW search breadth given (the service uses 100) and prints a case for
-each, to weigh recall against latency on the same corpus. Recall counts chunk IDs. Each
-recall query whose top-10 is not the reference's is printed after the tables, both lists
-side by side with each chunk's similarity and fused score, so a chunk the search did not
-find shows apart from a tie.`,
+		Long: `retrieval loads synthetic corpora (10k, 100k and 1M chunks by default; the 1M case takes
+about an hour and a half on two cores, most of it building scopes and checking that their
+graphs reach every chunk) whose filters match about 50%, 10%, 1% and 0.1% of the chunks,
+and for each case prints p50/p95 latency of the eligible-only query (timed back to back,
+after 20 untimed queries of its own), recall@10 of the same answers against an independent
+exact scan with the same filters (run after the timed queries), how many of those queries
+the witnesses sent from the graph walk to an exact scan of the scope (the slow queries of
+a large scope), and how often a similarity-only baseline (top-k first, filters after)
+returns ineligible chunks or fewer than k eligible ones. For each corpus it also prints
+its retrieval scopes (one partition per plan × region): how long they took to build, their
+size on disk and how many chunks their graphs do not reach (scored exactly from each
+scope's side list). --explain adds, per case, EXPLAIN (ANALYZE, BUFFERS) of its first
+query: the partition, HNSW or exact scan, rows the time filter removed, planning and
+execution time. --ef-search runs every query once per HNSW search breadth given (the
+service uses 100) and prints a case for each, to weigh recall against latency on the same
+corpus. Recall counts chunk IDs. Each recall query whose top-10 is not the reference's is
+printed after the tables, both lists side by side with each chunk's similarity and fused
+score, so a chunk the search did not find shows apart from a tie.`,
 		Example: `  supportdraft bench retrieval
   supportdraft bench retrieval --chunks 10000,100000 --json
   supportdraft bench retrieval --chunks 1000000 --ef-search 100,200,400`,

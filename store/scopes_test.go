@@ -197,13 +197,14 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 		require.True(t, fallback(store.OnTx(tx), text), "a walk cut to one row is sent to the exact scan")
 	}
 	require.NoError(t, tx.Rollback(ctx))
-	// A walk wide enough to cover the graph has nothing to fall back from.
+	// A walk ten times the service's width (over about 2,200 chunks) returns every witness
+	// that belongs among its candidates, so none sends it to the exact scan.
 	tx, err = walker.Pool().Begin(ctx)
 	require.NoError(t, err)
 	_, err = tx.Exec(ctx, `SET LOCAL hnsw.ef_search = 1000`)
 	require.NoError(t, err)
 	for _, text := range []string{tied, sentence(), sentence(), sentence()} {
-		require.False(t, fallback(store.OnTx(tx), text), "a walk of the whole graph is not sent to the exact scan")
+		require.False(t, fallback(store.OnTx(tx), text), "a walk that found its witnesses is not sent to the exact scan")
 	}
 	require.NoError(t, tx.Rollback(ctx))
 
