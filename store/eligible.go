@@ -147,7 +147,7 @@ func (s *Store) ExplainEligible(ctx context.Context, q Query) ([]string, error) 
 func (s *Store) eligibleStatement(ctx context.Context, q Query) (string, []any, error) {
 	id, indexed, ok, err := s.scopeOf(ctx, q)
 	if err != nil {
-		return "", nil, fmt.Errorf("find retrieval scope of %s/%s: %w", q.Account.Plan, q.Account.Region, err)
+		return "", nil, err
 	}
 	if ok {
 		sql, args := scopedStatement(q, id, indexed)

@@ -295,7 +295,10 @@ func (s *Store) scopeOf(ctx context.Context, q Query) (id int, indexed, ok bool,
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, false, false, nil
 	}
-	return id, indexed, err == nil, err
+	if err != nil {
+		return 0, false, false, fmt.Errorf("find retrieval scope of %s/%s: %w", q.Account.Plan, q.Account.Region, err)
+	}
+	return id, indexed, true, nil
 }
 
 // A scope's candidates are the best Candidates(k) chunks in their window by similarity.
@@ -385,11 +388,8 @@ func graphCandidatesOf(dims, id int) string {
 // without a graph, or one not built yet, has no walk to fall back from.
 func (s *Store) ExactFallback(ctx context.Context, q Query) (bool, error) {
 	id, indexed, ok, err := s.scopeOf(ctx, q)
-	if err != nil {
-		return false, fmt.Errorf("find retrieval scope of %s/%s: %w", q.Account.Plan, q.Account.Region, err)
-	}
-	if !ok || !indexed {
-		return false, nil
+	if err != nil || !ok || !indexed {
+		return false, err
 	}
 	sql := "WITH " + graphCandidatesOf(len(q.Vector), id) + " SELECT walk_wrong FROM audit"
 	var wrong bool
