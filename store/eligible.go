@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -84,16 +85,8 @@ LIMIT $7`
 // Eligible returns the top-k chunks of the set eligible at q.At for q.Account: from the
 // account's scope partition when it is built (scopes.go), else with eligibleSQL.
 func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
-	sql, args, err := s.eligibleStatement(ctx, q)
-	if err != nil {
-		return nil, err
-	}
 	var hits []Hit
-	err = s.withEFSearch(ctx, q.EFSearch, func(db DB) error {
-		rows, err := db.Query(ctx, sql, args...)
-		if err != nil {
-			return err
-		}
+	err := s.onScope(ctx, q, func(sc scopeRef) (string, []any) { return eligibleStatement(q, sc) }, func(rows pgx.Rows) (err error) {
 		hits, err = pgx.CollectRows(rows, pgx.RowToStructByPos[Hit])
 		return err
 	})
@@ -103,36 +96,18 @@ func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
 	return hits, nil
 }
 
-// withEFSearch runs fn on the store's connections, or, when ef is neither 0 nor the
-// connections' own EFSearch, in a transaction whose hnsw.ef_search is ef (SET LOCAL: the
-// pooled connection keeps EFSearch). The transaction costs three round trips more.
-func (s *Store) withEFSearch(ctx context.Context, ef int, fn func(DB) error) error {
-	if ef == 0 || ef == EFSearch {
-		return fn(s.db)
-	}
-	return s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.ef_search', $1, true)`, strconv.Itoa(ef)); err != nil {
-			return err
-		}
-		return fn(tx)
-	})
-}
-
 // ExplainEligible runs q's statement under EXPLAIN (ANALYZE, BUFFERS) and returns the
 // plan's lines: which partition, whether its HNSW graph or an exact scan, how many rows
 // the time filter dropped, and planning and execution time. `bench retrieval --explain`
-// prints it per selectivity.
+// prints it per selectivity. EXPLAIN plans the statement afresh, with the query's values:
+// a scoped statement's plan is the same without them (graphCandidates), but its planning
+// time is what a connection pays once per scope, not per query (onScope).
 func (s *Store) ExplainEligible(ctx context.Context, q Query) ([]string, error) {
-	sql, args, err := s.eligibleStatement(ctx, q)
-	if err != nil {
-		return nil, err
-	}
 	var plan []string
-	err = s.withEFSearch(ctx, q.EFSearch, func(db DB) error {
-		rows, err := db.Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
-		if err != nil {
-			return err
-		}
+	err := s.onScope(ctx, q, func(sc scopeRef) (string, []any) {
+		sql, args := eligibleStatement(q, sc)
+		return "EXPLAIN (ANALYZE, BUFFERS) " + sql, args
+	}, func(rows pgx.Rows) (err error) {
 		plan, err = pgx.CollectRows(rows, pgx.RowTo[string])
 		return err
 	})
@@ -144,18 +119,94 @@ func (s *Store) ExplainEligible(ctx context.Context, q Query) ([]string, error) 
 
 // eligibleStatement is q's statement: on its scope's partition when that is built, else
 // the unpartitioned eligibleSQL.
-func (s *Store) eligibleStatement(ctx context.Context, q Query) (string, []any, error) {
-	id, indexed, ok, err := s.scopeOf(ctx, q)
-	if err != nil {
-		return "", nil, err
-	}
-	if ok {
-		sql, args := scopedStatement(q, id, indexed)
-		return sql, args, nil
+func eligibleStatement(q Query, sc scopeRef) (string, []any) {
+	if sc.found {
+		return scopedStatement(q, sc)
 	}
 	return fmt.Sprintf(eligibleSQL, len(q.Vector)), []any{q.At, q.Account.Plan, q.Account.Region,
 		q.Account.Locale, pgvector.NewVector(q.Vector), TSQuery(q.Text), q.K, TextRankWeight, LocaleBonus, q.Embedder,
-		Candidates(q.K)}, nil
+		Candidates(q.K)}
+}
+
+// onScope runs the statement that build makes on q's scope and hands its rows to read
+// (build returns "" when there is nothing to run). It sends the statement in one round
+// trip with the scope lookup and the query's own settings: a pgx batch runs as one
+// implicit transaction, so set_config(…, true) holds for that statement alone. The store
+// remembers the scope each plan × region's last lookup found (scopeCache) and builds the
+// statement on it; the lookup in the batch runs just before the statement and confirms it.
+// When it answers otherwise (the first query of a plan × region, or a scope built or given
+// its graph since), the statement is built on the new answer and sent again, with the
+// lookup again. A third disagreement in a row is taken as it comes: that statement was
+// built on the lookup one round trip before it, as when the lookup went alone.
+//
+// Scoped statements run with generic plans: their text names the scope, and their plan
+// depends on no value of the query (graphCandidates), so each connection plans each once
+// instead of every query paying half a millisecond or more of planning. The
+// unpartitioned statement keeps the connection's custom plans: whether the global graph
+// or an exact scan is cheaper depends on how many chunks the account's plan and region
+// match.
+func (s *Store) onScope(ctx context.Context, q Query, build func(scopeRef) (string, []any), read func(pgx.Rows) error) error {
+	key := scopeKey{embedder: q.Embedder, plan: q.Account.Plan, region: q.Account.Region, dims: len(q.Vector)}
+	sc, known := s.scopes.get(key)
+	for tries := 1; ; tries++ {
+		b := &pgx.Batch{}
+		var now scopeRef
+		looked := false
+		queueScopeOf(b, q, &now, &looked)
+		if known {
+			if sql, args := build(sc); sql != "" {
+				if q.EFSearch != 0 {
+					b.Queue(`SELECT set_config('hnsw.ef_search', $1, true)`, strconv.Itoa(q.EFSearch))
+				}
+				if sc.found {
+					b.Queue(`SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`)
+				}
+				b.Queue(sql, args...).Query(read)
+			}
+		}
+		err := s.db.SendBatch(ctx, b).Close()
+		if !looked {
+			return err
+		}
+		s.scopes.put(key, now)
+		if known && (now == sc || tries == 3) {
+			return err
+		}
+		sc, known = now, true
+	}
+}
+
+// scopeKey is what decides an account's scope.
+type scopeKey struct {
+	embedder, plan, region string
+	dims                   int
+}
+
+// maxScopeKeys bounds scopeCache: plans and regions come from the helpdesk's accounts,
+// and a cache keyed by whatever they say must not grow without end.
+const maxScopeKeys = 4096
+
+// scopeCache is what the last lookup of each scopeKey found (onScope). It only saves a
+// round trip: every query checks it against a fresh lookup.
+type scopeCache struct {
+	mu sync.Mutex
+	m  map[scopeKey]scopeRef
+}
+
+func (c *scopeCache) get(k scopeKey) (scopeRef, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sc, ok := c.m[k]
+	return sc, ok
+}
+
+func (c *scopeCache) put(k scopeKey, sc scopeRef) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxScopeKeys {
+		c.m = make(map[scopeKey]scopeRef)
+	}
+	c.m[k] = sc
 }
 
 // similarityOnlySQL is the baseline the product exists to beat: top-k by similarity over

@@ -347,6 +347,32 @@ func TestEFSearchStaysWithItsQuery(t *testing.T) {
 	require.Equal(t, strconv.Itoa(store.EFSearch), ef)
 }
 
+// TestScopedStatementsArePlannedOnce: a scoped statement's plan depends on no value of the
+// query, so its connection plans it once (a generic plan) rather than on every query.
+func TestScopedStatementsArePlannedOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, scratchURL := testdb.New(t)
+	mustImport(t, s, file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z", plans: "[pro]", regions: "[eu]"})
+	one, err := store.Open(ctx, scratchURL+"&pool_max_conns=1") // prepared statements belong to their connection
+	require.NoError(t, err)
+	defer one.Close()
+	vec, err := emb.Embed(ctx, []string{"annual refund"})
+	require.NoError(t, err)
+	q := store.Query{At: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: "annual refund", Vector: vec[0], Embedder: emb.Name(), K: 10}
+	for range 3 {
+		hits, err := one.Eligible(ctx, q)
+		require.NoError(t, err)
+		require.NotEmpty(t, hits)
+	}
+	var generic, custom int
+	require.NoError(t, one.Pool().QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements
+		WHERE statement LIKE '%FROM candidates k%' AND statement NOT LIKE '%pg_prepared_statements%'`).Scan(&generic, &custom))
+	require.Equal(t, 3, generic, "generic plans")
+	require.Zero(t, custom, "custom plans")
+}
+
 // TestRetrievalIsNotJITCompiled: an indexed scope's statement carries an exact fallback
 // that never runs but whose estimated cost, at a million chunks, passes Postgres'
 // jit_above_cost; the server then compiled every query (35–38 ms of a 60 ms query in

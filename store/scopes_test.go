@@ -97,9 +97,13 @@ func TestScopesFollowTheCorpus(t *testing.T) {
 	require.Equal(t, []string{"b@1"}, docsOf(requireExact(t, s, after, "free", "us", q)), "unnamed plan and region: the '*' scope")
 	require.Equal(t, []string{"b@1"}, docsOf(requireExact(t, s, after, "pro", "us", q)))
 
+	// A plan no version names sees the '*' scope until one does; then its own, from the
+	// next query on, although the store remembered the '*' scope for it.
+	require.Equal(t, []string{"b@1"}, docsOf(requireExact(t, s, after, "enterprise", "eu", q)))
 	// A scope that is not built (here: removed) must not hide what the account may see.
 	mustImport(t, s, file{doc: "c", version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z", plans: "[enterprise]", regions: "[eu]"})
 	require.Contains(t, scopeSizes(t, s), "enterprise/eu", "import builds the scopes of a newly named plan")
+	require.Equal(t, []string{"b@1", "c@1"}, docsOf(requireExact(t, s, after, "enterprise", "eu", q)), "the newly named plan's scope")
 	_, err := s.Pool().Exec(context.Background(), `DELETE FROM retrieval_scopes WHERE plan = 'enterprise'`)
 	require.NoError(t, err)
 	require.Equal(t, []string{"b@1", "c@1"}, docsOf(requireExact(t, s, after, "enterprise", "eu", q)), "fallback path")

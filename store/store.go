@@ -27,6 +27,8 @@ var ErrNotFound = errors.New("not found")
 type Store struct {
 	pool *pgxpool.Pool // nil for a store over one transaction (OnTx)
 	db   DB            // what queries run on: pool, or that transaction
+	// scopes saves retrieval a round trip (onScope).
+	scopes scopeCache
 }
 
 // DB is what the store's queries run on: the pool of a store from Open, or the single
@@ -80,8 +82,9 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		// When the planner takes the HNSW index for a filtered query, keep scanning until
 		// enough rows pass the filters: a short result would drop eligible policy.
 		// work_mem lets the exact path sort its filtered rows (vectors included) in memory.
-		// Custom plans always: whether the index or an exact scan is cheaper depends on how
-		// many rows this account's plan and region match, which a generic plan cannot see.
+		// Custom plans by default: whether the global index or an exact scan is cheaper
+		// depends on how many rows this account's plan and region match, which a generic
+		// plan cannot see. Scoped retrieval asks for generic plans per statement (onScope).
 		// ef_search: see EFSearch. No parallel workers: the statements here are short, two
 		// cores gain nothing from them, and a graph scope's exact fallback (scopes.go)
 		// would launch them on every query even though its one-time filter skips it. No
