@@ -333,11 +333,11 @@ const exactCandidates = `
 // graphCandidates is how a scope with a graph finds them. walk orders by the indexed
 // expression, so the planner walks the scope's HNSW graph (pgvector's iterative scan, which
 // goes on past the chunks the time filter drops). Its statement runs with a generic plan,
-// made once per connection without the query's values (Eligible), and two things keep that
-// plan the one a custom plan would be: N is written into the text, and the time filter is
+// made once per connection without the query's values (onScope), and two things make the
+// plan independent of those values: N is written into the text, and the time filter is
 // wrapped in a CASE, which the planner cannot look into and prices at one half. Written
 // plainly, with no time to look at, it is priced at 0.5%, and the generic plan scanned a
-// 12k-chunk scope exactly rather than walk it (16 ms against 2–4 ms at 100k chunks).
+// 12k-chunk scope exactly rather than walk it (16–19 ms against 2–4 ms at 100k chunks).
 // side scores the scope's side list exactly (migration 0064): the chunks no walk reaches
 // and those not yet checked join the walk's, and the witnesses audit it. A witness in its
 // window that the walk did not return although it is more similar than the walk's last
