@@ -155,7 +155,7 @@ func (s *Store) onScope(ctx context.Context, q Query, build func(scopeRef) (stri
 		queueScopeOf(b, q, &now, &looked)
 		if known {
 			if sql, args := build(sc); sql != "" {
-				if q.EFSearch != 0 {
+				if q.EFSearch != 0 && q.EFSearch != EFSearch {
 					b.Queue(`SELECT set_config('hnsw.ef_search', $1, true)`, strconv.Itoa(q.EFSearch))
 				}
 				if sc.found {
