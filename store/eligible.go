@@ -85,11 +85,7 @@ LIMIT $7`
 // Eligible returns the top-k chunks of the set eligible at q.At for q.Account: from the
 // account's scope partition when it is built (scopes.go), else with eligibleSQL.
 func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
-	var hits []Hit
-	err := s.onScope(ctx, q, func(sc scopeRef) (string, []any) { return eligibleStatement(q, sc) }, func(rows pgx.Rows) (err error) {
-		hits, err = pgx.CollectRows(rows, pgx.RowToStructByPos[Hit])
-		return err
-	})
+	hits, err := onScope(ctx, s, q, func(sc scopeRef) (string, []any) { return eligibleStatement(q, sc) }, pgx.RowToStructByPos[Hit])
 	if err != nil {
 		return nil, fmt.Errorf("eligible chunks for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
 	}
@@ -103,14 +99,10 @@ func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
 // a scoped statement's plan is the same without them (graphCandidates), but its planning
 // time is what a connection pays once per scope, not per query (onScope).
 func (s *Store) ExplainEligible(ctx context.Context, q Query) ([]string, error) {
-	var plan []string
-	err := s.onScope(ctx, q, func(sc scopeRef) (string, []any) {
+	plan, err := onScope(ctx, s, q, func(sc scopeRef) (string, []any) {
 		sql, args := eligibleStatement(q, sc)
 		return "EXPLAIN (ANALYZE, BUFFERS) " + sql, args
-	}, func(rows pgx.Rows) (err error) {
-		plan, err = pgx.CollectRows(rows, pgx.RowTo[string])
-		return err
-	})
+	}, pgx.RowTo[string])
 	if err != nil {
 		return nil, fmt.Errorf("explain eligible chunks for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
 	}
@@ -128,8 +120,8 @@ func eligibleStatement(q Query, sc scopeRef) (string, []any) {
 		Candidates(q.K)}
 }
 
-// onScope runs the statement that build makes on q's scope and hands its rows to read
-// (build returns "" when there is nothing to run). It sends the statement in one round
+// onScope runs the statement that build makes on q's scope and returns its rows, each
+// read with scan (none when build returns "": nothing to run). It sends the statement in one round
 // trip with the scope lookup and the query's own settings: a pgx batch runs as one
 // implicit transaction, so set_config(…, true) holds for that statement alone. The store
 // remembers the scope each plan × region's last lookup found (scopeCache) and builds the
@@ -145,10 +137,12 @@ func eligibleStatement(q Query, sc scopeRef) (string, []any) {
 // unpartitioned statement keeps the connection's custom plans: whether the global graph
 // or an exact scan is cheaper depends on how many chunks the account's plan and region
 // match.
-func (s *Store) onScope(ctx context.Context, q Query, build func(scopeRef) (string, []any), read func(pgx.Rows) error) error {
+func onScope[T any](ctx context.Context, s *Store, q Query, build func(scopeRef) (string, []any), scan pgx.RowToFunc[T]) ([]T, error) {
+	var out []T
 	key := scopeKey{embedder: q.Embedder, plan: q.Account.Plan, region: q.Account.Region, dims: len(q.Vector)}
 	sc, known := s.scopes.get(key)
 	for tries := 1; ; tries++ {
+		out = nil // a statement sent on a scope that is gone answers nothing
 		b := &pgx.Batch{}
 		var now scopeRef
 		looked := false
@@ -161,16 +155,19 @@ func (s *Store) onScope(ctx context.Context, q Query, build func(scopeRef) (stri
 				if sc.found {
 					b.Queue(`SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`)
 				}
-				b.Queue(sql, args...).Query(read)
+				b.Queue(sql, args...).Query(func(rows pgx.Rows) (err error) {
+					out, err = pgx.CollectRows(rows, scan)
+					return err
+				})
 			}
 		}
 		err := s.db.SendBatch(ctx, b).Close()
 		if !looked {
-			return err
+			return nil, err
 		}
 		s.scopes.put(key, now)
 		if known && (now == sc || tries == 3) {
-			return err
+			return out, err
 		}
 		sc, known = now, true
 	}

@@ -417,18 +417,14 @@ func graphCandidatesOf(q Query, id int) string {
 // audit's verdict alone; PostgreSQL skips the candidates, which nothing reads. A scope
 // without a graph, or one not built yet, has no walk to fall back from.
 func (s *Store) ExactFallback(ctx context.Context, q Query) (bool, error) {
-	var wrong bool
-	err := s.onScope(ctx, q, func(sc scopeRef) (string, []any) {
+	wrong, err := onScope(ctx, s, q, func(sc scopeRef) (string, []any) {
 		if !sc.indexed {
 			return "", nil
 		}
 		return "WITH " + graphCandidatesOf(q, sc.id) + " SELECT walk_wrong FROM audit", []any{pgvector.NewVector(q.Vector), q.At}
-	}, func(rows pgx.Rows) (err error) {
-		wrong, err = pgx.CollectExactlyOneRow(rows, pgx.RowTo[bool])
-		return err
-	})
+	}, pgx.RowTo[bool])
 	if err != nil {
 		return false, fmt.Errorf("audit the walk for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
 	}
-	return wrong, nil
+	return len(wrong) == 1 && wrong[0], nil
 }
