@@ -213,6 +213,42 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	require.NoError(t, tx.Rollback(ctx))
 
 	requireSideList(t, walker, scope, at)
+	requireGraphUpgraded(t, walker, url, scope, at)
+}
+
+// requireGraphUpgraded replays migration 0066 over a scope whose graph is full-precision,
+// as graphs were before it: the graph and its side list go, the scope is answered exactly
+// in the meantime, and EnsureScopes builds the half-precision graph that the walk uses.
+func requireGraphUpgraded(t *testing.T, s *store.Store, url string, scope int, at time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	index := fmt.Sprintf("scope_chunks_%d_hnsw", scope)
+	_, err := s.Pool().Exec(ctx, fmt.Sprintf(`DROP INDEX %[1]s;
+		CREATE INDEX %[1]s ON scope_chunks_%[2]d USING hnsw ((embedding::vector(256)) vector_ip_ops);
+		DELETE FROM goose_db_version WHERE version_id = 66`, index, scope))
+	require.NoError(t, err)
+	applied, err := store.Migrate(ctx, url)
+	require.NoError(t, err)
+	require.Equal(t, 1, applied)
+	var indexed bool
+	var side int
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT indexed, (SELECT count(*) FROM scope_side WHERE scope_id = $1)
+		FROM retrieval_scopes WHERE id = $1`, scope).Scan(&indexed, &side))
+	require.False(t, indexed, "the old graph is dropped")
+	require.Zero(t, side, "with its side list")
+	requireExact(t, s, at, "pro", "eu", "annual refund window days")
+
+	require.NoError(t, s.EnsureScopes(ctx, emb))
+	var def string
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT indexdef FROM pg_indexes WHERE indexname = $1`, index).Scan(&def))
+	require.Contains(t, def, "halfvec_ip_ops")
+	vec, err := emb.Embed(ctx, []string{"annual refund window days"})
+	require.NoError(t, err)
+	plan, err := s.ExplainEligible(ctx, store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: "annual refund window days", Vector: vec[0], Embedder: emb.Name(), K: 10})
+	require.NoError(t, err)
+	require.Contains(t, strings.Join(plan, "\n"), "Index Scan using "+index, "the rebuilt graph is walked")
+	requireExact(t, s, at, "pro", "eu", "annual refund window days")
 }
 
 // requireSideList checks scope's side list (migration 0064) on a built graph: it lists as
@@ -231,7 +267,7 @@ func requireSideList(t *testing.T, s *store.Store, scope int, at time.Time) {
 	_, err = tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 10`)
 	require.NoError(t, err)
 	rows, err := tx.Query(ctx, `SELECT sc.chunk_id FROM `+part+` sc WHERE sc.chunk_id NOT IN (
-		SELECT t.chunk_id FROM `+part+` t ORDER BY (t.embedding::vector(256)) <#> (sc.embedding::vector(256)) LIMIT 10)
+		SELECT t.chunk_id FROM `+part+` t ORDER BY (t.embedding::halfvec(256)) <#> (sc.embedding::halfvec(256)) LIMIT 10)
 		ORDER BY 1`)
 	require.NoError(t, err)
 	lost, err := pgx.CollectRows(rows, pgx.RowTo[string])
@@ -315,8 +351,8 @@ func TestGraphMemoryHoldsTheGraph(t *testing.T) {
 	require.NoError(t, err)
 	_, err = conn.Exec(ctx, fmt.Sprintf(`SET maintenance_work_mem = '%dkB'`, store.GraphMemory(n, dims)>>10))
 	require.NoError(t, err)
-	_, err = conn.Exec(ctx, fmt.Sprintf(`CREATE INDEX ON graph_probe USING hnsw (v vector_ip_ops) WITH (m = %d, ef_construction = %d)`,
-		store.GraphM, store.GraphEFConstruction))
+	_, err = conn.Exec(ctx, fmt.Sprintf(`CREATE INDEX ON graph_probe USING hnsw ((v::halfvec(%d)) halfvec_ip_ops) WITH (m = %d, ef_construction = %d)`,
+		dims, store.GraphM, store.GraphEFConstruction))
 	require.NoError(t, err)
 	require.Empty(t, notices, "pgvector built part of the graph on disk")
 }
