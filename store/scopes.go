@@ -155,6 +155,16 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 		// raised for this transaction only (set_config(…, true) is SET LOCAL), never lowered
 		// below what the server grants: an operator's larger maintenance_work_mem stands.
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			// Workers starting together (after migration 0066, say) each run EnsureScopes: the
+			// row lock makes one build a scope's graph while the others wait, and then find
+			// it built.
+			err := tx.QueryRow(ctx, `SELECT FROM retrieval_scopes WHERE id = $1 AND NOT indexed FOR UPDATE`, sc.ID).Scan()
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
 			if _, err := tx.Exec(ctx, `
 				SELECT set_config('maintenance_work_mem', greatest(setting::bigint, $1)::text || 'kB', true)
 				FROM pg_settings WHERE name = 'maintenance_work_mem'`, GraphMemory(sc.Chunks, emb.Dims())>>10); err != nil {
@@ -175,7 +185,7 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 			if err := checkReach(ctx, tx, sc.ID, emb.Dims(), true); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, fmt.Sprintf(`INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
+			_, err = tx.Exec(ctx, fmt.Sprintf(`INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
 				SELECT scope_id, chunk_id, 'witness', eligible_window, embedding FROM scope_chunks_%d sc
 				WHERE NOT EXISTS (SELECT FROM scope_side s WHERE s.scope_id = sc.scope_id AND s.chunk_id = sc.chunk_id)
 				ORDER BY md5(chunk_id) LIMIT $1`, sc.ID), Witnesses)

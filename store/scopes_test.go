@@ -218,7 +218,8 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 
 // requireGraphUpgraded replays migration 0066 over a scope whose graph is full-precision,
 // as graphs were before it: the graph and its side list go, the scope is answered exactly
-// in the meantime, and EnsureScopes builds the half-precision graph that the walk uses.
+// in the meantime, and EnsureScopes, run by two workers at once, builds the half-precision
+// graph that the walk uses.
 func requireGraphUpgraded(t *testing.T, s *store.Store, url string, scope int, at time.Time) {
 	t.Helper()
 	ctx := context.Background()
@@ -238,7 +239,13 @@ func requireGraphUpgraded(t *testing.T, s *store.Store, url string, scope int, a
 	require.Zero(t, side, "with its side list")
 	requireExact(t, s, at, "pro", "eu", "annual refund window days")
 
-	require.NoError(t, s.EnsureScopes(ctx, emb))
+	// Every worker runs EnsureScopes at its start: two at once both succeed, one graph.
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() { errs <- s.EnsureScopes(ctx, emb) }()
+	}
+	require.NoError(t, <-errs)
+	require.NoError(t, <-errs)
 	var def string
 	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT indexdef FROM pg_indexes WHERE indexname = $1`, index).Scan(&def))
 	require.Contains(t, def, "halfvec_ip_ops")
