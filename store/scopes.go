@@ -51,15 +51,16 @@ const (
 
 // graphWith is the WITH clause that builds an HNSW index with GraphM and GraphEFConstruction.
 //
-// A scope's graph indexes its vectors cast to halfvec, two bytes a dimension: a walk reads
+// A scope's graph (indexScopes) indexes its vectors cast to halfvec, two bytes a dimension,
+// and the walks (graphCandidates, reachedSQL) order by the same expression: a walk reads
 // half the bytes per node, and at 1M chunks the graphs are larger than shared_buffers. The
 // walk ranks its candidates by the half-precision distance but reports each one's full
-// similarity, which the side list, the witnesses' audit and the final ranking compare
-// (graphCandidates); the cast moved none of 80k similarities of random unit vectors of 256
-// dimensions by 1e-4. On a 100k corpus against
-// full-precision graphs of the same chunks: 188 against 294 MB of indexes, 37 against 92
-// chunks no walk reaches, and p50 3.95 and 4.18 ms at 50% where the full-precision graph
-// took 6.11 and 4.37 (interleaved runs of 300 queries), recall 1.00 in both.
+// similarity, which the side list, the witnesses' audit and the final ranking compare; the
+// cast moved none of 80k similarities of random unit vectors of 256 dimensions by 1e-4. On
+// a 100k corpus against full-precision graphs of the same chunks: 188 against 294 MB of
+// indexes, 37 against 92 chunks no walk reaches, and p50 3.95 and 4.18 ms at 50% where the
+// full-precision graph took 6.11 and 4.37 (interleaved runs of 300 queries), recall 1.00
+// in both.
 var graphWith = fmt.Sprintf(`WITH (m = %d, ef_construction = %d)`, GraphM, GraphEFConstruction)
 
 // Scope is one partition of eligible retrieval.
