@@ -109,7 +109,7 @@ func (w *state) build(ctx workflow.Context) error {
 }
 
 func (w *state) buildSteps(ctx workflow.Context) error {
-	numbering := workflow.GetVersion(ctx, versionIterationFromState, workflow.DefaultVersion, iterationAtSave)
+	numbering := version(ctx, w.in.Generation, versionIterationFromState, iterationAtSave)
 	if numbering == iterationFromState && w.iteration == 0 {
 		if err := workflow.ExecuteActivity(dbOptions(ctx), a.LastIteration, w.in.TicketID).Get(ctx, &w.iteration); err != nil {
 			return err

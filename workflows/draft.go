@@ -29,7 +29,7 @@ type DraftWorkflow struct {
 // under the run's lock, so builds never overlap and a message never sees half a build;
 // Run itself only waits for the end and continues as new when the history grows long.
 func (d DraftWorkflow) Run(ctx workflow.Context, in *DraftInput) (*DraftResult, error) {
-	if workflow.GetVersion(ctx, versionLockedHandlers, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if version(ctx, in.Generation, versionLockedHandlers, 1) == workflow.DefaultVersion {
 		return runLegacy(ctx, in)
 	}
 	w := &run{state: newState(in), lock: workflow.NewMutex(ctx), root: ctx, review: in.Review}
@@ -211,7 +211,7 @@ func (w *run) open(ctx workflow.Context, req OpenRequest) (*DraftView, error) {
 func (w *run) rebuild(ctx workflow.Context) (*DraftView, error) {
 	var view *DraftView
 	err := w.locked(ctx, func() error {
-		if halted(ctx) {
+		if halted(ctx, w.in.Generation) {
 			return rejected("drafting is halted by the kill switch: write this reply by hand")
 		}
 		if err := w.build(ctx); err != nil {

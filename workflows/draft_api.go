@@ -100,6 +100,10 @@ type DraftInput struct {
 	// reach the help desk; zero means 10 minutes.
 	ReviewDelay time.Duration `json:"review_delay,omitempty"`
 
+	// Generation is the workflow code's Generation when this run was started; zero for runs
+	// started before it existed. It decides which versioned changes the run takes (version).
+	Generation int `json:"generation,omitempty"`
+
 	// Carried across continue-as-new.
 	Iteration   int                  `json:"iteration,omitempty"`
 	Draft       *drafts.Saved        `json:"draft,omitempty"`

@@ -51,7 +51,7 @@ func clipReason(s string) string {
 // workflow keeps the reason in its state either way; if even this write fails, the
 // failure is only in the workflow's state and its log.
 func (w *state) recordFailure(ctx workflow.Context) {
-	if workflow.GetVersion(ctx, versionRecordedFailures, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if version(ctx, w.in.Generation, versionRecordedFailures, 1) == workflow.DefaultVersion {
 		return
 	}
 	in := activities.FailureInput{TicketID: w.in.TicketID, Revision: w.revision, Reason: w.buildErr}

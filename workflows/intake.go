@@ -49,7 +49,7 @@ const versionIntakeScreen = "intake-one-screen"
 
 func (f *funnel) run(ctx workflow.Context) {
 	ref := activities.MessageRef{MessageID: f.in.MessageID}
-	if workflow.GetVersion(ctx, versionIntakeScreen, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if version(ctx, f.in.Generation, versionIntakeScreen, 1) == workflow.DefaultVersion {
 		f.runLayerByLayer(ctx, ref)
 		return
 	}

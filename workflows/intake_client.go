@@ -19,6 +19,8 @@ import (
 // result. Only a failed earlier run may be started again, so a webhook redelivered after
 // a failure gets another try.
 func RunIntake(ctx context.Context, c client.Client, scope, taskQueue string, in *IntakeInput) (res *IntakeResult, duplicate bool, err error) {
+	input := *in
+	input.Generation = Generation
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                                       IntakeWorkflowID(scope, in.MessageID),
 		TaskQueue:                                taskQueue,
@@ -31,7 +33,7 @@ func RunIntake(ctx context.Context, c client.Client, scope, taskQueue string, in
 		// that wait at p50 52 ms under load. A process with no worker on the task queue (the API
 		// replicas) starts the workflow the ordinary way.
 		EnableEagerStart: true,
-	}, Intake, in)
+	}, Intake, &input)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &started) {
 		return nil, true, nil
@@ -62,6 +64,7 @@ func DraftStarter(c client.Client, taskQueue string, template DraftInput) activi
 	return func(ctx context.Context, ticketID string, revision int, bucket, forcedReview string) error {
 		in := template
 		in.TicketID, in.Revision, in.Bucket, in.ForcedReview = ticketID, revision, bucket, forcedReview
+		in.Generation = Generation
 		start := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
 			ID:                       DraftWorkflowID(ticketID),
 			TaskQueue:                taskQueue,

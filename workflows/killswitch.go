@@ -7,8 +7,8 @@ import (
 // halted reads the kill switch for a rebuild. Drafts whose history predates the check
 // (no version marker) skip it, so they replay. A switch that cannot be read counts as on:
 // a rebuild is never urgent, and the agent can write the reply by hand.
-func halted(ctx workflow.Context) bool {
-	if workflow.GetVersion(ctx, "rebuild-checks-kill-switch", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+func halted(ctx workflow.Context, generation int) bool {
+	if version(ctx, generation, "rebuild-checks-kill-switch", 1) == workflow.DefaultVersion {
 		return false
 	}
 	var on bool

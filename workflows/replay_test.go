@@ -26,9 +26,12 @@ import (
 //     send-checked signals with the verdict.
 //   - lifecycle-iteration-at-save.json: the same with iterations numbered at Save, under a
 //     build key, no LastIteration.
+//   - lifecycle-generation-1.json: the same, started with Generation 1 in its input: no
+//     version markers and no search-attribute upserts (see generation.go).
 //
 // A change to the workflow that would break running drafts fails here; guard it with
-// workflow.GetVersion. Record a new one with record.sh NAME.
+// workflow.GetVersion (or, for a hot path, a new Generation). Record a new one with
+// record.sh NAME.
 func TestReplayRecordedHistories(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("testdata/histories/*.json")

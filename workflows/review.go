@@ -63,7 +63,7 @@ func (w *run) handOff(ctx workflow.Context, entry *review.Entry) {
 		if w.review != entry || entry.State != review.Approved {
 			return nil
 		}
-		if workflow.GetVersion(ctx, versionHandOff, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		if version(ctx, w.in.Generation, versionHandOff, 1) == workflow.DefaultVersion {
 			entry.State = review.HandedOff
 			w.saveReview(ctx)
 			return nil
@@ -143,7 +143,7 @@ func (w *run) approve(ctx workflow.Context, d ReviewDecision) (*review.Entry, er
 			w.saveReview(ctx)
 			return nil
 		}
-		if workflow.GetVersion(ctx, versionHandOff, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		if version(ctx, w.in.Generation, versionHandOff, 1) == workflow.DefaultVersion {
 			w.review.Decide(review.HandedOff, d.By, workflow.Now(ctx))
 			w.saveReview(ctx)
 			return nil

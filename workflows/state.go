@@ -147,6 +147,7 @@ func (w *state) continueAsNew(ctx workflow.Context) error {
 	next := *w.in
 	next.Revision, next.Iteration, next.Draft, next.StaleReason = w.revision, w.iteration, w.draft, w.staleReasons
 	next.Current, next.LocalModels = nil, false
+	next.Generation = Generation
 	return workflow.NewContinueAsNewError(ctx, DraftWorkflowType, &next)
 }
 
