@@ -31,22 +31,22 @@ func (s *Store) CreateToken(ctx context.Context, name, role string, hash []byte)
 }
 
 // ActiveTokenByHash finds the unrevoked token with this hash, or ErrNotFound. It marks the
-// token used, at most once a minute, so `token list` shows which tokens are alive.
+// token used, at most once a minute, so `token list` shows which tokens are alive. Every
+// API request asks it, so it is one statement: the update touches the row only when the
+// mark is a minute old, and the token comes back either way.
 func (s *Store) ActiveTokenByHash(ctx context.Context, hash []byte) (Token, error) {
-	rows, err := s.db.Query(ctx, `UPDATE api_tokens SET last_used_at = now()
-		WHERE hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
-		RETURNING `+tokenColumns, hash)
+	rows, err := s.db.Query(ctx, `WITH t AS (
+			SELECT `+tokenColumns+` FROM api_tokens WHERE hash = $1 AND revoked_at IS NULL),
+		marked AS (
+			UPDATE api_tokens a SET last_used_at = now() FROM t
+			WHERE a.id = t.id AND (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute')
+			RETURNING a.last_used_at)
+		SELECT t.id, t.name, t.role, t.created_at, coalesce((SELECT last_used_at FROM marked), t.last_used_at), t.revoked_at
+		FROM t`, hash)
 	if err != nil {
 		return Token{}, fmt.Errorf("look up token: %w", err)
 	}
 	t, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Token])
-	if errors.Is(err, pgx.ErrNoRows) {
-		rows, err = s.db.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE hash = $1 AND revoked_at IS NULL`, hash)
-		if err != nil {
-			return Token{}, fmt.Errorf("look up token: %w", err)
-		}
-		t, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Token])
-	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Token{}, fmt.Errorf("token: %w", ErrNotFound)
 	}
