@@ -31,14 +31,15 @@ func (s *Store) SaveIteration(ctx context.Context, r *drafts.Saved, area string)
 func (s *Store) SaveBuild(ctx context.Context, r *drafts.Saved, area, buildKey string) (int, error) {
 	saved := *r
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('drafts:' || $1))`, r.TicketID); err != nil {
-			return fmt.Errorf("lock drafts of %s: %w", r.TicketID, err)
-		}
-		err := tx.QueryRow(ctx, `SELECT coalesce(
+		// One round trip: the server runs the two in order, and the number is read after
+		// the lock is held (each statement takes its own snapshot).
+		number := &pgx.Batch{}
+		number.Queue(`SELECT pg_advisory_xact_lock(hashtext('drafts:' || $1))`, r.TicketID)
+		number.Queue(`SELECT coalesce(
 			  (SELECT iteration FROM drafts WHERE ticket_id = $1 AND build_key = $2),
 			  (SELECT coalesce(max(iteration), 0) + 1 FROM drafts WHERE ticket_id = $1))`,
-			r.TicketID, buildKey).Scan(&saved.Iteration)
-		if err != nil {
+			r.TicketID, buildKey).QueryRow(func(row pgx.Row) error { return row.Scan(&saved.Iteration) })
+		if err := tx.SendBatch(ctx, number).Close(); err != nil {
 			return fmt.Errorf("number draft of %s (build %s): %w", r.TicketID, buildKey, err)
 		}
 		return saveIteration(ctx, tx, &saved, area, buildKey)
@@ -47,11 +48,12 @@ func (s *Store) SaveBuild(ctx context.Context, r *drafts.Saved, area, buildKey s
 }
 
 // saveIteration writes r as its (ticket, iteration) row, replacing one already there,
-// clears the ticket's failed build and logs r's rejections. buildKey is kept on the row;
-// empty when the caller numbered r.
+// clears the ticket's failed build and logs r's rejections, in one round trip. buildKey is
+// kept on the row; empty when the caller numbered r.
 func saveIteration(ctx context.Context, tx pgx.Tx, r *drafts.Saved, area, buildKey string) error {
 	js := func(v any) []byte { b, _ := json.Marshal(v); return b }
-	_, err := tx.Exec(ctx, `
+	b := &pgx.Batch{}
+	b.Queue(`
 		INSERT INTO drafts (ticket_id, iteration, revision, status, eligible_at, plan, region, locale, reply,
 		  model_reply, abstained, note, claims, sentences, bound, evidence, scores, unsupported, confidence, stale_reasons, area,
 		  build_key)
@@ -65,18 +67,13 @@ func saveIteration(ctx context.Context, tx pgx.Tx, r *drafts.Saved, area, buildK
 		r.TicketID, r.Iteration, r.Revision, r.Status, r.EligibleAt, r.Account.Plan, r.Account.Region, r.Account.Locale,
 		r.Reply, r.ModelReply, r.Abstained, r.Note, js(r.Claims), js(r.Sentences), js(r.Bound), js(r.Evidence),
 		js(r.Scores), r.Unsupported, r.Confidence, js(nonNil(r.StaleReasons)), area, buildKey)
-	if err != nil {
-		return fmt.Errorf("save draft %s #%d: %w", r.TicketID, r.Iteration, err)
-	}
-	if _, err := tx.Exec(ctx, `DELETE FROM build_failures WHERE ticket_id = $1`, r.TicketID); err != nil {
-		return fmt.Errorf("clear failed build of %s: %w", r.TicketID, err)
-	}
+	b.Queue(`DELETE FROM build_failures WHERE ticket_id = $1`, r.TicketID)
 	for _, rj := range rejectionsOf(r) {
-		_, err := tx.Exec(ctx, `INSERT INTO rejections (ticket_id, iteration, sentence, reason, area, subject)
+		b.Queue(`INSERT INTO rejections (ticket_id, iteration, sentence, reason, area, subject)
 			VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING`, r.TicketID, r.Iteration, rj.sentence, rj.reason, area, rj.subject)
-		if err != nil {
-			return fmt.Errorf("log rejection for %s: %w", r.TicketID, err)
-		}
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("save draft %s #%d (its row, failed build or rejection log): %w", r.TicketID, r.Iteration, err)
 	}
 	return nil
 }
