@@ -142,7 +142,11 @@ sample corpus), then send-checks each draft five times. It prints p50/p95 draft 
 as the sidebar sees it, drafts per second, history events per workflow, and send-check
 p50/p99 as the send hook sees it. Payloads are encrypted with a key made for the run, as
 in production; the codec's work on one draft's history (payloads, size, time to encrypt
-and decrypt them) is printed too. --codec=false runs the same in clear, to compare.`,
+and decrypt them) is printed too. --codec=false runs the same in clear, to compare.
+
+Two waves of --concurrency drafts run first and are not timed: a fresh process opens its
+connections and prepares its statements on its first drafts, which a running service did
+long ago. The slowest of them is printed on a line of its own.`,
 		Example: `  supportdraft bench workflow --drafts 200 --json`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -161,6 +165,7 @@ and decrypt them) is printed too. --codec=false runs the same in clear, to compa
 			}
 			fmt.Fprintf(out, "drafts %d (concurrency %d)\ndraft latency p50 %.1f ms, p95 %.1f ms\nthroughput %.1f drafts/s\nhistory events per workflow %.0f\nsend-check p50 %.1f ms, p99 %.1f ms\n",
 				res.Drafts, res.Concurrency, res.P50Ms, res.P95Ms, res.DraftsPerS, res.EventsPerWorkflow, res.SendCheckP50Ms, res.SendCheckP99Ms)
+			fmt.Fprintf(out, "warm-up %d drafts, not counted above: slowest %.1f ms\n", res.WarmUpDrafts, res.WarmUpMaxMs)
 			fmt.Fprintf(out, "workflow tasks %d: waiting for a worker p50 %.1f ms, p99 %.1f ms; on the worker p50 %.1f ms, p99 %.1f ms\n",
 				res.Tasks.Tasks, res.Tasks.ScheduleToStartP50, res.Tasks.ScheduleToStartP99, res.Tasks.StartToCompleteP50, res.Tasks.StartToCompleteP99)
 			if c := res.CodecCost; c != nil {
