@@ -10,9 +10,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
-	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/internal/testenv"
-	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -25,12 +23,7 @@ func TestOpenedDraftsSkipVersionMarkersOlderRunsKeepThem(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, _ := testdb.New(t)
-	c := testenv.Temporal(t)
-	tq := testenv.Unique("test-generation-")
-	w := worker.New(c, tq, testenv.Activities(t, s, nil), true)
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
+	s, c, tq := realWorker(t, "test-generation-")
 
 	open := func(in *workflows.DraftInput) string {
 		require.NoError(t, s.SaveTicket(ctx, testenv.Ticket(in.TicketID, 1, "pro", "eu", time.Now().Add(-time.Hour),

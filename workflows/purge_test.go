@@ -11,10 +11,8 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
-	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/ticket"
-	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -24,12 +22,7 @@ import (
 func TestPurgeScheduleRunsThePurge(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := testdb.New(t)
-	c := testenv.Temporal(t)
-	tq := testenv.Unique("test-purge-")
-	w := worker.New(c, tq, testenv.Activities(t, s, nil), true)
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
+	s, c, tq := realWorker(t, "test-purge-")
 
 	now := time.Now().UTC()
 	for _, id := range []string{"PURGE-OLD", "PURGE-NEW"} {
