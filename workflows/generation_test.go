@@ -25,24 +25,24 @@ func TestOpenedDraftsSkipVersionMarkersOlderRunsKeepThem(t *testing.T) {
 	defer cancel()
 	s, c, tq := realWorker(t, "test-generation-")
 
-	open := func(in *workflows.DraftInput) string {
-		require.NoError(t, s.SaveTicket(ctx, testenv.Ticket(in.TicketID, 1, "pro", "eu", time.Now().Add(-time.Hour),
+	// newTicket saves revision 1 of a refund question under a new ID.
+	newTicket := func(prefix string) string {
+		id := testenv.Unique(prefix)
+		require.NoError(t, s.SaveTicket(ctx, testenv.Ticket(id, 1, "pro", "eu", time.Now().Add(-time.Hour),
 			"Our annual Pro plan renewed five days ago. Can we still get a refund?")))
-		id := workflows.DraftWorkflowID(in.TicketID)
-		view, err := workflows.Open(ctx, c, id, tq, in)
-		require.NoError(t, err)
-		require.NotEmpty(t, view.Reply)
 		return id
 	}
-	current := open(&workflows.DraftInput{TicketID: testenv.Unique("GEN-"), Revision: 1, IdleTimeout: time.Hour})
+	ticketID := newTicket("GEN-")
+	current := workflows.DraftWorkflowID(ticketID)
+	opened, err := workflows.Open(ctx, c, current, tq, &workflows.DraftInput{TicketID: ticketID, Revision: 1, IdleTimeout: time.Hour})
+	require.NoError(t, err)
+	require.NotEmpty(t, opened.Reply)
 	markers, upserts := versionEvents(t, c, current)
 	assert.Zero(t, markers, "version markers in a current-generation draft")
 	assert.Zero(t, upserts, "search-attribute upserts in a current-generation draft")
 
 	// A run as started before generations: the same update-with-start, input without one.
-	older := testenv.Unique("GEN-OLD-")
-	require.NoError(t, s.SaveTicket(ctx, testenv.Ticket(older, 1, "pro", "eu", time.Now().Add(-time.Hour),
-		"Our annual Pro plan renewed five days ago. Can we still get a refund?")))
+	older := newTicket("GEN-OLD-")
 	olderID := workflows.DraftWorkflowID(older)
 	start := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: olderID, TaskQueue: tq,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING},
