@@ -140,20 +140,19 @@ func (s *Server) sendCheck(c echo.Context) error {
 	id := c.Param("ticket")
 	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
 	defer cancel()
-	bound, boundErr := s.Store.LatestSummary(ctx, id)
+	// The draft, the ticket and the text kept in one round trip. The text is kept first, so
+	// every verdict names what it was given and the signal carries only its ID and hash.
+	// Postgres down: the check goes on without it.
+	start := s.Store.StartSendCheck(ctx, id, b.Text)
+	bound, boundErr, ref := start.Draft, start.DraftErr, start.Text
 	iteration := 0
 	if boundErr == nil {
 		iteration = bound.Iteration
 	} else if !errors.Is(boundErr, store.ErrNotFound) {
 		s.Log.Warn("send-check could not read the draft", "ticket", id, "error", boundErr)
 	}
-	// The text is kept first, so every verdict names what it was given and the signal
-	// carries only its ID and hash. Postgres down: the check goes on without it.
-	var ref *drafts.TextRef
-	if kept, err := s.Store.SaveAgentText(ctx, id, store.TextSendCheck, b.Text); err == nil {
-		ref = &kept
-	} else {
-		s.Log.Warn("send-check could not keep the text: checking without it", "ticket", id, "error", err)
+	if start.TextErr != nil {
+		s.Log.Warn("send-check could not keep the text: checking without it", "ticket", id, "error", start.TextErr)
 	}
 	answer := func(res drafts.SendCheck) error {
 		if ref != nil {
@@ -171,7 +170,7 @@ func (s *Server) sendCheck(c echo.Context) error {
 		return answer(drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans, Iteration: iteration,
 			Warning: "The reply still contains unresolved placeholders: fill them in before sending."})
 	}
-	latest, unbacked, guarded := s.unbacked(ctx, id, b.Text)
+	unbacked, guarded := s.unbacked(ctx, id, b.Text, start.Ticket, start.TicketErr)
 	if len(unbacked) > 0 && b.OverrideReason == "" {
 		return answer(drafts.UnsupportedCheck(unbacked, iteration))
 	}
@@ -184,7 +183,7 @@ func (s *Server) sendCheck(c echo.Context) error {
 	if bound != nil && drafts.Ended(bound.Status) {
 		return refuse(fmt.Sprintf("no open draft for ticket %s: its draft was %s; open it in the sidebar for a new one", id, bound.Status))
 	}
-	res := s.freshness(ctx, id, bound, latest)
+	res := s.freshness(ctx, id, bound, start.Ticket)
 	switch res.Verdict {
 	case drafts.VerdictStale:
 		if ended := s.tellStale(ctx, id, res, ref); ended {
@@ -224,7 +223,7 @@ func (s *Server) tellStale(ctx context.Context, ticketID string, res drafts.Send
 // freshness compares the draft's bindings (bound: nil if they could not be read) with the
 // world now: ok, stale with reasons, or unchecked when Postgres cannot answer, since
 // blocking every reply is worse than one unchecked draft. latest is the ticket's latest
-// revision as the guard read it (nil if it could not).
+// revision as StartSendCheck read it (nil if it could not).
 func (s *Server) freshness(ctx context.Context, ticketID string, bound *drafts.Summary, latest *ticket.Ticket) drafts.SendCheck {
 	err := errors.New("the draft or its ticket could not be read")
 	if bound != nil && latest != nil {
@@ -244,23 +243,22 @@ func (s *Server) freshness(ctx context.Context, ticketID string, bound *drafts.S
 	return res
 }
 
-// unbacked runs the guard on text against the sources eligible now for the ticket's
-// account, and returns the ticket's latest revision it read (nil if it could not).
-// guarded is false when the guard could not run (no stored ticket, database error): the
-// send then goes on unchecked, never blocked by a checker that is down.
-func (s *Server) unbacked(ctx context.Context, ticketID, text string) (latest *ticket.Ticket, out []drafts.Unbacked, guarded bool) {
-	latest, err := s.Store.LatestTicket(ctx, ticketID)
+// unbacked runs the guard on text against the sources eligible now for the account of
+// latest, the ticket's latest revision (err: why it could not be read). guarded is false
+// when the guard could not run (no stored ticket, database error): the send then goes on
+// unchecked, never blocked by a checker that is down.
+func (s *Server) unbacked(ctx context.Context, ticketID, text string, latest *ticket.Ticket, err error) (out []drafts.Unbacked, guarded bool) {
 	if err == nil && !s.Vocab.Commits(text) {
-		return latest, nil, true // nothing a source must back: no need to read the sources
+		return nil, true // nothing a source must back: no need to read the sources
 	}
 	if err == nil {
 		var sources []policy.Evidence
 		if sources, err = s.Store.EligibleChunks(ctx, time.Now(), latest.Account.Plan, latest.Account.Region); err == nil {
-			return latest, drafts.UnbackedCommitments(s.Vocab, text, sources), true
+			return drafts.UnbackedCommitments(s.Vocab, text, sources), true
 		}
 	}
 	s.Log.Warn("send-check could not run the guard: the text is not checked against policy", "ticket", ticketID, "error", err)
-	return latest, nil, false
+	return nil, false
 }
 
 // unknownTicket reports a ticket the database positively does not know. A database that

@@ -26,13 +26,14 @@ var ErrTextMismatch = errors.New("stored text does not match its SHA-256")
 // reference that updates and activities carry instead of it.
 func (s *Store) SaveAgentText(ctx context.Context, ticketID, kind, text string) (drafts.TextRef, error) {
 	ref := drafts.TextRef{SHA256: drafts.TextSHA256(text)}
-	err := s.db.QueryRow(ctx, `INSERT INTO agent_texts (ticket_id, kind, text, sha256) VALUES ($1,$2,$3,$4) RETURNING id`,
-		ticketID, kind, text, ref.SHA256).Scan(&ref.ID)
-	if err != nil {
+	if err := s.db.QueryRow(ctx, insertAgentTextSQL, ticketID, kind, text, ref.SHA256).Scan(&ref.ID); err != nil {
 		return ref, fmt.Errorf("keep %s text of ticket %s: %w", kind, ticketID, err)
 	}
 	return ref, nil
 }
+
+// insertAgentTextSQL keeps one text: ticket, kind, text, its SHA-256; it returns the ID.
+const insertAgentTextSQL = `INSERT INTO agent_texts (ticket_id, kind, text, sha256) VALUES ($1,$2,$3,$4) RETURNING id`
 
 // AgentText reads the text ref names, for ticketID, and verifies its hash: ErrNotFound if
 // the ticket has no such text, ErrTextMismatch if the words are not the ones referenced.

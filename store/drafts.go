@@ -168,18 +168,20 @@ func (s *Store) LastIteration(ctx context.Context, ticketID string) (int, error)
 	return n, err
 }
 
-// LatestSummary returns the bindings of a ticket's newest saved iteration, or ErrNotFound
-// before the first save: all the send hook compares with the world at send time, without
-// the reply, claims and sentences LatestIteration decodes.
-func (s *Store) LatestSummary(ctx context.Context, ticketID string) (*drafts.Summary, error) {
+// latestSummarySQL reads the bindings of a ticket's newest saved iteration: all the send
+// hook compares with the world at send time (StartSendCheck), without the reply, claims and
+// sentences LatestIteration decodes.
+const latestSummarySQL = `
+	SELECT iteration, revision, status, plan, region, bound, confidence,
+	       (SELECT count(*) FROM jsonb_array_elements(CASE jsonb_typeof(sentences) WHEN 'array' THEN sentences ELSE '[]' END) e
+	        WHERE NOT (e->>'kept')::boolean)::int -- a draft saved with no sentences holds JSON null
+	FROM drafts WHERE ticket_id = $1 ORDER BY iteration DESC LIMIT 1`
+
+// scanSummary reads a row of latestSummarySQL: ErrNotFound before the ticket's first save.
+func scanSummary(row pgx.Row, ticketID string) (*drafts.Summary, error) {
 	var sum drafts.Summary
 	var bound []byte
-	err := s.db.QueryRow(ctx, `
-		SELECT iteration, revision, status, plan, region, bound, confidence,
-		       (SELECT count(*) FROM jsonb_array_elements(CASE jsonb_typeof(sentences) WHEN 'array' THEN sentences ELSE '[]' END) e
-		        WHERE NOT (e->>'kept')::boolean)::int -- a draft saved with no sentences holds JSON null
-		FROM drafts WHERE ticket_id = $1 ORDER BY iteration DESC LIMIT 1`, ticketID).Scan(
-		&sum.Iteration, &sum.Revision, &sum.Status, &sum.Plan, &sum.Region, &bound, &sum.Confidence, &sum.Struck)
+	err := row.Scan(&sum.Iteration, &sum.Revision, &sum.Status, &sum.Plan, &sum.Region, &bound, &sum.Confidence, &sum.Struck)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("draft for ticket %s: %w", ticketID, ErrNotFound)
 	}

@@ -120,21 +120,21 @@ func TestSaveBuildNumbersConcurrentBuildsApart(t *testing.T) {
 // The send hook reads the newest iteration's summary: its bindings and how many
 // sentences were struck. A draft saved with no sentences at all (JSON null) reads as
 // none struck, not as an error that would turn every check on it into "unchecked".
-func TestLatestSummaryCountsStruckSentences(t *testing.T) {
+func TestSendCheckSummaryCountsStruckSentences(t *testing.T) {
 	s := testdb.Tx(t)
 	ctx := context.Background()
 	r := drafts.Saved{TicketID: "T-SUM", Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: time.Now().UTC(),
 		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: time.Now().UTC()}
 	require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
-	sum, err := s.LatestSummary(ctx, "T-SUM")
-	require.NoError(t, err)
-	assert.Equal(t, 0, sum.Struck)
+	st := s.StartSendCheck(ctx, "T-SUM", "Hi.")
+	require.NoError(t, st.DraftErr)
+	assert.Equal(t, 0, st.Draft.Struck)
 
 	r.Iteration = 2
 	r.Sentences = []guard.SentenceResult{{Text: "Hello.", Kept: true}, {Text: "We refund within 60 days.", Reason: "no eligible source states 60 days"}}
 	require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
-	sum, err = s.LatestSummary(ctx, "T-SUM")
-	require.NoError(t, err)
-	assert.Equal(t, 2, sum.Iteration)
-	assert.Equal(t, 1, sum.Struck)
+	st = s.StartSendCheck(ctx, "T-SUM", "Hi.")
+	require.NoError(t, st.DraftErr)
+	assert.Equal(t, 2, st.Draft.Iteration)
+	assert.Equal(t, 1, st.Draft.Struck)
 }

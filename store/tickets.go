@@ -26,10 +26,12 @@ func (s *Store) Ticket(ctx context.Context, ticketID string, revision int) (*tic
 	return scanTicket(row, ticketID)
 }
 
+// latestTicketSQL reads the highest revision of a ticket: the state of the ticket now.
+const latestTicketSQL = `SELECT ` + ticketColumns + ` FROM ticket_revisions WHERE ticket_id = $1 ORDER BY revision DESC LIMIT 1`
+
 // LatestTicket loads the highest revision of a ticket: the state of the ticket now.
 func (s *Store) LatestTicket(ctx context.Context, ticketID string) (*ticket.Ticket, error) {
-	row := s.db.QueryRow(ctx, `SELECT `+ticketColumns+` FROM ticket_revisions WHERE ticket_id = $1 ORDER BY revision DESC LIMIT 1`, ticketID)
-	return scanTicket(row, ticketID)
+	return scanTicket(s.db.QueryRow(ctx, latestTicketSQL, ticketID), ticketID)
 }
 
 func scanTicket(row pgx.Row, ticketID string) (*ticket.Ticket, error) {

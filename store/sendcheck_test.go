@@ -1,0 +1,66 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
+)
+
+// The send hook's one round trip reads the newest draft and the latest revision of its
+// ticket and keeps the text under its hash. A ticket the database does not know reads as
+// not found twice, its text still kept (the hook drops it when it refuses).
+func TestStartSendCheckReadsDraftAndTicketAndKeepsTheText(t *testing.T) {
+	s := testdb.Tx(t)
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Second)
+	for rev, plan := range []string{"pro", "business"} {
+		require.NoError(t, s.SaveTicket(ctx, &ticket.Ticket{TicketID: "T-START", Revision: rev + 1, UpdatedAt: now, Channel: "email",
+			Subject: "Refund", Account: ticket.Account{ID: "A-1", Plan: plan, Region: "eu", Locale: "en"},
+			Messages: []ticket.Message{{Author: "customer", At: now, Body: "Can I get a refund?"}}}))
+	}
+	for it := 1; it <= 2; it++ {
+		require.NoError(t, s.SaveIteration(ctx, &drafts.Saved{TicketID: "T-START", Iteration: it, Revision: 1, Status: drafts.StatusReady,
+			EligibleAt: now, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: now}, "refunds"))
+	}
+
+	st := s.StartSendCheck(ctx, "T-START", "Hi, your refund is on its way.")
+	require.NoError(t, st.DraftErr)
+	require.NoError(t, st.TicketErr)
+	require.NoError(t, st.TextErr)
+	assert.Equal(t, 2, st.Draft.Iteration)
+	assert.Equal(t, 1, st.Draft.Revision)
+	assert.Equal(t, 2, st.Ticket.Revision)
+	assert.Equal(t, "business", st.Ticket.Account.Plan)
+	text, err := s.AgentText(ctx, "T-START", *st.Text)
+	require.NoError(t, err)
+	assert.Equal(t, "Hi, your refund is on its way.", text)
+
+	st = s.StartSendCheck(ctx, "T-NOBODY", "Hello.")
+	assert.ErrorIs(t, st.DraftErr, store.ErrNotFound)
+	assert.ErrorIs(t, st.TicketErr, store.ErrNotFound)
+	require.NoError(t, st.TextErr)
+	assert.NotZero(t, st.Text.ID)
+}
+
+// A batch that cannot run at all leaves no part looking read: each carries the failure.
+func TestStartSendCheckThatCannotRunFailsEveryPart(t *testing.T) {
+	s := testdb.Tx(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st := s.StartSendCheck(ctx, "T-START", "Hello.")
+	for _, err := range []error{st.DraftErr, st.TicketErr, st.TextErr} {
+		assert.ErrorIs(t, err, context.Canceled)
+	}
+	assert.Nil(t, st.Draft)
+	assert.Nil(t, st.Ticket)
+	assert.Nil(t, st.Text)
+}
