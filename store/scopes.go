@@ -369,13 +369,25 @@ const exactCandidates = `
 // candidate (or the walk came back short) proves the walk wrong; then, and only then, the
 // scope is scanned exactly (exactCandidates behind a one-time filter, which never runs
 // otherwise). %[4]d is the scope's ID.
+//
+// The graph orders its walk by half-precision distance, and candidates are chosen by full
+// similarity: reach takes WalkRows(k), twice N, in the walk's order, and walk keeps the
+// best N of them by full similarity. Cutting the walk itself at N dropped true candidates
+// near the cut whose half-precision distance ranked them just below it: in a throwaway
+// count on one 100k build (1,000 queries per scope, each walk's N against an exact scan of
+// the scope) 83–87 of 50,000 candidates at 50% and 46–55 at 10%, the same at ef_search
+// 150, strict order or relaxed; taking 2N missed 0 (60 rows: 1–4). They were the misses
+// `bench retrieval` reported since the graphs became half-precision, which a wider walk
+// did not find because the cut, not the walk, lost them.
 const graphCandidates = `
-walk AS MATERIALIZED (
+reach AS MATERIALIZED (
   SELECT sc.chunk_id, -((sc.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity
   FROM %[2]s sc
   WHERE CASE WHEN sc.eligible_window @> $2::timestamptz THEN true END
   ORDER BY (sc.embedding::halfvec(%[1]d)) <#> $1::halfvec(%[1]d)
-  LIMIT %[5]d),
+  LIMIT %[6]d),
+walk AS MATERIALIZED (
+  SELECT chunk_id, similarity FROM reach ORDER BY similarity DESC, chunk_id COLLATE "C" LIMIT %[5]d),
 side AS MATERIALIZED (
   SELECT s.chunk_id, -((s.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity, s.kind = 'witness' AS witness
   FROM scope_side s
@@ -422,10 +434,15 @@ func scopedStatement(q Query, sc scopeRef) (string, []any) {
 }
 
 // scopeSQLf fills in the scoped statement text for q on scope id: dimensions, partition,
-// extra condition, scope ID and number of candidates, in that order.
+// extra condition, scope ID, number of candidates and rows of the graph walk, in that order.
 func scopeSQLf(format string, q Query, id int, extra string) string {
-	return fmt.Sprintf(format, len(q.Vector), scopePartition(id), extra, id, Candidates(q.K))
+	return fmt.Sprintf(format, len(q.Vector), scopePartition(id), extra, id, Candidates(q.K), WalkRows(q.K))
 }
+
+// WalkRows is how many rows a scope's graph walk returns for the Candidates(k) best by full
+// similarity (graphCandidates): twice as many, which is also what one walk of EFSearch
+// collects before the time filter.
+func WalkRows(k int) int { return 2 * Candidates(k) }
 
 // scopePartition is the quoted name of scope id's partition of scope_chunks.
 func scopePartition(id int) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -213,7 +214,66 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	require.NoError(t, tx.Rollback(ctx))
 
 	requireSideList(t, walker, scope, at)
+	requireFullPrecisionCut(t, walker, scope, at)
 	requireGraphUpgraded(t, walker, url, scope, at)
+}
+
+// requireFullPrecisionCut: the graph walks in half-precision order, and the candidates are
+// the best by full similarity among twice as many walked rows (store.WalkRows). In a
+// transaction rolled back, 61 chunks are moved next to a query: 60 whose similarity
+// rounds up in half precision and one, the best by full similarity, whose similarity
+// rounds down below all 60. The walk's first 50 rows are then all of the 60, and the best
+// chunk must still come first.
+func requireFullPrecisionCut(t *testing.T, s *store.Store, scope int, at time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	part := fmt.Sprintf("scope_chunks_%d", scope)
+	tx, err := s.Pool().Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	rows, err := tx.Query(ctx, `SELECT sc.chunk_id FROM `+part+` sc
+		WHERE sc.eligible_window @> $1::timestamptz AND NOT EXISTS (SELECT FROM scope_side s WHERE s.chunk_id = sc.chunk_id)
+		ORDER BY sc.chunk_id LIMIT 61`, at)
+	require.NoError(t, err)
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	require.Len(t, ids, 61)
+	unit := func(v []float32, rest int) pgvector.Vector {
+		var sum float64
+		for _, x := range v {
+			sum += float64(x) * float64(x)
+		}
+		v[rest] = float32(math.Sqrt(1 - sum))
+		return pgvector.NewVector(v)
+	}
+	best := ids[0]
+	for i, id := range ids {
+		v := make([]float32, emb.Dims())
+		if id == best {
+			// Similarity 0.849003 to the query; each 0.60033 rounds down to 0.600098 in half
+			// precision: 0.848576.
+			v[0], v[1] = 0.60033, 0.60033
+		} else {
+			// 0.848798; 0.60037 rounds up to 0.600586 and 0.6 to 0.600098: 0.848921.
+			v[0], v[1] = 0.60037, 0.6
+		}
+		_, err := tx.Exec(ctx, `UPDATE `+part+` SET embedding = $2 WHERE chunk_id = $1`, id, unit(v, 2+i))
+		require.NoError(t, err)
+	}
+	q := make([]float32, emb.Dims())
+	q[0], q[1] = float32(math.Sqrt(0.5)), float32(math.Sqrt(0.5))
+	var below int
+	require.NoError(t, tx.QueryRow(ctx, `SELECT count(*) FROM `+part+` sc WHERE sc.eligible_window @> $3::timestamptz
+		AND (sc.embedding::halfvec(256)) <#> $2::halfvec(256) < (SELECT (x.embedding::halfvec(256)) <#> $2::halfvec(256) FROM `+part+` x WHERE x.chunk_id = $1)`,
+		best, pgvector.NewVector(q), at).Scan(&below))
+	require.Equal(t, 60, below, "in half precision 60 chunks come before the best one: more than the candidates, fewer than the walked rows")
+	require.Greater(t, below, store.Candidates(10))
+	require.Less(t, below, store.WalkRows(10))
+	hits, err := store.OnTx(tx).Eligible(ctx, store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: "zzz", Vector: q, Embedder: emb.Name(), K: 10})
+	require.NoError(t, err)
+	require.NotEmpty(t, hits)
+	require.Equal(t, best, hits[0].ChunkID, "the best chunk by full similarity comes first although its half-precision distance ranks it 61st")
 }
 
 // requireGraphUpgraded replays migration 0066 over a scope whose graph is full-precision,

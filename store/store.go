@@ -54,10 +54,12 @@ var errOnTx = errors.New("a store over one transaction has no pool")
 // Postgres' max_connections (100 by default), next to Temporal's own pools.
 const PoolSize = 12
 
-// EFSearch is the HNSW search breadth. Retrieval asks each graph for Candidates(k) = 50
-// rows and the iterative scan goes on past rows the time filter drops, so twice that is
-// enough: the true neighbours `bench retrieval` missed were missed as well at 200, 400
-// and 1000, because no walk reaches them (see GraphM; they are on the side list now).
+// EFSearch is the HNSW search breadth. Retrieval asks each graph for WalkRows(k) = 100
+// rows, keeps the best Candidates(k) = 50 by full similarity, and the iterative scan goes
+// on past rows the time filter drops. The true neighbours `bench retrieval` missed at m =
+// 16 were missed as well at 200, 400 and 1000, because no walk reached them (see GraphM;
+// such chunks are on the side list now); those it missed later were lost to the cut of
+// the walk's rows, not to its width (graphCandidates).
 // It was 400, which made a 50k-chunk scope's graph walk take 19 ms, and made the planner
 // price the graph above an exact scan of a 10k-chunk scope (26 ms): EXPLAIN ANALYZE in
 // `bench retrieval --explain`.
