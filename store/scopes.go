@@ -371,14 +371,13 @@ const exactCandidates = `
 // otherwise). %[4]d is the scope's ID.
 //
 // The graph orders its walk by half-precision distance, and candidates are chosen by full
-// similarity: reach takes WalkRows(k), twice N, in the walk's order, and walk keeps the
-// best N of them by full similarity. Cutting the walk itself at N dropped true candidates
-// near the cut whose half-precision distance ranked them just below it: in a throwaway
-// count on one 100k build (1,000 queries per scope, each walk's N against an exact scan of
-// the scope) 83–87 of 50,000 candidates at 50% and 46–55 at 10%, the same at ef_search
-// 150, strict order or relaxed; taking 2N missed 0 (60 rows: 1–4). They were the misses
-// `bench retrieval` reported since the graphs became half-precision, which a wider walk
-// did not find because the cut, not the walk, lost them.
+// similarity: reach takes WalkRows(k) rows, 1.5·N, in the walk's order, and walk keeps
+// the best N of them by full similarity. Cutting the walk itself at N dropped true
+// candidates whose half-precision distance ranked them just below the cut: in throwaway
+// counts on one 100k build (1,000 queries per scope and run, each walk's N against an
+// exact scan of the scope) 83–92 of 50,000 candidates at 50% and 46–55 at 10%, the same
+// at ef_search 150 and in strict order. Walking 75 rows missed 1–3 and 0, 100 rows 0 and
+// 0 but a millisecond more at 50% (see WalkRows).
 const graphCandidates = `
 reach AS MATERIALIZED (
   SELECT sc.chunk_id, -((sc.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity
@@ -440,9 +439,11 @@ func scopeSQLf(format string, q Query, id int, extra string) string {
 }
 
 // WalkRows is how many rows a scope's graph walk returns for the Candidates(k) best by full
-// similarity (graphCandidates): twice as many, which is also what one walk of EFSearch
-// collects before the time filter.
-func WalkRows(k int) int { return 2 * Candidates(k) }
+// similarity (graphCandidates): half as many again. One walk of EFSearch collects twice
+// the candidates, and the time filter drops some of them (a fifth in `bench retrieval`'s
+// corpus); asking for more than that makes pgvector's iterative scan walk again, which
+// cost about a millisecond at 50% on a 100k corpus.
+func WalkRows(k int) int { return Candidates(k) * 3 / 2 }
 
 // scopePartition is the quoted name of scope id's partition of scope_chunks.
 func scopePartition(id int) string {

@@ -219,7 +219,7 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 }
 
 // requireFullPrecisionCut: the graph walks in half-precision order, and the candidates are
-// the best by full similarity among twice as many walked rows (store.WalkRows). In a
+// the best by full similarity among more walked rows (store.WalkRows). In a
 // transaction rolled back, 61 chunks are moved next to a query: 60 whose similarity
 // rounds up in half precision and one, the best by full similarity, whose similarity
 // rounds down below all 60. The walk's first 50 rows are then all of the 60, and the best

@@ -54,8 +54,8 @@ var errOnTx = errors.New("a store over one transaction has no pool")
 // Postgres' max_connections (100 by default), next to Temporal's own pools.
 const PoolSize = 12
 
-// EFSearch is the HNSW search breadth. Retrieval asks each graph for WalkRows(k) = 100
-// rows, keeps the best Candidates(k) = 50 by full similarity, and the iterative scan goes
+// EFSearch is the HNSW search breadth. Retrieval asks each graph for WalkRows(k) = 75
+// rows and keeps the best Candidates(k) = 50 by full similarity; the iterative scan goes
 // on past rows the time filter drops. The true neighbours `bench retrieval` missed at m =
 // 16 were missed as well at 200, 400 and 1000, because no walk reached them (see GraphM;
 // such chunks are on the side list now); those it missed later were lost to the cut of
