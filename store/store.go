@@ -58,8 +58,9 @@ const PoolSize = 12
 // rows and keeps the best Candidates(k) = 50 by full similarity; the iterative scan goes
 // on past rows the time filter drops. The true neighbours `bench retrieval` missed at m =
 // 16 were missed as well at 200, 400 and 1000, because no walk reached them (see GraphM;
-// such chunks are on the side list now); those it missed later were lost to the cut of
-// the walk's rows, not to its width (graphCandidates).
+// such chunks are on the side list now); most of those it missed after the graphs became
+// half-precision were lost to the cut of the walk's rows, not to its width
+// (graphCandidates).
 // It was 400, which made a 50k-chunk scope's graph walk take 19 ms, and made the planner
 // price the graph above an exact scan of a 10k-chunk scope (26 ms): EXPLAIN ANALYZE in
 // `bench retrieval --explain`.
