@@ -47,9 +47,27 @@ type Claim struct {
 type Input struct {
 	Reply   string
 	Sources []policy.Evidence // the eligible chunks the reply may rely on; a macro's exact wording backs itself
-	Claims  []Claim
-	Mode    Mode
+	// Read, when set, is Sources already read (Vocabulary.Read), and Sources is ignored.
+	Read   *Sources
+	Claims []Claim
+	Mode   Mode
 }
+
+// Sources are policy chunks read once for the guard (Vocabulary.Read), for callers that
+// check text after text against the same chunks: the send hook and the agent's edits are
+// checked against every chunk eligible for the account, thousands in a real policy
+// corpus, and reading them was most of each check's work (about 12 µs a chunk).
+type Sources struct {
+	ctx checkContext
+}
+
+// Read reads sources for the guard, as Check would read them.
+func (v *Vocabulary) Read(sources []policy.Evidence) *Sources {
+	return &Sources{ctx: v.readSources(sources)}
+}
+
+// Len is how many chunks were read.
+func (s *Sources) Len() int { return len(s.ctx.sources) }
 
 // Result is the checked draft: every sentence with its verdict, and the reply to show the
 // agent with struck sentences removed and the gap marked.
@@ -86,6 +104,61 @@ type checkContext struct {
 	sources []checkedSource
 	names   map[string]bool // plan and product names the sources use
 	known   map[string]bool // content words of every source
+	// byTerm lists, for each quantity key and verb with its polarity (unitTerms), the
+	// indexes in sources of the chunks that state it in some unit, in increasing order.
+	byTerm map[string][]int
+}
+
+// unitTerms are the terms of a's quantities and verbs as byTerm keys them.
+func unitTerms(a analysis) []string {
+	terms := make([]string, 0, len(a.keys)+len(a.affirmed)+len(a.negated))
+	for _, k := range a.keys {
+		terms = append(terms, "k "+k)
+	}
+	for _, verb := range a.affirmed {
+		terms = append(terms, "+ "+verb)
+	}
+	for _, verb := range a.negated {
+		terms = append(terms, "- "+verb)
+	}
+	return terms
+}
+
+// mayBack is the sources that can back a sentence analysed as a, in their order: a source
+// backs a sentence only if one of its units states every quantity and verb of it (view.
+// backs), so only the sources that state each somewhere are worth trying. With thousands
+// of sources that is a few instead of all.
+func (ctx checkContext) mayBack(a analysis) []checkedSource {
+	terms := unitTerms(a)
+	if len(terms) == 0 {
+		return ctx.sources
+	}
+	idx := ctx.byTerm[terms[0]]
+	for _, t := range terms[1:] {
+		idx = intersectSorted(idx, ctx.byTerm[t])
+	}
+	out := make([]checkedSource, len(idx))
+	for i, j := range idx {
+		out[i] = ctx.sources[j]
+	}
+	return out
+}
+
+// intersectSorted is the values in both a and b, two increasing lists.
+func intersectSorted(a, b []int) []int {
+	var out []int
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
 }
 
 // readSources reads every source once: its numbers, verbs, units and subjects. It is
@@ -95,9 +168,9 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 	for i, s := range sources {
 		texts[i] = s.Text
 	}
-	ctx := checkContext{names: v.planNames(texts), known: map[string]bool{}}
+	ctx := checkContext{names: v.planNames(texts), known: map[string]bool{}, byTerm: map[string][]int{}}
 	names := strings.Join(slices.Sorted(maps.Keys(ctx.names)), ",")
-	for _, s := range sources {
+	for i, s := range sources {
 		// A source reads the same against the same plan names every time: remembered
 		// (v.read), since the same chunks back draft after draft.
 		key := s.ChunkID + "\x00" + s.Source + "\x00" + names + "\x00" + s.Text
@@ -105,6 +178,11 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 		for _, u := range cs.units {
 			for w := range u.words {
 				ctx.known[w] = true
+			}
+			for _, t := range unitTerms(u.analysis) {
+				if p := ctx.byTerm[t]; len(p) == 0 || p[len(p)-1] != i {
+					ctx.byTerm[t] = append(p, i)
+				}
 			}
 		}
 		ctx.sources = append(ctx.sources, cs)
@@ -140,7 +218,10 @@ func (v *Vocabulary) Check(in Input) Result {
 	}
 	var ctx *checkContext
 	sources := func() checkContext {
-		if ctx == nil {
+		switch {
+		case in.Read != nil:
+			ctx = &in.Read.ctx
+		case ctx == nil:
 			read := v.readSources(in.Sources)
 			ctx = &read
 		}
@@ -196,16 +277,19 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		r.Kept, r.SourceID, r.Reason = true, id, "verbatim approved macro "+id
 		return r
 	}
-	candidates := ctx.sources
-	if mode == ModeDraft {
-		if len(attached) == 0 {
-			r.Reason = "not backed by a claim"
-			return r
-		}
+	var candidates, tried []checkedSource // which may back the sentence; which are worth trying, in the same order
+	switch {
+	case mode == ModeAnySource:
+		candidates, tried = ctx.sources, ctx.mayBack(a)
+	case len(attached) == 0:
+		r.Reason = "not backed by a claim"
+		return r
+	default:
 		candidates = citedSources(attached, ctx.sources)
+		tried = candidates
 	}
 	c := view{analysis: a, subjects: v.subjectsOf(body, ctx.names), words: contentWords(body)}
-	for _, s := range candidates {
+	for _, s := range tried {
 		if c.backs(s, ctx.known) {
 			r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
 			return r
