@@ -20,6 +20,7 @@ import (
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/retrieval"
+	"github.com/supportdraft/supportdraft/sources"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -36,6 +37,9 @@ type Activities struct {
 	Writer    llm.Writer
 	Judge     llm.Judge
 	Vocab     *guard.Vocabulary
+	// Sources is every chunk eligible for an account, as Vocab reads it: what the agent's
+	// edits are checked against.
+	Sources *sources.Cache
 	// K is how many eligible chunks the drafter sees.
 	K int
 	// HelpDesk receives approved drafts as draft replies; nil (no SUPPORTDRAFT_HELPDESK_URL)
@@ -53,6 +57,7 @@ func New(s *store.Store, p providers.Set, vocab *guard.Vocabulary) *Activities {
 		Writer:    p.Writer,
 		Judge:     p.Judge,
 		Vocab:     vocab,
+		Sources:   sources.New(s, vocab),
 		K:         DefaultK,
 	}
 }

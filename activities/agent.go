@@ -48,11 +48,11 @@ func (a *Activities) SaveEdit(ctx context.Context, in EditInput) (*EditChecks, e
 	if err != nil {
 		return nil, err
 	}
-	sources, err := a.Store.EligibleChunks(ctx, time.Now(), record.Account.Plan, record.Account.Region)
+	sources, err := a.Sources.Eligible(ctx, time.Now(), record.Account.Plan, record.Account.Region)
 	if err != nil {
 		return nil, err
 	}
-	res := a.Vocab.Check(guard.Input{Reply: text, Sources: sources, Mode: guard.ModeAnySource})
+	res := a.Vocab.Check(guard.Input{Reply: text, Read: sources, Mode: guard.ModeAnySource})
 	if err := a.Store.SetTextChecks(ctx, ref.ID, &res); err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/sources"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/web"
@@ -42,6 +43,7 @@ type Server struct {
 	Config  Config
 	Log     *slog.Logger
 	metrics *metrics
+	sources *sources.Cache // what send-check judges the text against
 	once    sync.Once
 }
 
@@ -155,6 +157,7 @@ func (s *Server) Handler() *echo.Echo {
 func (s *Server) init() {
 	s.once.Do(func() {
 		s.metrics = newMetrics()
+		s.sources = sources.New(s.Store, s.Vocab)
 		if s.Log == nil {
 			s.Log = slog.Default()
 		}

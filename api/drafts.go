@@ -1,10 +1,10 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/supportdraft/supportdraft/policy"
 	"net/http"
 	"time"
 
@@ -140,10 +140,11 @@ func (s *Server) sendCheck(c echo.Context) error {
 	id := c.Param("ticket")
 	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
 	defer cancel()
-	// The draft, the ticket and the text kept in one round trip. The text is kept first, so
-	// every verdict names what it was given and the signal carries only its ID and hash.
-	// Postgres down: the check goes on without it.
-	start := s.Store.StartSendCheck(ctx, id, b.Text)
+	// The draft, the ticket, the versions eligible now for its account and the text kept,
+	// in one round trip. The text is kept first, so every verdict names what it was given
+	// and the signal carries only its ID and hash. Postgres down: the check goes on
+	// without it.
+	start := s.Store.StartSendCheck(ctx, id, b.Text, time.Now())
 	bound, boundErr, ref := start.Draft, start.DraftErr, start.Text
 	iteration := 0
 	if boundErr == nil {
@@ -170,7 +171,7 @@ func (s *Server) sendCheck(c echo.Context) error {
 		return answer(drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans, Iteration: iteration,
 			Warning: "The reply still contains unresolved placeholders: fill them in before sending."})
 	}
-	unbacked, guarded := s.unbacked(ctx, id, b.Text, start.Ticket, start.TicketErr)
+	unbacked, guarded := s.unbacked(ctx, id, b.Text, start)
 	if len(unbacked) > 0 && b.OverrideReason == "" {
 		return answer(drafts.UnsupportedCheck(unbacked, iteration))
 	}
@@ -183,7 +184,7 @@ func (s *Server) sendCheck(c echo.Context) error {
 	if bound != nil && drafts.Ended(bound.Status) {
 		return refuse(fmt.Sprintf("no open draft for ticket %s: its draft was %s; open it in the sidebar for a new one", id, bound.Status))
 	}
-	res := s.freshness(ctx, id, bound, start.Ticket)
+	res := s.freshness(id, start)
 	switch res.Verdict {
 	case drafts.VerdictStale:
 		if ended := s.tellStale(ctx, id, res, ref); ended {
@@ -220,20 +221,18 @@ func (s *Server) tellStale(ctx context.Context, ticketID string, res drafts.Send
 	return false
 }
 
-// freshness compares the draft's bindings (bound: nil if they could not be read) with the
-// world now: ok, stale with reasons, or unchecked when Postgres cannot answer, since
-// blocking every reply is worse than one unchecked draft. latest is the ticket's latest
-// revision as StartSendCheck read it (nil if it could not).
-func (s *Server) freshness(ctx context.Context, ticketID string, bound *drafts.Summary, latest *ticket.Ticket) drafts.SendCheck {
-	err := errors.New("the draft or its ticket could not be read")
-	if bound != nil && latest != nil {
-		var now drafts.SendTimeState
-		if now, err = s.Store.SendTimeState(ctx, latest, bound.Bound, time.Now()); err == nil {
-			if reasons := drafts.Staleness(bound, now); len(reasons) > 0 {
-				return drafts.SendCheck{Verdict: drafts.VerdictStale, Reasons: reasons, Iteration: bound.Iteration}
-			}
-			return drafts.SendCheck{Verdict: drafts.VerdictOK, Iteration: bound.Iteration}
+// freshness compares the draft's bindings with the world now, as StartSendCheck read them:
+// ok, stale with reasons, or unchecked when Postgres could not answer, since blocking
+// every reply is worse than one unchecked draft.
+func (s *Server) freshness(ticketID string, start store.SendCheckStart) drafts.SendCheck {
+	bound, latest := start.Draft, start.Ticket
+	err := cmp.Or(start.DraftErr, start.TicketErr, start.EligibleErr)
+	if err == nil {
+		now := store.SendTimeStateOf(latest, bound.Bound, start.Eligible)
+		if reasons := drafts.Staleness(bound, now); len(reasons) > 0 {
+			return drafts.SendCheck{Verdict: drafts.VerdictStale, Reasons: reasons, Iteration: bound.Iteration}
 		}
+		return drafts.SendCheck{Verdict: drafts.VerdictOK, Iteration: bound.Iteration}
 	}
 	s.Log.Warn("send-check unavailable: send allowed unchecked", "ticket", ticketID, "error", err)
 	res := drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "check_failed"}
@@ -243,17 +242,18 @@ func (s *Server) freshness(ctx context.Context, ticketID string, bound *drafts.S
 	return res
 }
 
-// unbacked runs the guard on text against the sources eligible now for the account of
-// latest, the ticket's latest revision (err: why it could not be read). guarded is false
+// unbacked runs the guard on text against the chunks of the versions eligible now for the
+// account of the ticket's latest revision, as StartSendCheck read them. guarded is false
 // when the guard could not run (no stored ticket, database error): the send then goes on
 // unchecked, never blocked by a checker that is down.
-func (s *Server) unbacked(ctx context.Context, ticketID, text string, latest *ticket.Ticket, err error) (out []drafts.Unbacked, guarded bool) {
+func (s *Server) unbacked(ctx context.Context, ticketID, text string, start store.SendCheckStart) (out []drafts.Unbacked, guarded bool) {
+	err := cmp.Or(start.TicketErr, start.EligibleErr)
 	if err == nil && !s.Vocab.Commits(text) {
 		return nil, true // nothing a source must back: no need to read the sources
 	}
 	if err == nil {
-		var sources []policy.Evidence
-		if sources, err = s.Store.EligibleChunks(ctx, time.Now(), latest.Account.Plan, latest.Account.Region); err == nil {
+		var sources *guard.Sources
+		if sources, err = s.sources.Read(ctx, start.Eligible); err == nil {
 			return drafts.UnbackedCommitments(s.Vocab, text, sources), true
 		}
 	}

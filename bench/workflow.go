@@ -77,7 +77,9 @@ const warmUpWaves = 2
 
 // Workflow drives opts.Drafts drafts through the real Temporal server, an in-process worker
 // with the local providers and the real HTTP API, in a scratch schema, and measures the
-// draft latency seen by the sidebar and the send-check latency seen by the send hook.
+// draft latency seen by the sidebar and the send-check latency seen by the send hook, for
+// each draft's own reply. (Until the fifteenth day it sent "Hi, thanks.", which commits to
+// nothing, so the guard never read the sources and the figures left its cost out.)
 func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts WorkflowOptions) (*WorkflowResult, error) {
 	// The local providers: the benchmark measures the system, not a model's latency.
 	var security temporalclient.Settings
@@ -117,7 +119,10 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 	defer ts.Close()
 	apiClient := api.NewClient(ts.URL, token)
 
-	// draftAll drafts one ticket per ID, opts.Concurrency at a time, and times each.
+	// draftAll drafts one ticket per ID, opts.Concurrency at a time, and times each; replies
+	// holds each draft's reply, which the send checks send as the agent would.
+	replies := map[string]string{}
+	var mu sync.Mutex
 	draftAll := func(ids []string) ([]float64, error) {
 		lat := make([]float64, len(ids))
 		err := parallel(len(ids), opts.Concurrency, func(i int) error {
@@ -126,10 +131,14 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 				Account:  ticket.Account{ID: "A-1", Plan: "pro", Region: "eu", Locale: "en"},
 				Messages: []ticket.Message{{Author: "customer", At: now, Body: benchQuestions[i%len(benchQuestions)]}}}
 			t0 := time.Now()
-			if _, err := apiClient.Draft(ctx, t); err != nil {
+			v, err := apiClient.Draft(ctx, t)
+			if err != nil {
 				return err
 			}
 			lat[i] = ms(time.Since(t0))
+			mu.Lock()
+			replies[ids[i]] = v.Reply
+			mu.Unlock()
 			return nil
 		})
 		return lat, err
@@ -158,12 +167,11 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 
 	fmt.Fprintf(opts.Progress, "send-checking each draft 5 times…\n")
 	checkLat := make([]float64, 0, opts.Drafts*5)
-	var mu sync.Mutex
 	err = parallel(opts.Drafts, opts.Concurrency, func(i int) error {
 		for range 5 {
 			t0 := time.Now()
 			var res drafts.SendCheck
-			if err := apiClient.Post(ctx, "/v1/drafts/"+ids[i]+"/send-check", map[string]string{"text": "Hi, thanks."}, &res); err != nil {
+			if err := apiClient.Post(ctx, "/v1/drafts/"+ids[i]+"/send-check", map[string]string{"text": replies[ids[i]]}, &res); err != nil {
 				return err
 			}
 			if res.Verdict != drafts.VerdictOK {

@@ -138,16 +138,20 @@ func newBenchWorkflowCmd() *cobra.Command {
 		Short: "Draft latency, throughput and send-check latency through the real stack",
 		Long: `workflow drives --drafts tickets through the real Temporal dev server, an in-process
 worker with the local providers, and the real HTTP API (in a scratch schema with the
-sample corpus), then send-checks each draft five times. It prints p50/p95 draft latency
-as the sidebar sees it, drafts per second, history events per workflow, and send-check
-p50/p99 as the send hook sees it. Payloads are encrypted with a key made for the run, as
-in production; the codec's work on one draft's history (payloads, size, time to encrypt
-and decrypt them) is printed too. --codec=false runs the same in clear, to compare.
+sample corpus, or --corpus), then send-checks each draft five times with its own reply, as
+an agent sends a draft as written. It prints p50/p95 draft latency as the sidebar sees
+it, drafts per second, history events per workflow, and send-check p50/p99 as the send
+hook sees it. The send-check judges the reply against every chunk eligible for the
+account, so a larger --corpus shows what it costs as a corpus grows. Payloads are
+encrypted with a key made for the run, as in production; the codec's work on one draft's
+history (payloads, size, time to encrypt and decrypt them) is printed too. --codec=false
+runs the same in clear, to compare.
 
 Two waves of --concurrency drafts run first and are not timed: a fresh process opens its
 connections and prepares its statements on its first drafts, which a running service did
 long ago. The slowest of them is printed on a line of its own.`,
-		Example: `  supportdraft bench workflow --drafts 200 --json`,
+		Example: `  supportdraft bench workflow --drafts 200 --json
+  supportdraft bench workflow --corpus path/to/policies --drafts 100`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig()

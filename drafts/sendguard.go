@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/supportdraft/supportdraft/guard"
-	"github.com/supportdraft/supportdraft/policy"
 )
 
 // Unbacked is a commitment sentence of outbound text that no eligible source backs, with
@@ -21,8 +20,8 @@ const UnsupportedWarning = "Some sentences commit to something no current policy
 // eligible now for the account (any of them may back any sentence: the agent's words are
 // judged against policy, not against the draft's claims), and returns the flagged sentences
 // it would strike. Placeholders are the send-check's own verdict and are not repeated here.
-func UnbackedCommitments(v *guard.Vocabulary, text string, sources []policy.Evidence) []Unbacked {
-	res := v.Check(guard.Input{Reply: text, Sources: sources, Mode: guard.ModeAnySource})
+func UnbackedCommitments(v *guard.Vocabulary, text string, sources *guard.Sources) []Unbacked {
+	res := v.Check(guard.Input{Reply: text, Read: sources, Mode: guard.ModeAnySource})
 	var out []Unbacked
 	for _, s := range res.Sentences {
 		if !s.Kept && len(s.Placeholders) == 0 {

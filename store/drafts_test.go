@@ -126,14 +126,14 @@ func TestSendCheckSummaryCountsStruckSentences(t *testing.T) {
 	r := drafts.Saved{TicketID: "T-SUM", Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: time.Now().UTC(),
 		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: time.Now().UTC()}
 	require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
-	st := s.StartSendCheck(ctx, "T-SUM", "Hi.")
+	st := s.StartSendCheck(ctx, "T-SUM", "Hi.", time.Now())
 	require.NoError(t, st.DraftErr)
 	assert.Equal(t, 0, st.Draft.Struck)
 
 	r.Iteration = 2
 	r.Sentences = []guard.SentenceResult{{Text: "Hello.", Kept: true}, {Text: "We refund within 60 days.", Reason: "no eligible source states 60 days"}}
 	require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
-	st = s.StartSendCheck(ctx, "T-SUM", "Hi.")
+	st = s.StartSendCheck(ctx, "T-SUM", "Hi.", time.Now())
 	require.NoError(t, st.DraftErr)
 	assert.Equal(t, 2, st.Draft.Iteration)
 	assert.Equal(t, 1, st.Draft.Struck)

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"slices"
 	"strconv"
@@ -27,7 +26,7 @@ type probe struct {
 }
 
 // TestEligibilityMatrix runs the eligibility rule (docs/architecture.md) case by case through every SQL
-// path that applies it (store.Eligible, ListVersions, CurrentVersion) and checks that the
+// path that applies it (store.Eligible, ListVersions, EligibleVersions) and checks that the
 // Go twin, policy.Version.EligibleAt, gives the same answer for the same instant and account.
 func TestEligibilityMatrix(t *testing.T) {
 	t.Parallel()
@@ -230,17 +229,15 @@ func TestEligibilityMatrix(t *testing.T) {
 						listed = append(listed, r.Version)
 					}
 				}
-				cur, curErr := s.CurrentVersion(ctx, doc, at, p.plan, p.region)
+				cur := currentVersions(t, s, doc, at, p.plan, p.region)
 				if p.want == 0 {
 					assert.Empty(t, gotVersions, "Eligible at %s", what)
 					assert.Empty(t, listed, "ListVersions at %s", what)
-					assert.ErrorIs(t, curErr, store.ErrNotFound, "CurrentVersion at %s", what)
+					assert.Empty(t, cur, "EligibleVersions at %s", what)
 				} else {
 					assert.Equal(t, []int{p.want}, gotVersions, "Eligible at %s", what)
 					assert.Equal(t, []int{p.want}, listed, "ListVersions at %s", what)
-					if assert.NoError(t, curErr, "CurrentVersion at %s", what) {
-						assert.Equal(t, p.want, cur.Version, "CurrentVersion at %s", what)
-					}
+					assert.Equal(t, []int{p.want}, cur, "EligibleVersions at %s", what)
 					for _, r := range rows {
 						if r.Version == p.want {
 							assert.Len(t, hits, r.Chunks, "Eligible at %s returns every chunk of the eligible version", what)
@@ -302,14 +299,6 @@ func TestEligibleScoresAndLocale(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestCurrentVersionNotFoundIsSentinel checks the error the pre-send check branches on.
-func TestCurrentVersionNotFoundIsSentinel(t *testing.T) {
-	t.Parallel()
-	s, _ := testdb.New(t)
-	_, err := s.CurrentVersion(context.Background(), "no/such-doc", time.Now(), "pro", "eu")
-	assert.True(t, errors.Is(err, store.ErrNotFound), "got %v", err)
 }
 
 // refundWindowOn opens a store on a fresh scratch database with one more connection

@@ -148,3 +148,18 @@ func overlappingPairs(t testing.TB, s *store.Store) []string {
 	require.NoError(t, rows.Err())
 	return out
 }
+
+// currentVersions is the version numbers of doc among the versions eligible at `at` for
+// plan and region: one at most (the schema allows no more).
+func currentVersions(t testing.TB, s *store.Store, doc string, at time.Time, plan, region string) []int {
+	t.Helper()
+	eligible, err := s.EligibleVersions(context.Background(), at, plan, region)
+	require.NoError(t, err)
+	var out []int
+	for _, v := range eligible {
+		if v.DocID == doc {
+			out = append(out, v.Version)
+		}
+	}
+	return out
+}

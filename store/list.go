@@ -2,7 +2,7 @@ package store
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -46,54 +46,27 @@ func (s *Store) ListVersions(ctx context.Context, at time.Time, plan, region str
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[VersionRow])
 }
 
-// CurrentVersion returns the version of docID eligible at `at` for plan and region, or
-// ErrNotFound when none is.
-func (s *Store) CurrentVersion(ctx context.Context, docID string, at time.Time, plan, region string) (VersionRow, error) {
-	rows, err := s.CurrentVersions(ctx, []string{docID}, at, plan, region)
-	switch {
-	case err != nil:
-		return VersionRow{}, err
-	case len(rows) == 0:
-		return VersionRow{}, fmt.Errorf("version of %s eligible at %s: %w", docID, at.UTC().Format(time.RFC3339), ErrNotFound)
-	}
-	return rows[0], nil
-}
-
-// CurrentVersions returns the version of each of docIDs eligible at `at` for plan and
-// region, in one query: at most one each (the schema allows no more), none for a document
-// that has no eligible version.
-func (s *Store) CurrentVersions(ctx context.Context, docIDs []string, at time.Time, plan, region string) ([]VersionRow, error) {
-	rows, err := s.db.Query(ctx, `
-		SELECT v.doc_id, v.version, v.status, v.source, v.locale, v.area, v.title,
-		       v.effective_from, v.effective_to, v.approved_at, v.plans, v.regions, 0, true
-		FROM versions v
-		WHERE v.doc_id = ANY ($1) AND v.status <> 'draft' AND v.eligible_window @> $2::timestamptz
-		  AND ('*' = ANY (v.plans) OR $3 = ANY (v.plans))
-		  AND ('*' = ANY (v.regions) OR $4 = ANY (v.regions))
-		ORDER BY v.doc_id`, docIDs, at, plan, region)
-	if err != nil {
-		return nil, fmt.Errorf("versions eligible at %s for %s/%s: %w", at.UTC().Format(time.RFC3339), plan, region, err)
-	}
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[VersionRow])
-}
-
 // SendTimeState is what a draft bound to the versions bound is compared with at `at`
 // (drafts.Staleness): the ticket's latest revision (as LatestTicket read it), its account,
-// and the version of each document eligible now for that account. The send hook and the
-// workflow's own check (activities.CheckFresh) both read it here.
+// and the version of each document eligible now for that account. The workflow's own
+// check (activities.CheckFresh) reads it here; the send hook reads the eligible versions
+// with the rest of what it starts from (StartSendCheck).
 func (s *Store) SendTimeState(ctx context.Context, latest *ticket.Ticket, bound []drafts.BoundVersion, at time.Time) (drafts.SendTimeState, error) {
+	eligible, err := s.EligibleVersions(ctx, at, latest.Account.Plan, latest.Account.Region)
+	if err != nil {
+		return drafts.SendTimeState{}, err
+	}
+	return SendTimeStateOf(latest, bound, eligible), nil
+}
+
+// SendTimeStateOf is SendTimeState from the versions eligible for latest's account.
+func SendTimeStateOf(latest *ticket.Ticket, bound []drafts.BoundVersion, eligible []EligibleVersion) drafts.SendTimeState {
 	now := drafts.SendTimeState{Revision: latest.Revision, RevisionAt: latest.UpdatedAt, Plan: latest.Account.Plan,
 		Region: latest.Account.Region, Versions: map[string]drafts.CurrentVersion{}}
-	docIDs := make([]string, len(bound))
-	for i, b := range bound {
-		docIDs[i] = b.DocID
+	for _, v := range eligible {
+		if slices.ContainsFunc(bound, func(b drafts.BoundVersion) bool { return b.DocID == v.DocID }) {
+			now.Versions[v.DocID] = drafts.CurrentVersion{Version: v.Version, ApprovedAt: v.ApprovedAt}
+		}
 	}
-	rows, err := s.CurrentVersions(ctx, docIDs, at, latest.Account.Plan, latest.Account.Region)
-	if err != nil {
-		return now, err
-	}
-	for _, r := range rows {
-		now.Versions[r.DocID] = drafts.CurrentVersion{Version: r.Version, ApprovedAt: r.ApprovedAt}
-	}
-	return now, nil
+	return now
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -21,19 +22,28 @@ type SendCheckStart struct {
 	DraftErr  error
 	Ticket    *ticket.Ticket // its latest revision
 	TicketErr error
-	Text      *drafts.TextRef // the text the hook was given, kept as TextSendCheck
-	TextErr   error
+	// Eligible is every version eligible at the check's instant for the account of Ticket:
+	// what the text may rest on, and what the draft's bindings are compared with.
+	Eligible    []EligibleVersion
+	EligibleErr error
+	Text        *drafts.TextRef // the text the hook was given, kept as TextSendCheck
+	TextErr     error
 }
 
 // errNotRun marks a part of a batch whose statement never answered.
 var errNotRun = errors.New("not run")
 
-// StartSendCheck reads a ticket's newest draft and latest revision and keeps the text its
-// send hook was given, in one pipelined batch: one round trip where they took three, on
-// the path an agent waits on before a reply goes out. A batch runs as one implicit
-// transaction; the insert goes last, so a failed insert cannot take the reads with it.
-func (s *Store) StartSendCheck(ctx context.Context, ticketID, text string) SendCheckStart {
-	st := SendCheckStart{DraftErr: errNotRun, TicketErr: errNotRun, TextErr: errNotRun}
+// eligibleForTicketSQL is eligibleVersionsSQL for the account of ticket $2's latest revision.
+var eligibleForTicketSQL = fmt.Sprintf(eligibleVersionsSQL,
+	`(SELECT plan, region FROM ticket_revisions WHERE ticket_id = $2 ORDER BY revision DESC LIMIT 1)`)
+
+// StartSendCheck reads a ticket's newest draft, its latest revision and the versions
+// eligible at `at` for its account, and keeps the text its send hook was given, in one
+// pipelined batch: one round trip where they took four, on the path an agent waits on
+// before a reply goes out. A batch runs as one implicit transaction (one snapshot for the
+// reads); the insert goes last, so a failed insert cannot take the reads with it.
+func (s *Store) StartSendCheck(ctx context.Context, ticketID, text string, at time.Time) SendCheckStart {
+	st := SendCheckStart{DraftErr: errNotRun, TicketErr: errNotRun, EligibleErr: errNotRun, TextErr: errNotRun}
 	b := &pgx.Batch{}
 	b.Queue(latestSummarySQL, ticketID).QueryRow(func(row pgx.Row) error {
 		st.Draft, st.DraftErr = scanSummary(row, ticketID)
@@ -41,6 +51,10 @@ func (s *Store) StartSendCheck(ctx context.Context, ticketID, text string) SendC
 	})
 	b.Queue(latestTicketSQL, ticketID).QueryRow(func(row pgx.Row) error {
 		st.Ticket, st.TicketErr = scanTicket(row, ticketID)
+		return nil
+	})
+	b.Queue(eligibleForTicketSQL, at, ticketID).Query(func(rows pgx.Rows) error {
+		st.Eligible, st.EligibleErr = pgx.CollectRows(rows, pgx.RowToStructByPos[EligibleVersion])
 		return nil
 	})
 	ref := drafts.TextRef{SHA256: drafts.TextSHA256(text)}
@@ -56,7 +70,7 @@ func (s *Store) StartSendCheck(ctx context.Context, ticketID, text string) SendC
 	// A batch that failed as a whole (no connection, a cancelled context) runs no callback
 	// after the failure: those parts take its error.
 	batchErr := cmp.Or(s.db.SendBatch(ctx, b).Close(), errNotRun)
-	for _, err := range []*error{&st.DraftErr, &st.TicketErr, &st.TextErr} {
+	for _, err := range []*error{&st.DraftErr, &st.TicketErr, &st.EligibleErr, &st.TextErr} {
 		if *err == errNotRun {
 			*err = fmt.Errorf("send-check of ticket %s: %w", ticketID, batchErr)
 		}

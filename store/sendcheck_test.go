@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -32,7 +33,7 @@ func TestStartSendCheckReadsDraftAndTicketAndKeepsTheText(t *testing.T) {
 			EligibleAt: now, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: now}, "refunds"))
 	}
 
-	st := s.StartSendCheck(ctx, "T-START", "Hi, your refund is on its way.")
+	st := s.StartSendCheck(ctx, "T-START", "Hi, your refund is on its way.", time.Now())
 	require.NoError(t, st.DraftErr)
 	require.NoError(t, st.TicketErr)
 	require.NoError(t, st.TextErr)
@@ -44,7 +45,7 @@ func TestStartSendCheckReadsDraftAndTicketAndKeepsTheText(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Hi, your refund is on its way.", text)
 
-	st = s.StartSendCheck(ctx, "T-NOBODY", "Hello.")
+	st = s.StartSendCheck(ctx, "T-NOBODY", "Hello.", time.Now())
 	assert.ErrorIs(t, st.DraftErr, store.ErrNotFound)
 	assert.ErrorIs(t, st.TicketErr, store.ErrNotFound)
 	require.NoError(t, st.TextErr)
@@ -56,11 +57,52 @@ func TestStartSendCheckThatCannotRunFailsEveryPart(t *testing.T) {
 	s := testdb.Tx(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	st := s.StartSendCheck(ctx, "T-START", "Hello.")
-	for _, err := range []error{st.DraftErr, st.TicketErr, st.TextErr} {
+	st := s.StartSendCheck(ctx, "T-START", "Hello.", time.Now())
+	for _, err := range []error{st.DraftErr, st.TicketErr, st.EligibleErr, st.TextErr} {
 		assert.ErrorIs(t, err, context.Canceled)
 	}
 	assert.Nil(t, st.Draft)
 	assert.Nil(t, st.Ticket)
 	assert.Nil(t, st.Text)
+}
+
+// The batch reads the versions eligible at the check's instant for the account of the
+// ticket's latest revision, not of the revision the draft was built for: a customer who
+// moved from Pro to Business is judged by Business's policies, and a version superseded
+// before that instant is not among them.
+func TestStartSendCheckReadsWhatIsEligibleForTheLatestAccount(t *testing.T) {
+	t.Parallel()
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	mustImport(t, s,
+		file{doc: "billing/pro-only", version: 1, from: "2025-01-01T00:00:00Z", plans: "[pro]"},
+		file{doc: "billing/business-only", version: 1, from: "2025-01-01T00:00:00Z", plans: "[business]"},
+		file{doc: "billing/everyone", version: 1, from: "2025-01-01T00:00:00Z"})
+	mustImport(t, s, file{doc: "billing/everyone", version: 2, from: "2026-01-01T00:00:00Z"})
+	now := time.Now().UTC().Truncate(time.Second)
+	for rev, plan := range []string{"pro", "business"} {
+		require.NoError(t, s.SaveTicket(ctx, &ticket.Ticket{TicketID: "T-ELIGIBLE", Revision: rev + 1, UpdatedAt: now, Channel: "email",
+			Subject: "Refund", Account: ticket.Account{ID: "A-1", Plan: plan, Region: "eu", Locale: "en"},
+			Messages: []ticket.Message{{Author: "customer", At: now, Body: "Can I get a refund?"}}}))
+	}
+
+	st := s.StartSendCheck(ctx, "T-ELIGIBLE", "Hello.", now)
+	require.NoError(t, st.EligibleErr)
+	var got []string
+	for _, v := range st.Eligible {
+		got = append(got, fmt.Sprintf("%s@%d", v.DocID, v.Version))
+	}
+	assert.ElementsMatch(t, []string{"billing/business-only@1", "billing/everyone@2"}, got)
+	want, err := s.EligibleVersions(ctx, now, "business", "eu")
+	require.NoError(t, err)
+	assert.Equal(t, want, st.Eligible, "the batch and EligibleVersions disagree")
+
+	// In 2025 the first version of billing/everyone was the one in force.
+	st = s.StartSendCheck(ctx, "T-ELIGIBLE", "Hello.", time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
+	require.NoError(t, st.EligibleErr)
+	got = nil
+	for _, v := range st.Eligible {
+		got = append(got, fmt.Sprintf("%s@%d", v.DocID, v.Version))
+	}
+	assert.ElementsMatch(t, []string{"billing/business-only@1", "billing/everyone@1"}, got)
 }

@@ -11,20 +11,47 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 )
 
-// EligibleChunks returns every chunk of the versions eligible at `at` for plan and region
-// (approved, in force at that instant, scoped to the plan and region or to all of them;
-// drafts excluded; docs/architecture.md, "Eligibility"): what outbound text may rest on. The
-// send-check and the edit check run the guard against all of them, so an agent may quote
-// any current policy, not only what the draft cited.
-func (s *Store) EligibleChunks(ctx context.Context, at time.Time, plan, region string) ([]policy.Evidence, error) {
+// EligibleVersion is a version eligible for an account at an instant (approved, in force
+// at that instant, scoped to the account's plan and region or to all of them; drafts
+// excluded; docs/architecture.md, "Eligibility"). Its chunks are what outbound text may
+// rest on, and it is what a draft's bindings are compared with at send time.
+type EligibleVersion struct {
+	ID         int64
+	DocID      string
+	Version    int
+	ApprovedAt *time.Time
+}
+
+// eligibleVersionsSQL selects the versions eligible at $1 for the account (plan, region)
+// of %s, in increasing ID order: a stored version never changes (an edit is a new
+// version), so the ID list names the eligible chunks exactly, and the send-check and the
+// edit check keep what the guard read of them under it (package sources).
+const eligibleVersionsSQL = `
+	SELECT v.id, v.doc_id, v.version, v.approved_at
+	FROM %s a
+	JOIN versions v ON v.status <> 'draft' AND v.eligible_window @> $1::timestamptz
+	 AND v.plans && ARRAY['*', a.plan] AND v.regions && ARRAY['*', a.region]
+	ORDER BY v.id`
+
+// EligibleVersions lists the versions eligible at `at` for plan and region.
+func (s *Store) EligibleVersions(ctx context.Context, at time.Time, plan, region string) ([]EligibleVersion, error) {
+	rows, err := s.db.Query(ctx, fmt.Sprintf(eligibleVersionsSQL, `(SELECT $2::text AS plan, $3::text AS region)`), at, plan, region)
+	if err != nil {
+		return nil, fmt.Errorf("versions eligible for %s/%s at %s: %w", plan, region, at.Format(time.RFC3339), err)
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[EligibleVersion])
+}
+
+// VersionChunks returns every chunk of the versions ids, ordered by chunk ID: with the IDs
+// of EligibleVersions, every chunk outbound text may rest on.
+func (s *Store) VersionChunks(ctx context.Context, ids []int64) ([]policy.Evidence, error) {
 	rows, err := s.db.Query(ctx, `
 		SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8
 		FROM versions v JOIN chunks c ON c.version_id = v.id
-		WHERE v.status <> 'draft' AND v.eligible_window @> $1::timestamptz
-		  AND v.plans && ARRAY['*', $2]::text[] AND v.regions && ARRAY['*', $3]::text[]
-		ORDER BY c.id COLLATE "C"`, at, plan, region)
+		WHERE v.id = ANY ($1)
+		ORDER BY c.id COLLATE "C"`, ids)
 	if err != nil {
-		return nil, fmt.Errorf("eligible chunks for %s/%s at %s: %w", plan, region, at.Format(time.RFC3339), err)
+		return nil, fmt.Errorf("chunks of %d versions: %w", len(ids), err)
 	}
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[policy.Evidence])
 }

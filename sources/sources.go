@@ -1,0 +1,77 @@
+// Package sources gives the send hook and the agent's edit check what outbound text is
+// judged against: every policy chunk eligible now for the account, as the guard reads it.
+// That is the whole eligible corpus, not the few chunks a draft cites, and reading it on
+// every check made a send-check cost grow with the corpus (p50 21 ms on the 58-section
+// sample corpus, 94 ms at twenty times its size, 364 ms at eighty, in `bench workflow`
+// with the drafted reply as the text). A Cache reads each eligible set once.
+package sources
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/store"
+)
+
+// maxSets bounds the sets a Cache holds. A process sees one set per plan × region in use
+// until a version is approved, superseded or expires; when the bound is reached the cache
+// forgets every set and starts over, as internal/memo does, rather than keep eviction
+// order on the path the send hook waits on.
+const maxSets = 32
+
+// Cache holds the guard's reading of recent eligible sets, keyed by their version IDs.
+// Use New; the zero value is not usable.
+type Cache struct {
+	store *store.Store
+	vocab *guard.Vocabulary
+
+	mu   sync.Mutex
+	sets map[string]*guard.Sources
+}
+
+// New returns an empty cache over st, read with vocab.
+func New(st *store.Store, vocab *guard.Vocabulary) *Cache {
+	return &Cache{store: st, vocab: vocab, sets: map[string]*guard.Sources{}}
+}
+
+// Eligible returns every chunk eligible at `at` for plan and region, read by the guard.
+func (c *Cache) Eligible(ctx context.Context, at time.Time, plan, region string) (*guard.Sources, error) {
+	versions, err := c.store.EligibleVersions(ctx, at, plan, region)
+	if err != nil {
+		return nil, err
+	}
+	return c.Read(ctx, versions)
+}
+
+// Read returns the chunks of versions, read by the guard. Callers ask the database which
+// versions are eligible on every check (Eligible, store.StartSendCheck), so a version
+// approved, superseded or expired since changes the answer at once; the chunks are read
+// only for a set not seen before, since a stored version's chunks never change.
+func (c *Cache) Read(ctx context.Context, versions []store.EligibleVersion) (*guard.Sources, error) {
+	ids := make([]int64, len(versions))
+	for i, v := range versions {
+		ids[i] = v.ID
+	}
+	key := fmt.Sprint(ids)
+	c.mu.Lock()
+	read, ok := c.sets[key]
+	c.mu.Unlock()
+	if ok {
+		return read, nil
+	}
+	chunks, err := c.store.VersionChunks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	read = c.vocab.Read(chunks)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.sets) >= maxSets {
+		clear(c.sets)
+	}
+	c.sets[key] = read
+	return read, nil
+}
