@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/temporalclient"
@@ -53,7 +55,11 @@ type WorkflowOptions struct {
 	Drafts      int
 	Concurrency int
 	Corpus      string // imported into the scratch schema
-	Progress    io.Writer
+	// Copies imports the corpus this many times (0 or 1: once), each copy's documents
+	// renamed, so that a send-check judges the reply against that many times the chunks:
+	// what a send-check costs as a corpus grows.
+	Copies   int
+	Progress io.Writer
 	// Codec encrypts every payload with a key made for the run, as production does with
 	// SUPPORTDRAFT_CODEC_KEYS; off measures the same run in clear, for comparison.
 	Codec bool
@@ -96,8 +102,12 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 		return nil, err
 	}
 	defer st.Close()
-	if _, _, err := st.Import(ctx, opts.Corpus); err != nil {
-		return nil, err
+	versions, err := policy.ParseDir(opts.Corpus)
+	if err != nil {
+		return nil, fmt.Errorf("corpus %s: %w", opts.Corpus, err)
+	}
+	if _, err := st.Store.Import(ctx, copies(versions, opts.Copies), st.Providers.Embedder); err != nil {
+		return nil, fmt.Errorf("import corpus %s: %w", opts.Corpus, err)
 	}
 	c := st.Temporal
 	run := randomID()
@@ -259,4 +269,22 @@ func randomID() string {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// copies is versions, then n-1 copies of them whose documents are renamed "<doc_id>-copyK"
+// (chunk IDs with them).
+func copies(versions []*policy.Version, n int) []*policy.Version {
+	out := slices.Clone(versions)
+	for k := 2; k <= n; k++ {
+		for _, v := range versions {
+			cp := *v
+			cp.DocID = fmt.Sprintf("%s-copy%d", v.DocID, k)
+			cp.Chunks = slices.Clone(v.Chunks)
+			for i := range cp.Chunks {
+				cp.Chunks[i].ID = strings.Replace(cp.Chunks[i].ID, v.DocID+"@", cp.DocID+"@", 1)
+			}
+			out = append(out, &cp)
+		}
+	}
+	return out
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // TestWorkflowBenchKeepsWarmUpOutOfTheFigures runs bench workflow small on the real stack:
@@ -32,5 +34,40 @@ func TestWorkflowBenchKeepsWarmUpOutOfTheFigures(t *testing.T) {
 	// tasks would make it more.
 	if res.Tasks.Tasks != 3 {
 		t.Errorf("workflow tasks of %d drafts in the breakdown, want 3", res.Tasks.Tasks)
+	}
+}
+
+// TestCopiesRenameEveryCopy checks what --copies imports: the corpus once as it is, then
+// each further copy under new document and chunk IDs (an import refuses a version stored
+// twice with other content, and a guard naming a copy's chunk must name that copy), and
+// the parsed corpus itself untouched.
+func TestCopiesRenameEveryCopy(t *testing.T) {
+	t.Parallel()
+	versions, err := policy.ParseDir(testenv.SampleCorpus())
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstChunk := versions[0].Chunks[0].ID
+	all := copies(versions, 3)
+	if len(all) != 3*len(versions) {
+		t.Fatalf("%d versions, want %d", len(all), 3*len(versions))
+	}
+	seen := map[string]bool{}
+	for _, v := range all {
+		for _, c := range v.Chunks {
+			if seen[c.ID] {
+				t.Errorf("chunk %s imported twice", c.ID)
+			}
+			seen[c.ID] = true
+			if !strings.HasPrefix(c.ID, v.DocID+"@") {
+				t.Errorf("chunk %s of %s names another document", c.ID, v.DocID)
+			}
+		}
+	}
+	if versions[0].Chunks[0].ID != firstChunk {
+		t.Errorf("the corpus itself was renamed: %s, was %s", versions[0].Chunks[0].ID, firstChunk)
+	}
+	if got := all[2*len(versions)].DocID; got != versions[0].DocID+"-copy3" {
+		t.Errorf("third copy's first document %s, want %s-copy3", got, versions[0].DocID)
 	}
 }

@@ -130,7 +130,7 @@ func printMiss(out io.Writer, m bench.RecallMiss) {
 }
 
 func newBenchWorkflowCmd() *cobra.Command {
-	var n, concurrency int
+	var n, concurrency, corpusCopies int
 	var corpus string
 	var asJSON, withCodec bool
 	cmd := &cobra.Command{
@@ -142,24 +142,24 @@ sample corpus, or --corpus), then send-checks each draft five times with its own
 an agent sends a draft as written. It prints p50/p95 draft latency as the sidebar sees
 it, drafts per second, history events per workflow, and send-check p50/p99 as the send
 hook sees it. The send-check judges the reply against every chunk eligible for the
-account, so a larger --corpus shows what it costs as a corpus grows. Payloads are
-encrypted with a key made for the run, as in production; the codec's work on one draft's
-history (payloads, size, time to encrypt and decrypt them) is printed too. --codec=false
-runs the same in clear, to compare.
+account, so a larger --corpus, or --copies N of it, shows what it costs as a corpus
+grows. Payloads are encrypted with a key made for the run, as in production; the codec's
+work on one draft's history (payloads, size, time to encrypt and decrypt them) is printed
+too. --codec=false runs the same in clear, to compare.
 
 Two waves of --concurrency drafts run first and are not timed: a fresh process opens its
 connections and prepares its statements on its first drafts, which a running service did
 long ago. The slowest of them is printed on a line of its own.`,
 		Example: `  supportdraft bench workflow --drafts 200 --json
-  supportdraft bench workflow --corpus path/to/policies --drafts 100`,
-		Args:    cobra.NoArgs,
+  supportdraft bench workflow --copies 80 --drafts 100   # the sample corpus 80 times over`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig()
 			if err != nil {
 				return err
 			}
 			res, err := bench.Workflow(cmd.Context(), cfg.DatabaseURL, cfg.TemporalAddress, bench.WorkflowOptions{
-				Drafts: n, Concurrency: concurrency, Corpus: corpus, Progress: cmd.ErrOrStderr(), Codec: withCodec})
+				Drafts: n, Concurrency: concurrency, Corpus: corpus, Copies: corpusCopies, Progress: cmd.ErrOrStderr(), Codec: withCodec})
 			if err != nil {
 				return err
 			}
@@ -183,6 +183,7 @@ long ago. The slowest of them is printed on a line of its own.`,
 	cmd.Flags().IntVar(&n, "drafts", 100, "how many tickets to draft")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 4, "drafts in flight at once")
 	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "policy corpus to draft from")
+	cmd.Flags().IntVar(&corpusCopies, "copies", 1, "import the corpus this many times, each copy's documents renamed")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as JSON")
 	cmd.Flags().BoolVar(&withCodec, "codec", true, "encrypt payloads with the payload codec, as in production")
 	return cmd
