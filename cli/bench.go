@@ -147,9 +147,11 @@ grows. Payloads are encrypted with a key made for the run, as in production; the
 work on one draft's history (payloads, size, time to encrypt and decrypt them) is printed
 too. --codec=false runs the same in clear, to compare.
 
-Two waves of --concurrency drafts run first and are not timed: a fresh process opens its
-connections and prepares its statements on its first drafts, which a running service did
-long ago. The slowest of them is printed on a line of its own.`,
+Two waves of --concurrency drafts run first and are not timed, each send-checked once: a
+fresh process opens its connections, prepares its statements and reads the eligible
+corpus for the guard on its first drafts and checks, which a running service did long ago
+(the corpus: once after it last changed). The slowest of them are printed on a line of
+their own.`,
 		Example: `  supportdraft bench workflow --drafts 200 --json
   supportdraft bench workflow --copies 80 --drafts 100   # the sample corpus 80 times over`,
 		Args: cobra.NoArgs,
@@ -169,7 +171,8 @@ long ago. The slowest of them is printed on a line of its own.`,
 			}
 			fmt.Fprintf(out, "drafts %d (concurrency %d)\ndraft latency p50 %.1f ms, p95 %.1f ms\nthroughput %.1f drafts/s\nhistory events per workflow %.0f\nsend-check p50 %.1f ms, p99 %.1f ms\n",
 				res.Drafts, res.Concurrency, res.P50Ms, res.P95Ms, res.DraftsPerS, res.EventsPerWorkflow, res.SendCheckP50Ms, res.SendCheckP99Ms)
-			fmt.Fprintf(out, "warm-up %d drafts, not counted above: slowest %.1f ms\n", res.WarmUpDrafts, res.WarmUpMaxMs)
+			fmt.Fprintf(out, "warm-up %d drafts and a send-check of each, not counted above: slowest draft %.1f ms, slowest send-check %.1f ms\n",
+				res.WarmUpDrafts, res.WarmUpMaxMs, res.WarmUpCheckMaxMs)
 			fmt.Fprintf(out, "workflow tasks %d: waiting for a worker p50 %.1f ms, p99 %.1f ms; on the worker p50 %.1f ms, p99 %.1f ms\n",
 				res.Tasks.Tasks, res.Tasks.ScheduleToStartP50, res.Tasks.ScheduleToStartP99, res.Tasks.StartToCompleteP50, res.Tasks.StartToCompleteP99)
 			if c := res.CodecCost; c != nil {
