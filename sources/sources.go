@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -30,6 +32,9 @@ type Cache struct {
 
 	mu   sync.Mutex
 	sets map[string]*guard.Sources
+	// reading makes the checks that miss the same set at once (the first after an import,
+	// on every plan and region) wait for one read of its chunks instead of each doing it.
+	reading singleflight.Group
 }
 
 // New returns an empty cache over st, read with vocab.
@@ -62,16 +67,22 @@ func (c *Cache) Read(ctx context.Context, versions []store.EligibleVersion) (*gu
 	if ok {
 		return read, nil
 	}
-	chunks, err := c.store.VersionChunks(ctx, ids)
+	v, err, _ := c.reading.Do(key, func() (any, error) {
+		chunks, err := c.store.VersionChunks(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		read := c.vocab.Read(chunks)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if len(c.sets) >= maxSets {
+			clear(c.sets)
+		}
+		c.sets[key] = read
+		return read, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	read = c.vocab.Read(chunks)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.sets) >= maxSets {
-		clear(c.sets)
-	}
-	c.sets[key] = read
-	return read, nil
+	return v.(*guard.Sources), nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,5 +92,44 @@ func importVersion(t *testing.T, s *store.Store, n int, from, body string) {
 	}
 	if _, err := s.Import(context.Background(), versions, testenv.Embedder); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestConcurrentMissesReadOnce sends checks of one account at once to a cache that has not
+// read its set yet, as the first send-checks after an import do: one read serves them all.
+func TestConcurrentMissesReadOnce(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	vocab, err := guard.DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := sources.New(s, vocab)
+	versions, err := s.EligibleVersions(context.Background(), time.Now(), "pro", "eu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const checks = 8
+	got := make([]*guard.Sources, checks)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range checks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start // all miss together: reading the chunks takes a round trip, starting takes far less
+			read, err := cache.Read(context.Background(), versions)
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = read
+		}()
+	}
+	close(start)
+	wg.Wait()
+	for i, read := range got {
+		if read != got[0] {
+			t.Errorf("check %d got a read of its own: the set was read more than once", i)
+		}
 	}
 }
