@@ -161,11 +161,17 @@ metadata_saved() {
   [ -n "$(as_postgres psql -p "$DB_PORT" -d temporal_cluster -Atqc 'select 1 from cluster_metadata_info limit 1')" ]
 }
 
-# namespace registers a Temporal namespace if it is missing.
+# namespace registers a Temporal namespace if it is missing. A new namespace is in the
+# database at once, but Temporal's services learn of it when they next refresh their
+# namespace cache (every 10 s by default): a worker started before that exits ("Namespace
+# … is not found" when it creates its purge schedule), as dev-up's did once on a fresh
+# dev server. So after registering one it waits out a refresh.
 namespace() { # frontend, namespace
-  "$data/bin/temporal" operator namespace describe --address "$1" -n "$2" >/dev/null 2>&1 ||
-    "$data/bin/temporal" operator namespace create --address "$1" -n "$2" --retention 72h >/dev/null ||
+  "$data/bin/temporal" operator namespace describe --address "$1" -n "$2" >/dev/null 2>&1 && return
+  "$data/bin/temporal" operator namespace create --address "$1" -n "$2" --retention 72h >/dev/null ||
     die "could not register the namespace $2 on $1"
+  log "registered the namespace $2; waiting 11 s for Temporal's services to load it"
+  sleep 11
 }
 
 app_url() { echo "postgres://$DB_USER:$DB_PASS@127.0.0.1:$DB_PORT/$1?sslmode=disable"; }
