@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -24,11 +25,19 @@ import (
 // order on the path the send hook waits on.
 const maxSets = 32
 
+// readTimeout bounds one read of a set's chunks. The read runs apart from the check that
+// started it (Read), so it needs a bound of its own: at 5,440 chunks it took under half a
+// second.
+const readTimeout = 30 * time.Second
+
 // Cache holds the guard's reading of recent eligible sets, keyed by their version IDs.
 // Use New; the zero value is not usable.
 type Cache struct {
 	store *store.Store
 	vocab *guard.Vocabulary
+	// chunks reads the chunks of a set of versions: store.VersionChunks, or a read a test
+	// can hold back.
+	chunks func(ctx context.Context, ids []int64) ([]policy.Evidence, error)
 
 	mu   sync.Mutex
 	sets map[string]*guard.Sources
@@ -39,7 +48,7 @@ type Cache struct {
 
 // New returns an empty cache over st, read with vocab.
 func New(st *store.Store, vocab *guard.Vocabulary) *Cache {
-	return &Cache{store: st, vocab: vocab, sets: map[string]*guard.Sources{}}
+	return &Cache{store: st, vocab: vocab, chunks: st.VersionChunks, sets: map[string]*guard.Sources{}}
 }
 
 // Eligible returns every chunk eligible at `at` for plan and region, read by the guard.
@@ -55,6 +64,12 @@ func (c *Cache) Eligible(ctx context.Context, at time.Time, plan, region string)
 // versions are eligible on every check (Eligible, store.StartSendCheck), so a version
 // approved, superseded or expired since changes the answer at once; the chunks are read
 // only for a set not seen before, since a stored version's chunks never change.
+//
+// The checks that miss one set at once share one read, and that read is not the first
+// caller's: it runs without that caller's cancellation, under readTimeout. A caller that
+// gives up (its client hung up, its budget ran out) returns at once with its own error,
+// and the others still get the set; bound to the first caller's context, its cancellation
+// had failed all of them, whose sends then went out unchecked.
 func (c *Cache) Read(ctx context.Context, versions []store.EligibleVersion) (*guard.Sources, error) {
 	ids := make([]int64, len(versions))
 	for i, v := range versions {
@@ -67,8 +82,10 @@ func (c *Cache) Read(ctx context.Context, versions []store.EligibleVersion) (*gu
 	if ok {
 		return read, nil
 	}
-	v, err, _ := c.reading.Do(key, func() (any, error) {
-		chunks, err := c.store.VersionChunks(ctx, ids)
+	done := c.reading.DoChan(key, func() (any, error) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readTimeout)
+		defer cancel()
+		chunks, err := c.chunks(ctx, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -81,8 +98,13 @@ func (c *Cache) Read(ctx context.Context, versions []store.EligibleVersion) (*gu
 		c.sets[key] = read
 		return read, nil
 	})
-	if err != nil {
-		return nil, err
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case r := <-done:
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.(*guard.Sources), nil
 	}
-	return v.(*guard.Sources), nil
 }
