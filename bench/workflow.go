@@ -105,12 +105,14 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 		return nil, err
 	}
 	defer st.Close()
-	versions, err := policy.ParseDir(opts.Corpus)
+	_, versions, err := st.Import(ctx, opts.Corpus)
 	if err != nil {
-		return nil, fmt.Errorf("corpus %s: %w", opts.Corpus, err)
+		return nil, err
 	}
-	if _, err := st.Store.Import(ctx, copies(versions, opts.Copies), st.Providers.Embedder); err != nil {
-		return nil, fmt.Errorf("import corpus %s: %w", opts.Corpus, err)
+	if extra := extraCopies(versions, opts.Copies); len(extra) > 0 {
+		if _, err := st.Store.Import(ctx, extra, st.Providers.Embedder); err != nil {
+			return nil, fmt.Errorf("import %d more copies of corpus %s: %w", opts.Copies-1, opts.Corpus, err)
+		}
 	}
 	c := st.Temporal
 	run := randomID()
@@ -286,10 +288,10 @@ func randomID() string {
 	return hex.EncodeToString(b)
 }
 
-// copies is versions, then n-1 copies of them whose documents are renamed "<doc_id>-copyK"
-// (chunk IDs with them).
-func copies(versions []*policy.Version, n int) []*policy.Version {
-	out := slices.Clone(versions)
+// extraCopies is n-1 copies of versions whose documents are renamed "<doc_id>-copyK", K
+// from 2 (chunk IDs with them): what --copies imports beside the corpus itself.
+func extraCopies(versions []*policy.Version, n int) []*policy.Version {
+	var out []*policy.Version
 	for k := 2; k <= n; k++ {
 		for _, v := range versions {
 			cp := *v

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,8 +39,8 @@ func TestWorkflowBenchKeepsWarmUpOutOfTheFigures(t *testing.T) {
 	}
 }
 
-// TestCopiesRenameEveryCopy checks what --copies imports: the corpus once as it is, then
-// each further copy under new document and chunk IDs (an import refuses a version stored
+// TestCopiesRenameEveryCopy checks what --copies imports beside the corpus: each further
+// copy under new document and chunk IDs (an import refuses a version stored
 // twice with other content, and a guard naming a copy's chunk must name that copy), and
 // the parsed corpus itself untouched.
 func TestCopiesRenameEveryCopy(t *testing.T) {
@@ -49,12 +50,12 @@ func TestCopiesRenameEveryCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	firstChunk := versions[0].Chunks[0].ID
-	all := copies(versions, 3)
-	if len(all) != 3*len(versions) {
-		t.Fatalf("%d versions, want %d", len(all), 3*len(versions))
+	extra := extraCopies(versions, 3)
+	if len(extra) != 2*len(versions) {
+		t.Fatalf("%d versions, want %d", len(extra), 2*len(versions))
 	}
 	seen := map[string]bool{}
-	for _, v := range all {
+	for _, v := range append(slices.Clone(versions), extra...) {
 		for _, c := range v.Chunks {
 			if seen[c.ID] {
 				t.Errorf("chunk %s imported twice", c.ID)
@@ -68,7 +69,7 @@ func TestCopiesRenameEveryCopy(t *testing.T) {
 	if versions[0].Chunks[0].ID != firstChunk {
 		t.Errorf("the corpus itself was renamed: %s, was %s", versions[0].Chunks[0].ID, firstChunk)
 	}
-	if got := all[2*len(versions)].DocID; got != versions[0].DocID+"-copy3" {
+	if got := extra[len(versions)].DocID; got != versions[0].DocID+"-copy3" {
 		t.Errorf("third copy's first document %s, want %s-copy3", got, versions[0].DocID)
 	}
 }
