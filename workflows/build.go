@@ -26,11 +26,16 @@ func dbOptions(ctx workflow.Context) workflow.Context {
 
 // localDBOptions is for the drafting steps that only read or write Postgres (load context,
 // retrieve, save): short, so they run as local activities, in the workflow's own worker,
-// recorded as markers, without a task-queue round trip each. Bounded retries as for dbOptions.
+// recorded as markers, without a task-queue round trip each. Their retries span about nine
+// seconds (0.2, 0.4, 0.8, 1.6, then every 2 s), so a build in flight rides out a Postgres
+// restart: with five attempts (three seconds) a restart whose recovery took a moment longer
+// on a busy machine failed the build (api's TestPostgresRestartLosesNoDraftAndNoVerdict,
+// once in a clean-clone CI run).
 func localDBOptions(ctx workflow.Context) workflow.Context {
 	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumAttempts: 5},
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 2 * time.Second,
+			MaximumAttempts: 8},
 	})
 }
 
