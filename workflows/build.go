@@ -16,26 +16,31 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 )
 
-// dbOptions is for steps that only touch Postgres: quick, retried a bounded number of times.
+// postgresRetry is how every step that only reads or writes Postgres is retried, local
+// or regular: 0.2, 0.4, 0.8, 1.6 s, then every 2 s, eight attempts spanning about nine
+// seconds, so a step in flight rides out a Postgres restart or failover. With five attempts
+// (about three seconds) a restart whose recovery took a moment longer on a busy machine
+// failed a build ("the database system is starting up" on every attempt; api's
+// TestPostgresRestartLosesNoDraftAndNoVerdict, once in a clean-clone CI run).
+func postgresRetry() *temporal.RetryPolicy {
+	return &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 2 * time.Second, MaximumAttempts: 8}
+}
+
+// dbOptions is for regular activities that only touch Postgres.
 func dbOptions(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumAttempts: 5},
+		RetryPolicy:         postgresRetry(),
 	})
 }
 
-// localDBOptions is for the drafting steps that only read or write Postgres (load context,
-// retrieve, save): short, so they run as local activities, in the workflow's own worker,
-// recorded as markers, without a task-queue round trip each. Their retries span about nine
-// seconds (0.2, 0.4, 0.8, 1.6, then every 2 s), so a build in flight rides out a Postgres
-// restart: with five attempts (three seconds) a restart whose recovery took a moment longer
-// on a busy machine failed the build (api's TestPostgresRestartLosesNoDraftAndNoVerdict,
-// once in a clean-clone CI run).
+// localDBOptions is for the steps that only read or write Postgres and are short (load
+// context, retrieve, save): they run as local activities, in the workflow's own worker,
+// recorded as markers, without a task-queue round trip each.
 func localDBOptions(ctx workflow.Context) workflow.Context {
 	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 2 * time.Second,
-			MaximumAttempts: 8},
+		RetryPolicy:         postgresRetry(),
 	})
 }
 

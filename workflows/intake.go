@@ -182,11 +182,13 @@ func (f *funnel) record(ctx workflow.Context, step, outcome, reason, bucket stri
 }
 
 // openDraft makes the survivor a ticket revision and starts or joins its draft workflow.
-// A failure after the retries leaves the decision standing, recorded, for people to pick up.
+// It writes the revision to Postgres and is retried as the steps that only do that are
+// (postgresRetry). A failure after the retries leaves the decision standing, recorded, for
+// people to pick up.
 func (f *funnel) openDraft(ctx workflow.Context) {
 	opts := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 15 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumAttempts: 5},
+		RetryPolicy:         postgresRetry(),
 	})
 	in := activities.OpenDraftInput{MessageID: f.in.MessageID, Bucket: f.res.Bucket}
 	if f.res.Decision.Decision == inbox.DecisionReview {
