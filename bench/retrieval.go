@@ -28,9 +28,11 @@ type RetrievalCase struct {
 	// Scopes, ScopeBuildS, the sizes and Unreached describe the whole corpus of this
 	// case: how many scope partitions it has, how long building them took (fill, HNSW
 	// graphs and their reachability checks), their rows and indexes on disk, and how many
-	// chunks their graphs lost to the side lists.
+	// chunks their graphs lost to the side lists; Rebuilt is how many graphs were built
+	// more than once because the first build lost too many (store.MaxUnreachedShare).
 	Scopes       int     `json:"scopes"`
 	Unreached    int     `json:"unreached"`
+	Rebuilt      int     `json:"rebuilt"`
 	ScopeBuildS  float64 `json:"scope_build_s"`
 	ScopeTableMB float64 `json:"scope_table_mb"`
 	ScopeIndexMB float64 `json:"scope_index_mb"`
@@ -113,11 +115,17 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		return nil, err
 	}
 	var tableBytes, indexBytes int64
-	unreached := 0
+	unreached, rebuilt := 0, 0
 	for _, sc := range scopes {
 		tableBytes += sc.TableBytes
 		indexBytes += sc.IndexBytes
 		unreached += sc.Unreached
+		if sc.Builds > 1 {
+			rebuilt++
+		}
+		if sc.Indexed {
+			fmt.Fprintf(opt.Progress, "  scope %s/%s: %d chunks, graph built %d time(s), %d unreached\n", sc.Plan, sc.Region, sc.Chunks, sc.Builds, sc.Unreached)
+		}
 	}
 	ref, err := reference.Load(ctx, s.Pool())
 	if err != nil {
@@ -140,7 +148,7 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		recallHits := make([]int, len(efs))
 		for e, ef := range efs {
 			cases[e] = RetrievalCase{Chunks: size, Selectivity: sel, EFSearch: ef, EligibleChunks: eligibleChunks,
-				Scopes: len(scopes), Unreached: unreached, ScopeBuildS: build.Seconds(), ScopeTableMB: float64(tableBytes) / (1 << 20),
+				Scopes: len(scopes), Unreached: unreached, Rebuilt: rebuilt, ScopeBuildS: build.Seconds(), ScopeTableMB: float64(tableBytes) / (1 << 20),
 				ScopeIndexMB: float64(indexBytes) / (1 << 20)}
 		}
 		// The queries are timed back to back, after warmUp untimed ones of their own, and

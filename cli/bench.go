@@ -75,10 +75,10 @@ score, so a chunk the search did not find shows apart from a tie.`,
 					c.P50Ms, c.P95Ms, c.RecallAt10, c.ExactFallbacks, c.BaselineIneligibleRate, c.BaselineShortRate)
 			}
 			fmt.Fprintln(tw)
-			fmt.Fprintln(tw, "chunks\tscopes\tscope build s\tscope rows MB\tscope indexes MB\tunreached\t")
+			fmt.Fprintln(tw, "chunks\tscopes\tscope build s\tscope rows MB\tscope indexes MB\tunreached\tgraphs rebuilt\t")
 			for i, c := range cases {
 				if i == 0 || cases[i-1].Chunks != c.Chunks {
-					fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.0f\t%.0f\t%d\t\n", c.Chunks, c.Scopes, c.ScopeBuildS, c.ScopeTableMB, c.ScopeIndexMB, c.Unreached)
+					fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.0f\t%.0f\t%d\t%d\t\n", c.Chunks, c.Scopes, c.ScopeBuildS, c.ScopeTableMB, c.ScopeIndexMB, c.Unreached, c.Rebuilt)
 				}
 			}
 			if err := tw.Flush(); err != nil {

@@ -318,6 +318,69 @@ func requireGraphUpgraded(t *testing.T, s *store.Store, url string, scope int, a
 	requireExact(t, s, at, "pro", "eu", "annual refund window days")
 }
 
+// TestPoorGraphIsBuiltAgain: a graph whose check finds more than store.MaxUnreachedShare
+// of its chunks lost is built again, and the side list then describes the graph that
+// stands. Copies of one text beyond the ten pgvector keeps in a node stay unreached in any
+// graph: they are listed but do not make a graph poor.
+func TestPoorGraphIsBuiltAgain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	rng := rand.New(rand.NewPCG(11, 11))
+	words := strings.Fields("refund annual plan invoice vat card retry cancel upgrade seats credit renewal window days prorated tax")
+	sentence := func() string {
+		w := make([]string, 12)
+		for i := range w {
+			w[i] = words[rng.IntN(len(words))]
+		}
+		return strings.Join(w, " ") + "."
+	}
+	var files []file
+	for d := range store.IndexFrom/2 + 100 {
+		files = append(files, file{doc: fmt.Sprintf("d%04d", d), version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z",
+			plans: "[pro]", regions: `["*"]`, body: "## One\n\n" + sentence() + "\n\n## Two\n\n" + sentence() + "\n"})
+	}
+	// 200 chunks of one footer: 8% of the scope, nearly all unreached.
+	const footer = "questions about billing write to the billing team from the account page."
+	for d := range 100 {
+		files = append(files, file{doc: fmt.Sprintf("footer%03d", d), version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z",
+			plans: "[pro]", regions: `["*"]`, body: "## One\n\n" + footer + "\n\n## Two\n\n" + footer + "\n"})
+	}
+	mustImport(t, s, files...)
+	pro := func() store.Scope {
+		scopes, err := s.Scopes(ctx)
+		require.NoError(t, err)
+		for _, sc := range scopes {
+			if sc.Plan == "pro" && sc.Region == "*" {
+				return sc
+			}
+		}
+		t.Fatal("no pro/* scope")
+		return store.Scope{}
+	}
+	sc := pro()
+	require.True(t, sc.Indexed)
+	require.Greater(t, sc.Unreached, 100, "copies of the footer beyond a node's ten are unreached")
+	require.Equal(t, 1, sc.Builds, "copies of one text do not make the graph poor")
+
+	// Dropped as migration 0066 dropped the graphs, and built again with every build
+	// counting as poor: built GraphBuilds times, the last one stands, and its side list
+	// is its own.
+	store.SetUnreachedLimit(s, -1)
+	_, err := s.Pool().Exec(ctx, fmt.Sprintf(`DROP INDEX scope_chunks_%[1]d_hnsw; DELETE FROM scope_side WHERE scope_id = %[1]d;
+		UPDATE retrieval_scopes SET indexed = false WHERE id = %[1]d`, sc.ID))
+	require.NoError(t, err)
+	require.NoError(t, s.EnsureScopes(ctx, emb))
+	sc = pro()
+	require.True(t, sc.Indexed)
+	require.Equal(t, store.GraphBuilds, sc.Builds)
+	var graphs int
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE '%USING hnsw%'`,
+		fmt.Sprintf("scope_chunks_%d", sc.ID)).Scan(&graphs))
+	require.Equal(t, 1, graphs)
+	requireSideList(t, s, sc.ID, ts(t, "2026-06-01T00:00:00Z"))
+}
+
 // requireSideList checks scope's side list (migration 0064) on a built graph: it lists as
 // unreached exactly the chunks that a ten-wide walk for their own vector does not return,
 // and nothing unchecked; and a chunk on it is found though the graph has lost it. To lose

@@ -29,6 +29,9 @@ type Store struct {
 	db   DB            // what queries run on: pool, or that transaction
 	// scopes saves retrieval a round trip (onScope).
 	scopes scopeCache
+	// unreachedLimit is MaxUnreachedShare; tests lower it to make every graph build count
+	// as poor (export_test.go).
+	unreachedLimit float64
 }
 
 // DB is what the store's queries run on: the pool of a store from Open, or the single
@@ -106,7 +109,7 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to Postgres at %s: %w (is it running? `scripts/services.sh` starts it)", cfg.ConnConfig.Host, err)
 	}
-	return &Store{pool: pool, db: pool}, nil
+	return &Store{pool: pool, db: pool, unreachedLimit: MaxUnreachedShare}, nil
 }
 
 // Close releases the pool; a store over one transaction leaves it to its owner.
