@@ -41,8 +41,10 @@ the witnesses sent from the graph walk to an exact scan of the scope (the slow q
 a large scope), and how often a similarity-only baseline (top-k first, filters after)
 returns ineligible chunks or fewer than k eligible ones. For each corpus it also prints
 its retrieval scopes (one partition per plan × region): how long they took to build, their
-size on disk and how many chunks their graphs do not reach (scored exactly from each
-scope's side list). --explain adds, per case, EXPLAIN (ANALYZE, BUFFERS) of its first
+size on disk, how many chunks their graphs do not reach (scored exactly from each
+scope's side list) and how many graphs were built a second time because the first build
+lost more than 2% of its scope (each scope's builds and unreached chunks are printed as
+progress). --explain adds, per case, EXPLAIN (ANALYZE, BUFFERS) of its first
 query: the partition, HNSW or exact scan, rows the time filter removed, planning and
 execution time. --ef-search runs every query once per HNSW search breadth given (the
 service uses 100) and prints a case for each, to weigh recall against latency on the same
