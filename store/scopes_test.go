@@ -375,7 +375,8 @@ func TestPoorGraphIsBuiltAgain(t *testing.T) {
 	require.True(t, sc.Indexed)
 	require.Equal(t, store.GraphBuilds, sc.Builds)
 	var graphs int
-	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE '%USING hnsw%'`,
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_indexes
+		WHERE schemaname = current_schema() AND tablename = $1 AND indexdef LIKE '%USING hnsw%'`,
 		fmt.Sprintf("scope_chunks_%d", sc.ID)).Scan(&graphs))
 	require.Equal(t, 1, graphs)
 	requireSideList(t, s, sc.ID, ts(t, "2026-06-01T00:00:00Z"))
