@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 
@@ -80,6 +81,16 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	// the URL still wins.
 	if !strings.Contains(databaseURL, "pool_max_conns") {
 		cfg.MaxConns = PoolSize
+	}
+	// Postgres' notices go to the log instead of being dropped: pgvector says in one when
+	// a graph outgrew maintenance_work_mem and its build went on, many times slower, on
+	// disk (GraphMemory), and a poorly built graph (buildGraph) is read next to it. Those
+	// that an IF [NOT] EXISTS skipped its work ("…, skipping"; EnsureVectorIndex on every
+	// import) say nothing and are left out.
+	cfg.ConnConfig.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		if !strings.HasSuffix(n.Message, ", skipping") {
+			slog.Info("postgres notice", "severity", n.Severity, "message", n.Message)
+		}
 	}
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 		if err := pgxvec.RegisterTypes(ctx, conn); err != nil {
