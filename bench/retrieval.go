@@ -124,7 +124,7 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 			rebuilt++
 		}
 		if sc.Indexed {
-			fmt.Fprintf(opt.Progress, "  scope %s/%s: %d chunks, graph built %d time(s), %d unreached\n", sc.Plan, sc.Region, sc.Chunks, sc.Builds, sc.Unreached)
+			fmt.Fprintf(opt.Progress, "  scope %s/%s: %d chunks, graph builds %d, %d unreached\n", sc.Plan, sc.Region, sc.Chunks, sc.Builds, sc.Unreached)
 		}
 	}
 	ref, err := reference.Load(ctx, s.Pool())

@@ -110,36 +110,47 @@ func TestScopesFollowTheCorpus(t *testing.T) {
 	require.Equal(t, []string{"b@1", "c@1"}, docsOf(requireExact(t, s, after, "enterprise", "eu", q)), "fallback path")
 }
 
-// TestLargeScopeIsIndexed: a scope past store.IndexFrom gets its HNSW graph, built with
-// store.GraphM, and the graph walk, filtering only on time, returns exactly the reference
-// top-k, also when more chunks than k are tied at the same similarity and score.
-func TestLargeScopeIsIndexed(t *testing.T) {
-	t.Parallel()
-	s, url := testdb.New(t)
-	rng := rand.New(rand.NewPCG(7, 7))
+// sentences returns a generator of twelve-word sentences of billing words drawn with seed,
+// for scopes large enough to get a graph.
+func sentences(seed uint64) func() string {
+	rng := rand.New(rand.NewPCG(seed, seed))
 	words := strings.Fields("refund annual plan invoice vat card retry cancel upgrade seats credit renewal window days prorated tax")
-	sentence := func() string {
+	return func() string {
 		w := make([]string, 12)
 		for i := range w {
 			w[i] = words[rng.IntN(len(words))]
 		}
 		return strings.Join(w, " ") + "."
 	}
+}
+
+// proDoc is version 1 of document name, for the pro plan in every region, in force and
+// approved from from, with sections One and Two.
+func proDoc(name, from, one, two string) file {
+	return file{doc: name, version: 1, from: from, approved: from, plans: "[pro]", regions: `["*"]`,
+		body: "## One\n\n" + one + "\n\n## Two\n\n" + two + "\n"}
+}
+
+// TestLargeScopeIsIndexed: a scope past store.IndexFrom gets its HNSW graph, built with
+// store.GraphM, and the graph walk, filtering only on time, returns exactly the reference
+// top-k, also when more chunks than k are tied at the same similarity and score.
+func TestLargeScopeIsIndexed(t *testing.T) {
+	t.Parallel()
+	s, url := testdb.New(t)
+	sentence := sentences(7)
 	var files []file
 	for d := range store.IndexFrom/2 + 100 {
 		from := "2025-01-01T00:00:00Z"
 		if d%5 == 0 {
 			from = "2027-01-01T00:00:00Z" // not yet in force: the time filter must skip it
 		}
-		files = append(files, file{doc: fmt.Sprintf("d%04d", d), version: 1, from: from, approved: from,
-			plans: "[pro]", regions: `["*"]`, body: "## One\n\n" + sentence() + "\n\n## Two\n\n" + sentence() + "\n"})
+		files = append(files, proDoc(fmt.Sprintf("d%04d", d), from, sentence(), sentence()))
 	}
 	// 40 chunks of one text, tied for the first 40 places: the walk returns them all among
 	// its 50 candidates, and the final order must break the tie by chunk ID.
 	const tied = "refund window annual plan days renewal credit seats tax vat card retry."
 	for d := range 20 {
-		files = append(files, file{doc: fmt.Sprintf("tie%02d", d), version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z",
-			plans: "[pro]", regions: `["*"]`, body: "## One\n\n" + tied + "\n\n## Two\n\n" + tied + "\n"})
+		files = append(files, proDoc(fmt.Sprintf("tie%02d", d), "2025-01-01T00:00:00Z", tied, tied))
 	}
 	mustImport(t, s, files...)
 	scopes, err := s.Scopes(context.Background())
@@ -326,25 +337,15 @@ func TestPoorGraphIsBuiltAgain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := testdb.New(t)
-	rng := rand.New(rand.NewPCG(11, 11))
-	words := strings.Fields("refund annual plan invoice vat card retry cancel upgrade seats credit renewal window days prorated tax")
-	sentence := func() string {
-		w := make([]string, 12)
-		for i := range w {
-			w[i] = words[rng.IntN(len(words))]
-		}
-		return strings.Join(w, " ") + "."
-	}
+	sentence := sentences(11)
 	var files []file
 	for d := range store.IndexFrom/2 + 100 {
-		files = append(files, file{doc: fmt.Sprintf("d%04d", d), version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z",
-			plans: "[pro]", regions: `["*"]`, body: "## One\n\n" + sentence() + "\n\n## Two\n\n" + sentence() + "\n"})
+		files = append(files, proDoc(fmt.Sprintf("d%04d", d), "2025-01-01T00:00:00Z", sentence(), sentence()))
 	}
 	// 200 chunks of one footer: 8% of the scope, nearly all unreached.
 	const footer = "questions about billing write to the billing team from the account page."
 	for d := range 100 {
-		files = append(files, file{doc: fmt.Sprintf("footer%03d", d), version: 1, from: "2025-01-01T00:00:00Z", approved: "2025-01-01T00:00:00Z",
-			plans: "[pro]", regions: `["*"]`, body: "## One\n\n" + footer + "\n\n## Two\n\n" + footer + "\n"})
+		files = append(files, proDoc(fmt.Sprintf("footer%03d", d), "2025-01-01T00:00:00Z", footer, footer))
 	}
 	mustImport(t, s, files...)
 	pro := func() store.Scope {
