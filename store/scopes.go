@@ -206,7 +206,7 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 // MaxUnreachedShare is the share of a scope's chunks that the check of a new graph may
 // find lost before the graph is built again (buildGraph). Lost means unreached with no
 // identical twin to stand in for it (see lostSQL). Builds of the same code have left
-// 0.05–0.6% of a scope unreached (1% in a 100k corpus's 99.7k-chunk scope); one 1M build
+// 0.05–1.2% of a scope unreached (`bench retrieval`'s 100k and 1M corpora); one 1M build
 // left 7% of its 625k-chunk scope, and that graph's walks also missed 4% of the reachable
 // neighbours `bench retrieval` asked for, at every ef_search tried (docs/architecture.md,
 // "A poor graph"): a graph linked that poorly loses chunks the check cannot see, which the
