@@ -376,8 +376,11 @@ func TestPoorGraphIsBuiltAgain(t *testing.T) {
 	require.True(t, sc.Indexed)
 	require.Equal(t, store.GraphBuilds, sc.Builds)
 	var graphs int
-	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_indexes
-		WHERE schemaname = current_schema() AND tablename = $1 AND indexdef LIKE '%USING hnsw%'`,
+	// pg_catalog, not pg_indexes: that view reads every index definition in the database,
+	// and other tests drop theirs meanwhile ("could not open relation with OID").
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_index i
+		JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+		WHERE i.indrelid = $1::regclass AND a.amname = 'hnsw'`,
 		fmt.Sprintf("scope_chunks_%d", sc.ID)).Scan(&graphs))
 	require.Equal(t, 1, graphs)
 	requireSideList(t, s, sc.ID, ts(t, "2026-06-01T00:00:00Z"))
