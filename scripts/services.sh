@@ -59,10 +59,15 @@ start_postgres() {
   fi
   for _ in $(seq 1 50); do as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
   as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null || die "Postgres did not answer on port $DB_PORT; see /var/log/postgresql/"
-  # Retrieval scans the eligible chunks exactly; keep them in memory (once, then restart).
-  if [ "$(as_postgres psql -p "$DB_PORT" -Atqc 'show shared_buffers')" != "512MB" ]; then
-    log "setting shared_buffers = 512MB (one restart)"
-    as_postgres psql -p "$DB_PORT" -qc "ALTER SYSTEM SET shared_buffers = '512MB'" >/dev/null
+  # Retrieval walks each scope's graph and reads its rows; keep them in Postgres' own memory:
+  # a quarter of the machine's, Postgres' usual advice, and never under 512 MB (once, then
+  # restart). A page read from the OS cache instead costs a system call: at 1M chunks the
+  # graphs and rows are 3.8 GB (docs/architecture.md, "Retrieval partitions").
+  local mb=$(( $(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 4 / 1024 ))
+  [ "$mb" -ge 512 ] || mb=512
+  if [ "$(as_postgres psql -p "$DB_PORT" -Atqc "select setting::bigint * 8 / 1024 from pg_settings where name = 'shared_buffers'")" != "$mb" ]; then
+    log "setting shared_buffers = ${mb}MB (one restart)"
+    as_postgres psql -p "$DB_PORT" -qc "ALTER SYSTEM SET shared_buffers = '${mb}MB'" >/dev/null
     as_root pg_ctlcluster $PG_VERSION main restart 3>&-
     for _ in $(seq 1 50); do as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
   fi
