@@ -174,16 +174,15 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 				FROM pg_settings WHERE name = 'maintenance_work_mem'`, GraphMemory(sc.Chunks, emb.Dims())>>10); err != nil {
 				return err
 			}
-			// indexed is set first, so that the trigger on scope_chunks adds the chunks of
-			// later imports to the side list as unchecked.
-			if _, err := tx.Exec(ctx, `UPDATE retrieval_scopes SET indexed = true WHERE id = $1`, sc.ID); err != nil {
-				return err
-			}
 			builds, err := buildGraph(ctx, tx, sc.ID, sc.Chunks, emb.Dims(), s.unreachedLimit)
 			if err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, `UPDATE retrieval_scopes SET graph_builds = $2 WHERE id = $1`, sc.ID, builds); err != nil {
+			// Imports see indexed when this commits, and from then on the trigger on
+			// scope_chunks lists the chunks they add as unchecked. One that wrote to the
+			// partition before held off the graph build (its share lock) until it committed,
+			// and its chunks are in the graph and its check.
+			if _, err := tx.Exec(ctx, `UPDATE retrieval_scopes SET indexed = true, graph_builds = $2 WHERE id = $1`, sc.ID, builds); err != nil {
 				return err
 			}
 			_, err = tx.Exec(ctx, fmt.Sprintf(`INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
@@ -239,7 +238,7 @@ func buildGraph(ctx context.Context, tx pgx.Tx, id, chunks, dims int, limit floa
 			return build, nil
 		}
 		var lost int
-		if err := tx.QueryRow(ctx, fmt.Sprintf(lostSQL, dims, scopePartition(id)), id).Scan(&lost); err != nil {
+		if err := tx.QueryRow(ctx, lostSQL(dims, scopePartition(id)), id).Scan(&lost); err != nil {
 			return 0, err
 		}
 		if float64(lost) <= limit*float64(chunks) {
@@ -258,14 +257,12 @@ func buildGraph(ctx context.Context, tx pgx.Tx, id, chunks, dims int, limit floa
 // does not return an identical vector either. pgvector keeps up to ten identical vectors
 // in one graph node, so of a text repeated more often (boilerplate in many documents) a
 // ten-wide walk returns ten and the rest stay unreached however good the graph: they are
-// on the side list, but say nothing of how the graph is linked. %[1]d is the dimension
-// count, %[2]s the partition; checkReach's walk settings hold.
-const lostSQL = `
-SELECT count(*) FROM scope_side s
-WHERE s.scope_id = $1 AND s.kind = 'unreached'
-  AND NOT EXISTS (SELECT FROM (
-    SELECT t.embedding FROM %[2]s t ORDER BY (t.embedding::halfvec(%[1]d)) <#> (s.embedding::halfvec(%[1]d)) LIMIT 10) f
-    WHERE f.embedding = s.embedding)`
+// on the side list, but say nothing of how the graph is linked. checkReach's walk
+// settings hold.
+func lostSQL(dims int, part string) string {
+	return `SELECT count(*) FROM scope_side s WHERE s.scope_id = $1 AND s.kind = 'unreached'
+		AND NOT EXISTS (SELECT FROM (` + ownWalk(dims, part, "s") + `) f WHERE f.embedding = s.embedding)`
+}
 
 // Witnesses is how many reachable chunks of each graph audit its walks (migration 0064).
 // A walk that settles among chunks of the wrong topic scores far below the witnesses of
@@ -295,13 +292,19 @@ func (s *Store) checkScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 	return nil
 }
 
-// A chunk is reached when a walk of the scope's graph for the chunk's own vector returns
-// it. pgvector keeps up to ten identical vectors in one graph node, so the walk returns
-// ten rows: an identical twin does not stand in for the chunk. %[1]d is the dimension
-// count, %[2]s the partition.
-const reachedSQL = `EXISTS (SELECT FROM (
-	SELECT t.chunk_id FROM %[2]s t ORDER BY (t.embedding::halfvec(%[1]d)) <#> (sc.embedding::halfvec(%[1]d)) LIMIT 10) f
-	WHERE f.chunk_id = sc.chunk_id)`
+// ownWalk is the check's walk of partition part for the vector of row alias row: the ten
+// nearest chunks in the graph's order. pgvector keeps up to ten identical vectors in one
+// graph node, so it returns ten rows.
+func ownWalk(dims int, part, row string) string {
+	return fmt.Sprintf(`SELECT t.chunk_id, t.embedding FROM %[2]s t
+		ORDER BY (t.embedding::halfvec(%[1]d)) <#> (%[3]s.embedding::halfvec(%[1]d)) LIMIT 10`, dims, part, row)
+}
+
+// reachedSQL is true when the walk for partition row sc's own vector returns sc: an
+// identical twin does not stand in for the chunk.
+func reachedSQL(dims int, part string) string {
+	return `EXISTS (SELECT FROM (` + ownWalk(dims, part, "sc") + `) f WHERE f.chunk_id = sc.chunk_id)`
+}
 
 // checkReach puts on scope id's side list, as unreached, the chunks that a walk for their
 // own vector does not return: every chunk of the scope when its graph is new (whole),
@@ -315,7 +318,7 @@ func checkReach(ctx context.Context, tx pgx.Tx, id, dims int, whole bool) error 
 		return err
 	}
 	part := scopePartition(id)
-	reached := fmt.Sprintf(reachedSQL, dims, part)
+	reached := reachedSQL(dims, part)
 	// One statement, so one snapshot: a chunk that an import adds while this runs stays
 	// unchecked for the next check, rather than leaving the list unlooked at.
 	sql := `WITH checked AS MATERIALIZED (
