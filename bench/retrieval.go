@@ -4,9 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pgvector/pgvector-go"
 
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/internal/reference"
@@ -36,6 +41,8 @@ type RetrievalCase struct {
 	ScopeBuildS  float64 `json:"scope_build_s"`
 	ScopeTableMB float64 `json:"scope_table_mb"`
 	ScopeIndexMB float64 `json:"scope_index_mb"`
+	// ReferenceScanMs is the p50 of referenceScan, timed before this corpus's queries.
+	ReferenceScanMs float64 `json:"reference_scan_ms"`
 	// Plan is EXPLAIN (ANALYZE, BUFFERS) of the case's first query, with --explain.
 	Plan []string `json:"plan,omitempty"`
 	// ExactFallbacks is how many of the recall queries a witness sent from the graph walk
@@ -131,6 +138,11 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 	if err != nil {
 		return nil, err
 	}
+	scanMs, err := referenceScan(ctx, s.Pool())
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(opt.Progress, "  reference scan of %d vectors: p50 %.2f ms\n", referenceRows, scanMs)
 	efs := opt.EFSearch
 	if len(efs) == 0 {
 		efs = []int{store.EFSearch}
@@ -149,7 +161,7 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		for e, ef := range efs {
 			cases[e] = RetrievalCase{Chunks: size, Selectivity: sel, EFSearch: ef, EligibleChunks: eligibleChunks,
 				Scopes: len(scopes), Unreached: unreached, Rebuilt: rebuilt, ScopeBuildS: build.Seconds(), ScopeTableMB: float64(tableBytes) / (1 << 20),
-				ScopeIndexMB: float64(indexBytes) / (1 << 20)}
+				ScopeIndexMB: float64(indexBytes) / (1 << 20), ReferenceScanMs: scanMs}
 		}
 		// The queries are timed back to back, after warmUp untimed ones of their own, and
 		// only then checked against the exact reference and the baseline. Those scan every
@@ -246,6 +258,42 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		out = append(out, cases...)
 	}
 	return out, nil
+}
+
+// referenceRows is how many vectors referenceScan scans.
+const referenceRows = 20_000
+
+// referenceScan times a workload that no change to supportdraft touches, to tell a slower
+// machine from slower code: the exact top 10 of the same referenceRows vectors of 256
+// dimensions (sines of their row and dimension numbers, the same on every run) for the
+// same query vector, on one of the store's connections, p50 of 50 statements back to back
+// after 5 untimed. The same retrieval code has measured a third slower on some days than
+// on others; figures of two runs compare only as far as their reference scans agree.
+func referenceScan(ctx context.Context, pool *pgxpool.Pool) (float64, error) {
+	if _, err := pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS reference_scan AS
+		SELECT i, array(SELECT sin(i * 257 + j)::real FROM generate_series(1, 256) j)::vector(256) AS v
+		FROM generate_series(1, $1::int) i`, referenceRows); err != nil {
+		return 0, fmt.Errorf("create the reference scan's table: %w", err)
+	}
+	query := make([]float32, 256)
+	for j := range query {
+		query[j] = float32(math.Cos(float64(j + 1)))
+	}
+	var lat []float64
+	for i := range 55 {
+		start := time.Now()
+		rows, err := pool.Query(ctx, `SELECT i FROM reference_scan ORDER BY v <#> $1 LIMIT 10`, pgvector.NewVector(query))
+		if err != nil {
+			return 0, err
+		}
+		if _, err := pgx.CollectRows(rows, pgx.RowTo[int]); err != nil {
+			return 0, fmt.Errorf("reference scan: %w", err)
+		}
+		if i >= 5 {
+			lat = append(lat, float64(time.Since(start).Microseconds())/1000)
+		}
+	}
+	return percentile(lat, 50), nil
 }
 
 func recallMiss(text string, want []reference.Scored, hits []store.Hit) RecallMiss {
