@@ -197,7 +197,7 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 				if hits[e][i], err = s.Eligible(ctx, q); err != nil {
 					return nil, err
 				}
-				lat[e] = append(lat[e], float64(time.Since(start).Microseconds())/1000)
+				lat[e] = append(lat[e], ms(time.Since(start)))
 			}
 		}
 		var recallWant, baseReturned, baseIneligible, baseShort int
@@ -260,15 +260,20 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 	return out, nil
 }
 
-// referenceRows is how many vectors referenceScan scans.
-const referenceRows = 20_000
+// referenceRows is how many vectors referenceScan scans; it times referenceRuns scans after
+// referenceWarmUp untimed ones.
+const (
+	referenceRows   = 20_000
+	referenceRuns   = 50
+	referenceWarmUp = 5
+)
 
 // referenceScan times a workload that no change to supportdraft touches, to tell a slower
 // machine from slower code: the exact top 10 of the same referenceRows vectors of 256
 // dimensions (sines of their row and dimension numbers, the same on every run) for the
-// same query vector, on one of the store's connections, p50 of 50 statements back to back
-// after 5 untimed. The same retrieval code has measured a third slower on some days than
-// on others; figures of two runs compare only as far as their reference scans agree.
+// same query vector, on one of the store's connections, p50 of the runs back to back. The
+// same retrieval code has measured a third slower on some days than on others; figures of
+// two runs compare only as far as their reference scans agree.
 func referenceScan(ctx context.Context, pool *pgxpool.Pool) (float64, error) {
 	if _, err := pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS reference_scan AS
 		SELECT i, array(SELECT sin(i * 257 + j)::real FROM generate_series(1, 256) j)::vector(256) AS v
@@ -280,7 +285,7 @@ func referenceScan(ctx context.Context, pool *pgxpool.Pool) (float64, error) {
 		query[j] = float32(math.Cos(float64(j + 1)))
 	}
 	var lat []float64
-	for i := range 55 {
+	for i := range referenceWarmUp + referenceRuns {
 		start := time.Now()
 		rows, err := pool.Query(ctx, `SELECT i FROM reference_scan ORDER BY v <#> $1 LIMIT 10`, pgvector.NewVector(query))
 		if err != nil {
@@ -289,8 +294,8 @@ func referenceScan(ctx context.Context, pool *pgxpool.Pool) (float64, error) {
 		if _, err := pgx.CollectRows(rows, pgx.RowTo[int]); err != nil {
 			return 0, fmt.Errorf("reference scan: %w", err)
 		}
-		if i >= 5 {
-			lat = append(lat, float64(time.Since(start).Microseconds())/1000)
+		if i >= referenceWarmUp {
+			lat = append(lat, ms(time.Since(start)))
 		}
 	}
 	return percentile(lat, 50), nil
