@@ -348,18 +348,7 @@ func TestPoorGraphIsBuiltAgain(t *testing.T) {
 		files = append(files, proDoc(fmt.Sprintf("footer%03d", d), "2025-01-01T00:00:00Z", footer, footer))
 	}
 	mustImport(t, s, files...)
-	pro := func() store.Scope {
-		scopes, err := s.Scopes(ctx)
-		require.NoError(t, err)
-		for _, sc := range scopes {
-			if sc.Plan == "pro" && sc.Region == "*" {
-				return sc
-			}
-		}
-		t.Fatal("no pro/* scope")
-		return store.Scope{}
-	}
-	sc := pro()
+	sc := proScope(t, s)
 	require.True(t, sc.Indexed)
 	require.Greater(t, sc.Unreached, 100, "copies of the footer beyond a node's ten are unreached")
 	require.Equal(t, 1, sc.Builds, "copies of one text do not make the graph poor")
@@ -372,7 +361,7 @@ func TestPoorGraphIsBuiltAgain(t *testing.T) {
 		UPDATE retrieval_scopes SET indexed = false WHERE id = %[1]d`, sc.ID))
 	require.NoError(t, err)
 	require.NoError(t, s.EnsureScopes(ctx, emb))
-	sc = pro()
+	sc = proScope(t, s)
 	require.True(t, sc.Indexed)
 	require.Equal(t, store.GraphBuilds, sc.Builds)
 	var graphs int
@@ -384,6 +373,20 @@ func TestPoorGraphIsBuiltAgain(t *testing.T) {
 		fmt.Sprintf("scope_chunks_%d", sc.ID)).Scan(&graphs))
 	require.Equal(t, 1, graphs)
 	requireSideList(t, s, sc.ID, ts(t, "2026-06-01T00:00:00Z"))
+}
+
+// proScope returns the pro/* scope.
+func proScope(t *testing.T, s *store.Store) store.Scope {
+	t.Helper()
+	scopes, err := s.Scopes(context.Background())
+	require.NoError(t, err)
+	for _, sc := range scopes {
+		if sc.Plan == "pro" && sc.Region == "*" {
+			return sc
+		}
+	}
+	t.Fatal("no pro/* scope")
+	return store.Scope{}
 }
 
 // requireSideList checks scope's side list (migration 0064) on a built graph: it lists as
@@ -399,18 +402,7 @@ func requireSideList(t *testing.T, s *store.Store, scope int, at time.Time) {
 	tx, err := s.Pool().Begin(ctx)
 	require.NoError(t, err)
 	defer func() { _ = tx.Rollback(ctx) }()
-	_, err = tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 10`)
-	require.NoError(t, err)
-	rows, err := tx.Query(ctx, `SELECT sc.chunk_id FROM `+part+` sc WHERE sc.chunk_id NOT IN (
-		SELECT t.chunk_id FROM `+part+` t ORDER BY (t.embedding::halfvec(256)) <#> (sc.embedding::halfvec(256)) LIMIT 10)
-		ORDER BY 1`)
-	require.NoError(t, err)
-	lost, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
-	rows, err = tx.Query(ctx, `SELECT chunk_id FROM scope_side WHERE scope_id = $1 AND kind = 'unreached' ORDER BY 1`, scope)
-	require.NoError(t, err)
-	listed, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
+	lost, listed := lostAndListed(t, tx, scope)
 	require.Equal(t, lost, listed, "unreached: exactly what a walk for the chunk's own vector does not return")
 	var kinds map[string]int
 	require.NoError(t, tx.QueryRow(ctx, `SELECT jsonb_object_agg(kind, n) FROM (
@@ -463,6 +455,86 @@ func requireSideList(t *testing.T, s *store.Store, scope int, at time.Time) {
 		require.NoError(t, err)
 		require.Equal(t, "unreached", kind, "checked")
 	}
+}
+
+// lostAndListed returns the chunks of scope that a ten-wide walk for their own vector does
+// not return, and those its side list holds as unreached. It leaves tx set for such walks.
+func lostAndListed(t *testing.T, tx pgx.Tx, scope int) (lost, listed []string) {
+	t.Helper()
+	ctx := context.Background()
+	part := fmt.Sprintf("scope_chunks_%d", scope)
+	_, err := tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 10`)
+	require.NoError(t, err)
+	rows, err := tx.Query(ctx, `SELECT sc.chunk_id FROM `+part+` sc WHERE sc.chunk_id NOT IN (
+		SELECT t.chunk_id FROM `+part+` t ORDER BY (t.embedding::halfvec(256)) <#> (sc.embedding::halfvec(256)) LIMIT 10)
+		ORDER BY 1`)
+	require.NoError(t, err)
+	lost, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	rows, err = tx.Query(ctx, `SELECT chunk_id FROM scope_side WHERE scope_id = $1 AND kind = 'unreached' ORDER BY 1`, scope)
+	require.NoError(t, err)
+	listed, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	return lost, listed
+}
+
+// TestGraphIsCheckedWholeAgain: a chunk that joins a built graph can unlink an older one,
+// which only a check of the whole graph finds. Here the side list is emptied of its
+// unreached chunks (copies of a footer beyond a node's ten, which stay unreached in any
+// graph), as if imports had unlinked them unseen. Chunks that join the graph are checked
+// themselves; once more than store.RecheckShare of the scope has joined since the last
+// whole check, EnsureScopes checks the whole graph again and the list is exact.
+func TestGraphIsCheckedWholeAgain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	sentence := sentences(13)
+	var files []file
+	for d := range store.IndexFrom/2 + 100 {
+		files = append(files, proDoc(fmt.Sprintf("d%04d", d), "2025-01-01T00:00:00Z", sentence(), sentence()))
+	}
+	const footer = "questions about billing write to the billing team from the account page."
+	for d := range 100 {
+		files = append(files, proDoc(fmt.Sprintf("footer%03d", d), "2025-01-01T00:00:00Z", footer, footer))
+	}
+	mustImport(t, s, files...)
+	sc := proScope(t, s)
+	require.True(t, sc.Indexed)
+	require.Greater(t, sc.Unreached, 100, "copies of the footer beyond a node's ten are unreached")
+	part := fmt.Sprintf("scope_chunks_%d", sc.ID)
+	_, err := s.Pool().Exec(ctx, `DELETE FROM scope_side WHERE scope_id = $1 AND kind = 'unreached'`, sc.ID)
+	require.NoError(t, err)
+
+	// The triggers rewrite a chunk's partition row this way when its version changes.
+	rewrite := func(n int) {
+		_, err := s.Pool().Exec(ctx, `WITH gone AS (
+			DELETE FROM `+part+` WHERE chunk_id IN (
+				SELECT sc.chunk_id FROM `+part+` sc WHERE sc.chunk_id LIKE 'd%' AND NOT EXISTS (
+					SELECT FROM scope_side s WHERE s.chunk_id = sc.chunk_id AND s.kind = 'witness')
+				ORDER BY md5(sc.chunk_id) LIMIT $1)
+			RETURNING *)
+			INSERT INTO scope_chunks SELECT * FROM gone`, n)
+		require.NoError(t, err)
+	}
+	lostAndListedNow := func() ([]string, []string) {
+		tx, err := s.Pool().Begin(ctx)
+		require.NoError(t, err)
+		defer func() { _ = tx.Rollback(ctx) }()
+		return lostAndListed(t, tx, sc.ID)
+	}
+	share := int(store.RecheckShare * float64(sc.Chunks))
+	rewrite(share / 2)
+	require.NoError(t, s.EnsureScopes(ctx, emb))
+	lost, listed := lostAndListedNow()
+	require.Greater(t, len(lost)-len(listed), 100, "below RecheckShare only the chunks that joined are checked")
+
+	rewrite(share/2 + 10)
+	require.NoError(t, s.EnsureScopes(ctx, emb))
+	lost, listed = lostAndListedNow()
+	require.Equal(t, lost, listed, "past RecheckShare the whole graph is checked again")
+	var joined int
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT joined_since_check FROM retrieval_scopes WHERE id = $1`, sc.ID).Scan(&joined))
+	require.Zero(t, joined, "the count starts again after a whole check")
 }
 
 // TestGraphMemoryHoldsTheGraph: given what store.GraphMemory asks for, pgvector builds the
