@@ -336,21 +336,7 @@ func requireGraphUpgraded(t *testing.T, s *store.Store, url string, scope int, a
 func TestPoorGraphIsBuiltAgain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := testdb.New(t)
-	sentence := sentences(11)
-	var files []file
-	for d := range store.IndexFrom/2 + 100 {
-		files = append(files, proDoc(fmt.Sprintf("d%04d", d), "2025-01-01T00:00:00Z", sentence(), sentence()))
-	}
-	// 200 chunks of one footer: 8% of the scope, nearly all unreached.
-	const footer = "questions about billing write to the billing team from the account page."
-	for d := range 100 {
-		files = append(files, proDoc(fmt.Sprintf("footer%03d", d), "2025-01-01T00:00:00Z", footer, footer))
-	}
-	mustImport(t, s, files...)
-	sc := proScope(t, s)
-	require.True(t, sc.Indexed)
-	require.Greater(t, sc.Unreached, 100, "copies of the footer beyond a node's ten are unreached")
+	s, sc := footerScope(t, 11)
 	require.Equal(t, 1, sc.Builds, "copies of one text do not make the graph poor")
 
 	// Dropped as migration 0066 dropped the graphs, and built again with every build
@@ -373,6 +359,28 @@ func TestPoorGraphIsBuiltAgain(t *testing.T) {
 		fmt.Sprintf("scope_chunks_%d", sc.ID)).Scan(&graphs))
 	require.Equal(t, 1, graphs)
 	requireSideList(t, s, sc.ID, ts(t, "2026-06-01T00:00:00Z"))
+}
+
+// footerScope imports an indexed pro/* scope of 2,200 chunks of varied text and 200
+// chunks of one footer (8% of the scope), and returns it. The footer's copies beyond the
+// ten pgvector keeps in a node stay unreached in any graph.
+func footerScope(t *testing.T, seed uint64) (*store.Store, store.Scope) {
+	t.Helper()
+	s, _ := testdb.New(t)
+	sentence := sentences(seed)
+	var files []file
+	for d := range store.IndexFrom/2 + 100 {
+		files = append(files, proDoc(fmt.Sprintf("d%04d", d), "2025-01-01T00:00:00Z", sentence(), sentence()))
+	}
+	const footer = "questions about billing write to the billing team from the account page."
+	for d := range 100 {
+		files = append(files, proDoc(fmt.Sprintf("footer%03d", d), "2025-01-01T00:00:00Z", footer, footer))
+	}
+	mustImport(t, s, files...)
+	sc := proScope(t, s)
+	require.True(t, sc.Indexed)
+	require.Greater(t, sc.Unreached, 100, "copies of the footer beyond a node's ten are unreached")
+	return s, sc
 }
 
 // proScope returns the pro/* scope.
@@ -487,20 +495,7 @@ func lostAndListed(t *testing.T, tx pgx.Tx, scope int) (lost, listed []string) {
 func TestGraphIsCheckedWholeAgain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := testdb.New(t)
-	sentence := sentences(13)
-	var files []file
-	for d := range store.IndexFrom/2 + 100 {
-		files = append(files, proDoc(fmt.Sprintf("d%04d", d), "2025-01-01T00:00:00Z", sentence(), sentence()))
-	}
-	const footer = "questions about billing write to the billing team from the account page."
-	for d := range 100 {
-		files = append(files, proDoc(fmt.Sprintf("footer%03d", d), "2025-01-01T00:00:00Z", footer, footer))
-	}
-	mustImport(t, s, files...)
-	sc := proScope(t, s)
-	require.True(t, sc.Indexed)
-	require.Greater(t, sc.Unreached, 100, "copies of the footer beyond a node's ten are unreached")
+	s, sc := footerScope(t, 13)
 	part := fmt.Sprintf("scope_chunks_%d", sc.ID)
 	_, err := s.Pool().Exec(ctx, `DELETE FROM scope_side WHERE scope_id = $1 AND kind = 'unreached'`, sc.ID)
 	require.NoError(t, err)
