@@ -87,8 +87,8 @@ type Scope struct {
 // named plan and '*' × every named region and '*' — and gives every scope that has grown
 // to IndexFrom chunks its HNSW index and side list (checkReach), then checks the chunks
 // added to indexed scopes since (checkJoined). It is idempotent and cheap when nothing
-// changed; Import calls it after every commit. Until it has run for a new plan or region, queries
-// of that scope take the unpartitioned path, which is slower but equally correct.
+// changed; Import calls it after every commit. Until it has run for a new plan or region,
+// queries of that scope take the unpartitioned path, which is slower but equally correct.
 func (s *Store) EnsureScopes(ctx context.Context, emb embedding.Embedder) error {
 	if s.pool == nil {
 		return errOnTx
@@ -372,8 +372,8 @@ func reachedSQL(dims int, part string) string {
 // query scores exactly too), else those added since the last check; the others added
 // since leave the list. The walk is ten wide, about half a millisecond a chunk, and
 // narrower than queries walk (EFSearch): a chunk that only a wide walk finds has few links
-// to it, and stays on the list too. The chunks no walk returns are exactly what HNSW loses outright; a walk that
-// ends in the wrong region of the graph is the witnesses' work.
+// to it, and stays on the list too. The chunks no walk returns are exactly what HNSW loses
+// outright; a walk that ends in the wrong region of the graph is the witnesses' work.
 func checkReach(ctx context.Context, tx pgx.Tx, id, dims int, whole bool) error {
 	if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'off', true), set_config('hnsw.ef_search', '10', true)`); err != nil {
 		return err
