@@ -287,7 +287,7 @@ func (s *Store) checkScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 	for _, id := range ids {
 		var whole bool
 		if err := conn.QueryRow(ctx, `
-			SELECT r.joined_since_check + (SELECT count(*) FROM scope_side s WHERE s.scope_id = r.id AND s.kind = 'unchecked')
+			SELECT r.joined_since_check + `+joinedSinceCheck+`
 				> $2::float8 * (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = r.id)
 			FROM retrieval_scopes r WHERE r.id = $1`, id, RecheckShare).Scan(&whole); err != nil {
 			return err
@@ -321,6 +321,10 @@ func (s *Store) checkScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 // scope takes 23–45 minutes.
 const RecheckShare = 0.05
 
+// joinedSinceCheck counts the chunks that have joined the graph of retrieval_scopes row r
+// since its last check: its side list's unchecked rows.
+const joinedSinceCheck = `(SELECT count(*) FROM scope_side s WHERE s.scope_id = r.id AND s.kind = 'unchecked')`
+
 // checkJoined checks the chunks that joined scope id's graph since its last check and
 // counts them, or, when whole (more than RecheckShare of the scope has joined since the
 // last whole check), checks the whole graph and starts the count again.
@@ -330,8 +334,8 @@ func checkJoined(ctx context.Context, tx pgx.Tx, id, dims int, whole bool) error
 		return err
 	}
 	if !whole {
-		if _, err := tx.Exec(ctx, `UPDATE retrieval_scopes r SET joined_since_check = joined_since_check +
-			(SELECT count(*) FROM scope_side s WHERE s.scope_id = r.id AND s.kind = 'unchecked') WHERE id = $1`, id); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE retrieval_scopes r SET joined_since_check = joined_since_check + `+
+			joinedSinceCheck+` WHERE id = $1`, id); err != nil {
 			return err
 		}
 		return checkReach(ctx, tx, id, dims, false)
