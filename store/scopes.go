@@ -27,24 +27,17 @@ import (
 // graph whose check finds too many chunks lost is built again (buildGraph).
 
 // IndexFrom is how many chunks a scope holds before it gets its own HNSW index. Below it
-// an exact scan of the scope costs about a millisecond and is exact by construction. The
-// planner still prefers that scan to a walk up to about 7,000 chunks at GraphM and
-// EFSearch (docs/architecture.md, "Retrieval partitions").
+// an exact scan is cheap and exact by construction; above it the planner chooses between
+// scan and walk from the partition's statistics (docs/retrieval.md).
 const IndexFrom = 2000
 
 // GraphM and GraphEFConstruction are the build parameters of every HNSW graph retrieval
 // walks (pgvector's m and ef_construction; a node keeps 2·m neighbours on the ground
-// layer). At pgvector's default m = 16 about 0.4% of the chunks of a 62k-chunk scope were
-// found by no search, not even one for a chunk's own vector at ef_search 1000: the
-// neighbours that linked to them had pruned them from their full lists. They were other
-// chunks in every build, so which query lost a true neighbour changed from run to run of
-// `bench retrieval` (recall@10 0.95–0.98 in some case of some runs). With m = 32 a 10%
-// sample of that scope held 0–3 such chunks in three builds, against 22–60 in four builds
-// at m = 16 (serial or parallel, ef_construction 64 or 200); the index is a fifth larger
-// and the walk about a millisecond slower at 100k chunks. m = 48 and ef_construction 128
-// did no better. ef_construction is pgvector's minimum for this m. The chunks a graph
-// still loses go on its side list; docs/architecture.md states what `bench retrieval`
-// misses with both.
+// layer). At pgvector's default m = 16, neighbours pruning their full lists left chunks
+// that no search finds, a different set in every build; m = 32 makes them rare for a
+// somewhat larger index and slower walk, and larger values did no better
+// (docs/decisions/005-retrieval-graphs.md). ef_construction is pgvector's minimum for this
+// m. The chunks a graph still loses go on its side list.
 const (
 	GraphM              = 32
 	GraphEFConstruction = 2 * GraphM
@@ -54,14 +47,10 @@ const (
 //
 // A scope's graph (indexScopes) indexes its vectors cast to halfvec, two bytes a dimension,
 // and the walks (graphCandidates, reachedSQL) order by the same expression: a walk reads
-// half the bytes per node, and at 1M chunks the graphs are larger than shared_buffers. The
-// walk ranks its candidates by the half-precision distance but reports each one's full
-// similarity, which the side list, the witnesses' audit and the final ranking compare; the
-// cast moved none of 80k similarities of random unit vectors of 256 dimensions by 1e-4. On
-// a 100k corpus against full-precision graphs of the same chunks: 188 against 294 MB of
-// indexes, 37 against 92 chunks no walk reaches, and p50 3.95 and 4.18 ms at 50% where the
-// full-precision graph took 6.11 and 4.37 (interleaved runs of 300 queries), recall 1.00
-// in both.
+// half the bytes per node, so large graphs stay in memory. The walk ranks its candidates
+// by the half-precision distance but reports each one's full similarity, which the side
+// list, the witnesses' audit and the final ranking compare: only the walk's order is
+// approximate.
 var graphWith = fmt.Sprintf(`WITH (m = %d, ef_construction = %d)`, GraphM, GraphEFConstruction)
 
 // Scope is one partition of eligible retrieval.
@@ -204,19 +193,16 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 
 // MaxUnreachedShare is the share of a scope's chunks that the check of a new graph may
 // find lost before the graph is built again (buildGraph). Lost means unreached with no
-// identical twin to stand in for it (see lostSQL). Builds of the same code have left
-// 0.05–1.2% of a scope unreached (`bench retrieval`'s 100k and 1M corpora); one 1M build
-// left 7% of its 625k-chunk scope, and that graph's walks also missed 4% of the reachable
-// neighbours `bench retrieval` asked for, at every ef_search tried (docs/architecture.md,
-// "A poor graph"): a graph linked that poorly loses chunks the check cannot see, which the
-// side list does not repair. pgvector draws each node's layer at random, so a second build
-// of the same rows is another graph.
+// identical twin to stand in for it (see lostSQL). Ordinary builds stay well below it; a
+// graph linked far more poorly also misses reachable neighbours the check cannot see,
+// which the side list does not repair. pgvector draws each node's layer at random, so a
+// second build of the same rows is another graph (docs/retrieval.md).
 const MaxUnreachedShare = 0.02
 
 // GraphBuilds is how many times at most a scope's graph is built in one EnsureScopes. The
 // last build stands whatever its check found: the side list keeps its unreached chunks
-// exact, and Scopes reports the builds it took. At 1M chunks one build and check of the
-// 625k-chunk scope takes about half an hour on two cores, hence one retry only.
+// exact, and Scopes reports the builds it took. A build and check of a large scope is
+// long, hence one retry only.
 const GraphBuilds = 2
 
 // buildGraph builds scope id's HNSW graph and checks it (checkReach), and drops and builds
@@ -294,9 +280,8 @@ func (s *Store) checkScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 		}
 		// pgvector leaves a deleted chunk's node in the graph until VACUUM repairs the lists
 		// that link to it, and the repair links the graph anew. Until then a ten-wide walk
-		// counts dead nodes among its ten (a 100k build's `base` scope with 5% of its chunks
-		// rewritten: 171 chunks unreached before VACUUM, 18 after), so the whole graph is
-		// checked as VACUUM leaves it. VACUUM cannot run in a transaction.
+		// counts dead nodes among its ten, so the whole graph is checked as VACUUM leaves it.
+		// VACUUM cannot run in a transaction.
 		if whole {
 			if _, err := conn.Exec(ctx, "VACUUM "+scopePartition(id)); err != nil {
 				return fmt.Errorf("vacuum the graph of scope %d: %w", id, err)
@@ -313,12 +298,9 @@ func (s *Store) checkScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 // whole check before EnsureScopes checks the whole graph again (checkJoined). A chunk that
 // joins is checked itself, but pgvector's insert prunes its new neighbours' full lists,
 // and VACUUM's repair of a deleted chunk's neighbours links them anew, so an older chunk
-// can lose its last link without being looked at. On a 100k build's 99.7k-chunk scope,
-// rewriting 5% of its chunks at random (as imports rewrite changed versions) left 13
-// chunks unreached and off the list once VACUUM had run (docs/architecture.md, "Checking
-// a graph whole again"). The whole check and its VACUUM took 33 and 133 s there, against
-// 19 s to rewrite the chunks and 1.5 s to check them; at 1M a whole check of the largest
-// scope takes 23–45 minutes.
+// can lose its last link without being looked at. A whole check and its VACUUM cost far
+// more than checking the joined chunks alone, so they wait for this much churn
+// (docs/retrieval.md, "Checking a graph whole again").
 const RecheckShare = 0.05
 
 // joinedSinceCheck counts the chunks that have joined the graph of retrieval_scopes row r
@@ -374,8 +356,8 @@ func reachedSQL(dims int, part string) string {
 // own vector does not return: every chunk of the scope when its graph is new or checked
 // whole again (whole; a witness the graph has since lost stays a witness, which every
 // query scores exactly too), else those added since the last check; the others added
-// since leave the list. The walk is ten wide, about half a millisecond a chunk, and
-// narrower than queries walk (EFSearch): a chunk that only a wide walk finds has few links
+// since leave the list. The walk is ten wide, narrower than queries walk (EFSearch), to
+// keep the check affordable per chunk: a chunk that only a wide walk finds has few links
 // to it, and stays on the list too. The chunks no walk returns are exactly what HNSW loses
 // outright; a walk that ends in the wrong region of the graph is the witnesses' work.
 func checkReach(ctx context.Context, tx pgx.Tx, id, dims int, whole bool) error {
@@ -415,8 +397,7 @@ const MaxGraphMemory = 4 << 30
 // outgrows maintenance_work_mem pgvector goes on inserting on disk, many times slower, so
 // a fixed setting is either too small for a large scope or wasted on a small one. Each vector
 // takes its value (a halfvec: 2 bytes a dimension and a header) and its neighbour lists,
-// about 50 bytes per unit of m: at m = 16, 64 MB held 37k full-precision vectors of 256
-// dimensions (1.8 kB each) before pgvector reported that the graph no longer fit. A
+// about 50 bytes per unit of m, as pgvector's own "no longer fits" notice bore out. A
 // quarter is added as headroom.
 func GraphMemory(n, dims int) int64 {
 	perVector := int64(2*dims + 8 + 50*GraphM)
@@ -491,13 +472,12 @@ const exactCandidates = `
 // made once per connection without the query's values (onScope), and two things make the
 // plan independent of those values: N is written into the text, and the time filter is
 // wrapped in a CASE, which the planner cannot look into and prices at one half. Written
-// plainly, with no time to look at, it is priced at 0.5%, and the generic plan scanned a
-// 12k-chunk scope exactly rather than walk it (16–19 ms against 2–4 ms at 100k chunks).
+// plainly, with no time to look at, it is priced so selective that the generic plan
+// scanned mid-sized scopes exactly rather than walk them.
 // side scores the scope's side list exactly (migration 0064): the chunks no walk reaches
 // and those not yet checked join the walk's, and the witnesses audit it. Only the side
-// list's best N can be among the best N of both, so only they are merged with the walk's:
-// at 1M chunks the 50% scope's list held 5,958 rows in its window, and merging them all
-// (a hash aggregate and a sort) took about 5 ms of a 43 ms query. A witness in its
+// list's best N can be among the best N of both, so only they are merged with the walk's,
+// which keeps a long list from costing a large merge on every query. A witness in its
 // window that the walk did not return although it is more similar than the walk's last
 // candidate (or the walk came back short) proves the walk wrong; then, and only then, the
 // scope is scanned exactly (exactCandidates behind a one-time filter, which never runs
@@ -506,11 +486,8 @@ const exactCandidates = `
 // The graph orders its walk by half-precision distance, and candidates are chosen by full
 // similarity: reach takes WalkRows(k) rows, 1.5·N, in the walk's order, and walk keeps
 // the best N of them by full similarity. Cutting the walk itself at N dropped true
-// candidates whose half-precision distance ranked them just below the cut: in throwaway
-// counts on one 100k build (1,000 queries per scope and run, each walk's N against an
-// exact scan of the scope) 83–92 of 50,000 candidates at 50% and 46–55 at 10%, the same
-// at ef_search 150 and in strict order. Walking 75 rows missed 1–3 and 0, 100 rows 0 and
-// 0 but a millisecond more at 50% (see WalkRows).
+// candidates whose half-precision distance ranked them just below the cut, however wide
+// the walk; half as many rows again recovers nearly all of them (see WalkRows).
 const graphCandidates = `
 reach AS MATERIALIZED (
   SELECT sc.chunk_id, -((sc.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity
@@ -573,9 +550,8 @@ func scopeSQLf(format string, q Query, id int, extra string) string {
 
 // WalkRows is how many rows a scope's graph walk returns for the Candidates(k) best by full
 // similarity (graphCandidates): half as many again. One walk of EFSearch collects twice
-// the candidates, and the time filter drops some of them (a fifth in `bench retrieval`'s
-// corpus); asking for more than that makes pgvector's iterative scan walk again, which
-// cost about a millisecond at 50% on a 100k corpus.
+// the candidates, and the time filter drops some of them; asking for more than that makes
+// pgvector's iterative scan walk again (docs/decisions/005-retrieval-graphs.md).
 func WalkRows(k int) int { return Candidates(k) * 3 / 2 }
 
 // scopePartition is the quoted name of scope id's partition of scope_chunks.
