@@ -165,9 +165,8 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		}
 		// The queries are timed back to back, after warmUp untimed ones of their own, and
 		// only then checked against the exact reference and the baseline. Those scan every
-		// chunk; run between the timed queries, as they were until the fourth day, they
-		// added their own cost to the figures (the 50% case at 100k: p50 6.28 and 6.44 ms
-		// then, 4.66 ms timed back to back, the same retrieval code on other builds).
+		// chunk, and run between the timed queries they would add their own cost to the
+		// figures.
 		next := func(rng *rand.Rand) store.Query {
 			text := query(rng)
 			vec, _ := emb.Embed(ctx, []string{text})
@@ -271,9 +270,9 @@ const (
 // referenceScan times a workload that no change to supportdraft touches, to tell a slower
 // machine from slower code: the exact top 10 of the same referenceRows vectors of 256
 // dimensions (sines of their row and dimension numbers, the same on every run) for the
-// same query vector, on one of the store's connections, p50 of the runs back to back. The
-// same retrieval code has measured a third slower on some days than on others; figures of
-// two runs compare only as far as their reference scans agree.
+// same query vector, on one of the store's connections, p50 of the runs back to back.
+// Machines of the same size differ in speed, so figures of two runs compare only as far
+// as their reference scans agree.
 func referenceScan(ctx context.Context, pool *pgxpool.Pool) (float64, error) {
 	if _, err := pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS reference_scan AS
 		SELECT i, array(SELECT sin(i * 257 + j)::real FROM generate_series(1, 256) j)::vector(256) AS v

@@ -79,16 +79,16 @@ var benchQuestions = []string{
 
 // warmUpWaves is how many waves of opts.Concurrency drafts run untimed first. A fresh
 // process pays once for what a running service has already paid (opening its pool's
-// connections, preparing statements, the task queue's first tasks): its first wave took two
-// to three times the p50, and in a 100-draft run those four drafts were four of the five
-// slowest, so they alone set the p95. Two waves open every connection the timed run uses.
+// connections, preparing statements, the task queue's first tasks), and left in the timed
+// run those first drafts alone would set the p95. Two waves open every connection the
+// timed run uses.
 const warmUpWaves = 2
 
 // Workflow drives opts.Drafts drafts through the real Temporal server, an in-process worker
 // with the local providers and the real HTTP API, in a scratch schema, and measures the
 // draft latency seen by the sidebar and the send-check latency seen by the send hook, for
-// each draft's own reply. (Until the fifteenth day it sent "Hi, thanks.", which commits to
-// nothing, so the guard never read the sources and the figures left its cost out.)
+// each draft's own reply: a text that commits to nothing would skip the guard's reading
+// of the sources and leave its cost out of the figures.
 func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts WorkflowOptions) (*WorkflowResult, error) {
 	// The local providers: the benchmark measures the system, not a model's latency.
 	var security temporalclient.Settings
