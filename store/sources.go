@@ -13,7 +13,7 @@ import (
 
 // EligibleVersion is a version eligible for an account at an instant (approved, in force
 // at that instant, scoped to the account's plan and region or to all of them; drafts
-// excluded; docs/architecture.md, "Eligibility"). Its chunks are what outbound text may
+// excluded; docs/contracts.md, "Eligibility"). Its chunks are what outbound text may
 // rest on, and it is what a draft's bindings are compared with at send time.
 type EligibleVersion struct {
 	ID         int64

@@ -60,14 +60,10 @@ const PoolSize = 12
 
 // EFSearch is the HNSW search breadth. Retrieval asks each graph for WalkRows(k) = 75
 // rows and keeps the best Candidates(k) = 50 by full similarity; the iterative scan goes
-// on past rows the time filter drops. The true neighbours `bench retrieval` missed at m =
-// 16 were missed as well at 200, 400 and 1000, because no walk reached them (see GraphM;
-// such chunks are on the side list now); most of those it missed after the graphs became
-// half-precision were lost to the cut of the walk's rows, not to its width
-// (graphCandidates).
-// It was 400, which made a 50k-chunk scope's graph walk take 19 ms, and made the planner
-// price the graph above an exact scan of a 10k-chunk scope (26 ms): EXPLAIN ANALYZE in
-// `bench retrieval --explain`.
+// on past rows the time filter drops. A wider walk did not recover the neighbours a walk
+// missed, which were lost to the graph's links (see GraphM and the side list) or to the cut
+// of the walk's rows (graphCandidates), and it made the planner price graphs above exact
+// scans of mid-sized scopes (docs/decisions/005-retrieval-graphs.md).
 const EFSearch = 100
 
 // Open connects to databaseURL and checks the connection.
@@ -105,8 +101,8 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		// ef_search: see EFSearch. No parallel workers: the statements here are short, two
 		// cores gain nothing from them, and a graph scope's exact fallback (scopes.go)
 		// would launch them on every query even though its one-time filter skips it. No
-		// JIT, for the same fallback: at a million chunks its estimated cost passes
-		// jit_above_cost, and compiling the statement took 35–38 ms of a 60 ms query.
+		// JIT, for the same fallback: on a large scope its estimated cost passes
+		// jit_above_cost, and compiling the statement would cost more than running it.
 		_, err := conn.Exec(ctx, `SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = `+strconv.Itoa(EFSearch)+`;
 			SET hnsw.max_scan_tuples = 10000000; SET work_mem = '64MB'; SET plan_cache_mode = force_custom_plan;
 			SET max_parallel_workers_per_gather = 0; SET jit = off`)
