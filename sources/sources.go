@@ -1,9 +1,8 @@
 // Package sources gives the send hook and the agent's edit check what outbound text is
 // judged against: every policy chunk eligible now for the account, as the guard reads it.
 // That is the whole eligible corpus, not the few chunks a draft cites, and reading it on
-// every check made a send-check cost grow with the corpus (p50 21 ms on the 58-section
-// sample corpus, 94 ms at twenty times its size, 364 ms at eighty, in `bench workflow`
-// with the drafted reply as the text). A Cache reads each eligible set once.
+// every check would make a send-check's cost grow with the corpus. A Cache reads each
+// eligible set once (docs/decisions/004-sources-cache.md).
 package sources
 
 import (

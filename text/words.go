@@ -89,8 +89,8 @@ func ContentStems(s string) []string {
 
 // stemsOf remembers ContentStems for up to 8 MB of text (a few MB of stems). A draft's
 // chunks and ticket are stemmed by retrieval's re-rank, the drafter, the judge, the guard
-// and the scorer, and a chunk again by every draft that cites it: before it, stemming was
-// 15% of the process's CPU in `bench workflow`. Answers are clipped, so a caller's append
+// and the scorer, and a chunk again by every draft that cites it, so stemming is worth
+// remembering. Answers are clipped, so a caller's append
 // copies rather than writes here.
 var stemsOf = memo.New[[]string](8 << 20)
 

@@ -14,8 +14,8 @@ import (
 // Pollers is how many workflow-task and activity-task polls a worker keeps open. The SDK's
 // default of two splits into one poll on the worker's sticky queue and one on the shared
 // queue, so with four drafts in flight three workflow tasks (an update each: open, edit,
-// send-check) wait for the one sticky poll to come back: `bench workflow` measured that
-// wait at p99 529 ms at concurrency 4. Eight keep one poll per draft in flight at the
+// send-check) wait for the one sticky poll to come back, a wait that dominated the tail
+// latency. Eight keep one poll per draft in flight at the
 // concurrency the benches and a small team use.
 const Pollers = 8
 
