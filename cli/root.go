@@ -19,7 +19,7 @@ import (
 )
 
 // usageError marks bad input (flags, files); it exits with code 2, as the `check`
-// contract in docs/architecture.md asks, and other failures with 1.
+// contract in docs/contracts.md asks, and other failures with 1.
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }

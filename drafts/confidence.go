@@ -20,7 +20,7 @@ func Confidence(s llm.Scores, unsupported int) float64 {
 func clamp(x float64) float64 { return max(0, min(1, x)) }
 
 // ReviewThreshold is the confidence below which a draft is forced to review before an
-// agent may send it. Chosen from the eval's threshold sweep (docs/architecture.md,
-// "Knowing when it does not know"): it catches most not-grounded drafts while holding back
+// agent may send it. Chosen from the eval's threshold sweep (docs/decisions/
+// 003-review-threshold.md): it catches most not-grounded drafts while holding back
 // few grounded ones; abstentions score below 0.2 and are always forced.
 const ReviewThreshold = 0.80

@@ -67,7 +67,7 @@ type frontMatter struct {
 	Owner         string   `yaml:"owner"`
 }
 
-// knownFields lists the front matter fields in the order docs/architecture.md documents them.
+// knownFields lists the front matter fields in the order docs/contracts.md documents them.
 var knownFields = []string{"doc_id", "version", "status", "source", "title", "area",
 	"effective_from", "effective_to", "approved_at", "plans", "regions", "locale", "owner"}
 

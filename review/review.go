@@ -31,8 +31,8 @@ const (
 )
 
 // LowConfidence marks drafts a reviewer should read closely: the forced-review threshold
-// the eval's calibration chose (drafts.ReviewThreshold; docs/architecture.md, "Knowing when
-// it does not know"), so the queue and the eval speak of the same line.
+// the eval's calibration chose (drafts.ReviewThreshold;
+// docs/decisions/003-review-threshold.md), so the queue and the eval speak of the same line.
 const LowConfidence = drafts.ReviewThreshold
 
 // Entry is one draft's place in the queue: the current iteration of a ticket's draft.

@@ -61,8 +61,8 @@ start_postgres() {
   as_postgres psql -p "$DB_PORT" -Atqc 'select 1' >/dev/null || die "Postgres did not answer on port $DB_PORT; see /var/log/postgresql/"
   # Retrieval walks each scope's graph and reads its rows; keep them in Postgres' own memory:
   # a quarter of the machine's, Postgres' usual advice, and never under 512 MB (once, then
-  # restart). A page read from the OS cache instead costs a system call: at 1M chunks the
-  # graphs and rows are 3.8 GB (docs/architecture.md, "Retrieval partitions").
+  # restart). A page read from the OS cache instead costs a system call, and a large
+  # corpus's graphs and rows run to gigabytes (docs/decisions/005-retrieval-graphs.md).
   local mb=$(( $(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 4 / 1024 ))
   [ "$mb" -ge 512 ] || mb=512
   if [ "$(as_postgres psql -p "$DB_PORT" -Atqc "select setting::bigint * 8 / 1024 from pg_settings where name = 'shared_buffers'")" != "$mb" ]; then

@@ -1,4 +1,4 @@
-// Package ticket holds the help desk's ticket in the format docs/architecture.md fixes: one
+// Package ticket holds the help desk's ticket in the format docs/contracts.md fixes: one
 // JSON object per ticket revision (JSONL for sets). The label of a ticket in an evaluation
 // set is the eval's business and lives with it (evals/dataset.Labelled).
 package ticket
