@@ -56,7 +56,7 @@ type Input struct {
 // Sources are policy chunks read once for the guard (Vocabulary.Read), for callers that
 // check text after text against the same chunks: the send hook and the agent's edits are
 // checked against every chunk eligible for the account, thousands in a real policy
-// corpus, and reading them was most of each check's work (about 12 µs a chunk).
+// corpus, and reading them would otherwise be most of each check's work.
 type Sources struct {
 	ctx checkContext
 }

@@ -73,7 +73,7 @@ func (p *Pages) Register(e *echo.Echo) {
 	e.GET("/app/admin", p.admin)
 }
 
-// assetServer serves the embedded assets with a day's caching.
+// assetServer serves the embedded assets, cached by browsers for one day.
 func assetServer() http.Handler {
 	assets, _ := fs.Sub(assetFS, "assets") // "assets" is a valid path: Sub cannot fail
 	files := http.FileServer(http.FS(assets))

@@ -29,8 +29,9 @@ func RunIntake(ctx context.Context, c client.Client, scope, taskQueue string, in
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
 		WorkflowExecutionTimeout:                 5 * time.Minute,
 		// A worker in this process (dev, replays, the bench) gets the first workflow task in
-		// the start's reply instead of through the matching service: bench intake measured
-		// that wait at p50 52 ms under load. A process with no worker on the task queue (the API
+		// the start's reply instead of waiting for the matching service to hand it over, which
+		// a message that stops early would otherwise spend most of its time on. A process
+		// with no worker on the task queue (the API
 		// replicas) starts the workflow the ordinary way.
 		EnableEagerStart: true,
 	}, Intake, &input)
