@@ -12,14 +12,12 @@ import (
 	"github.com/supportdraft/supportdraft/store"
 )
 
-// EditInput names the agent's edited text for the current iteration. Ref is the text kept
-// in agent_texts; Text is only set by runs that took their edit before texts were kept
-// there (an activity they scheduled may still be retrying): new runs never carry words.
+// EditInput names the agent's edited text for the current iteration: Ref is the text kept
+// in agent_texts, so the history never holds the words.
 type EditInput struct {
 	TicketID  string          `json:"ticket_id"`
 	Iteration int             `json:"iteration"`
 	Ref       *drafts.TextRef `json:"ref,omitempty"`
-	Text      string          `json:"text,omitempty"`
 }
 
 // EditChecks is SaveEdit's answer: counts only. The sentence-by-sentence verdict quotes
@@ -74,12 +72,10 @@ func (a *Activities) SaveEdit(ctx context.Context, in EditInput) (*EditChecks, e
 
 // editText is the edit's words and their reference. A reference that does not resolve
 // (no such text for this ticket, or words that no longer match the hash) is a permanent
-// failure: retrying will not bring the agent's words back. An edit given in clear by a run
-// from before agent_texts is kept there first, so its checks can be read the same way.
+// failure: retrying will not bring the agent's words back.
 func (a *Activities) editText(ctx context.Context, in EditInput) (string, drafts.TextRef, error) {
 	if in.Ref == nil {
-		ref, err := a.Store.SaveAgentText(ctx, in.TicketID, store.TextEdit, in.Text)
-		return in.Text, ref, err
+		return "", drafts.TextRef{}, temporal.NewNonRetryableApplicationError("edit "+in.TicketID+": no kept text named", "TextUnavailable", nil)
 	}
 	text, err := a.Store.AgentText(ctx, in.TicketID, *in.Ref)
 	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrTextMismatch) {

@@ -71,26 +71,6 @@ func (a *Intake) Screen(ctx context.Context, ref MessageRef) (*Screening, error)
 	return &Screening{Filters: inbox.Filters(m, a.Rules), Recipients: inbox.RecipientStep(m, a.Support)}, nil
 }
 
-// Filters is the funnel's third layer: domain and keyword rules, then automated mail.
-// Intake workflows started before Screen existed run it on its own.
-func (a *Intake) Filters(ctx context.Context, ref MessageRef) (inbox.StepResult, error) {
-	m, err := a.Store.Message(ctx, ref.MessageID)
-	if err != nil {
-		return inbox.StepResult{}, permanentIfMissing(err)
-	}
-	return inbox.Filters(m, a.Rules), nil
-}
-
-// Recipients is the fourth layer: support copied or blind-copied forces review. Intake
-// workflows started before Screen existed run it on its own.
-func (a *Intake) Recipients(ctx context.Context, ref MessageRef) (inbox.StepResult, error) {
-	m, err := a.Store.Message(ctx, ref.MessageID)
-	if err != nil {
-		return inbox.StepResult{}, permanentIfMissing(err)
-	}
-	return inbox.RecipientStep(m, a.Support), nil
-}
-
 // Triage is the fifth layer. Its errors go back to the workflow, which fails open.
 func (a *Intake) Triage(ctx context.Context, ref MessageRef) (*inbox.Triage, error) {
 	m, err := a.Store.Message(ctx, ref.MessageID)

@@ -9,13 +9,8 @@ import (
 // Save stores the draft of one build and its rejections, and answers its iteration number,
 // which the workflow puts on its copy of the record. buildKey names the build; it is the
 // same when a build is replayed after a crash, so the replay keeps its row and its number
-// (store.SaveBuild). Runs from before build keys (see workflows' versionIterationFromState)
-// send none: they numbered r themselves, and a save of the same number replaces the row.
-// They ignore the answer, as their histories hold others (nothing, or a summary).
+// (store.SaveBuild).
 func (a *Activities) Save(ctx context.Context, r drafts.Saved, area, buildKey string) (int, error) {
-	if buildKey == "" {
-		return r.Iteration, a.Store.SaveIteration(ctx, &r, area)
-	}
 	return a.Store.SaveBuild(ctx, &r, area, buildKey)
 }
 
@@ -44,14 +39,4 @@ type FailureInput struct {
 // read the draft, so a failed build shows as failed rather than as a draft still building.
 func (a *Activities) RecordBuildFailure(ctx context.Context, in FailureInput) error {
 	return a.Store.RecordBuildFailure(ctx, in.TicketID, in.Revision, in.Reason)
-}
-
-// LastIteration is the highest draft iteration already saved for a ticket (0 if none), so
-// a new workflow run for a ticket drafted before numbers its drafts after the old ones.
-// Runs of version 1 of versionIterationFromState run it as a regular activity, once,
-// before their first build: its answer is then in the history before any Save, and a
-// build replayed after a crash between Save and the end of its workflow task gets the same
-// number again instead of reading the row it just saved. Newer runs number at Save.
-func (a *Activities) LastIteration(ctx context.Context, ticketID string) (int, error) {
-	return a.Store.LastIteration(ctx, ticketID)
 }

@@ -22,10 +22,6 @@ type TicketRef struct {
 type TicketFacts struct {
 	At      time.Time      `json:"at"`
 	Account policy.Account `json:"account"`
-	// LastIteration is the highest draft iteration already saved for the ticket, so a run
-	// from before versionIterationFromState (workflows) numbers its drafts after the old
-	// ones; later runs ignore it.
-	LastIteration int `json:"last_iteration"`
 	// InputNote is set when the ticket is longer than the drafter reads (llm.DefaultLimits):
 	// it says how much was read, and goes on the draft for the agent.
 	InputNote string `json:"input_note,omitempty"`
@@ -44,12 +40,8 @@ func (a *Activities) LoadContext(ctx context.Context, ref TicketRef, replay bool
 	if replay {
 		at = t.UpdatedAt
 	}
-	last, err := a.Store.LastIteration(ctx, ref.TicketID)
-	if err != nil {
-		return nil, err
-	}
 	note := llm.RequestFromTicket(t, nil).Truncation.Note()
-	return &TicketFacts{At: at, Account: t.Account.Eligibility(), LastIteration: last, InputNote: note}, nil
+	return &TicketFacts{At: at, Account: t.Account.Eligibility(), InputNote: note}, nil
 }
 
 // ticket is the revision LoadContext read, or, for a step that runs in another worker than

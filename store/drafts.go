@@ -160,14 +160,6 @@ func (s *Store) RecordSendCheck(ctx context.Context, ticketID string, c drafts.S
 	return err
 }
 
-// LastIteration is the highest saved iteration of a ticket's draft, 0 if none. Runs that
-// number their drafts themselves read it; newer ones number at SaveBuild.
-func (s *Store) LastIteration(ctx context.Context, ticketID string) (int, error) {
-	var n int
-	err := s.db.QueryRow(ctx, `SELECT coalesce(max(iteration), 0) FROM drafts WHERE ticket_id = $1`, ticketID).Scan(&n)
-	return n, err
-}
-
 // latestSummarySQL reads the bindings of a ticket's newest saved iteration: all the send
 // hook compares with the world at send time (StartSendCheck), without the reply, claims and
 // sentences LatestIteration decodes.

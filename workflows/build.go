@@ -75,28 +75,6 @@ func codeOptions(ctx workflow.Context) workflow.Context {
 	})
 }
 
-// versionIterationFromState tells apart how a run numbers its drafts. Each version is a
-// fix of the one before for a worker that dies after Save, a local activity, but before
-// its workflow task completes: no marker is left, so the replay runs the build, Save
-// included, again.
-//   - DefaultVersion: LoadContext re-read the last saved iteration on every build; the
-//     replay read the row just saved and numbered the same build again, one higher.
-//   - iterationFromState (1): the last iteration saved before the run is read once, by a
-//     regular activity (LastIteration) whose answer the history keeps, and each build adds
-//     one; a replayed build saves the same number again. The price is one activity round
-//     trip and one more workflow task on every run's first build.
-//   - iterationAtSave (2): Save numbers the draft in its own transaction and answers
-//     the number. Each build is named by the run ID and the run's count of saves, which a
-//     replay repeats, so a replayed build finds its own row and keeps its number.
-//
-// One change ID for all three: they are one decision, taken at one place in the build.
-const versionIterationFromState = "iteration-from-state"
-
-const (
-	iterationFromState workflow.Version = 1
-	iterationAtSave    workflow.Version = 2
-)
-
 // build runs one draft iteration, step by step, each a visible activity in the history:
 // load context → retrieve (eligible only) → generate → verify spans → judge claims → guard
 // → compose → score → save. Steps that call a remote model are regular activities (long
@@ -119,12 +97,6 @@ func (w *state) build(ctx workflow.Context) error {
 }
 
 func (w *state) buildSteps(ctx workflow.Context) error {
-	numbering := version(ctx, w.in.Generation, versionIterationFromState, iterationAtSave)
-	if numbering == iterationFromState && w.iteration == 0 {
-		if err := workflow.ExecuteActivity(dbOptions(ctx), a.LastIteration, w.in.TicketID).Get(ctx, &w.iteration); err != nil {
-			return err
-		}
-	}
 	ref := activities.TicketRef{TicketID: w.in.TicketID, Revision: w.revision}
 	var tc activities.TicketFacts
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.LoadContext, ref, w.in.Replay).Get(ctx, &tc); err != nil {
@@ -167,28 +139,21 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 		Bound: comp.Bound, Evidence: evidenceRefs(evidence), Scores: score.Scores, Unsupported: comp.Unsupported,
 		Confidence: score.Confidence, CreatedAt: workflow.Now(ctx),
 	}
-	if err := w.save(ctx, numbering, &record, tc.LastIteration, activities.Area(evidence)); err != nil {
+	if err := w.save(ctx, &record, activities.Area(evidence)); err != nil {
 		return err
 	}
 	w.iteration, w.draft, w.staleReasons = record.Iteration, &record, nil
 	return nil
 }
 
-// save numbers record and stores it, the way the run's version of versionIterationFromState
-// says: at the save, under a build key, or from the run's state (lastSaved is what
-// LoadContext read, used by runs from before either). Older runs ignore Save's answer.
-func (w *state) save(ctx workflow.Context, numbering workflow.Version, record *drafts.Saved, lastSaved int, area string) error {
-	switch numbering {
-	case iterationAtSave:
-		w.builds++
-		key := fmt.Sprintf("%s/%d", workflow.GetInfo(ctx).WorkflowExecution.RunID, w.builds)
-		return workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Save, *record, area, key).Get(ctx, &record.Iteration)
-	case iterationFromState:
-		record.Iteration = w.iteration + 1
-	default:
-		record.Iteration = max(w.iteration, lastSaved) + 1
-	}
-	return workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Save, *record, area, "").Get(ctx, nil)
+// save stores record and numbers it: Save gives it the ticket's next iteration in its own
+// transaction and answers the number. Each build is named by the run ID and the run's
+// count of saves, which a replay repeats, so a build replayed after a worker died between
+// Save and the end of its workflow task finds its own row and keeps its number.
+func (w *state) save(ctx workflow.Context, record *drafts.Saved, area string) error {
+	w.builds++
+	key := fmt.Sprintf("%s/%d", workflow.GetInfo(ctx).WorkflowExecution.RunID, w.builds)
+	return workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Save, *record, area, key).Get(ctx, &record.Iteration)
 }
 
 // mergeEvidence adds the snippets a tool-using drafter found by searching, once each: a

@@ -11,13 +11,11 @@ import (
 // start: the start is idempotent per workflow ID, and the "open" update brings the
 // revision in. It waits until the draft for that revision is built and returns it.
 func Open(ctx context.Context, c client.Client, workflowID, taskQueue string, in *DraftInput) (*DraftView, error) {
-	started := *in
-	started.Generation = Generation
 	start := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
 		ID:                       workflowID,
 		TaskQueue:                taskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-	}, DraftWorkflowType, &started)
+	}, DraftWorkflowType, in)
 	handle, err := c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: start,
 		UpdateOptions: client.UpdateWorkflowOptions{UpdateName: UpdateOpen,

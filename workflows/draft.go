@@ -11,10 +11,6 @@ import (
 // small (Temporal also suggests it on its own limits).
 const maxHistoryEvents = 2000
 
-// versionLockedHandlers marks the runs whose update handlers do their own work under the
-// run's lock. Runs started before it replay in legacy.go.
-const versionLockedHandlers = "handlers-under-lock"
-
 // DraftWorkflow is the draft workflow with the one fact it takes from its worker: whether
 // the drafter and judge are the embedded ones. Only the worker knows that, so whoever
 // starts a draft never says it. The worker registers Run under DraftWorkflowType.
@@ -29,9 +25,6 @@ type DraftWorkflow struct {
 // under the run's lock, so builds never overlap and a message never sees half a build;
 // Run itself only waits for the end and continues as new when the history grows long.
 func (d DraftWorkflow) Run(ctx workflow.Context, in *DraftInput) (*DraftResult, error) {
-	if version(ctx, in.Generation, versionLockedHandlers, 1) == workflow.DefaultVersion {
-		return runLegacy(ctx, in)
-	}
 	w := &run{state: newState(in), lock: workflow.NewMutex(ctx), root: ctx, review: in.Review}
 	// Recorded once per run, so a worker restarted with other providers still replays it.
 	if err := workflow.SideEffect(ctx, func(workflow.Context) any { return d.LocalModels }).Get(&w.localModels); err != nil {
@@ -72,7 +65,7 @@ func (w *run) setup(ctx workflow.Context) error {
 	}{
 		{UpdateOpen, w.open, w.validateOpen},
 		{UpdateEdit, w.edit, w.validateEdit},
-		{UpdateSendCheck, w.sendCheck, w.validateSendCheck},
+		{UpdateSendCheck, w.sendCheck, w.validateHasDraft},
 		{UpdateRebuild, w.rebuild, w.validateOpenRun},
 		{UpdateDiscard, w.discard, w.validateOpenRun},
 		{UpdateApprove, w.approve, w.validateDecision},
@@ -211,7 +204,7 @@ func (w *run) open(ctx workflow.Context, req OpenRequest) (*DraftView, error) {
 func (w *run) rebuild(ctx workflow.Context) (*DraftView, error) {
 	var view *DraftView
 	err := w.locked(ctx, func() error {
-		if halted(ctx, w.in.Generation) {
+		if halted(ctx) {
 			return rejected("drafting is halted by the kill switch: write this reply by hand")
 		}
 		if err := w.build(ctx); err != nil {
@@ -278,14 +271,6 @@ func (w *run) validateHasDraft(SendCheckRequest) error {
 		return rejected("no draft has been built for this ticket yet")
 	}
 	return w.validateOpenRun()
-}
-
-// validateSendCheck refuses a text given in clear (see SendCheckRequest).
-func (w *run) validateSendCheck(req SendCheckRequest) error {
-	if req.Text != "" {
-		return rejected("send the text by reference (ref), not as text")
-	}
-	return w.validateHasDraft(req)
 }
 
 func (w *run) validateEdit(req EditRequest) error {

@@ -100,20 +100,11 @@ type DraftInput struct {
 	// reach the help desk; zero means 10 minutes.
 	ReviewDelay time.Duration `json:"review_delay,omitempty"`
 
-	// Generation is the workflow code's Generation when this run was started; zero for runs
-	// started before it existed. It decides which versioned changes the run takes (version).
-	Generation int `json:"generation,omitempty"`
-
 	// Carried across continue-as-new.
 	Iteration   int                  `json:"iteration,omitempty"`
 	Draft       *drafts.Saved        `json:"draft,omitempty"`
 	StaleReason []drafts.StaleReason `json:"stale_reasons,omitempty"`
 	Review      *review.Entry        `json:"review,omitempty"`
-
-	// Current and LocalModels are read only by runs started before the worker decided how
-	// its model steps run (see legacy.go); nothing sets them any more.
-	Current     *drafts.Summary `json:"current,omitempty"`
-	LocalModels bool            `json:"local_models,omitempty"`
 }
 
 // DraftResult is how the workflow ended.
@@ -137,17 +128,8 @@ type RevisionSignal struct {
 // EditRequest is UpdateEdit's argument: the agent's text, kept in Postgres by the API
 // before the update (store.SaveAgentText), named by ID and SHA-256 so the history never
 // holds the words.
-//
-// Text is what runs took before texts were kept by reference. It stays so that their
-// recorded updates still decode on replay: the handler then schedules the same SaveEdit
-// activity as it did, with the words in its input as they were, and the command sequence
-// is unchanged, so no version marker is needed. New updates carrying Text are refused by
-// the validator (validators do not run on replay), so no new words enter a history; an
-// API from before this change, talking to a new worker, gets that refusal (409), not a
-// history with the agent's text in it.
 type EditRequest struct {
-	Ref  *drafts.TextRef `json:"ref,omitempty"`
-	Text string          `json:"text,omitempty"`
+	Ref *drafts.TextRef `json:"ref,omitempty"`
 }
 
 // EditResult is UpdateEdit's answer: counts and the text's ID. The sentence-by-sentence
@@ -155,13 +137,12 @@ type EditRequest struct {
 type EditResult = activities.EditChecks
 
 // SendCheckRequest is UpdateSendCheck's argument: the text the agent is about to send, by
-// reference as for EditRequest (and Text kept for the same reason). The freshness check
+// reference as for EditRequest. The freshness check
 // does not read the words; the reference ties the verdict in the history to the exact
 // text checked. Ref is nil when the API could not keep the text (Postgres down): the
 // check then runs, and most likely answers unchecked, without it.
 type SendCheckRequest struct {
-	Ref  *drafts.TextRef `json:"ref,omitempty"`
-	Text string          `json:"text,omitempty"`
+	Ref *drafts.TextRef `json:"ref,omitempty"`
 }
 
 // SendCheckResult is UpdateSendCheck's answer: ok, stale (with reasons) or unchecked.

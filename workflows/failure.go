@@ -10,10 +10,6 @@ import (
 	"github.com/supportdraft/supportdraft/activities"
 )
 
-// versionRecordedFailures marks the runs that record a failed build in build_failures; runs
-// started before it only kept the failure in their state.
-const versionRecordedFailures = "build-failure-recorded"
-
 // failureReason says why a build failed in words an agent may read. Only the failures
 // activities word for people (the model refused or garbled the request, the ticket does
 // not exist: the types in spokenFailures) keep their message; any other error's text may
@@ -51,9 +47,6 @@ func clipReason(s string) string {
 // workflow keeps the reason in its state either way; if even this write fails, the
 // failure is only in the workflow's state and its log.
 func (w *state) recordFailure(ctx workflow.Context) {
-	if version(ctx, w.in.Generation, versionRecordedFailures, 1) == workflow.DefaultVersion {
-		return
-	}
 	in := activities.FailureInput{TicketID: w.in.TicketID, Revision: w.revision, Reason: w.buildErr}
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.RecordBuildFailure, in).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Error("could not record the failed build", "ticket", w.in.TicketID, "error", err)

@@ -347,7 +347,7 @@ func TestFlowEditSavesOnTheCurrentIteration(t *testing.T) {
 	var rebuilt workflows.DraftView
 	f.at(0, workflows.UpdateEdit, nil, &early, ref(1))
 	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
-	f.at(2*time.Minute, workflows.UpdateEdit, nil, &inClear, workflows.EditRequest{Text: "Refunds within 30 days."})
+	f.at(2*time.Minute, workflows.UpdateEdit, nil, &inClear, map[string]string{"text": "Refunds within 30 days."})
 	f.at(3*time.Minute, workflows.UpdateEdit, &first, nil, ref(7))
 	f.at(4*time.Minute, workflows.UpdateRebuild, &rebuilt, nil)
 	f.at(4*time.Minute+time.Second, workflows.UpdateEdit, &during, nil, ref(8))
@@ -357,7 +357,7 @@ func TestFlowEditSavesOnTheCurrentIteration(t *testing.T) {
 	require.Error(t, early)
 	assert.Contains(t, early.Error(), "no draft has been built")
 	require.Error(t, inClear)
-	assert.Contains(t, inClear.Error(), "by reference")
+	assert.Contains(t, inClear.Error(), "ref must name")
 	require.Len(t, f.edits, 2, "refused edits never reach the store")
 	assert.Equal(t, activities.EditInput{TicketID: "T-1", Iteration: 1, Ref: ref(7).Ref}, f.edits[0])
 	assert.Equal(t, activities.EditChecks{TextID: 7, Sentences: 2, Flagged: 1}, first)

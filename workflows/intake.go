@@ -43,16 +43,8 @@ type funnel struct {
 	events []inbox.Event
 }
 
-// versionIntakeScreen marks the funnel's layers before triage read in one local activity
-// (ia.Screen) rather than one each.
-const versionIntakeScreen = "intake-one-screen"
-
 func (f *funnel) run(ctx workflow.Context) {
 	ref := activities.MessageRef{MessageID: f.in.MessageID}
-	if version(ctx, f.in.Generation, versionIntakeScreen, 1) == workflow.DefaultVersion {
-		f.runLayerByLayer(ctx, ref)
-		return
-	}
 	var s activities.Screening
 	err := workflow.ExecuteLocalActivity(localDBOptions(ctx), ia.Screen, ref).Get(ctx, &s)
 	var appErr *temporal.ApplicationError
@@ -80,37 +72,6 @@ func (f *funnel) run(ctx workflow.Context) {
 		f.step(ctx, inbox.StepFilters, s.Filters) && f.step(ctx, inbox.StepRecipients, s.Recipients) {
 		f.triage(ctx, ref)
 	}
-}
-
-// runLayerByLayer is the funnel of intake workflows started before versionIntakeScreen:
-// the switch and each screen a local activity of its own.
-func (f *funnel) runLayerByLayer(ctx workflow.Context, ref activities.MessageRef) {
-	var halted bool
-	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Halted).Get(ctx, &halted); err != nil {
-		f.skip(ctx, inbox.StepKillSwitch, inbox.StageKillSwitch, "the kill switch could not be read: treated as on")
-		return
-	}
-	if halted {
-		f.skip(ctx, inbox.StepKillSwitch, inbox.StageKillSwitch, "drafting is halted by the kill switch")
-		return
-	}
-	f.record(ctx, inbox.StepKillSwitch, inbox.OutcomePass, "drafting is on", "")
-	if !f.step(ctx, inbox.StepFirstResponse, inbox.FirstResponse(f.in.Thread)) {
-		return
-	}
-	for _, s := range []struct {
-		name string
-		act  any
-	}{{inbox.StepFilters, ia.Filters}, {inbox.StepRecipients, ia.Recipients}} {
-		var r inbox.StepResult
-		if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), s.act, ref).Get(ctx, &r); err != nil {
-			r = inbox.StepResult{Outcome: inbox.OutcomeReview, Stage: s.name, Reason: "the step failed: " + err.Error()}
-		}
-		if !f.step(ctx, s.name, r) {
-			return
-		}
-	}
-	f.triage(ctx, ref)
 }
 
 // step records a screening step's result and reports whether the message goes on.

@@ -31,9 +31,6 @@ type IntakeInput struct {
 	// Draft starts or joins the ticket's draft workflow for a surviving message. Replays
 	// without --draft leave it off and only decide.
 	Draft bool `json:"draft"`
-	// Generation is the workflow code's Generation when this run was started (see
-	// DraftInput.Generation).
-	Generation int `json:"generation,omitempty"`
 }
 
 // IntakeResult is the funnel's decision for the message.

@@ -19,8 +19,6 @@ import (
 // result. Only a failed earlier run may be started again, so a webhook redelivered after
 // a failure gets another try.
 func RunIntake(ctx context.Context, c client.Client, scope, taskQueue string, in *IntakeInput) (res *IntakeResult, duplicate bool, err error) {
-	input := *in
-	input.Generation = Generation
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                                       IntakeWorkflowID(scope, in.MessageID),
 		TaskQueue:                                taskQueue,
@@ -31,10 +29,10 @@ func RunIntake(ctx context.Context, c client.Client, scope, taskQueue string, in
 		// A worker in this process (dev, replays, the bench) gets the first workflow task in
 		// the start's reply instead of waiting for the matching service to hand it over, which
 		// a message that stops early would otherwise spend most of its time on. A process
-		// with no worker on the task queue (the API
-		// replicas) starts the workflow the ordinary way.
+		// with no worker on the task queue (the API replicas) starts the workflow the
+		// ordinary way.
 		EnableEagerStart: true,
-	}, Intake, &input)
+	}, Intake, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &started) {
 		return nil, true, nil
@@ -65,7 +63,6 @@ func DraftStarter(c client.Client, taskQueue string, template DraftInput) activi
 	return func(ctx context.Context, ticketID string, revision int, bucket, forcedReview string) error {
 		in := template
 		in.TicketID, in.Revision, in.Bucket, in.ForcedReview = ticketID, revision, bucket, forcedReview
-		in.Generation = Generation
 		start := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
 			ID:                       DraftWorkflowID(ticketID),
 			TaskQueue:                taskQueue,

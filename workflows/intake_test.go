@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/inbox"
@@ -193,29 +192,4 @@ func TestIntakeWithoutDraftingOnlyDecides(t *testing.T) {
 	var res workflows.IntakeResult
 	require.NoError(t, env.GetWorkflowResult(&res))
 	assert.Equal(t, inbox.DecisionDraft, res.Decision.Decision)
-}
-
-// TestIntakeStartedBeforeOneScreenRunsLayerByLayer: an intake workflow started before the
-// screens were one activity replays its switch and screens as separate activities.
-func TestIntakeStartedBeforeOneScreenRunsLayerByLayer(t *testing.T) {
-	t.Parallel()
-	var suite testsuite.WorkflowTestSuite
-	suite.SetLogger(testenv.QuietLogger())
-	env := suite.NewTestWorkflowEnvironment()
-	env.RegisterWorkflow(workflows.Intake)
-	env.RegisterActivity(ia)
-	env.RegisterActivity(da)
-	env.OnGetVersion("intake-one-screen", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
-	env.OnActivity(da.Halted, mock.Anything).Return(false, nil).Once()
-	env.OnActivity(ia.Filters, mock.Anything, mock.Anything).Return(pass, nil).Once()
-	env.OnActivity(ia.Recipients, mock.Anything, mock.Anything).Return(inbox.StepResult{Outcome: inbox.OutcomeSkip, Stage: inbox.StageAutomated, Reason: "no-reply"}, nil).Once()
-	env.OnActivity(ia.RecordFunnel, mock.Anything, mock.Anything).Return(nil)
-	env.ExecuteWorkflow(workflows.Intake, &workflows.IntakeInput{MessageID: "<m3@x>", ThreadID: "th-3"})
-	require.NoError(t, env.GetWorkflowError())
-	env.AssertNotCalled(t, "Screen", mock.Anything, mock.Anything)
-	env.AssertExpectations(t)
-	var res workflows.IntakeResult
-	require.NoError(t, env.GetWorkflowResult(&res))
-	assert.Equal(t, inbox.DecisionSkip, res.Decision.Decision)
-	assert.Equal(t, inbox.StageAutomated, res.Stage)
 }

@@ -11,27 +11,12 @@ import (
 	"github.com/supportdraft/supportdraft/worker"
 )
 
-// TestReplayRecordedHistories replays histories recorded from the real dev server, each
-// through the code path its version markers choose:
-//   - lifecycle.json, lifecycle-worker-records-send-checks.json (the worker recorded each
-//     send-check) and lifecycle-model-steps-as-activities.json (generate, judge and score
-//     as regular activities), recorded before the handlers took the lock: draft, new
-//     revision, stale send-check, edit, rebuild, ok send-check, discard; they replay
-//     through legacy.go.
-//   - lifecycle-review.json: the same, then approve, the review window's end and the sent
-//     event, through the current code, with the agent's words in its update arguments.
-//   - lifecycle-text-by-ref.json: the same with texts by reference and iteration numbers
-//     from state (LastIteration once per run).
-//   - lifecycle-send-checked.json: the same with the send-checks as the API sends them,
-//     send-checked signals with the verdict.
-//   - lifecycle-iteration-at-save.json: the same with iterations numbered at Save, under a
-//     build key, no LastIteration.
-//   - lifecycle-generation-1.json: the same, started with Generation 1 in its input: no
-//     version markers and no search-attribute upserts (see generation.go).
-//
-// A change to the workflow that would break running drafts fails here; guard it with
-// workflow.GetVersion (or, for a hot path, a new Generation). Record a new one with
-// record.sh NAME.
+// TestReplayRecordedHistories replays the histories in testdata/histories, recorded from
+// the real dev server by record.sh: lifecycle.json is one draft's whole life (open, a new
+// revision, a stale send-check, an edit, a rebuild, an approval whose review window ends
+// with the hand-off, an ok send-check, the sent event). A change to the workflow that
+// would break running drafts fails here; docs/decisions/001-workflow-versioning.md says
+// how to make it instead.
 func TestReplayRecordedHistories(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("testdata/histories/*.json")

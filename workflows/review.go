@@ -50,10 +50,6 @@ func (w *run) startWindow() {
 	})
 }
 
-// versionHandOff marks the hand-off delivered by the HandOff activity; before it, the
-// window's end only recorded the entry as handed off.
-const versionHandOff = "review-handoff-delivery"
-
 // handOff gives an approved entry to the help desk once its window is over. The delivery
 // runs outside the lock, so send-checks and edits are answered while the help desk is
 // slow; an entry that changed meanwhile (sent, closed, a newer iteration) is left as it is.
@@ -61,11 +57,6 @@ func (w *run) handOff(ctx workflow.Context, entry *review.Entry) {
 	deliver := false
 	_ = w.locked(ctx, func() error {
 		if w.review != entry || entry.State != review.Approved {
-			return nil
-		}
-		if version(ctx, w.in.Generation, versionHandOff, 1) == workflow.DefaultVersion {
-			entry.State = review.HandedOff
-			w.saveReview(ctx)
 			return nil
 		}
 		deliver = true
@@ -140,11 +131,6 @@ func (w *run) approve(ctx workflow.Context, d ReviewDecision) (*review.Entry, er
 		}
 		if w.review.WindowOpen(workflow.Now(ctx)) {
 			w.review.Decide(review.Approved, d.By, workflow.Now(ctx))
-			w.saveReview(ctx)
-			return nil
-		}
-		if version(ctx, w.in.Generation, versionHandOff, 1) == workflow.DefaultVersion {
-			w.review.Decide(review.HandedOff, d.By, workflow.Now(ctx))
 			w.saveReview(ctx)
 			return nil
 		}

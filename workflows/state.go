@@ -14,7 +14,7 @@ import (
 var a *activities.Activities
 
 // state is what a draft workflow run knows, and the steps that change it. The run (draft.go)
-// drives it from its message handlers; runs started before them, from a loop (legacy.go).
+// drives it from its message handlers.
 type state struct {
 	in *DraftInput
 	// localModels: the drafter and judge are the embedded ones, so their steps run as local
@@ -27,7 +27,7 @@ type state struct {
 	buildErr     string // why the last build failed; empty after a good one
 
 	// builds counts this run's saves: with the run ID, it names each build to Save
-	// (see versionIterationFromState), the same when the run replays. A new run, continued
+	// (see save), the same when the run replays. A new run, continued
 	// as new or not, counts again from 0 under its own run ID.
 	builds int
 }
@@ -98,7 +98,7 @@ func (w *state) noteRevision(sig RevisionSignal) (stale bool) {
 // on it. The workflow's copy of the draft does not take the words: they stay in Postgres.
 func (w *state) saveEdit(ctx workflow.Context, req EditRequest) (EditResult, error) {
 	var res EditResult
-	in := activities.EditInput{TicketID: w.in.TicketID, Iteration: w.draft.Iteration, Ref: req.Ref, Text: req.Text}
+	in := activities.EditInput{TicketID: w.in.TicketID, Iteration: w.draft.Iteration, Ref: req.Ref}
 	err := workflow.ExecuteActivity(dbOptions(ctx), a.SaveEdit, in).Get(ctx, &res)
 	return res, err
 }
@@ -146,17 +146,12 @@ func buildFailed(msg string) error { return temporal.NewApplicationError(msg, Er
 func (w *state) continueAsNew(ctx workflow.Context) error {
 	next := *w.in
 	next.Revision, next.Iteration, next.Draft, next.StaleReason = w.revision, w.iteration, w.draft, w.staleReasons
-	next.Current, next.LocalModels = nil, false
-	next.Generation = Generation
 	return workflow.NewContinueAsNewError(ctx, DraftWorkflowType, &next)
 }
 
 // validateEditText refuses an edit that is not a reference to a kept text: words given in
 // clear would be written into the history.
 func validateEditText(req EditRequest) error {
-	if req.Text != "" {
-		return rejected("send the edit by reference (ref), not as text")
-	}
 	if req.Ref == nil || req.Ref.ID <= 0 || len(req.Ref.SHA256) != 64 {
 		return rejected("ref must name the kept text: its id and SHA-256")
 	}

@@ -3,7 +3,7 @@
 # for the steps) against the services scripts/services.sh runs, and saves it as
 # testdata/histories/NAME.json. Run it after an intended change to the workflow's commands,
 # under a new NAME, and commit the new file with that change; keep the older histories,
-# which the workflow must still replay.
+# which the workflow must still replay (docs/decisions/001-workflow-versioning.md).
 set -euo pipefail
 name=${1:?usage: record.sh NAME (the history is saved as workflows/testdata/histories/NAME.json; keep the older ones)}
 cd "$(dirname "$0")/../.."
