@@ -1,10 +1,11 @@
-// Command record drives one draft workflow through its lifecycle on the real stack (a
-// scratch schema, the sample corpus, the local providers, a worker on its own task queue)
-// and prints the workflow ID; record.sh saves its
-// history for the replay test: open, a new revision, a stale send-check, an edit, a
-// rebuild, an approval whose review window then ends, an ok send-check, and the sent event.
-// The send-checks arrive as the API sends them: send-checked signals with the verdict.
-// Run it after an intended change to the workflow's commands.
+// Command record drives one workflow through its life on the real stack (a scratch schema,
+// the sample corpus, the local providers, a worker on its own task queue) and prints the
+// workflow ID; record.sh saves its history for the replay test. With no argument it is a
+// draft workflow: open, a new revision, a stale send-check, an edit, a rebuild, an
+// approval whose review window then ends, an ok send-check, and the sent event; the
+// send-checks arrive as the API sends them, send-checked signals with the verdict. With
+// "intake" it is the intake workflow of one billing question that passes every layer and
+// opens its thread's draft. Run it after an intended change to a workflow's commands.
 package main
 
 import (
@@ -16,6 +17,8 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/intake/replay"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/stack"
@@ -25,7 +28,11 @@ import (
 )
 
 func main() {
-	if err := record(context.Background()); err != nil {
+	run := record
+	if len(os.Args) > 1 && os.Args[1] == "intake" {
+		run = recordIntake
+	}
+	if err := run(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "record:", err)
 		os.Exit(1)
 	}
@@ -134,5 +141,36 @@ func record(ctx context.Context) error {
 		return fmt.Errorf("workflow %s ended %s, want sent", wid, res.Status)
 	}
 	fmt.Println(wid)
+	return nil
+}
+
+// recordIntake delivers one first message, a billing question to the support address from
+// a known customer, through the real funnel with drafting on, and prints its intake
+// workflow's ID.
+func recordIntake(ctx context.Context) error {
+	support, err := inbox.NewSupport([]string{"billing@*"})
+	if err != nil {
+		return err
+	}
+	st, err := replay.StartStack(ctx, replay.StackOptions{DatabaseURL: os.Getenv("DATABASE_URL"),
+		TemporalAddress: os.Getenv("TEMPORAL_ADDRESS"), Rules: &inbox.Rules{}, Support: support,
+		Triager: inbox.Classifier{}, Draft: true, Corpus: "corpus/sample"})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	m := &inbox.Message{MessageID: fmt.Sprintf("<record-%d@customer.example>", time.Now().UnixNano()), ThreadID: "th-record",
+		ReceivedAt: time.Now().UTC(), From: inbox.Address{Email: "ana@customer.example", Name: "Ana Ruiz"},
+		To: []string{"billing@company.example"}, Subject: "Refund for annual plan",
+		Body:    "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?",
+		Account: &inbox.Account{ID: "A-1", Plan: "pro", Region: "eu", Locale: "en"}}
+	res, err := st.Deliver(ctx, m)
+	if err != nil {
+		return err
+	}
+	if res.Decision.Decision != inbox.DecisionDraft {
+		return fmt.Errorf("message %s: decision %s at %s (%s), want draft", m.MessageID, res.Decision.Decision, res.Stage, res.Reason)
+	}
+	fmt.Println(workflows.IntakeWorkflowID(st.Scope, m.MessageID))
 	return nil
 }
