@@ -30,8 +30,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) ([]policy.E
 	if err != nil {
 		return nil, err
 	}
-	req := llm.RequestFromTicket(t, nil)
-	return a.Retriever.Eligible(ctx, in.At, in.Account, retrieval.Queries(req.Subject, req.CustomerBodies()), a.K)
+	return a.Retriever.Eligible(ctx, in.At, in.Account, retrieval.TicketQueries(t), a.K)
 }
 
 // Area names the policy area a draft's rejections are filed under: that of its best evidence.

@@ -16,6 +16,7 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/text"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // Retriever embeds questions and runs the eligible-only query.
@@ -86,6 +87,13 @@ func (r *Retriever) Search(ctx context.Context, at time.Time, account policy.Acc
 		out = append(out, *h)
 	}
 	return store.Diversify(out, k), nil
+}
+
+// TicketQueries are Queries for a ticket revision, read as the drafter reads it: its
+// subject and its customer messages.
+func TicketQueries(t *ticket.Ticket) []string {
+	req := llm.RequestFromTicket(t, nil)
+	return Queries(req.Subject, req.CustomerBodies())
 }
 
 // MaxQueries bounds how many retrievals one ticket runs.
