@@ -83,7 +83,7 @@ func (r *Retriever) Search(ctx context.Context, at time.Time, account policy.Acc
 	}
 	out := make([]store.Hit, 0, len(fused))
 	for id, h := range fused {
-		h.Score = score[id]
+		h.Fused = score[id]
 		out = append(out, *h)
 	}
 	return store.Diversify(out, k), nil

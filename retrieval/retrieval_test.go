@@ -306,19 +306,20 @@ func TestRetrieverOnSampleCorpus(t *testing.T) {
 		t.Run(tt.at.Format(time.DateOnly), func(t *testing.T) {
 			t.Parallel()
 			for _, k := range []int{6, 100} {
-				evidence, err := r.Eligible(ctx, tt.at, acct, []string{question}, k)
+				hits, err := r.Search(ctx, tt.at, acct, []string{question}, k)
 				require.NoError(t, err)
-				require.NotEmpty(t, evidence)
-				assert.LessOrEqual(t, len(evidence), k)
+				require.NotEmpty(t, hits)
+				assert.LessOrEqual(t, len(hits), k)
 				var refs []string
-				for i, e := range evidence {
+				for i, h := range hits {
+					e := h.Evidence
 					ref := fmt.Sprintf("%s@%d", e.DocID, e.Version)
 					refs = append(refs, ref)
 					assert.True(t, strings.HasPrefix(e.ChunkID, ref+"#"), "%s is cited as %s", e.ChunkID, ref)
 					assert.NotEmpty(t, e.Text)
 					assert.NotEmpty(t, e.Title)
 					if i > 0 {
-						assert.LessOrEqual(t, e.Score, evidence[i-1].Score, "best first")
+						assert.LessOrEqual(t, h.Fused, hits[i-1].Fused, "best first")
 					}
 					if ref == "billing/refunds-annual@4" || ref == "billing/refunds-annual@3" {
 						assert.Equal(t, "Refunds on annual plans", e.Title)

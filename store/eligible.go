@@ -16,8 +16,10 @@ import (
 )
 
 // Hit is one retrieved chunk: the evidence a draft uses, and how retrieval ranked it. Each
-// arm's rank is 0 when the chunk was not among that arm's best; Evidence.Score is the
-// fused score (Fuse) and Rank the fused rank the order follows.
+// arm's rank is 0 when the chunk was not among that arm's best; Fused is the fused score
+// (Fuse) and Rank the fused rank the order follows. Evidence.Score is the similarity: how
+// well the chunk fits the question on an absolute scale, which the drafter and the judge
+// weigh, where the fused score only orders.
 type Hit struct {
 	policy.Evidence
 	Locale     string  `json:"locale"`
@@ -26,6 +28,7 @@ type Hit struct {
 	VectorRank int     `json:"vector_rank"`
 	TextScore  float64 `json:"text_score"`
 	TextRank   int     `json:"text_rank"`
+	Fused      float64 `json:"fused"`
 	Rank       int     `json:"rank"`
 }
 
@@ -212,7 +215,7 @@ const similarityOnlySQL = `
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text,
        -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS score, v.locale, c.heading,
        -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity,
-       row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int, 0::float8, 0,
+       row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int, 0::float8, 0, 0::float8,
        row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int
 FROM versions v
 JOIN chunks c ON c.version_id = v.id

@@ -298,7 +298,8 @@ func TestEligibleScoresAndLocale(t *testing.T) {
 				if h.Locale == locale {
 					want += store.LocaleBonus
 				}
-				assert.InDelta(t, want, h.Score, 1e-6, "score of %s", h.ChunkID)
+				assert.InDelta(t, want, h.Fused, 1e-9, "fused score of %s", h.ChunkID)
+				assert.InDelta(t, h.Similarity, h.Score, 1e-9, "the evidence score of %s is its similarity", h.ChunkID)
 			}
 		})
 	}

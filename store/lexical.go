@@ -106,7 +106,7 @@ lexical_arm AS (
   ORDER BY score DESC, id COLLATE "C"
   LIMIT %[4]d)
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, v.locale, c.heading,
-       -((c.embedding::vector(%[5]d)) <#> $1::vector(%[5]d)), coalesce(a.rank, 0)::int, coalesce(l.score, 0), coalesce(l.rank, 0)::int, 0
+       -((c.embedding::vector(%[5]d)) <#> $1::vector(%[5]d)), coalesce(a.rank, 0)::int, coalesce(l.score, 0), coalesce(l.rank, 0)::int, 0::float8, 0
 FROM (SELECT chunk_id AS id FROM vector_arm UNION SELECT id FROM lexical_arm) u
 JOIN chunks c ON c.id = u.id
 JOIN versions v ON v.id = c.version_id
@@ -169,30 +169,31 @@ func QueryPhrases(query string) []string {
 // Fuse orders the hits of both arms by reciprocal-rank fusion: each arm that ranks a chunk
 // r-th adds 1/(RRFK + r), and a chunk in the account's locale adds LocaleBonus. It keeps
 // k of them, at most MaxPerDoc per document first (Diversify), and numbers their fused
-// ranks.
+// ranks. Each hit's evidence score is its similarity (see Hit).
 func Fuse(hits []Hit, locale string, k int) []Hit {
 	for i := range hits {
 		h := &hits[i]
-		h.Score = 0
+		h.Score = h.Similarity
+		h.Fused = 0
 		if h.VectorRank > 0 {
-			h.Score += 1.0 / float64(RRFK+h.VectorRank)
+			h.Fused += 1.0 / float64(RRFK+h.VectorRank)
 		}
 		if h.TextRank > 0 {
-			h.Score += 1.0 / float64(RRFK+h.TextRank)
+			h.Fused += 1.0 / float64(RRFK+h.TextRank)
 		}
 		if h.Locale == locale {
-			h.Score += LocaleBonus
+			h.Fused += LocaleBonus
 		}
 	}
 	return Diversify(hits, k)
 }
 
-// Diversify sorts hits by score (ties by chunk ID) and returns the best k, taking at most
+// Diversify sorts hits by fused score (ties by chunk ID) and returns the best k, taking at most
 // MaxPerDoc chunks of a document before the chunks of documents not yet listed; the
 // chunks held back fill what is left. Rank numbers the result from 1.
 func Diversify(hits []Hit, k int) []Hit {
 	slices.SortFunc(hits, func(a, b Hit) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.ChunkID, b.ChunkID))
+		return cmp.Or(cmp.Compare(b.Fused, a.Fused), strings.Compare(a.ChunkID, b.ChunkID))
 	})
 	out := make([]Hit, 0, min(k, len(hits)))
 	var held []Hit
