@@ -50,8 +50,10 @@ const MaxPerDoc = 3
 // lexicalArm is the lexical arm and the fused statement's result, after the vector arm's
 // `candidates` CTE (chunk_id, similarity) of either statement.
 //
-// terms are the query's lexemes known to the store, read by the English stemmer and as
-// they are ('simple'), with their inverse document frequency. A term selects chunks of its
+// terms are the query's lexemes known to the store, with their inverse document
+// frequency: its words as the English stemmer reads them, and as written those the English
+// configuration drops as stopwords ("will", "die" and "was" are German words too); a word
+// is never counted twice. A term selects chunks of its
 // own when it is selective: held by at most SelectiveShare of the chunks (or
 // SelectiveFloor, in a small store). A term held by a large share of a corpus says little
 // of any one chunk, and the chunks it alone would select are too many to score at every
@@ -77,7 +79,9 @@ stats AS MATERIALIZED (
 terms AS MATERIALIZED (
   SELECT l.lexeme, ln(1 + (s.n - l.chunks + 0.5) / (l.chunks + 0.5)) AS idf,
          l.chunks <= greatest(s.n * ` + "%[6]g" + `, ` + "%[7]d" + `) AS selective
-  FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %[2]s) || to_tsvector('simple', %[2]s))) q
+  FROM (SELECT lexeme FROM unnest(to_tsvector('english', %[2]s))
+        UNION
+        SELECT w FROM unnest(string_to_array(%[2]s, ' ')) w WHERE length(to_tsvector('english', w)) = 0) q
   JOIN lexemes l USING (lexeme) CROSS JOIN stats s),
 phrases AS MATERIALIZED (
   SELECT phraseto_tsquery('english', p) AS q, avg(t.idf) AS idf
