@@ -62,7 +62,7 @@ const MaxPerDoc = 3
 // arm's candidates.
 //
 // The score of a pooled chunk is BM25 with field weights: a term's frequency counts each
-// position by its field's weight, and saturates with BM25K1 and the chunk's length
+// position by its field's weight (its label: A title, B heading, D text), and saturates with BM25K1 and the chunk's length
 // against the store's mean (BM25B). Each phrase of the query (two content words, or two
 // around a stopword, as written) found in the chunk adds PhraseWeight times its terms'
 // mean IDF: "Gold Rewards Card" names one product where its three words alone name
@@ -94,14 +94,14 @@ pool AS (
     AND tsvector_to_array(c.lex) && (SELECT array_agg(lexeme) FROM terms WHERE selective)
   UNION
   SELECT chunk_id FROM candidates),
-scored AS (
+scored AS MATERIALIZED (
   SELECT p.id,
          (SELECT coalesce(sum(t.idf * f.tf * (` + "%[8]g" + ` + 1) / (f.tf + ` + "%[8]g" + ` * (1 - ` + "%[9]g" + ` + ` + "%[9]g" + ` * c.lex_len / s.avg_len))), 0)
           FROM unnest(c.lex) u
           JOIN terms t ON t.lexeme = u.lexeme
           CROSS JOIN stats s
-          CROSS JOIN LATERAL (SELECT sum(CASE w WHEN 'A' THEN ` + "%[10]d" + ` WHEN 'B' THEN ` + "%[11]d" + ` ELSE 1 END)::float8 AS tf
-                              FROM unnest(u.weights) w) f)
+          CROSS JOIN LATERAL (SELECT (cardinality(u.weights) + ` + "%[10]d" + ` * cardinality(array_positions(u.weights, 'A'))
+                                      + ` + "%[11]d" + ` * cardinality(array_positions(u.weights, 'B')))::float8 AS tf) f)
          + (SELECT coalesce(sum(idf), 0) * ` + "%[12]g" + ` FROM phrases WHERE c.lex @@ q) AS score
   FROM pool p JOIN chunks c ON c.id = p.id),
 lexical_arm AS (
@@ -121,7 +121,7 @@ LEFT JOIN lexical_arm l ON l.id = u.id`
 // words and phrases are the parameters words and phrases, for q.
 func lexicalSQL(from, words, phrases string, q Query) string {
 	return fmt.Sprintf(lexicalArm, from, words, phrases, Candidates(q.K), len(q.Vector),
-		SelectiveShare, SelectiveFloor, BM25K1, BM25B, TitleWeight, HeadingWeight, PhraseWeight)
+		SelectiveShare, SelectiveFloor, BM25K1, BM25B, TitleWeight-1, HeadingWeight-1, PhraseWeight)
 }
 
 // QueryWords are the words of a free-text query the lexical arm looks up, space-separated:
