@@ -342,3 +342,19 @@ func TestRetrieverOnSampleCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestQueries: a ticket is searched once whole, then once per customer message of a
+// thread and once per question of a ticket that asks several; a single question is one
+// search.
+func TestQueries(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, []string{"Refund\nCan I get a refund?"}, retrieval.Queries("Refund", []string{"Can I get a refund?"}))
+	assert.Equal(t, []string{"Two things\nCan I get a refund? And how do I download an invoice?",
+		"Can I get a refund?", "And how do I download an invoice?"},
+		retrieval.Queries("Two things", []string{"Can I get a refund? And how do I download an invoice?"}))
+	assert.Equal(t, []string{"My card was declined.\nIt still fails, what now",
+		"My card was declined.", "It still fails, what now"},
+		retrieval.Queries("", []string{"My card was declined.", "It still fails, what now"})[:3])
+	long := retrieval.Queries("", []string{"Can I get a refund? Where is my invoice? How many seats? What tax? Which card? How long is the trial? Is there a coupon?"})
+	assert.Len(t, long, retrieval.MaxQueries)
+}
