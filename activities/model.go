@@ -12,6 +12,7 @@ import (
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/redact"
+	"github.com/supportdraft/supportdraft/retrieval"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
@@ -22,14 +23,14 @@ type RetrieveInput struct {
 	Account policy.Account `json:"account"`
 }
 
-// Retrieve returns the best chunks eligible at the bound instant for the bound account.
+// Retrieve returns the best chunks eligible at the bound instant for the bound account:
+// one retrieval per customer message and per question, fused (retrieval.Queries).
 func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) ([]policy.Evidence, error) {
 	t, err := a.ticket(ctx, in.Ticket)
 	if err != nil {
 		return nil, err
 	}
-	req := llm.RequestFromTicket(t, nil)
-	return a.Retriever.Eligible(ctx, in.At, in.Account, req.Question(), a.K)
+	return a.Retriever.Eligible(ctx, in.At, in.Account, retrieval.TicketQueries(t), a.K)
 }
 
 // Area names the policy area a draft's rejections are filed under: that of its best evidence.

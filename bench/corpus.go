@@ -46,7 +46,7 @@ type synthVersion struct {
 // chunks. Old versions are what the similarity-only baseline wrongly returns. Everything is
 // written with COPY, chunks in batches so that a 1M-chunk corpus never sits in memory whole.
 // The retrieval scopes are built afterwards, as `supportdraft policy import` would build
-// them; the time and the size they take are returned. No global HNSW index is built: eligible
+// them, with the lexical arm's term statistics; the time and the size they take are returned. No global HNSW index is built: eligible
 // retrieval searches the scopes, and the baseline and the reference scan exactly.
 func loadCorpus(ctx context.Context, s *store.Store, emb embedding.Embedder, chunks int, seed uint64) (scopeBuild time.Duration, err error) {
 	rng := rand.New(rand.NewPCG(seed, 1))
@@ -117,6 +117,9 @@ func loadCorpus(ctx context.Context, s *store.Store, emb embedding.Embedder, chu
 		if err := copyRows("chunks", []string{"id", "version_id", "anchor", "heading", "ord", "text", "embedder", "embedding"}, chunkRows); err != nil {
 			return 0, err
 		}
+	}
+	if err := s.RecountTerms(ctx); err != nil {
+		return 0, err
 	}
 	if _, err := s.Pool().Exec(ctx, `ANALYZE documents; ANALYZE versions; ANALYZE chunks`); err != nil {
 		return 0, err

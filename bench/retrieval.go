@@ -60,11 +60,10 @@ type RecallMiss struct {
 	Returned  []ScoredChunk `json:"returned"`
 }
 
-// ScoredChunk is one chunk of a RecallMiss: its similarity to the query and its fused score.
+// ScoredChunk is one chunk of a RecallMiss and its similarity to the query.
 type ScoredChunk struct {
 	ID         string  `json:"id"`
 	Similarity float64 `json:"similarity"`
-	Score      float64 `json:"score"`
 }
 
 // RetrievalOptions sets the corpus sizes and how many queries each case runs.
@@ -182,9 +181,7 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 				return nil, err
 			}
 		}
-		hits := make([][][]store.Hit, len(efs))
 		for e, ef := range efs {
-			hits[e] = make([][]store.Hit, len(qs))
 			for i, q := range qs {
 				q.EFSearch = ef
 				if i == 0 && opt.Explain {
@@ -193,32 +190,39 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 					}
 				}
 				start := time.Now()
-				if hits[e][i], err = s.Eligible(ctx, q); err != nil {
+				if _, err = s.Eligible(ctx, q); err != nil {
 					return nil, err
 				}
 				lat[e] = append(lat[e], ms(time.Since(start)))
 			}
 		}
 		var recallWant, baseReturned, baseIneligible, baseShort int
-		for i, q := range qs[:min(len(qs), opt.RecallQueries)] {
+		for _, q := range qs[:min(len(qs), opt.RecallQueries)] {
 			want, err := ref.TopK(ctx, s.Pool(), q)
 			if err != nil {
 				return nil, err
 			}
 			recallWant += len(want)
 			for e := range efs {
+				// The timed queries returned the fused top k; recall is the vector arm's,
+				// the approximate one, asked again at the same search breadth.
+				audited := q
+				audited.EFSearch = efs[e]
+				arms, err := s.Arms(ctx, audited)
+				if err != nil {
+					return nil, err
+				}
+				vector := reference.VectorArm(arms, k)
 				found := 0
-				for _, h := range hits[e][i] {
+				for _, h := range vector {
 					if slices.ContainsFunc(want, func(w reference.Scored) bool { return w.ID == h.ChunkID }) {
 						found++
 					}
 				}
 				recallHits[e] += found
 				if found < len(want) {
-					cases[e].Misses = append(cases[e].Misses, recallMiss(q.Text, want, hits[e][i]))
+					cases[e].Misses = append(cases[e].Misses, recallMiss(q.Text, want, vector))
 				}
-				audited := q
-				audited.EFSearch = efs[e]
 				fellBack, err := s.ExactFallback(ctx, audited)
 				if err != nil {
 					return nil, err
@@ -303,10 +307,10 @@ func referenceScan(ctx context.Context, pool *pgxpool.Pool) (float64, error) {
 func recallMiss(text string, want []reference.Scored, hits []store.Hit) RecallMiss {
 	m := RecallMiss{Query: text}
 	for _, w := range want {
-		m.Reference = append(m.Reference, ScoredChunk{ID: w.ID, Similarity: w.Similarity, Score: w.Score})
+		m.Reference = append(m.Reference, ScoredChunk{ID: w.ID, Similarity: w.Similarity})
 	}
 	for _, h := range hits {
-		m.Returned = append(m.Returned, ScoredChunk{ID: h.ChunkID, Similarity: h.Similarity, Score: h.Score})
+		m.Returned = append(m.Returned, ScoredChunk{ID: h.ChunkID, Similarity: h.Similarity})
 	}
 	return m
 }

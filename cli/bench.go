@@ -112,7 +112,7 @@ score, so a chunk the search did not find shows apart from a tie.`,
 }
 
 // printMiss lists a missed query's reference and returned top-k side by side, each chunk
-// with its similarity and fused score; * marks a chunk the other list lacks.
+// with its similarity; * marks a chunk the other list lacks.
 func printMiss(out io.Writer, m bench.RecallMiss) {
 	in := func(list []bench.ScoredChunk, id string) bool {
 		return slices.ContainsFunc(list, func(c bench.ScoredChunk) bool { return c.ID == id })
@@ -125,9 +125,9 @@ func printMiss(out io.Writer, m bench.RecallMiss) {
 		if !in(other, list[i].ID) {
 			mark = "*"
 		}
-		return fmt.Sprintf("%s%s %.9f %.6f", mark, list[i].ID, list[i].Similarity, list[i].Score)
+		return fmt.Sprintf("%s%s %.9f", mark, list[i].ID, list[i].Similarity)
 	}
-	fmt.Fprintf(out, "  %-52s %s\n", "reference: id similarity score", "returned")
+	fmt.Fprintf(out, "  %-52s %s\n", "reference: id similarity", "returned")
 	for i := range max(len(m.Reference), len(m.Returned)) {
 		fmt.Fprintf(out, "  %-52s %s\n", cell(m.Reference, m.Returned, i), cell(m.Returned, m.Reference, i))
 	}

@@ -62,7 +62,7 @@ With no model configured, local deterministic providers draft, judge and embed.`
 	}
 	root.AddCommand(newDevCmd(), newWorkerCmd(), newAPICmd(), newMigrateCmd(), newPolicyCmd(), newDraftCmd(), newBenchCmd())
 	root.AddCommand(guardCommands()...)
-	root.AddCommand(newEvalCmd())
+	root.AddCommand(newEvalCmd(), newSearchCmd())
 	root.AddCommand(newIntakeCmd(), newKillSwitchCmd())
 	root.AddCommand(newTokenCmd(), newPurgeCmd())
 	return root

@@ -15,6 +15,7 @@ import (
 type Report struct {
 	Metrics
 	Baseline     Metrics       `json:"baseline"`
+	Retrieval    Retrieval     `json:"retrieval"`
 	SkippedLines int           `json:"skipped_lines"`
 	Skipped      []SkippedLine `json:"skipped"`
 	ElapsedS     float64       `json:"elapsed_s"`
@@ -136,6 +137,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(tw, "  useful abstentions\t%d of %d\t%d of %d\t\n", r.Counts.UsefulAbstentions, r.Counts.LabelledAbstentions,
 		r.Baseline.Counts.UsefulAbstentions, r.Baseline.Counts.LabelledAbstentions)
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	fmt.Fprintln(w)
+	if err := r.Retrieval.WriteTable(w); err != nil {
 		return err
 	}
 

@@ -26,6 +26,7 @@ import (
 	"github.com/supportdraft/supportdraft/internal/reference"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/retrieval"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -120,6 +121,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 
 	rep := assessArms(arms, outcomes, NewSources(versions, ref.Eligible), stderr)
+	system := &retrieval.Retriever{Store: s, Embedder: p.Embedder}
+	similarity := &retrieval.Retriever{Store: s, Embedder: p.Embedder, SimilarityOnly: true}
+	if rep.Retrieval, err = measureRetrieval(ctx, system, similarity, versions, tickets, rep.Cases); err != nil {
+		return nil, err
+	}
 	rep.SkippedLines, rep.Skipped = len(skipped), append([]SkippedLine{}, skipped...)
 	rep.Run = RunInfo{Corpus: opts.Corpus, Tickets: opts.Tickets, Versions: len(versions), Concurrency: concurrency,
 		Drafter: fmt.Sprintf("%T", p.Writer), Judge: fmt.Sprintf("%T", p.Judge), Embedder: p.Embedder.Name(),

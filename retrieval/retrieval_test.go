@@ -20,10 +20,11 @@ import (
 	"github.com/supportdraft/supportdraft/store"
 )
 
-// TestEligibleIsExactTopK checks store.Eligible against brute force on random corpora:
-// every chunk scored with no filter, filtered in Go by the independent twin
-// policy.Version.EligibleAt, ranked as store.Eligible defines it (internal/reference). The IDs must be
-// exactly that top-k, and never fewer than min(k, eligible chunks).
+// TestEligibleIsExactTopK checks retrieval against brute force on random corpora: every
+// chunk scored with no filter, filtered in Go by the independent twin
+// policy.Version.EligibleAt, ranked by similarity (internal/reference). The vector arm's
+// best k must be exactly that top-k, every chunk of either arm must be eligible, and
+// store.Eligible must never return fewer than min(k, eligible chunks).
 func TestEligibleIsExactTopK(t *testing.T) {
 	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3} {
@@ -46,21 +47,23 @@ func TestEligibleIsExactTopK(t *testing.T) {
 				require.NoError(t, err)
 				q.Vector, q.Embedder = vec[0], testenv.Embedder.Name()
 
-				hits, err := s.Eligible(ctx, q)
+				arms, err := s.Arms(ctx, q)
 				require.NoError(t, err, what)
 				want, eligible := ref.exactTopK(t, s, q)
-				got := make([]string, len(hits))
-				for j, h := range hits {
-					got[j] = h.ChunkID
+				var got []string
+				for _, h := range brute.VectorArm(arms, q.K) {
+					got = append(got, h.ChunkID)
 				}
 				wantIDs := make([]string, len(want))
 				for j, w := range want {
 					wantIDs[j] = w.id
 				}
 				require.Equal(t, wantIDs, got, what)
+				hits, err := s.Eligible(ctx, q)
+				require.NoError(t, err, what)
 				require.Len(t, hits, min(q.K, eligible), "%s: never fewer rows than the eligible set holds", what)
-				for j, h := range hits {
-					assert.InDelta(t, want[j].score, h.Score, 1e-9, "%s: score of %s", what, h.ChunkID)
+				for _, h := range arms {
+					assert.True(t, ref.versions[h.ChunkID].EligibleAt(q.At, q.Account.Plan, q.Account.Region), "%s: %s is not eligible", what, h.ChunkID)
 					v := ref.versions[h.ChunkID]
 					assert.Equal(t, v.DocID, h.DocID, h.ChunkID)
 					assert.Equal(t, v.Version, h.Version, h.ChunkID)
@@ -254,13 +257,11 @@ func randomQuery(rng *rand.Rand, ref *reference) store.Query {
 }
 
 type scored struct {
-	id    string
-	score float64
+	id string
 }
 
 // exactTopK is the brute-force answer of internal/reference (every chunk scored, filtered
-// in Go by EligibleAt, candidates by similarity, fused order) and how many chunks were
-// eligible.
+// in Go by EligibleAt, best by similarity) and how many chunks were eligible.
 func (r *reference) exactTopK(t *testing.T, s *store.Store, q store.Query) ([]scored, int) {
 	t.Helper()
 	ctx := context.Background()
@@ -270,7 +271,7 @@ func (r *reference) exactTopK(t *testing.T, s *store.Store, q store.Query) ([]sc
 	require.NoError(t, err)
 	out := make([]scored, len(top))
 	for i, x := range top {
-		out[i] = scored{id: x.ID, score: x.Score}
+		out[i] = scored{id: x.ID}
 	}
 	return out, corpus.Count(q.At, q.Account)
 }
@@ -305,19 +306,20 @@ func TestRetrieverOnSampleCorpus(t *testing.T) {
 		t.Run(tt.at.Format(time.DateOnly), func(t *testing.T) {
 			t.Parallel()
 			for _, k := range []int{6, 100} {
-				evidence, err := r.Eligible(ctx, tt.at, acct, question, k)
+				hits, err := r.Search(ctx, tt.at, acct, []string{question}, k)
 				require.NoError(t, err)
-				require.NotEmpty(t, evidence)
-				assert.LessOrEqual(t, len(evidence), k)
+				require.NotEmpty(t, hits)
+				assert.LessOrEqual(t, len(hits), k)
 				var refs []string
-				for i, e := range evidence {
+				for i, h := range hits {
+					e := h.Evidence
 					ref := fmt.Sprintf("%s@%d", e.DocID, e.Version)
 					refs = append(refs, ref)
 					assert.True(t, strings.HasPrefix(e.ChunkID, ref+"#"), "%s is cited as %s", e.ChunkID, ref)
 					assert.NotEmpty(t, e.Text)
 					assert.NotEmpty(t, e.Title)
 					if i > 0 {
-						assert.LessOrEqual(t, e.Score, evidence[i-1].Score, "best first")
+						assert.LessOrEqual(t, h.Fused, hits[i-1].Fused, "best first")
 					}
 					if ref == "billing/refunds-annual@4" || ref == "billing/refunds-annual@3" {
 						assert.Equal(t, "Refunds on annual plans", e.Title)
@@ -332,11 +334,27 @@ func TestRetrieverOnSampleCorpus(t *testing.T) {
 			}
 
 			// The drafter's search tool is the same eligible-only retrieval.
-			direct, err := r.Eligible(ctx, tt.at, acct, "refund window annual plan", 10)
+			direct, err := r.Eligible(ctx, tt.at, acct, []string{"refund window annual plan"}, 10)
 			require.NoError(t, err)
 			searched, err := r.Searcher(tt.at, acct)(ctx, "refund window annual plan", 10)
 			require.NoError(t, err)
 			assert.Equal(t, direct, searched)
 		})
 	}
+}
+
+// TestQueries: a ticket is searched once whole, then once per customer message of a
+// thread and once per question of a ticket that asks several; a single question is one
+// search.
+func TestQueries(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, []string{"Refund\nCan I get a refund?"}, retrieval.Queries("Refund", []string{"Can I get a refund?"}))
+	assert.Equal(t, []string{"Two things\nCan I get a refund? And how do I download an invoice?",
+		"Can I get a refund?", "And how do I download an invoice?"},
+		retrieval.Queries("Two things", []string{"Can I get a refund? And how do I download an invoice?"}))
+	assert.Equal(t, []string{"My card was declined.\nIt still fails, what now",
+		"My card was declined.", "It still fails, what now"},
+		retrieval.Queries("", []string{"My card was declined.", "It still fails, what now"})[:3])
+	long := retrieval.Queries("", []string{"Can I get a refund? Where is my invoice? How many seats? What tax? Which card? How long is the trial? Is there a coupon?"})
+	assert.Len(t, long, retrieval.MaxQueries)
 }

@@ -13,24 +13,30 @@ import (
 	"github.com/pgvector/pgvector-go"
 
 	"github.com/supportdraft/supportdraft/policy"
-	"github.com/supportdraft/supportdraft/text"
 )
 
-// Hit is one retrieved chunk: the evidence a draft uses, and how retrieval ranked it
-// (Evidence.Score is the fused score the order follows).
+// Hit is one retrieved chunk: the evidence a draft uses, and how retrieval ranked it. Each
+// arm's rank is 0 when the chunk was not among that arm's best; Fused is the fused score
+// (Fuse) and Rank the fused rank the order follows. Evidence.Score is the similarity: how
+// well the chunk fits the question on an absolute scale, which the drafter and the judge
+// weigh, where the fused score only orders.
 type Hit struct {
 	policy.Evidence
 	Locale     string  `json:"locale"`
 	Heading    string  `json:"heading"`
 	Similarity float64 `json:"similarity"`
-	TextRank   float64 `json:"text_rank"`
+	VectorRank int     `json:"vector_rank"`
+	TextScore  float64 `json:"text_score"`
+	TextRank   int     `json:"text_rank"`
+	Fused      float64 `json:"fused"`
+	Rank       int     `json:"rank"`
 }
 
 // Query asks for the k best chunks eligible at At for Account.
 type Query struct {
 	At       time.Time
 	Account  policy.Account
-	Text     string    // the customer's question, for full-text rank
+	Text     string    // the customer's question, for the lexical arm
 	Vector   []float32 // the question embedded with Embedder
 	Embedder string    // only chunks embedded by the same model are comparable
 	K        int
@@ -39,52 +45,48 @@ type Query struct {
 	EFSearch int
 }
 
-// Ranking: similarity (inner product of unit vectors, i.e. cosine) picks the best
-// Candidates(k) eligible chunks; they are then ordered by similarity plus full-text rank
-// (normalised to [0,1)), which favours chunks sharing the customer's exact words, plus a
-// bonus for the account's locale, which is preferred, never required.
-const (
-	TextRankWeight = 0.3
-	LocaleBonus    = 0.1
-)
-
-// Candidates is how many eligible chunks by similarity the fused ranking reorders.
+// Candidates is how many eligible chunks each arm of retrieval keeps for the fusion.
 func Candidates(k int) int { return max(5*k, 50) }
 
-// eligibleSQL is the whole retrieval in one statement: hard filters first (the
-// eligibility rule of docs/architecture.md through the stored eligible_window, plan and region), then the top
-// candidates of that filtered set by similarity, then the fused order. The candidate step
+// eligibleSQL is the whole retrieval in one statement when the account's scope is not
+// built yet: hard filters first (the eligibility rule of docs/architecture.md through the
+// stored eligible_window, plan and region), then the vector arm's candidates of that
+// filtered set, then the lexical arm over the same filter (lexicalArm). The candidate step
 // is written so the planner can choose: an exact scan of the filtered rows when they are
 // few, or the HNSW index with pgvector's iterative scan (set on every connection, with no
-// cap on scanned tuples, so the filtered result is never short) when they are many.
-// `supportdraft bench retrieval` measures both against an exact reference. The vector
-// cast and the embedder filter match the partial HNSW index of that embedder, and the
-// candidate order is the distance alone, the only order the index can produce; the final
-// order breaks ties by chunk ID in byte order, whatever the database collation.
+// cap on scanned tuples, so the filtered result is never short) when they are many. The
+// vector cast and the embedder filter match the partial HNSW index of that embedder, and
+// the candidate order is the distance alone, the only order the index can produce.
 const eligibleSQL = `
 WITH candidates AS MATERIALIZED (
-  SELECT c.id, c.tsv, v.doc_id, v.version, v.title, v.source, v.area, v.locale, c.heading, c.text,
-         -((c.embedding::vector(%[1]d)) <#> $5::vector(%[1]d)) AS similarity
+  SELECT c.id AS chunk_id, -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity
   FROM versions v
   JOIN chunks c ON c.version_id = v.id
-  WHERE v.status <> 'draft'
-    AND v.eligible_window @> $1::timestamptz
-    AND v.plans && ARRAY['*', $2]::text[]
-    AND v.regions && ARRAY['*', $3]::text[]
-    AND c.embedder = $10
-  ORDER BY (c.embedding::vector(%[1]d)) <#> $5::vector(%[1]d)
-  LIMIT $11)
-SELECT id, doc_id, version, title, source, area, text,
-       similarity + $8::float8 * r.text_rank + CASE WHEN locale = $4 THEN $9::float8 ELSE 0 END AS score,
-       locale, heading, similarity, r.text_rank
-FROM candidates
-CROSS JOIN LATERAL (SELECT ts_rank(tsv, to_tsquery('simple', $6), 32)::float8 AS text_rank) r
-ORDER BY score DESC, id COLLATE "C"
-LIMIT $7`
+  WHERE ` + eligibleWhere + `
+  ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)
+  LIMIT %[2]d)`
 
-// Eligible returns the top-k chunks of the set eligible at q.At for q.Account: from the
-// account's scope partition when it is built (scopes.go), else with eligibleSQL.
+// eligibleWhere is the hard filter of eligibleSQL, on versions v and chunks c.
+const eligibleWhere = `v.status <> 'draft'
+    AND v.eligible_window @> $2::timestamptz
+    AND v.plans && ARRAY['*', $3]::text[]
+    AND v.regions && ARRAY['*', $4]::text[]
+    AND c.embedder = $5`
+
+// Eligible returns the top-k chunks of the set eligible at q.At for q.Account, fused from
+// both arms (Fuse).
 func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
+	hits, err := s.Arms(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return Fuse(hits, q.Account.Locale, q.K), nil
+}
+
+// Arms returns every chunk either arm of retrieval kept for q, unfused, with each arm's
+// rank and score: from the account's scope partition when it is built (scopes.go), else
+// with eligibleSQL. `bench retrieval` checks the vector arm's ranks against an exact scan.
+func (s *Store) Arms(ctx context.Context, q Query) ([]Hit, error) {
 	hits, err := onScope(ctx, s, q, func(sc scopeRef) (string, []any) { return eligibleStatement(q, sc) }, pgx.RowToStructByPos[Hit])
 	if err != nil {
 		return nil, fmt.Errorf("eligible chunks for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
@@ -115,9 +117,9 @@ func eligibleStatement(q Query, sc scopeRef) (string, []any) {
 	if sc.found {
 		return scopedStatement(q, sc)
 	}
-	return fmt.Sprintf(eligibleSQL, len(q.Vector)), []any{q.At, q.Account.Plan, q.Account.Region,
-		q.Account.Locale, pgvector.NewVector(q.Vector), TSQuery(q.Text), q.K, TextRankWeight, LocaleBonus, q.Embedder,
-		Candidates(q.K)}
+	from := "FROM versions v JOIN chunks c ON c.version_id = v.id WHERE " + eligibleWhere
+	return fmt.Sprintf(eligibleSQL, len(q.Vector), Candidates(q.K)) + lexicalSQL(from, "$6", "$7", q),
+		[]any{pgvector.NewVector(q.Vector), q.At, q.Account.Plan, q.Account.Region, q.Embedder, QueryWords(q.Text), QueryPhrases(q.Text)}
 }
 
 // onScope runs the statement that build makes on q's scope and returns its rows, each
@@ -212,7 +214,9 @@ func (c *scopeCache) put(k scopeKey, sc scopeRef) {
 const similarityOnlySQL = `
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text,
        -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS score, v.locale, c.heading,
-       -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity, 0::float8
+       -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity,
+       row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int, 0::float8, 0, 0::float8,
+       row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int
 FROM versions v
 JOIN chunks c ON c.version_id = v.id
 WHERE c.embedder = $2
@@ -246,24 +250,6 @@ func (s *Store) EnsureVectorIndex(ctx context.Context, emb Embedder) error {
 		return fmt.Errorf("create vector index for %s: %w", emb.Name(), err)
 	}
 	return nil
-}
-
-// TSQuery turns a free-text query into an OR-query of its words for to_tsquery('simple', …).
-// A customer's whole e-mail as an AND-query would match nothing; OR lets ts_rank reward
-// chunks that share more of the customer's words, and stopwords are left out so that the
-// words shared are words of the topic. Only letters and digits survive, so the result is
-// always valid tsquery syntax.
-func TSQuery(query string) string {
-	seen := map[string]bool{}
-	var terms []string
-	for _, w := range text.Words(query) {
-		if len([]rune(w)) < 2 || text.IsStopword(w) || seen[w] || len(terms) >= 64 {
-			continue
-		}
-		seen[w] = true
-		terms = append(terms, w)
-	}
-	return strings.Join(terms, " | ")
 }
 
 // Chunks loads chunks by ID (any status: they are cited by a saved draft), as evidence.

@@ -265,9 +265,10 @@ func TestEligibilityMatrix(t *testing.T) {
 	}
 }
 
-// TestEligibleScoresAndLocale pins the ranking contract of store.Eligible: score is
-// similarity + TextRankWeight·text_rank, plus LocaleBonus for chunks in the account's
-// locale, so that of two equally similar sections the account's language comes first.
+// TestEligibleScoresAndLocale pins the ranking contract of store.Eligible: score is the
+// reciprocal-rank fusion of both arms, 1/(RRFK+rank) for each arm that ranks the chunk,
+// plus LocaleBonus for chunks in the account's locale, so that of two equally ranked
+// sections the account's language comes first.
 func TestEligibleScoresAndLocale(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -291,11 +292,14 @@ func TestEligibleScoresAndLocale(t *testing.T) {
 			require.Len(t, hits, 2)
 			assert.Equal(t, locale, hits[0].Locale, "the account's locale ranks first")
 			for _, h := range hits {
-				want := h.Similarity + store.TextRankWeight*h.TextRank
+				require.Positive(t, h.VectorRank, "%s is in the vector arm", h.ChunkID)
+				require.Positive(t, h.TextRank, "%s is in the lexical arm", h.ChunkID)
+				want := 1/float64(store.RRFK+h.VectorRank) + 1/float64(store.RRFK+h.TextRank)
 				if h.Locale == locale {
 					want += store.LocaleBonus
 				}
-				assert.InDelta(t, want, h.Score, 1e-6, "score of %s", h.ChunkID)
+				assert.InDelta(t, want, h.Fused, 1e-9, "fused score of %s", h.ChunkID)
+				assert.InDelta(t, h.Similarity, h.Score, 1e-9, "the evidence score of %s is its similarity", h.ChunkID)
 			}
 		})
 	}
@@ -357,7 +361,7 @@ func TestScopedStatementsArePlannedOnce(t *testing.T) {
 	}
 	var generic, custom int
 	require.NoError(t, one.Pool().QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements
-		WHERE statement LIKE '%FROM candidates k%' AND statement NOT LIKE '%pg_prepared_statements%'`).Scan(&generic, &custom))
+		WHERE statement LIKE '%lexical_arm%' AND statement NOT LIKE '%pg_prepared_statements%'`).Scan(&generic, &custom))
 	require.Equal(t, 3, generic, "generic plans")
 	require.Zero(t, custom, "custom plans")
 }

@@ -29,6 +29,7 @@ type file struct {
 	plans    string // YAML flow list, default ["*"]
 	regions  string // YAML flow list, default ["*"]
 	locale   string
+	title    string // default: the doc and version
 	body     string // default: two sections naming the doc and version
 }
 
@@ -45,9 +46,13 @@ func (f file) markdown() string {
 	if regions == "" {
 		regions = `["*"]`
 	}
+	title := f.title
+	if title == "" {
+		title = fmt.Sprintf("%s v%d", f.doc, f.version)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "---\ndoc_id: %s\nversion: %d\nstatus: %s\nsource: wiki\ntitle: %s v%d\narea: refunds\n",
-		f.doc, f.version, status, f.doc, f.version)
+	fmt.Fprintf(&b, "---\ndoc_id: %s\nversion: %d\nstatus: %s\nsource: wiki\ntitle: %s\narea: refunds\n",
+		f.doc, f.version, status, title)
 	for _, kv := range [][2]string{{"effective_from", f.from}, {"effective_to", f.to}, {"approved_at", f.approved}, {"locale", f.locale}} {
 		if kv[1] != "" {
 			fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])

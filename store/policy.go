@@ -56,7 +56,7 @@ func (s *Store) Import(ctx context.Context, versions []*policy.Version, emb Embe
 				return fmt.Errorf("%s (%s): %w", v.Ref(), v.Path, err)
 			}
 		}
-		return nil
+		return countTerms(ctx, tx, res.Added)
 	})
 	if err != nil {
 		return nil, err

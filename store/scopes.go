@@ -517,29 +517,18 @@ candidates AS MATERIALIZED (
   UNION ALL
   (` + exactCandidates + `))`
 
-// scopedSQL is eligibleSQL on one scope's partition, whose only filter left is time:
-// %[1]s names the candidates, then they are ranked as eligibleSQL ranks them.
-const scopedSQL = `
-WITH %[1]s
-SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text,
-       k.similarity + $4::float8 * r.text_rank + CASE WHEN v.locale = $5 THEN $6::float8 ELSE 0 END AS score,
-       v.locale, c.heading, k.similarity, r.text_rank
-FROM candidates k
-JOIN chunks c ON c.id = k.chunk_id
-JOIN versions v ON v.id = c.version_id
-CROSS JOIN LATERAL (SELECT ts_rank(c.tsv, to_tsquery('simple', $3), 32)::float8 AS text_rank) r
-ORDER BY score DESC, c.id COLLATE "C"
-LIMIT $7`
-
-// scopedStatement is q on scope sc's partition. Its text names the scope and the number
-// of candidates, so that its plan is the same for every query of the scope.
+// scopedStatement is q on scope sc's partition, whose only filter left is time: the vector
+// arm's candidates (exactCandidates, or graphCandidates on a scope with a graph), then the
+// lexical arm over the same partition (lexicalArm). Its text names the scope and the
+// number of candidates, so that its plan is the same for every query of the scope.
 func scopedStatement(q Query, sc scopeRef) (string, []any) {
 	candidates := "candidates AS MATERIALIZED (" + scopeSQLf(exactCandidates, q, sc.id, "") + ")"
 	if sc.indexed {
 		candidates = graphCandidatesOf(q, sc.id)
 	}
-	return fmt.Sprintf(scopedSQL, candidates), []any{pgvector.NewVector(q.Vector), q.At, TSQuery(q.Text),
-		TextRankWeight, q.Account.Locale, LocaleBonus, q.K}
+	from := "FROM chunks c JOIN " + scopePartition(sc.id) + " sc ON sc.chunk_id = c.id WHERE sc.eligible_window @> $2::timestamptz"
+	return "WITH " + candidates + lexicalSQL(from, "$3", "$4", q),
+		[]any{pgvector.NewVector(q.Vector), q.At, QueryWords(q.Text), QueryPhrases(q.Text)}
 }
 
 // scopeSQLf fills in the scoped statement text for q on scope id: dimensions, partition,

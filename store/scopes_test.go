@@ -23,8 +23,9 @@ import (
 	"github.com/supportdraft/supportdraft/store"
 )
 
-// requireExact asks store.Eligible and the brute-force reference the same question and
-// requires the same chunks in the same order; it returns the chunk IDs.
+// requireExact asks store.Arms and the brute-force reference the same question and
+// requires the same chunks in the same order from the vector arm, and only eligible chunks
+// from both arms; it returns the vector arm's chunk IDs.
 func requireExact(t *testing.T, s *store.Store, at time.Time, plan, region, text string) []string {
 	t.Helper()
 	return requireExactOn(t, s, s.Pool(), at, plan, region, text)
@@ -39,14 +40,17 @@ func requireExactOn(t *testing.T, s *store.Store, pool *pgxpool.Pool, at time.Ti
 	require.NoError(t, err)
 	q := store.Query{At: at, Account: policy.Account{Plan: plan, Region: region, Locale: "en"}, Text: text,
 		Vector: vec[0], Embedder: emb.Name(), K: 10}
-	hits, err := s.Eligible(ctx, q)
+	hits, err := s.Arms(ctx, q)
 	require.NoError(t, err)
 	ref, err := reference.Load(ctx, pool)
 	require.NoError(t, err)
 	want, err := ref.TopK(ctx, pool, q)
 	require.NoError(t, err)
-	var got, wantIDs []string
 	for _, h := range hits {
+		require.True(t, ref.Eligible(h.ChunkID, at, q.Account), "%s is not eligible for %s/%s at %s", h.ChunkID, plan, region, at)
+	}
+	var got, wantIDs []string
+	for _, h := range reference.VectorArm(hits, q.K) {
 		got = append(got, h.ChunkID)
 	}
 	for _, w := range want {

@@ -1,8 +1,9 @@
-// Package reference computes, by brute force, the answer store.Eligible must give: every
-// chunk is scored, eligibility is judged in Go by policy.Version.EligibleAt (the twin of
-// the SQL filter, written independently), the best store.Candidates(k) by similarity are
-// kept (ties by chunk ID), and they are ordered by the fused score. Tests and
-// `supportdraft bench retrieval` measure retrieval against it.
+// Package reference computes, by brute force, the answer the vector arm of store.Eligible
+// must give: every chunk is scored, eligibility is judged in Go by
+// policy.Version.EligibleAt (the twin of the SQL filter, written independently), and the
+// best k by similarity are kept (ties by chunk ID). The vector arm is the approximate part
+// of retrieval (an HNSW walk on large scopes); tests and `supportdraft bench retrieval`
+// measure it against this.
 package reference
 
 import (
@@ -68,56 +69,47 @@ func (c *Corpus) Count(at time.Time, a policy.Account) int {
 	return n
 }
 
-// Scored is one chunk of the reference answer: its fused score and its similarity.
+// Scored is one chunk of the reference answer and its similarity.
 type Scored struct {
 	ID         string
-	Score      float64
 	Similarity float64
 }
 
-// TopK scores every chunk with no filter in SQL, then filters, keeps the candidates and
-// orders them exactly as store.Eligible defines its ranking.
+// TopK scores every chunk with no filter in SQL, then filters and keeps the best q.K by
+// similarity, ties by chunk ID in byte order.
 func (c *Corpus) TopK(ctx context.Context, pool *pgxpool.Pool, q store.Query) ([]Scored, error) {
 	dims := len(q.Vector)
 	rows, err := pool.Query(ctx, fmt.Sprintf(`
-		SELECT c.id, -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)), ts_rank(c.tsv, to_tsquery('simple', $2), 32)::float8, v.locale
-		FROM chunks c JOIN versions v ON v.id = c.version_id
-		WHERE c.embedder = $3`, dims),
-		pgvector.NewVector(q.Vector), store.TSQuery(q.Text), q.Embedder)
+		SELECT c.id, -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d))
+		FROM chunks c WHERE c.embedder = $2`, dims), pgvector.NewVector(q.Vector), q.Embedder)
 	if err != nil {
 		return nil, err
 	}
-	type row struct {
-		id        string
-		sim, rank float64
-		locale    string
-	}
-	all, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
-		var x row
-		err := r.Scan(&x.id, &x.sim, &x.rank, &x.locale)
-		return x, err
-	})
+	all, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Scored])
 	if err != nil {
 		return nil, err
 	}
-	var eligible []row
+	var eligible []Scored
 	for _, x := range all {
-		if c.Eligible(x.id, q.At, q.Account) {
+		if c.Eligible(x.ID, q.At, q.Account) {
 			eligible = append(eligible, x)
 		}
 	}
-	slices.SortFunc(eligible, func(a, b row) int {
-		return cmp.Or(cmp.Compare(b.sim, a.sim), cmp.Compare(a.id, b.id))
+	slices.SortFunc(eligible, func(a, b Scored) int {
+		return cmp.Or(cmp.Compare(b.Similarity, a.Similarity), cmp.Compare(a.ID, b.ID))
 	})
-	eligible = eligible[:min(store.Candidates(q.K), len(eligible))]
-	out := make([]Scored, len(eligible))
-	for i, x := range eligible {
-		score := x.sim + store.TextRankWeight*x.rank
-		if x.locale == q.Account.Locale {
-			score += store.LocaleBonus
+	return eligible[:min(q.K, len(eligible))], nil
+}
+
+// VectorArm is the vector arm's best k of the hits store.Arms returned, in its order: what
+// TopK computes exactly.
+func VectorArm(hits []store.Hit, k int) []store.Hit {
+	var out []store.Hit
+	for _, h := range hits {
+		if h.VectorRank > 0 && h.VectorRank <= k {
+			out = append(out, h)
 		}
-		out[i] = Scored{ID: x.id, Score: score, Similarity: x.sim}
 	}
-	slices.SortFunc(out, func(a, b Scored) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.ID, b.ID)) })
-	return out[:min(q.K, len(out))], nil
+	slices.SortFunc(out, func(a, b store.Hit) int { return cmp.Compare(a.VectorRank, b.VectorRank) })
+	return out
 }

@@ -1,0 +1,144 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/store"
+)
+
+// TestLexicalArm pins what the lexical arm is for, on real Postgres: it finds a chunk by a
+// rare word even when sixty chunks are more similar to the question's embedding; it meets
+// inflections through the English stemmer; a word of the document title outweighs the same
+// word in the text; a rare word outweighs a common one; a multi-word name found as written
+// beats its words scattered; and it never returns a chunk the account may not be shown.
+func TestLexicalArm(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	from := "2025-01-01T00:00:00Z"
+	files := []file{
+		{doc: "codes/promo", version: 1, from: from, title: "Promotions", body: "## Codes\n\nThe code ZX81 takes ten euros off.\n"},
+		{doc: "codes/promo-draft", version: 1, status: "draft", title: "Draft promotions", body: "## Codes\n\nThe code ZX81 takes twenty euros off.\n"},
+		{doc: "codes/promo-us", version: 1, from: from, regions: "[us]", title: "US promotions", body: "## Codes\n\nThe code ZX81 takes ten dollars off.\n"},
+		{doc: "billing/duplicates", version: 1, from: from, title: "Duplicate payments", body: "## Double charges\n\nDuplicate charges are paid back within five business days.\n"},
+		{doc: "billing/invoices", version: 1, from: from, title: "Invoices", body: "## Download\n\nOpen the billing page to download a copy.\n"},
+		{doc: "billing/exports", version: 1, from: from, title: "Data exports", body: "## Formats\n\nAn export can include every invoice as a PDF.\n"},
+		{doc: "billing/proration", version: 1, from: from, title: "Plan changes", body: "## Proration\n\nProration credits the unused days of a refund period.\n"},
+		{doc: "cards/gold", version: 1, from: from, title: "Gold Rewards Card", body: "## Annual fee\n\nThe annual fee is waived in the first year.\n"},
+		{doc: "cards/silver", version: 1, from: from, title: "Silver card", body: "## Fees\n\nGold status earns rewards; the annual fee of this card is twelve euros.\n"},
+	}
+	// Sixty sections that share the question's other words: the embedding ranks them
+	// above the one that holds its code.
+	for i := range 60 {
+		files = append(files, file{doc: fmt.Sprintf("refunds/r%02d", i), version: 1, from: from, title: "Refunds",
+			body: fmt.Sprintf("## Refund window %d\n\nA refund of an annual plan within the refund window of %d days.\n", i, i+10)})
+	}
+	mustImport(t, s, files...)
+	eu := policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
+	search := func(t *testing.T, text string, k int) []store.Hit {
+		t.Helper()
+		vec, err := emb.Embed(ctx, []string{text})
+		require.NoError(t, err)
+		hits, err := s.Eligible(ctx, store.Query{At: ts(t, "2026-06-01T00:00:00Z"), Account: eu, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k})
+		require.NoError(t, err)
+		return hits
+	}
+	lexicalFirst := func(t *testing.T, hits []store.Hit) string {
+		t.Helper()
+		for _, h := range hits {
+			if h.TextRank == 1 {
+				return h.DocID
+			}
+		}
+		t.Fatalf("no hit is the lexical arm's first")
+		return ""
+	}
+
+	t.Run("a rare code is found by the lexical arm alone, in eligible documents only", func(t *testing.T) {
+		text := "refund window annual plan refund window code ZX81"
+		vec, err := emb.Embed(ctx, []string{text})
+		require.NoError(t, err)
+		arms, err := s.Arms(ctx, store.Query{At: ts(t, "2026-06-01T00:00:00Z"), Account: eu, Text: text, Vector: vec[0], Embedder: emb.Name(), K: 10})
+		require.NoError(t, err)
+		var docs []string
+		for _, h := range arms {
+			docs = append(docs, h.DocID)
+			if h.DocID == "codes/promo" {
+				assert.Zero(t, h.VectorRank, "the embedding ranks sixty refund sections above it")
+				assert.Equal(t, 1, h.TextRank)
+			}
+		}
+		assert.Contains(t, docs, "codes/promo")
+		assert.NotContains(t, docs, "codes/promo-draft", "a draft is never eligible")
+		assert.NotContains(t, docs, "codes/promo-us", "a US document is not eligible in the EU")
+	})
+	t.Run("the English stemmer meets inflections", func(t *testing.T) {
+		assert.Equal(t, "billing/duplicates", lexicalFirst(t, search(t, "I was charged twice", 5)))
+	})
+	t.Run("a word of the title outweighs the same word in the text", func(t *testing.T) {
+		assert.Equal(t, "billing/invoices", lexicalFirst(t, search(t, "invoice", 5)))
+	})
+	t.Run("a rare word outweighs a common one", func(t *testing.T) {
+		assert.Equal(t, "billing/proration", lexicalFirst(t, search(t, "refund proration", 5)))
+	})
+	t.Run("a name found as written beats its words scattered", func(t *testing.T) {
+		hits := search(t, "what is the annual fee of the gold rewards card", 5)
+		assert.Equal(t, "cards/gold", lexicalFirst(t, hits))
+		assert.Equal(t, "cards/gold", hits[0].DocID, "fused first too")
+	})
+}
+
+// TestImportCountsTerms: the term statistics the lexical arm weighs by are the stored
+// chunks' own, kept by Import in its transaction.
+func TestImportCountsTerms(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	mustImport(t, s, file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z"}, file{doc: "b", version: 1, from: "2025-01-01T00:00:00Z"})
+	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"})
+	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"}) // unchanged: counted once
+	var chunks, counted, tokens, summed int
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*), coalesce(sum(lex_len), 0) FROM chunks`).Scan(&chunks, &tokens))
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT chunks, tokens FROM lexicon`).Scan(&counted, &summed))
+	assert.Equal(t, 6, chunks)
+	assert.Equal(t, chunks, counted)
+	assert.Equal(t, tokens, summed)
+	var wrong int
+	require.NoError(t, s.Pool().QueryRow(ctx, `
+		SELECT count(*) FROM (SELECT u.lexeme, count(*) AS n FROM chunks c, unnest(c.lex) u GROUP BY u.lexeme) x
+		FULL JOIN lexemes l USING (lexeme) WHERE x.n IS DISTINCT FROM l.chunks`).Scan(&wrong))
+	assert.Zero(t, wrong, "lexemes whose count differs from the chunks'")
+	var refund int
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT chunks FROM lexemes WHERE lexeme = 'refund'`).Scan(&refund))
+	assert.Equal(t, 3, refund, "'refunded' stems to refund in one section of each of three versions")
+}
+
+func TestQueryPhrases(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, []string{"gold rewards", "rewards card", "card free"}, store.QueryPhrases("Is the Gold Rewards Card free?"))
+	assert.Equal(t, []string{"terms of service"}, store.QueryPhrases("the terms of service"))
+	assert.Empty(t, store.QueryPhrases("can I get it"))
+	assert.Equal(t, "refund annual plan", store.QueryWords("Hi, can I get a refund on my annual plan? refund"))
+}
+
+func TestDiversifyHoldsBackAFourthChunkOfOneDocument(t *testing.T) {
+	t.Parallel()
+	var hits []store.Hit
+	for i, doc := range []string{"a", "a", "a", "a", "a", "b", "c"} {
+		h := store.Hit{Fused: float64(10 - i)}
+		h.ChunkID, h.DocID = fmt.Sprintf("%s#%d", doc, i), doc
+		hits = append(hits, h)
+	}
+	var got []string
+	for _, h := range store.Diversify(hits, 6) {
+		got = append(got, h.ChunkID)
+	}
+	assert.Equal(t, []string{"a#0", "a#1", "a#2", "b#5", "c#6", "a#3"}, got)
+}
