@@ -93,7 +93,7 @@ func call(t *testing.T, ts *testAPI, method, path string, body any, out any) int
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[role])
 	if role == auth.Helpdesk {
-		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, b, time.Now()))
+		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, req.Method, req.URL.RequestURI(), b, time.Now()))
 	}
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
