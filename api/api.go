@@ -123,7 +123,7 @@ func (s *Server) Handler() *echo.Echo {
 	e.HidePort = true
 	e.HTTPErrorHandler = s.errorHandler
 	e.IPExtractor = echo.ExtractIPDirect() // X-Forwarded-For is the client's to forge
-	e.Use(middleware.Recover(), middleware.RequestID(), middleware.BodyLimit("512K"), s.checkHost, s.Auth.Middleware())
+	e.Use(middleware.Recover(), middleware.RequestID(), middleware.BodyLimit("256KiB"), s.checkHost, s.Auth.Middleware())
 	s.metrics.registry.MustRegister(s.Auth.Collectors()...)
 	e.GET("/healthz", healthz)
 	e.GET("/readyz", s.readyz)
