@@ -21,7 +21,7 @@ import (
 // InputResult is what `supportdraft bench input` prints: how fast and how cheaply the
 // API refuses hostile bodies on POST /v1/drafts.
 type InputResult struct {
-	Requests int          `json:"requests_per_case"`
+	Requests int           `json:"requests_per_case"`
 	Cases    []InputTiming `json:"cases"`
 }
 
