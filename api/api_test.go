@@ -80,6 +80,12 @@ func call(t *testing.T, ts *testAPI, method, path string, body any, out any) int
 	case path == "/metrics", strings.HasPrefix(path, "/v1/admin/"):
 		role = auth.Admin
 	}
+	return callAs(t, ts, role, method, path, body, out)
+}
+
+// callAs is call with the given role's credentials.
+func callAs(t *testing.T, ts *testAPI, role auth.Role, method, path string, body any, out any) int {
+	t.Helper()
 	var b []byte
 	if s, ok := body.(string); ok {
 		b = []byte(s)
