@@ -148,7 +148,7 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/kill", s.kill, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/sent", s.sent, checkTicketParam, s.checkOrigin)
 	e.GET("/app/session", s.Auth.Exchange)
-	e.POST("/app/session", s.Auth.Exchange)
+	e.POST("/app/session", s.Auth.Exchange, s.checkOrigin) // login CSRF: another site may not sign a browser in
 	s.codecRoutes(e)
 	s.pages().Register(e)
 	return e

@@ -124,8 +124,9 @@ func unauthorized(msg string) error { return echo.NewHTTPError(http.StatusUnauth
 func (g *Guard) authenticate(c echo.Context) (Principal, error) {
 	ctx := c.Request().Context()
 	if h := c.Request().Header.Get(echo.HeaderAuthorization); h != "" {
-		tok, ok := strings.CutPrefix(h, "Bearer ")
-		if !ok || tok == "" {
+		scheme, tok, _ := strings.Cut(strings.TrimSpace(h), " ")
+		tok = strings.TrimSpace(tok)
+		if !strings.EqualFold(scheme, "Bearer") || tok == "" { // RFC 7235: the scheme is case-insensitive
 			return Principal{}, unauthorized(`Authorization must be "Bearer <token>"`)
 		}
 		hash := HashToken(tok)
