@@ -44,7 +44,9 @@ type Server struct {
 	Log     *slog.Logger
 	metrics *metrics
 	sources *sources.Cache // what send-check judges the text against
-	once    sync.Once
+	// temporal is the last health check of Temporal, for reachTemporal.
+	temporal temporalHealth
+	once     sync.Once
 }
 
 // Config is the part of the configuration the API acts on.
@@ -186,11 +188,16 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		code = http.StatusBadGateway
 	case isRejection(err):
 		code, msg = http.StatusConflict, appErr.Message()
+	case unavailable(err):
+		code = http.StatusServiceUnavailable
 	}
 	if code >= 500 {
 		id := c.Response().Header().Get(echo.HeaderXRequestID)
 		s.Log.Error("request failed", "request_id", id, "method", c.Request().Method, "path", c.Path(), "status", code, "error", err)
 		msg = fmt.Sprintf("%s: the server could not complete this request (request ID %s; the detail is in the server log)", http.StatusText(code), id)
+		if code == http.StatusServiceUnavailable {
+			msg = fmt.Sprintf("%s (request ID %s)", errUnavailable.Message, id)
+		}
 	}
 	if strings.HasPrefix(c.Request().URL.Path, "/app/") {
 		if perr := s.pages().Error(c, code, msg); perr == nil {

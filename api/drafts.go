@@ -31,9 +31,16 @@ func (s *Server) startDraft(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if halted, err := s.Store.Halted(ctx); err != nil || halted {
+	halted, err := s.Store.Halted(ctx)
+	if err != nil {
+		return err
+	}
+	if halted {
 		s.metrics.intake.WithLabelValues("halted").Inc()
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "drafting is halted by the kill switch (`supportdraft killswitch off` resumes it); write this reply by hand")
+	}
+	if err := s.reachTemporal(ctx); err != nil {
+		return err
 	}
 	t, fromBody, err := s.openFacts(ctx, c, t)
 	if err != nil {
@@ -370,6 +377,11 @@ func (s *Server) newRevision(c echo.Context) error {
 	if _, err := s.saveRevision(ctx, t); err != nil {
 		return err
 	}
+	// Stored first: the send hook reads revisions from Postgres, so a draft turns stale
+	// there even while Temporal is down; the help desk's retry of a 503 is a no-op store.
+	if err := s.reachTemporal(ctx); err != nil {
+		return err
+	}
 	err = s.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(t.TicketID), "", workflows.SignalRevision,
 		workflows.RevisionSignal{Revision: t.Revision, UpdatedAt: t.UpdatedAt})
 	var notFound *serviceerror.NotFound
@@ -381,6 +393,9 @@ func (s *Server) newRevision(c echo.Context) error {
 
 // update sends a workflow update and waits for its result.
 func (s *Server) update(ctx context.Context, ticketID, name string, arg, out any) error {
+	if err := s.reachTemporal(ctx); err != nil {
+		return err
+	}
 	opts := client.UpdateWorkflowOptions{WorkflowID: workflows.DraftWorkflowID(ticketID), UpdateName: name,
 		WaitForStage: client.WorkflowUpdateStageCompleted}
 	if arg != nil {

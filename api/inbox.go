@@ -23,6 +23,9 @@ func (s *Server) inboundMessage(c echo.Context) error {
 	}
 	target := intake.Target{Store: s.Store, Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue,
 		RemoteTriage: s.Config.RemoteTriage, Draft: true}
+	if err := s.reachTemporal(c.Request().Context()); err != nil {
+		return err
+	}
 	res, err := target.Deliver(c.Request().Context(), m)
 	if err != nil {
 		return err
