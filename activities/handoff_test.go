@@ -41,7 +41,7 @@ type delivery struct {
 
 func (h *helpDesk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	_, verr := auth.Verify([]byte(secret), body, r.Header.Get(auth.SignatureHeader), time.Now())
+	_, verr := auth.Verify([]byte(secret), r.Method, r.URL.RequestURI(), body, r.Header.Get(auth.SignatureHeader), time.Now())
 	var d helpdesk.DraftReply
 	_ = json.Unmarshal(body, &d)
 	h.mu.Lock()

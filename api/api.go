@@ -44,7 +44,9 @@ type Server struct {
 	Log     *slog.Logger
 	metrics *metrics
 	sources *sources.Cache // what send-check judges the text against
-	once    sync.Once
+	// temporal is the last health check of Temporal, for reachTemporal.
+	temporal temporalHealth
+	once     sync.Once
 }
 
 // Config is the part of the configuration the API acts on.
@@ -123,7 +125,7 @@ func (s *Server) Handler() *echo.Echo {
 	e.HidePort = true
 	e.HTTPErrorHandler = s.errorHandler
 	e.IPExtractor = echo.ExtractIPDirect() // X-Forwarded-For is the client's to forge
-	e.Use(middleware.Recover(), middleware.RequestID(), middleware.BodyLimit("512K"), s.checkHost, s.Auth.Middleware())
+	e.Use(middleware.Recover(), middleware.RequestID(), middleware.BodyLimit("256KiB"), s.checkHost, s.Auth.Middleware())
 	s.metrics.registry.MustRegister(s.Auth.Collectors()...)
 	e.GET("/healthz", healthz)
 	e.GET("/readyz", s.readyz)
@@ -148,7 +150,7 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/kill", s.kill, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/sent", s.sent, checkTicketParam, s.checkOrigin)
 	e.GET("/app/session", s.Auth.Exchange)
-	e.POST("/app/session", s.Auth.Exchange)
+	e.POST("/app/session", s.Auth.Exchange, s.checkOrigin) // login CSRF: another site may not sign a browser in
 	s.codecRoutes(e)
 	s.pages().Register(e)
 	return e
@@ -186,11 +188,16 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		code = http.StatusBadGateway
 	case isRejection(err):
 		code, msg = http.StatusConflict, appErr.Message()
+	case unavailable(err):
+		code = http.StatusServiceUnavailable
 	}
 	if code >= 500 {
 		id := c.Response().Header().Get(echo.HeaderXRequestID)
 		s.Log.Error("request failed", "request_id", id, "method", c.Request().Method, "path", c.Path(), "status", code, "error", err)
 		msg = fmt.Sprintf("%s: the server could not complete this request (request ID %s; the detail is in the server log)", http.StatusText(code), id)
+		if code == http.StatusServiceUnavailable {
+			msg = fmt.Sprintf("%s (request ID %s)", errUnavailable.Message, id)
+		}
 	}
 	if strings.HasPrefix(c.Request().URL.Path, "/app/") {
 		if perr := s.pages().Error(c, code, msg); perr == nil {

@@ -80,6 +80,12 @@ func call(t *testing.T, ts *testAPI, method, path string, body any, out any) int
 	case path == "/metrics", strings.HasPrefix(path, "/v1/admin/"):
 		role = auth.Admin
 	}
+	return callAs(t, ts, role, method, path, body, out)
+}
+
+// callAs is call with the given role's credentials.
+func callAs(t *testing.T, ts *testAPI, role auth.Role, method, path string, body any, out any) int {
+	t.Helper()
 	var b []byte
 	if s, ok := body.(string); ok {
 		b = []byte(s)
@@ -93,7 +99,7 @@ func call(t *testing.T, ts *testAPI, method, path string, body any, out any) int
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[role])
 	if role == auth.Helpdesk {
-		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, b, time.Now()))
+		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, req.Method, req.URL.RequestURI(), b, time.Now()))
 	}
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)

@@ -114,7 +114,7 @@ func TestRouteRoleMatrix(t *testing.T) {
 			for _, role := range auth.Roles {
 				r.header = map[string]string{"Authorization": "Bearer " + ts.creds.Tokens[role]}
 				if role == auth.Helpdesk {
-					r.header[auth.SignatureHeader] = auth.Sign(ts.creds.Secret, r.body, time.Now())
+					r.header[auth.SignatureHeader] = auth.Sign(ts.creds.Secret, r.method, r.path, r.body, time.Now())
 				}
 				code, body := ts.do(t, r)
 				if access.Allows(role) {
@@ -152,11 +152,12 @@ func TestWebhookSignatures(t *testing.T) {
 	id := testenv.Unique("WH-")
 	body, err := json.Marshal(refundTicket(id, 1, "pro", asked, "Can I get a refund?"))
 	require.NoError(t, err)
+	path := "/v1/tickets/" + id + "/revisions"
 	hook := func(sig string) (int, string) {
-		return ts.do(t, request{method: http.MethodPost, path: "/v1/tickets/" + id + "/revisions", body: body,
+		return ts.do(t, request{method: http.MethodPost, path: path, body: body,
 			header: map[string]string{"Authorization": "Bearer " + ts.creds.Tokens[auth.Helpdesk], auth.SignatureHeader: sig}})
 	}
-	good := auth.Sign(ts.creds.Secret, body, time.Now())
+	good := auth.Sign(ts.creds.Secret, http.MethodPost, path, body, time.Now())
 	code, msg := hook(good)
 	require.Equal(t, http.StatusAccepted, code, msg)
 
@@ -165,10 +166,10 @@ func TestWebhookSignatures(t *testing.T) {
 	assert.Contains(t, msg, "already used")
 
 	for name, sig := range map[string]string{
-		"wrong secret": auth.Sign([]byte("another-secret-another-secret-xx"), body, time.Now()),
-		"other body":   auth.Sign(ts.creds.Secret, append([]byte(" "), body...), time.Now()),
-		"stale":        auth.Sign(ts.creds.Secret, body, time.Now().Add(-6*time.Minute)),
-		"future":       auth.Sign(ts.creds.Secret, body, time.Now().Add(6*time.Minute)),
+		"wrong secret": auth.Sign([]byte("another-secret-another-secret-xx"), http.MethodPost, path, body, time.Now()),
+		"other body":   auth.Sign(ts.creds.Secret, http.MethodPost, path, append([]byte(" "), body...), time.Now()),
+		"stale":        auth.Sign(ts.creds.Secret, http.MethodPost, path, body, time.Now().Add(-6*time.Minute)),
+		"future":       auth.Sign(ts.creds.Secret, http.MethodPost, path, body, time.Now().Add(6*time.Minute)),
 		"missing":      "",
 		"no timestamp": strings.Split(good, ",")[1],
 		"garbage":      "t=abc,v1=zz",

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/store"
@@ -30,13 +31,26 @@ func (s *Server) startDraft(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if halted, err := s.Store.Halted(ctx); err != nil || halted {
+	halted, err := s.Store.Halted(ctx)
+	if err != nil {
+		return err
+	}
+	if halted {
 		s.metrics.intake.WithLabelValues("halted").Inc()
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "drafting is halted by the kill switch (`supportdraft killswitch off` resumes it); write this reply by hand")
 	}
-	inserted, err := s.saveRevision(ctx, t)
+	if err := s.reachTemporal(ctx); err != nil {
+		return err
+	}
+	t, fromBody, err := s.openFacts(ctx, c, t)
 	if err != nil {
 		return err
+	}
+	inserted := false
+	if fromBody {
+		if inserted, err = s.saveRevision(ctx, t); err != nil {
+			return err
+		}
 	}
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
 		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay}
@@ -49,6 +63,46 @@ func (s *Server) startDraft(c echo.Context) error {
 	}
 	s.metrics.intake.WithLabelValues("drafted").Inc()
 	return s.respondView(c, view)
+}
+
+// openFacts decides which revision an open drafts from. Account facts (plan, region,
+// locale, account ID) and revisions are the help desk's: a signed help-desk open stores
+// its body as the revision. Anyone else (the sidebar's agent token or session) may name
+// a ticket the help desk has sent and opens its latest stored revision; a body that
+// would add a revision or change the account is refused with 409, so an agent cannot
+// have a draft built for another plan or region. A ticket nobody has stored yet is
+// stored from the sidebar's body as its first revision only. fromBody reports whether
+// the body is to be stored.
+func (s *Server) openFacts(ctx context.Context, c echo.Context, t *ticket.Ticket) (open *ticket.Ticket, fromBody bool, err error) {
+	if p, ok := auth.From(c); ok && p.Role == auth.Helpdesk {
+		return t, true, nil
+	}
+	stored, err := s.Store.LatestTicket(ctx, t.TicketID)
+	switch {
+	case errors.Is(err, store.ErrNotFound) && t.Revision == 1:
+		return t, true, nil
+	case errors.Is(err, store.ErrNotFound):
+		return nil, false, echo.NewHTTPError(http.StatusConflict, fmt.Sprintf(
+			`ticket %s: field "revision" is %d but no revision is stored: the sidebar may open a new ticket at revision 1; later revisions come from the help desk's signed webhook (POST /v1/tickets/%s/revisions)`,
+			t.TicketID, t.Revision, t.TicketID))
+	case err != nil:
+		return nil, false, err
+	case t.Revision > stored.Revision:
+		return nil, false, echo.NewHTTPError(http.StatusConflict, fmt.Sprintf(
+			`ticket %s: field "revision" is %d but the help desk's latest is %d: new revisions come from the help desk's signed webhook (POST /v1/tickets/%s/revisions)`,
+			t.TicketID, t.Revision, stored.Revision, t.TicketID))
+	case !sameAccount(t.Account, stored.Account):
+		return nil, false, echo.NewHTTPError(http.StatusConflict, fmt.Sprintf(
+			`ticket %s: field "account" differs from the help desk's (plan %s, region %s): account facts come only from the help desk`,
+			t.TicketID, stored.Account.Plan, stored.Account.Region))
+	}
+	return stored, false, nil
+}
+
+// sameAccount compares the facts that decide eligibility and whose account it is; the
+// optional name is not one of them.
+func sameAccount(a, b ticket.Account) bool {
+	return a.ID == b.ID && a.Plan == b.Plan && a.Region == b.Region && a.Eligibility().Locale == b.Eligibility().Locale
 }
 
 // reachedWorkflow reports an error the workflow itself returned (a validator's refusal, a
@@ -323,6 +377,11 @@ func (s *Server) newRevision(c echo.Context) error {
 	if _, err := s.saveRevision(ctx, t); err != nil {
 		return err
 	}
+	// Stored first: the send hook reads revisions from Postgres, so a draft turns stale
+	// there even while Temporal is down; the help desk's retry of a 503 is a no-op store.
+	if err := s.reachTemporal(ctx); err != nil {
+		return err
+	}
 	err = s.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(t.TicketID), "", workflows.SignalRevision,
 		workflows.RevisionSignal{Revision: t.Revision, UpdatedAt: t.UpdatedAt})
 	var notFound *serviceerror.NotFound
@@ -334,6 +393,9 @@ func (s *Server) newRevision(c echo.Context) error {
 
 // update sends a workflow update and waits for its result.
 func (s *Server) update(ctx context.Context, ticketID, name string, arg, out any) error {
+	if err := s.reachTemporal(ctx); err != nil {
+		return err
+	}
 	opts := client.UpdateWorkflowOptions{WorkflowID: workflows.DraftWorkflowID(ticketID), UpdateName: name,
 		WaitForStage: client.WorkflowUpdateStageCompleted}
 	if arg != nil {

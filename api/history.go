@@ -28,6 +28,9 @@ type Step struct {
 // ticket's latest run (earlier runs are reachable in the Temporal UI).
 func (s *Server) history(c echo.Context) error {
 	ctx := c.Request().Context()
+	if err := s.reachTemporal(ctx); err != nil {
+		return err
+	}
 	iter := s.Temporal.GetWorkflowHistory(ctx, workflows.DraftWorkflowID(c.Param("ticket")), "", false,
 		enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	activityNames := map[int64]string{}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"io"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -15,16 +14,18 @@ import (
 // is being built by then, and the sidebar finds it. A redelivered message is a duplicate
 // (Temporal refuses a second workflow with the same message ID), and the answer says so.
 func (s *Server) inboundMessage(c echo.Context) error {
-	body, err := io.ReadAll(c.Request().Body)
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, "read body: "+err.Error())
+	m := &inbox.Message{}
+	if err := decodeBody(c, "one message in the inbox format", m); err != nil {
+		return err
 	}
-	m, err := inbox.Parse(body)
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	if err := m.Validate(); err != nil {
+		return badRequest("%v", err)
 	}
 	target := intake.Target{Store: s.Store, Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue,
 		RemoteTriage: s.Config.RemoteTriage, Draft: true}
+	if err := s.reachTemporal(c.Request().Context()); err != nil {
+		return err
+	}
 	res, err := target.Deliver(c.Request().Context(), m)
 	if err != nil {
 		return err
@@ -52,12 +53,9 @@ func (s *Server) killSwitch(c echo.Context) error {
 // setKillSwitch turns drafting off or on at once for every worker: intake and rebuilds read
 // the switch from the database on every message and every rebuild.
 func (s *Server) setKillSwitch(c echo.Context) error {
-	var b struct {
-		Halted *bool  `json:"halted"`
-		By     string `json:"by"`
-	}
-	if err := c.Bind(&b); err != nil || b.Halted == nil {
-		return echo.NewHTTPError(http.StatusBadRequest, `body must be {"halted": true|false, "by": "who"}`)
+	b, err := bindKillSwitch(c)
+	if err != nil {
+		return err
 	}
 	if err := s.Store.SetHalted(c.Request().Context(), *b.Halted, b.By); err != nil {
 		return err

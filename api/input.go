@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -18,20 +20,41 @@ import (
 // MaxReplyBytes bounds the text of an edit or a send-check: a reply, not a document.
 const MaxReplyBytes = 20000
 
-// maxBodyBytes bounds any request body; a ticket at its limits fits with room for JSON
-// escaping.
-const maxBodyBytes = 512 << 10
+// maxBodyBytes bounds any request body, as documented: 256 KiB. A ticket's text may hold
+// 192 KiB, which leaves room for the JSON around it.
+const maxBodyBytes = 256 << 10
+
+// decodeBody reads a JSON request body into v under the one input contract of every
+// route: declared JSON, at most maxBodyBytes, nested at most strictjson.MaxDepth levels
+// (both refused while reading, before any parsing), no unknown fields, duplicate keys or
+// trailing data. what names the expected body in the 400.
+func decodeBody(c echo.Context, what string, v any) error {
+	if err := requireJSON(c); err != nil {
+		return err
+	}
+	if err := strictjson.DecodeReader(c.Request().Body, maxBodyBytes, v); err != nil {
+		var se *strictjson.Error
+		var tooLarge *echo.HTTPError // the body limit's 413, met while reading
+		switch {
+		case errors.As(err, &tooLarge):
+			return tooLarge
+		case errors.Is(err, strictjson.ErrTooLarge):
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", maxBodyBytes))
+		case !errors.As(err, &se):
+			return badRequest("read the request body: %v", err)
+		}
+		return badRequest("body must be %s: %v", what, err)
+	}
+	return nil
+}
 
 // bindTicket reads the request body as one ticket under the input contract: strict JSON
 // (no unknown fields, duplicate keys or trailing data), the ticket's own limits, and the
 // configured plans, regions and locales. Every refusal is a 400 naming the field.
 func (s *Server) bindTicket(c echo.Context) (*ticket.Ticket, error) {
-	if err := requireJSON(c); err != nil {
-		return nil, err
-	}
 	var t ticket.Ticket
-	if err := strictjson.DecodeReader(c.Request().Body, maxBodyBytes, &t); err != nil {
-		return nil, badRequest("body is not a ticket in the ticket JSON format: %v", err)
+	if err := decodeBody(c, "a ticket in the ticket JSON format", &t); err != nil {
+		return nil, err
 	}
 	if err := t.Validate(); err != nil {
 		return nil, badRequest("%v", err)
@@ -58,11 +81,8 @@ type sendText struct {
 // bindSendText reads a sendText; override_reason is refused unless allowOverride.
 func bindSendText(c echo.Context, allowOverride bool) (sendText, error) {
 	var b sendText
-	if err := requireJSON(c); err != nil {
+	if err := decodeBody(c, `{"text": "the reply"}`, &b); err != nil {
 		return b, err
-	}
-	if err := strictjson.DecodeReader(c.Request().Body, maxBodyBytes, &b); err != nil {
-		return b, badRequest(`body must be {"text": "the reply"}: %v`, err)
 	}
 	b.OverrideReason = strings.TrimSpace(b.OverrideReason)
 	switch {
@@ -72,12 +92,74 @@ func bindSendText(c echo.Context, allowOverride bool) (sendText, error) {
 		return b, badRequest(`field "text" is required: the reply`)
 	case len(b.Text) > MaxReplyBytes:
 		return b, badRequest(`field "text" is %d bytes: at most %d are accepted`, len(b.Text), MaxReplyBytes)
-	case !utf8.ValidString(b.Text) || strings.ContainsRune(b.Text, 0):
+	case !validText(b.Text):
 		return b, badRequest(`field "text" is not valid UTF-8 text`)
-	case len(b.OverrideReason) > 2000 || !utf8.ValidString(b.OverrideReason) || strings.ContainsRune(b.OverrideReason, 0):
+	case len(b.OverrideReason) > 2000 || !validText(b.OverrideReason):
 		return b, badRequest(`field "override_reason" must be valid text of at most 2,000 bytes`)
 	}
 	return b, nil
+}
+
+// validText is UTF-8 without NUL, which Postgres' text columns refuse.
+func validText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
+// maxNameBytes bounds a person's name in a body ("by", "agent"), as ticket.MaxNameBytes
+// bounds an account's.
+const maxNameBytes = ticket.MaxNameBytes
+
+// checkName refuses a name field that is too long or not printable text.
+func checkName(field, v string) error {
+	if len(v) > maxNameBytes || !validText(v) || strings.ContainsFunc(v, unicode.IsControl) {
+		return badRequest(`field %q must be printable text of at most %d bytes`, field, maxNameBytes)
+	}
+	return nil
+}
+
+// sentBody is POST /v1/drafts/{ticket}/sent: the reply the help desk sent.
+type sentBody struct {
+	Text   string    `json:"text"`
+	SentAt time.Time `json:"sent_at"`
+	Agent  string    `json:"agent"`
+}
+
+// bindSent reads a sentBody: the text (as an edit's), the time and who sent it.
+func bindSent(c echo.Context) (sentBody, error) {
+	var b sentBody
+	const want = `{"text": "the reply that was sent", "sent_at": "RFC 3339 time", "agent": "who sent it"}`
+	if err := decodeBody(c, want, &b); err != nil {
+		return b, err
+	}
+	switch {
+	case strings.TrimSpace(b.Text) == "":
+		return b, badRequest(`field "text" is required: the reply that was sent`)
+	case len(b.Text) > MaxReplyBytes:
+		return b, badRequest(`field "text" is %d bytes: at most %d are accepted`, len(b.Text), MaxReplyBytes)
+	case !validText(b.Text):
+		return b, badRequest(`field "text" is not valid UTF-8 text`)
+	case b.SentAt.IsZero():
+		return b, badRequest(`field "sent_at" is required (RFC 3339)`)
+	}
+	return b, checkName("agent", b.Agent)
+}
+
+// killSwitchBody is POST /v1/admin/killswitch.
+type killSwitchBody struct {
+	Halted *bool  `json:"halted"`
+	By     string `json:"by"`
+}
+
+// bindKillSwitch reads a killSwitchBody; "halted" is required.
+func bindKillSwitch(c echo.Context) (killSwitchBody, error) {
+	var b killSwitchBody
+	if err := decodeBody(c, `{"halted": true|false, "by": "who"}`, &b); err != nil {
+		return b, err
+	}
+	if b.Halted == nil {
+		return b, badRequest(`field "halted" is required: true or false`)
+	}
+	return b, checkName("by", b.By)
 }
 
 // requireJSON refuses bodies that are not declared JSON. Besides naming the problem, it

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -51,20 +50,13 @@ func caller(c echo.Context) string {
 	return "unknown"
 }
 
-// sentBody is POST /v1/drafts/{ticket}/sent: the reply the help desk sent.
-type sentBody struct {
-	Text   string    `json:"text"`
-	SentAt time.Time `json:"sent_at"`
-	Agent  string    `json:"agent"`
-}
-
 // sent is the help desk's report of the reply that went out. The text is hashed here and
 // checked for placeholders; only the hash and the verdict reach the workflow, which
 // records them, notes whether the text was edited, and ends.
 func (s *Server) sent(c echo.Context) error {
-	var b sentBody
-	if err := c.Bind(&b); err != nil || b.Text == "" || b.SentAt.IsZero() {
-		return echo.NewHTTPError(http.StatusBadRequest, `body must be {"text": "the reply that was sent", "sent_at": "RFC 3339 time", "agent": "who sent it"}`)
+	b, err := bindSent(c)
+	if err != nil {
+		return err
 	}
 	req := workflows.SentRequest{TextSHA256: review.TextHash(b.Text), Blocked: len(guard.Placeholders(b.Text)) > 0,
 		SentAt: b.SentAt.UTC(), Agent: b.Agent}

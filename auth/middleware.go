@@ -44,15 +44,20 @@ func From(c echo.Context) (Principal, bool) {
 
 // Guard authenticates and authorises every request against the route table.
 type Guard struct {
-	Tokens        TokenStore
-	Sessions      Sessions
-	WebhookSecret []byte // empty: signed webhooks are refused (503) until one is configured
-	Now           func() time.Time
-	Log           *slog.Logger
-	refused       *prometheus.CounterVec
-	webhooks      *prometheus.CounterVec
-	known         knownTokens // the tokens last confirmed, for when the store is down
+	Tokens          TokenStore
+	Sessions        Sessions
+	WebhookSecret   []byte // empty: signed webhooks are refused (503) until one is configured
+	Now             func() time.Time
+	Log             *slog.Logger
+	refused         *prometheus.CounterVec
+	webhooks        *prometheus.CounterVec
+	known           knownTokens      // the tokens last confirmed, for when the store is down
+	recent          recentDeliveries // the deliveries this process accepted, for when the store is down
+	replayFallbacks prometheus.Counter
 }
+
+// replayCheckTimeout bounds the store's replay check: past it, memory decides.
+const replayCheckTimeout = 2 * time.Second
 
 // NewGuard builds a guard; now is the clock (time.Now outside tests).
 func NewGuard(tokens TokenStore, sessionKey, webhookSecret []byte, log *slog.Logger) *Guard {
@@ -63,12 +68,15 @@ func NewGuard(tokens TokenStore, sessionKey, webhookSecret []byte, log *slog.Log
 		webhooks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "supportdraft_webhook_signatures_total", Help: "Help-desk webhook signatures checked, by result (ok, missing, bad, stale, replayed).",
 		}, []string{"result"}),
+		replayFallbacks: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "supportdraft_webhook_replay_fallbacks_total", Help: "Webhook replay checks the store could not answer, decided by this process's memory of recent deliveries.",
+		}),
 	}
 }
 
 // Collectors are the guard's counters, for the API's Prometheus registry.
 func (g *Guard) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{g.refused, g.webhooks}
+	return []prometheus.Collector{g.refused, g.webhooks, g.replayFallbacks}
 }
 
 // Middleware checks every request: public routes pass; others need a bearer token or a
@@ -116,8 +124,9 @@ func unauthorized(msg string) error { return echo.NewHTTPError(http.StatusUnauth
 func (g *Guard) authenticate(c echo.Context) (Principal, error) {
 	ctx := c.Request().Context()
 	if h := c.Request().Header.Get(echo.HeaderAuthorization); h != "" {
-		tok, ok := strings.CutPrefix(h, "Bearer ")
-		if !ok || tok == "" {
+		scheme, tok, _ := strings.Cut(strings.TrimSpace(h), " ")
+		tok = strings.TrimSpace(tok)
+		if !strings.EqualFold(scheme, "Bearer") || tok == "" { // RFC 7235: the scheme is case-insensitive
 			return Principal{}, unauthorized(`Authorization must be "Bearer <token>"`)
 		}
 		hash := HashToken(tok)
@@ -171,30 +180,24 @@ func (g *Guard) tokenError(err error, what string) error {
 	return echo.NewHTTPError(http.StatusServiceUnavailable, "cannot check credentials right now: try again")
 }
 
-// verifyWebhook checks a help-desk body's signature and refuses one seen before.
+// verifyWebhook checks a help-desk request's signature (timestamp, method, path and body)
+// and refuses one whose signed content was accepted before. The replay check asks the
+// store, which every replica shares, and this process's memory; when the store cannot
+// answer within a few seconds memory alone decides, so an outage neither lets a replay
+// through here nor turns the send hook's "unchecked" answer into a 503.
 func (g *Guard) verifyWebhook(c echo.Context) error {
 	if len(g.WebhookSecret) == 0 {
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "signed webhooks are not configured on this server: set SUPPORTDRAFT_WEBHOOK_SECRET")
 	}
-	body, err := io.ReadAll(c.Request().Body)
+	req := c.Request()
+	body, err := io.ReadAll(req.Body)
 	if err != nil {
 		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
 	}
-	c.Request().Body = io.NopCloser(bytes.NewReader(body))
-	sig, err := Verify(g.WebhookSecret, body, c.Request().Header.Get(SignatureHeader), g.Now())
-	if err == nil {
-		// A signature covers timestamp and body only (as Stripe's do), so two deliveries
-		// of the same body in the same second to different URLs (one send-check text for
-		// two tickets) sign alike: a replay is the same signature on the same URL.
-		key := c.Request().Method + " " + c.Request().URL.Path + " " + sig
-		fresh, rerr := g.Tokens.RecordDelivery(c.Request().Context(), key, 2*SignatureTolerance)
-		if rerr != nil {
-			g.Log.Error("webhook replay check failed", "error", rerr)
-			return echo.NewHTTPError(http.StatusServiceUnavailable, "cannot check the webhook signature right now: retry")
-		}
-		if !fresh {
-			err = ErrSignatureReplay
-		}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	signed, err := Verify(g.WebhookSecret, req.Method, req.URL.RequestURI(), body, req.Header.Get(SignatureHeader), g.Now())
+	if err == nil && !g.fresh(req.Context(), signed) {
+		err = ErrSignatureReplay
 	}
 	result := map[error]string{nil: "ok", ErrSignatureMissing: "missing", ErrSignatureStale: "stale", ErrSignatureReplay: "replayed"}[err]
 	if result == "" {
@@ -206,4 +209,19 @@ func (g *Guard) verifyWebhook(c echo.Context) error {
 		return unauthorized(err.Error())
 	}
 	return nil
+}
+
+// fresh records a verified delivery and reports whether it is new: new to this process
+// and, when the store answers, to every replica.
+func (g *Guard) fresh(ctx context.Context, signed Signed) bool {
+	newHere := g.recent.add(signed, g.Now())
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replayCheckTimeout)
+	defer cancel()
+	newEverywhere, err := g.Tokens.RecordDelivery(ctx, signed.String(), replayWindow)
+	if err != nil {
+		g.Log.Warn("webhook replay check: the store cannot answer, this process's memory decides", "error", err)
+		g.replayFallbacks.Inc()
+		return newHere
+	}
+	return newHere && newEverywhere
 }

@@ -13,8 +13,9 @@ var routes = map[string]Access{
 	"GET /readyz":  public,
 	"GET /metrics": adminOnly,
 
-	// Drafts: agents (and everyone above them) read, open, edit, rebuild and discard.
-	"POST /v1/drafts":                 readDrafts,
+	// Drafts: agents (and everyone above them) read, open, edit, rebuild and discard. The
+	// help desk may open too (signed): its body is then the ticket's account and revision.
+	"POST /v1/drafts":                 hookOrAgent,
 	"GET /v1/drafts/:ticket":          readDrafts,
 	"GET /v1/drafts/:ticket/history":  readDrafts,
 	"POST /v1/drafts/:ticket/edit":    readDrafts,

@@ -20,7 +20,7 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"GET /metrics":                       admins,
 		"POST /codec/decode":                 "reviewer admin",
 		"POST /codec/encode":                 "reviewer admin",
-		"POST /v1/drafts":                    agents,
+		"POST /v1/drafts":                    sendHook,
 		"GET /v1/drafts/:ticket":             agents,
 		"GET /v1/drafts/:ticket/history":     agents,
 		"POST /v1/drafts/:ticket/edit":       agents,

@@ -20,7 +20,7 @@ func newBenchCmd() *cobra.Command {
 		Long: `bench runs a benchmark against the real services and prints its figures. Benchmarks
 work in scratch schemas they create and drop; the live policy store is never touched.`,
 	}
-	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd(), newBenchGuardCmd(), newBenchWebCmd(), newBenchLoadCmd(), newBenchIntakeCmd(), newBenchDrafterCmd())
+	cmd.AddCommand(newBenchRetrievalCmd(), newBenchWorkflowCmd(), newBenchGuardCmd(), newBenchWebCmd(), newBenchLoadCmd(), newBenchIntakeCmd(), newBenchDrafterCmd(), newBenchInputCmd())
 	return cmd
 }
 
@@ -236,6 +236,49 @@ and prints p50/p99 time to first byte. The target is p99 < 50 ms.`,
 	cmd.Flags().IntVar(&drafts, "drafts", 1000, "drafts stored before measuring")
 	cmd.Flags().IntVar(&requests, "requests", 300, "requests per page")
 	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "policy corpus to draft from")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as JSON")
+	return cmd
+}
+
+func newBenchInputCmd() *cobra.Command {
+	var requests int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "input",
+		Short: "Time and memory to refuse hostile request bodies (1 MB deep in brackets)",
+		Long: `input serves the real API over a scratch schema and posts hostile bodies to
+POST /v1/drafts with an agent token, --requests times each: a megabyte of nested brackets
+streamed without a length (refused by the depth limit while it is read), the same with
+its length declared (refused by the 256 KiB body limit), and the probe's 200 KB body.
+It prints the status, p50 and maximum time, and the bytes allocated per request. The
+target is a refusal under 100 ms with memory bounded by the limits, not by the body.`,
+		Example: `  supportdraft bench input --json`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if requests < 1 {
+				return usagef("--requests must be at least 1 (got %d)", requests)
+			}
+			cfg, err := loadConfig()
+			if err != nil {
+				return err
+			}
+			res, err := bench.Input(cmd.Context(), cfg.DatabaseURL, cfg.TemporalAddress, requests)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return writeJSON(out, res)
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "body	bytes	status	p50 ms	max ms	KB allocated/request")
+			for _, c := range res.Cases {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.0f\n", c.Case, c.BodyBytes, c.Status, c.P50Ms, c.MaxMs, c.AllocKBPerRq)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().IntVar(&requests, "requests", 50, "requests per body")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as JSON")
 	return cmd
 }

@@ -153,7 +153,10 @@ type analysis struct {
 	affirmed, negated []string
 }
 
+// analyse reads s in its normalised form (text.Normalize), so a commitment disguised
+// with invisible characters or look-alike letters is flagged like the plain one.
 func (v *Vocabulary) analyse(s string) analysis {
+	s = text.Normalize(s)
 	var a analysis
 	for _, q := range text.Quantities(s) {
 		a.flags = append(a.flags, Flag{Kind: KindNumber, Match: q.Text})

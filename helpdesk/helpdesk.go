@@ -1,8 +1,9 @@
 // Package helpdesk hands an approved draft to the help desk as a draft reply: a JSON POST
 // to the configured URL, signed like the help desk's own webhooks (auth.Sign: a timestamp
-// and an HMAC-SHA256 of "<timestamp>.<body>") so the help desk can check that the draft
-// comes from supportdraft and is fresh. Retries are the caller's (the hand-off is a
-// Temporal activity with a retry policy); Deliver only says whether a retry can help.
+// and an HMAC-SHA256 of the timestamp, method, path and body hash) so the help desk can
+// check that the draft comes from supportdraft, is fresh and was meant for that URL.
+// Retries are the caller's (the hand-off is a Temporal activity with a retry policy);
+// Deliver only says whether a retry can help.
 package helpdesk
 
 import (
@@ -65,7 +66,7 @@ func (c *Client) Deliver(ctx context.Context, d DraftReply) error {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Idempotency-Key", d.IdempotencyKey)
-	req.Header.Set(auth.SignatureHeader, auth.Sign(c.Secret, body, now()))
+	req.Header.Set(auth.SignatureHeader, auth.Sign(c.Secret, req.Method, req.URL.RequestURI(), body, now()))
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
 		return fmt.Errorf("post draft reply for ticket %s #%d: %w", d.TicketID, d.Iteration, err)

@@ -10,7 +10,7 @@ import (
 // Automated reports whether a message was sent by a machine rather than a person, and
 // which signal said so. It reads the conventions mail systems really use, strongest first:
 // RFC 3834's Auto-Submitted, Precedence, mailing-list headers (RFC 2369/2919), the
-// auto-reply headers of common mail servers, a null Return-Path and delivery reports
+// auto-reply headers of common mail servers, X-Loop, a null Return-Path and delivery reports
 // (bounces), system senders (mailer-daemon, postmaster, no-reply addresses), and the
 // subjects auto-replies and bounces carry in English and German.
 //
@@ -36,6 +36,11 @@ func Automated(m *Message) (bool, string) {
 		if v, ok := m.Header(h); ok && !strings.EqualFold(strings.TrimSpace(v), "no") {
 			return true, h + " header"
 		}
+	}
+	if v, ok := m.Header("X-Loop"); ok {
+		// Set by help desks and list servers on mail they send or pass on: answering it
+		// is how two autoresponders end up writing to each other.
+		return true, "X-Loop: " + firstToken(v) + " (a mail loop)"
 	}
 	if v, ok := m.Header("X-Auto-Response-Suppress"); ok && strings.Contains(strings.ToLower(v), "oof") {
 		return true, "X-Auto-Response-Suppress: " + strings.TrimSpace(v) + " (an out-of-office reply)"

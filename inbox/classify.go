@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // Classifier is the local, deterministic triage: weighted English and German cue words
@@ -107,13 +109,14 @@ func count(text string, c cue) int {
 	return strings.Count(text, " "+c.text)
 }
 
-// normalise lower-cases text and turns every run of non-letters, non-digits into one
-// space, with a space at each end, so cues match at word starts.
+// normalise lower-cases text's normalised form (text.Normalize: disguises removed) and
+// turns every run of non-letters, non-digits into one space, with a space at each end,
+// so cues match at word starts.
 func normalise(s string) string {
 	var b strings.Builder
 	b.WriteByte(' ')
 	space := true
-	for _, r := range strings.ToLower(s) {
+	for _, r := range strings.ToLower(text.Normalize(s)) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			b.WriteRune(r)
 			space = false

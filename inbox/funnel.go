@@ -87,8 +87,12 @@ func Filters(m *Message, rules *Rules) StepResult {
 	return StepResult{Outcome: OutcomePass, Reason: "not automated; no rule matched"}
 }
 
-// RecipientStep is layer 4 as a step result.
+// RecipientStep is layer 4 as a step result. Mail from one of our own support addresses
+// is a loop (our own reply or autoresponder come back), skipped like automated mail.
 func RecipientStep(m *Message, s *Support) StepResult {
+	if s.Is(m.From.Email) {
+		return StepResult{Outcome: OutcomeSkip, Stage: StageAutomated, Reason: "mail loop: the sender " + m.From.Email + " is our own support address"}
+	}
 	r := s.Classify(m)
 	if r.Ambiguous {
 		return StepResult{Outcome: OutcomeReview, Stage: StageRecipients, Reason: r.Reason}

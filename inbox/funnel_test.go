@@ -59,13 +59,24 @@ func TestParseIsStrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := []struct{ name, body, want string }{
-		{"misspelt field", strings.Replace(good, `"thread_id"`, `"threadid"`, 1), `unknown field "threadid"`},
+		{"misspelt field", strings.Replace(good, `"thread_id"`, `"threadid"`, 1), `field "threadid": unknown field`},
 		{"missing message_id", strings.Replace(good, `"message_id":"<a@b>",`, "", 1), `"message_id" is required`},
 		{"missing thread_id", strings.Replace(good, `"thread_id":"th-1",`, "", 1), `"thread_id" is required`},
 		{"missing from", strings.Replace(good, `"from":{"email":"ana@c.example"},`, "", 1), `"from.email" is required`},
 		{"account without plan", strings.Replace(good, `"body":"b",`, `"body":"b","account":{"id":"A"},`, 1), `"account" needs "plan" and "region"`},
 		{"bad label", strings.Replace(good, `"body":"b",`, `"body":"b","expect":{"decision":"maybe"},`, 1), `"expect.decision" is "maybe"`},
-		{"two objects", good + good, "more than one JSON value"},
+		{"two objects", good + good, "unexpected data after the JSON value"},
+		{"repeated key", strings.Replace(good, `"subject":"s"`, `"subject":"s","subject":"t"`, 1), `"subject": duplicate key`},
+		{"thread ID with a slash", strings.Replace(good, `"th-1"`, `"th/1"`, 1), `field "thread_id" is "th/1"`},
+		{"thread ID with a newline", strings.Replace(good, `"th-1"`, `"th\n1"`, 1), `field "thread_id"`},
+		{"thread ID not ASCII", strings.Replace(good, `"th-1"`, `"thé1"`, 1), `field "thread_id"`},
+		{"message ID with NUL", strings.Replace(good, `"<a@b>"`, `"<a\u0000@b>"`, 1), `field "message_id" must be printable ASCII`},
+		{"message ID with a newline", strings.Replace(good, `"<a@b>"`, `"<a\n@b>"`, 1), `field "message_id" must be printable ASCII`},
+		{"message ID not ASCII", strings.Replace(good, `"<a@b>"`, `"<é@b>"`, 1), `field "message_id" must be printable ASCII`},
+		{"plan *", strings.Replace(good, `"body":"b",`, `"body":"b","account":{"plan":"*","region":"eu"},`, 1), `field "account.plan" is "*"`},
+		{"plan of 5,000 characters", strings.Replace(good, `"body":"b",`, `"body":"b","account":{"plan":"`+strings.Repeat("p", 5000)+`","region":"eu"},`, 1), `field "account.plan"`},
+		{"subject of 400 KB", strings.Replace(good, `"subject":"s"`, `"subject":"`+strings.Repeat("s", 400_000)+`"`, 1), `field "subject" is longer than 1000 bytes`},
+		{"too deep", strings.Replace(good, `"body":"b",`, `"body":"b","headers":`+strings.Repeat("[", 100)+strings.Repeat("]", 100)+`,`, 1), "nested more than 16 levels"},
 	}
 	for _, tc := range cases {
 		if _, err := Parse([]byte(tc.body)); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -7,13 +7,17 @@ package inbox
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/supportdraft/supportdraft/strictjson"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // Message is one inbound email as the help desk's webhook delivers it (JSONL for sets).
@@ -63,21 +67,20 @@ type Expect struct {
 	Genuine  bool    `json:"genuine"`  // a real customer message that deserves a person's eyes
 }
 
-// MaxBody bounds the body the funnel accepts; longer mail is refused, not cut.
-const MaxBody = 100_000
+// MaxBody bounds the body the funnel accepts, as a ticket bounds one message: the body
+// becomes a message of the thread's ticket. Longer mail is refused, not cut.
+const MaxBody = ticket.MaxMessageBytes
 
-// Parse reads one message strictly: unknown fields are refused (a misspelt "thread_id"
-// must not silently become an empty thread), and the fields the funnel relies on are
-// checked. Errors name the field.
+// MaxMessageIDBytes bounds a message ID (an RFC 5322 Message-ID fits in far less).
+const MaxMessageIDBytes = 500
+
+// Parse reads one message strictly (package strictjson: unknown fields, duplicate keys,
+// trailing data and deep nesting are refused; a misspelt "thread_id" must not silently
+// become an empty thread), and checks it. Errors name the field.
 func Parse(data []byte) (*Message, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var m Message
-	if err := dec.Decode(&m); err != nil {
+	if err := strictjson.Decode(data, &m); err != nil {
 		return nil, fmt.Errorf("not a message in the inbox format: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("not a message in the inbox format: more than one JSON value")
 	}
 	if err := m.Validate(); err != nil {
 		return nil, err
@@ -85,29 +88,73 @@ func Parse(data []byte) (*Message, error) {
 	return &m, nil
 }
 
-// Validate checks the fields the funnel relies on; the error names the field.
+// Validate checks every field by the rules its ticket will be held to: the thread ID is
+// the ticket's ID, the subject, body and account become the ticket's, so a message that
+// passes here cannot fail as a ticket later. The message ID is printable ASCII (it names
+// a workflow and a row). Errors name the field.
 func (m *Message) Validate() error {
 	id := m.MessageID
 	switch {
 	case strings.TrimSpace(id) == "":
 		return errors.New(`field "message_id" is required`)
-	case len(id) > 500:
-		return errors.New(`field "message_id" is longer than 500 characters`)
-	case strings.TrimSpace(m.ThreadID) == "":
-		return fmt.Errorf(`message %s: field "thread_id" is required`, id)
-	case len(m.ThreadID) > 200:
-		return fmt.Errorf(`message %s: field "thread_id" is longer than 200 characters`, id)
+	case len(id) > MaxMessageIDBytes:
+		return fmt.Errorf(`field "message_id" is longer than %d bytes`, MaxMessageIDBytes)
+	case strings.ContainsFunc(id, func(r rune) bool { return r <= ' ' || r > '~' }):
+		return errors.New(`field "message_id" must be printable ASCII without spaces, as a Message-ID header is`)
+	}
+	if err := ticket.CheckID("thread_id", m.ThreadID); err != nil {
+		return fmt.Errorf("message %s: %w", id, err)
+	}
+	switch {
 	case m.ReceivedAt.IsZero():
 		return fmt.Errorf(`message %s: field "received_at" is required (RFC 3339)`, id)
 	case strings.TrimSpace(m.From.Email) == "":
 		return fmt.Errorf(`message %s: field "from.email" is required`, id)
+	case !shortText(m.From.Email, 320):
+		return fmt.Errorf(`message %s: field "from.email" must be printable text of at most 320 bytes`, id)
+	case !shortText(m.From.Name, ticket.MaxNameBytes):
+		return fmt.Errorf(`message %s: field "from.name" must be printable text of at most %d bytes`, id, ticket.MaxNameBytes)
+	case len(m.Subject) > ticket.MaxSubjectBytes:
+		return fmt.Errorf(`message %s: field "subject" is longer than %d bytes`, id, ticket.MaxSubjectBytes)
+	case !utf8.ValidString(m.Subject) || strings.ContainsRune(m.Subject, 0):
+		return fmt.Errorf(`message %s: field "subject" is not valid UTF-8 text`, id)
 	case len(m.Body) > MaxBody:
 		return fmt.Errorf(`message %s: field "body" is longer than %d bytes`, id, MaxBody)
+	case !utf8.ValidString(m.Body) || strings.ContainsRune(m.Body, 0):
+		return fmt.Errorf(`message %s: field "body" is not valid UTF-8 text`, id)
 	case m.Thread.EarlierMessages < 0:
 		return fmt.Errorf(`message %s: field "thread.earlier_messages" must be 0 or more`, id)
+	case len(m.To)+len(m.Cc)+len(m.Bcc) > 100 || len(m.Headers) > 100:
+		return fmt.Errorf(`message %s: at most 100 recipients and 100 headers are accepted`, id)
 	}
-	if m.Account != nil && (m.Account.Plan == "" || m.Account.Region == "") {
-		return fmt.Errorf(`message %s: field "account" needs "plan" and "region" (leave "account" out for unknown senders)`, id)
+	for _, list := range [][]string{m.To, m.Cc, m.Bcc} {
+		for _, a := range list {
+			if !shortText(a, 320) {
+				return fmt.Errorf(`message %s: a recipient address must be printable text of at most 320 bytes`, id)
+			}
+		}
+	}
+	for k, v := range m.Headers {
+		if !shortText(k, 200) || !shortText(v, 2000) {
+			return fmt.Errorf(`message %s: field "headers": names and values must be printable text (at most 200 and 2,000 bytes)`, id)
+		}
+	}
+	if a := m.Account; a != nil {
+		if a.Plan == "" || a.Region == "" {
+			return fmt.Errorf(`message %s: field "account" needs "plan" and "region" (leave "account" out for unknown senders)`, id)
+		}
+		if err := ticket.ValidToken(a.Plan); err != nil {
+			return fmt.Errorf(`message %s: field "account.plan" %w`, id, err)
+		}
+		if err := ticket.ValidToken(a.Region); err != nil {
+			return fmt.Errorf(`message %s: field "account.region" %w`, id, err)
+		}
+		if err := ticket.CheckLocale("account.locale", a.Locale); err != nil {
+			return fmt.Errorf("message %s: %w", id, err)
+		}
+		if !shortText(a.ID, ticket.MaxAccountIDBytes) {
+			return fmt.Errorf(`message %s: field "account.id" must be printable text of at most %d bytes`, id, ticket.MaxAccountIDBytes)
+		}
 	}
 	if e := m.Expect; e != nil {
 		switch e.Decision {
@@ -117,6 +164,11 @@ func (m *Message) Validate() error {
 		}
 	}
 	return nil
+}
+
+// shortText is valid UTF-8 of at most limit bytes without control characters.
+func shortText(s string, limit int) bool {
+	return len(s) <= limit && utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl)
 }
 
 // Header returns the value of the named header, matching the name case-insensitively as

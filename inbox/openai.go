@@ -9,6 +9,8 @@ import (
 	"github.com/invopop/jsonschema"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/supportdraft/supportdraft/redact"
 )
 
 // triageOutput is the model's strict answer; the schema is reflected from it.
@@ -49,14 +51,19 @@ func (*OpenAITriager) Remote() bool { return true }
 
 // BuildTriageRequest builds the request; pure, for offline tests. Only the subject, the
 // sender's domain and the body (at most 4,000 characters) leave the machine: never the
-// account or the addresses.
+// account or the addresses. Subject and body are redacted first, as the drafter's input
+// is (package redact): e-mail addresses, phone, card and IBAN numbers and the sender's
+// name become placeholders. Triage answers a bucket, so nothing needs restoring.
 func BuildTriageRequest(model string, m *Message) openai.ChatCompletionNewParams {
 	body := stripQuoted(m.Body)
 	if len(body) > 4000 {
-		body = body[:4000]
+		body = strings.ToValidUTF8(body[:4000], "")
 	}
 	domain := m.From.Email[strings.LastIndex(m.From.Email, "@")+1:]
-	user := fmt.Sprintf("Sender domain: %s\nSubject: %s\n\n%s", domain, m.Subject, body)
+	hidden, names := redact.NewTable(), redact.NameForms(m.From.Name)
+	subject := redact.Text(m.Subject, names, hidden)
+	body = redact.Text(body, names, hidden)
+	user := fmt.Sprintf("Sender domain: %s\nSubject: %s\n\n%s", domain, subject, body)
 	return openai.ChatCompletionNewParams{
 		Model:    shared.ChatModel(model),
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(triagePrompt), openai.UserMessage(user)},

@@ -82,3 +82,31 @@ func TestOpenAITriageThroughTheFakeServer(t *testing.T) {
 		})
 	}
 }
+
+// The triage model gets the message redacted, as the drafter does: the probe found the
+// sender's name, phone, e-mail and card number verbatim on the triage wire.
+func TestOpenAITriageWireIsRedacted(t *testing.T) {
+	t.Parallel()
+	msg := &inbox.Message{From: inbox.Address{Email: "ana.lopez@customer.example", Name: "Ana Lopez"},
+		Subject: "Refund for Ana Lopez, card 4111 1111 1111 1111",
+		Body:    "Hi, this is Ana Lopez. Call me on +49 170 1234567 or write to ana.lopez@customer.example. My card 4111-1111-1111-1111 was charged twice. Thanks, Ana"}
+	srv := llmtest.New(t)
+	srv.Chat(llmtest.JSON(map[string]any{"needs_response": true, "bucket": "refunds", "reason": "double charge"}))
+	tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini")
+	if _, err := tr.Triage(context.Background(), msg); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.RequestsTo("/chat/completions")
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1", len(reqs))
+	}
+	wire := string(reqs[0].Body)
+	for _, secret := range []string{"Ana", "Lopez", "1234567", "ana.lopez@", "4111", "1111-1111"} {
+		if strings.Contains(wire, secret) {
+			t.Errorf("%q reached the triage model: %s", secret, wire)
+		}
+	}
+	if !strings.Contains(wire, "charged twice") || !strings.Contains(wire, "customer.example") {
+		t.Errorf("the question and the sender's domain still go: %s", wire)
+	}
+}

@@ -78,7 +78,7 @@ func ParseRules(data []byte) (*Rules, error) {
 			rule.From[j] = strings.ToLower(strings.TrimSpace(g))
 		}
 		for j, p := range rule.Phrases {
-			rule.Phrases[j] = strings.ToLower(text.CollapseSpace(p))
+			rule.Phrases[j] = strings.ToLower(text.CollapseSpace(text.Normalize(p)))
 		}
 	}
 	return &r, nil
@@ -137,13 +137,15 @@ func (r *Rule) check() error {
 }
 
 // Match returns the first rule that matches m, or nil. The reason names what matched,
-// never the message text around it.
+// never the message text around it. Sender, subject and body are read in their
+// normalised form (text.Normalize), so a phrase hidden by a zero-width character, a soft
+// hyphen or a look-alike letter still matches.
 func (rs *Rules) Match(m *Message) (*Rule, string) {
 	if rs == nil {
 		return nil, ""
 	}
-	sender := strings.ToLower(strings.TrimSpace(m.From.Email))
-	mail := strings.ToLower(text.CollapseSpace(m.Subject + "\n" + m.Body))
+	sender := strings.ToLower(strings.TrimSpace(text.Normalize(m.From.Email)))
+	mail := strings.ToLower(text.CollapseSpace(text.Normalize(m.Subject + "\n" + m.Body)))
 	for i := range rs.Rules {
 		r := &rs.Rules[i]
 		for _, g := range r.From {

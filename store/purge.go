@@ -45,6 +45,9 @@ var purgeTargets = []purgeTarget{
 		"(text IS NOT NULL OR checks IS NOT NULL) AND created_at < $1", "text = NULL, checks = NULL"},
 	{"drafts", "the agent's edited text (the draft, its verdicts and scores stay)", "edited_at",
 		"edited_text IS NOT NULL AND edited_at < $1", "edited_text = NULL"},
+	{"send_checks", "the sentences an unsupported verdict quoted and the agent's override reason (verdict, each sentence's reason and the date stay)", "at",
+		"at < $1 AND (override_reason <> '' OR jsonb_path_exists(unsupported, '$[*].sentence'))",
+		"unsupported = (SELECT coalesce(jsonb_agg(u - 'sentence'), '[]'::jsonb) FROM jsonb_array_elements(unsupported) u), override_reason = ''"},
 	{"rejections", "struck and unanswered sentences and what they asked about (reason, area and date stay, so gaps still counts them)", "at",
 		"purged_at IS NULL AND at < $1", "sentence = '', subject = '', purged_at = now()"},
 }

@@ -31,11 +31,14 @@ func TestPurgeRemovesOldTextAndKeepsIDsAndVerdicts(t *testing.T) {
 		require.NoError(t, err)
 		_, err = db.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, text_id) VALUES ($1, 1, 'ok', $2)`, id, ref.ID)
 		require.NoError(t, err)
+		_, err = db.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, unsupported, override_reason)
+			VALUES ($1, 1, 'unsupported', '[{"sentence":"Ana, we refund you 90 days.","reason":"no source states 90 days"}]', 'Ana called, manager agreed')`, id)
+		require.NoError(t, err)
 		require.NoError(t, s.LogRejection(ctx, id, 1, "refunds", "We refund within 60 days.", "no eligible source"))
 	}
 	_, err := db.Exec(ctx, `UPDATE rejections SET subject = 'refund for ana'`)
 	require.NoError(t, err)
-	for table, col := range map[string]string{"ticket_revisions": "received_at", "agent_texts": "created_at", "rejections": "at"} {
+	for table, col := range map[string]string{"ticket_revisions": "received_at", "agent_texts": "created_at", "rejections": "at", "send_checks": "at"} {
 		_, err := db.Exec(ctx, `UPDATE `+table+` SET `+col+` = CASE WHEN ticket_id = 'OLD-1' THEN $1::timestamptz ELSE $2::timestamptz END`, old, recent)
 		require.NoError(t, err)
 	}
@@ -47,7 +50,7 @@ func TestPurgeRemovesOldTextAndKeepsIDsAndVerdicts(t *testing.T) {
 	for _, c := range dry.Tables {
 		counts[c.Table] = c
 	}
-	for _, table := range []string{"ticket_revisions", "agent_texts", "rejections"} {
+	for _, table := range []string{"ticket_revisions", "agent_texts", "rejections", "send_checks"} {
 		assert.EqualValues(t, 1, counts[table].Rows, table)
 		require.NotNil(t, counts[table].Oldest, table)
 		assert.WithinDuration(t, old, *counts[table].Oldest, time.Second, table)
@@ -77,6 +80,13 @@ func TestPurgeRemovesOldTextAndKeepsIDsAndVerdicts(t *testing.T) {
 	assert.Equal(t, "ok", verdict, "the verdict stays")
 	require.NoError(t, db.QueryRow(ctx, `SELECT text FROM agent_texts WHERE ticket_id = 'NEW-1'`).Scan(&text))
 	require.NotNil(t, text)
+
+	var unsupported, override string
+	require.NoError(t, db.QueryRow(ctx, `SELECT unsupported::text, override_reason FROM send_checks WHERE ticket_id = 'OLD-1' AND verdict = 'unsupported'`).Scan(&unsupported, &override))
+	assert.JSONEq(t, `[{"reason":"no source states 90 days"}]`, unsupported, "the sentence goes, its reason stays")
+	assert.Empty(t, override, "the agent's override reason goes")
+	require.NoError(t, db.QueryRow(ctx, `SELECT override_reason FROM send_checks WHERE ticket_id = 'NEW-1' AND verdict = 'unsupported'`).Scan(&override))
+	assert.Equal(t, "Ana called, manager agreed", override, "recent text stays")
 
 	var sentences, subjects []string
 	rows, err := db.Query(ctx, `SELECT sentence, subject FROM rejections ORDER BY ticket_id`)

@@ -88,8 +88,9 @@ func (s *Store) RevokeToken(ctx context.Context, id int64) error {
 	return nil
 }
 
-// RecordDelivery remembers a webhook delivery (method, path and signature) and reports
-// whether it was new; one seen before is a replay. Deliveries older than keep are
+// RecordDelivery remembers a webhook delivery (the hash of what its signature covered:
+// timestamp, method, path and body) and reports whether it was new; one seen before is a
+// replay. Deliveries older than keep are
 // forgotten: their timestamps are outside the tolerance, so they are refused as stale.
 func (s *Store) RecordDelivery(ctx context.Context, delivery string, keep time.Duration) (bool, error) {
 	if _, err := s.db.Exec(ctx, `DELETE FROM webhook_deliveries WHERE at < now() - make_interval(secs => $1)`, keep.Seconds()); err != nil {

@@ -1,5 +1,6 @@
 // Package strictjson decodes JSON input the way every supportdraft entry point must: one
-// value, no unknown fields, no duplicate keys, nothing after it. encoding/json alone keeps
+// value, no unknown fields, no duplicate keys, nothing after it, nested at most MaxDepth
+// levels and, from a reader, at most a given size. encoding/json alone keeps
 // the last of two duplicate keys and ignores unknown fields and trailing data, so a
 // client's typo or a smuggled second value would pass silently.
 package strictjson
@@ -22,7 +23,15 @@ type Error struct {
 	OneLine      bool
 	Field        string
 	Reason       string
+	cause        error
 }
+
+// ErrTooLarge is what an *Error for input past DecodeReader's limit wraps, so a caller can
+// answer it differently (HTTP 413) from a malformed input.
+var ErrTooLarge = errors.New("input is too large")
+
+// Unwrap returns ErrTooLarge for an input past the limit, nil otherwise.
+func (e *Error) Unwrap() error { return e.cause }
 
 func (e *Error) Error() string {
 	at := fmt.Sprintf("line %d, column %d", e.Line, e.Column)
@@ -37,10 +46,14 @@ func (e *Error) Error() string {
 
 // Decode reads exactly one JSON value from data into v. It refuses duplicate keys at any
 // depth, fields v does not declare, values of the wrong type, and any non-space data after
-// the value; the error is an *Error naming the line and, where it can, the field.
+// the value, or nesting deeper than MaxDepth; the error is an *Error naming the line and,
+// where it can, the field.
 func Decode(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &Error{Line: 1, Column: 1, Reason: "empty input: expected a JSON object"}
+	}
+	if err := checkDepth(data); err != nil {
+		return err
 	}
 	if err := checkDuplicates(data); err != nil {
 		return err
@@ -57,15 +70,12 @@ func Decode(data []byte, v any) error {
 	return nil
 }
 
-// DecodeReader is Decode over at most limit bytes of r; a longer input is refused rather
-// than cut.
+// DecodeReader is Decode over at most limit bytes of r. A longer or too deeply nested
+// input is refused while it is read, rather than cut or parsed.
 func DecodeReader(r io.Reader, limit int64, v any) error {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	data, err := readBounded(r, limit)
 	if err != nil {
-		return fmt.Errorf("read JSON input: %w", err)
-	}
-	if int64(len(data)) > limit {
-		return &Error{Line: 1, Column: 1, Reason: fmt.Sprintf("input is larger than %d bytes", limit)}
+		return err
 	}
 	return Decode(data, v)
 }
@@ -102,10 +112,12 @@ func at(data []byte, offset int64, field, reason string) *Error {
 func checkDuplicates(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	return walk(dec, data, "")
+	return walk(dec, data, nil)
 }
 
-func walk(dec *json.Decoder, data []byte, path string) error {
+// walk reads one value. path holds the keys and indexes above it, joined into a field
+// name only when an error needs one.
+func walk(dec *json.Decoder, data []byte, path []string) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return describe(data, dec.InputOffset(), err)
@@ -119,19 +131,18 @@ func walk(dec *json.Decoder, data []byte, path string) error {
 				return describe(data, dec.InputOffset(), err)
 			}
 			key, _ := keyTok.(string)
-			field := join(path, key)
 			if seen[key] {
-				return at(data, dec.InputOffset(), field, "duplicate key")
+				return at(data, dec.InputOffset(), fieldName(append(path, key)), "duplicate key")
 			}
 			seen[key] = true
-			if err := walk(dec, data, field); err != nil {
+			if err := walk(dec, data, append(path, key)); err != nil {
 				return err
 			}
 		}
 		_, err = dec.Token() // '}'
 	case json.Delim('['):
 		for i := 0; dec.More(); i++ {
-			if err := walk(dec, data, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := walk(dec, data, append(path, fmt.Sprintf("[%d]", i))); err != nil {
 				return err
 			}
 		}
@@ -143,9 +154,18 @@ func walk(dec *json.Decoder, data []byte, path string) error {
 	return nil
 }
 
+// fieldName joins a path into the form errors use: "account.plan", "messages[2].body".
+func fieldName(path []string) string {
+	name := ""
+	for _, p := range path {
+		name = join(name, p)
+	}
+	return name
+}
+
 func join(path, key string) string {
-	if path == "" {
-		return key
+	if path == "" || strings.HasPrefix(key, "[") {
+		return path + key
 	}
 	return path + "." + key
 }

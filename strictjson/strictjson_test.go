@@ -74,3 +74,46 @@ func TestDecodeReaderLimit(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "larger than 50 bytes")
 }
+
+// endless is a reader of "{"x":" followed by brackets without end: only a reader that
+// stops at the depth limit returns at all.
+type endless struct{ started bool }
+
+func (e *endless) Read(p []byte) (int, error) {
+	n := 0
+	if !e.started {
+		n, e.started = copy(p, `{"x":`), true
+	}
+	for ; n < len(p); n++ {
+		p[n] = '['
+	}
+	return n, nil
+}
+
+func TestDepthIsRefusedWhileReading(t *testing.T) {
+	t.Parallel()
+	var d doc
+	err := strictjson.DecodeReader(&endless{}, 1<<40, &d)
+	var se *strictjson.Error
+	require.ErrorAs(t, err, &se)
+	assert.Contains(t, se.Reason, "nested more than 16 levels")
+	assert.Equal(t, len(`{"x":`)+strictjson.MaxDepth, se.Column, "refused at the first bracket past the limit")
+
+	deep := `{"id":"a","tags":` + strings.Repeat("[", strictjson.MaxDepth) + strings.Repeat("]", strictjson.MaxDepth) + `}`
+	require.ErrorAs(t, strictjson.Decode([]byte(deep), &d), &se, "Decode checks depth too")
+	assert.Contains(t, se.Reason, "nested more than")
+
+	var ok any
+	atLimit := strings.Repeat("[", strictjson.MaxDepth) + strings.Repeat("]", strictjson.MaxDepth)
+	assert.NoError(t, strictjson.Decode([]byte(atLimit), &ok))
+	inString := `{"id":"` + strings.Repeat("[{", 100) + `\"[` + `"}`
+	assert.NoError(t, strictjson.Decode([]byte(inString), &d), "brackets inside a string do not nest")
+}
+
+func TestTooLargeIsTold(t *testing.T) {
+	t.Parallel()
+	var d doc
+	err := strictjson.DecodeReader(strings.NewReader(`{"id":"`+strings.Repeat("x", 100)+`"}`), 50, &d)
+	assert.ErrorIs(t, err, strictjson.ErrTooLarge)
+	assert.NotErrorIs(t, strictjson.Decode([]byte(`{"id":1}`), &d), strictjson.ErrTooLarge)
+}

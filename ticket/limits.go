@@ -51,21 +51,34 @@ var (
 
 // ValidateID checks a ticket ID against IDPattern and MaxIDBytes; the API checks URL
 // parameters with it too, so an unreadable ID is a 400, never a lookup.
-func ValidateID(id string) error {
+func ValidateID(id string) error { return CheckID("ticket_id", id) }
+
+// CheckID checks any field that becomes a ticket ID (an inbound message's thread ID is
+// its ticket's ID) by the same rule, naming the field.
+func CheckID(field, id string) error {
 	switch {
 	case strings.TrimSpace(id) == "":
-		return errors.New(`field "ticket_id" is required`)
+		return fmt.Errorf(`field %q is required`, field)
 	case len(id) > MaxIDBytes:
-		return fmt.Errorf(`field "ticket_id" is longer than %d bytes`, MaxIDBytes)
+		return fmt.Errorf(`field %q is longer than %d bytes`, field, MaxIDBytes)
 	case !IDPattern.MatchString(id):
-		return fmt.Errorf(`field "ticket_id" is %q: use ASCII letters, digits and . _ : - (starting with a letter or digit)`, clip(id))
+		return fmt.Errorf(`field %q is %q: use ASCII letters, digits and . _ : - (starting with a letter or digit)`, field, clip(id))
 	}
 	return nil
 }
 
-// validToken checks a plan or region name: a short lowercase token. "*" means "every
-// plan" in the corpus and is never an account's own value.
-func validToken(v string) error {
+// CheckLocale checks an optional locale: empty, or a language tag such as en or de-AT.
+func CheckLocale(field, v string) error {
+	if v != "" && !localePattern.MatchString(v) {
+		return fmt.Errorf(`field %q is %q: use a language tag such as en or de-AT`, field, clip(v))
+	}
+	return nil
+}
+
+// ValidToken checks a plan or region name: a short lowercase token. "*" means "every
+// plan" in the corpus and is never an account's own value. The error reads after the
+// field's name.
+func ValidToken(v string) error {
 	switch {
 	case v == "":
 		return errors.New("is required")

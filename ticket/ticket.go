@@ -81,14 +81,14 @@ func (t *Ticket) Validate() error {
 	case len(t.Messages) > MaxMessages:
 		return fmt.Errorf(`ticket %s: field "messages" has %d messages: at most %d are accepted`, id, len(t.Messages), MaxMessages)
 	}
-	if err := validToken(t.Account.Plan); err != nil {
+	if err := ValidToken(t.Account.Plan); err != nil {
 		return fmt.Errorf(`ticket %s: field "account.plan" %w`, id, err)
 	}
-	if err := validToken(t.Account.Region); err != nil {
+	if err := ValidToken(t.Account.Region); err != nil {
 		return fmt.Errorf(`ticket %s: field "account.region" %w`, id, err)
 	}
-	if t.Account.Locale != "" && !localePattern.MatchString(t.Account.Locale) {
-		return fmt.Errorf(`ticket %s: field "account.locale" is %q: use a language tag such as en or de-AT`, id, clip(t.Account.Locale))
+	if err := CheckLocale("account.locale", t.Account.Locale); err != nil {
+		return fmt.Errorf("ticket %s: %w", id, err)
 	}
 	total := 0
 	for i, m := range t.Messages {

@@ -57,7 +57,7 @@ func (st *stack) post(t *testing.T, role auth.Role, path string, body any) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+st.creds.Tokens[role])
 	if role == auth.Helpdesk {
-		req.Header.Set(auth.SignatureHeader, auth.Sign(st.creds.Secret, b, time.Now()))
+		req.Header.Set(auth.SignatureHeader, auth.Sign(st.creds.Secret, req.Method, req.URL.RequestURI(), b, time.Now()))
 	}
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
