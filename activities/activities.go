@@ -42,9 +42,9 @@ type Activities struct {
 	Sources *sources.Cache
 	// K is how many eligible chunks the drafter sees.
 	K int
-	// HelpDesk receives approved drafts as draft replies; nil (no SUPPORTDRAFT_HELPDESK_URL)
-	// records approvals without delivering them.
-	HelpDesk *helpdesk.Client
+	// HelpDesk receives approved drafts as draft replies (SUPPORTDRAFT_HELPDESK_URL) or
+	// internal notes (Zendesk); nil records approvals without delivering them.
+	HelpDesk helpdesk.Deliverer
 
 	tickets ticketCache
 }

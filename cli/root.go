@@ -64,7 +64,7 @@ With no model configured, local deterministic providers draft, judge and embed.`
 	root.AddCommand(guardCommands()...)
 	root.AddCommand(newEvalCmd(), newSearchCmd())
 	root.AddCommand(newIntakeCmd(), newKillSwitchCmd())
-	root.AddCommand(newTokenCmd(), newPurgeCmd())
+	root.AddCommand(newTokenCmd(), newPurgeCmd(), newIntegrationsCmd())
 	return root
 }
 

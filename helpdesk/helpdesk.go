@@ -31,6 +31,12 @@ type DraftReply struct {
 	IdempotencyKey string    `json:"idempotency_key"`
 }
 
+// Deliverer hands an approved draft to a help desk: this package's Client, or a help
+// desk's own API client (integrations/zendesk).
+type Deliverer interface {
+	Deliver(ctx context.Context, d DraftReply) error
+}
+
 // Client posts draft replies to one help-desk URL.
 type Client struct {
 	URL    string
