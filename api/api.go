@@ -24,6 +24,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/integrations/zendesk"
 	"github.com/supportdraft/supportdraft/sources"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
@@ -65,6 +66,7 @@ type Config struct {
 	RateLimit      RateLimit              // per-IP and per-token budget for starts, revisions, rebuilds and edits
 	Spool          *Spool                 // where send-check verdicts wait while Postgres is down (nil: log only)
 	Codec          converter.PayloadCodec // the Temporal payload codec, served to the Web UI at /codec (nil: none)
+	Zendesk        *Zendesk               // the Zendesk sidebar app and events (nil: their routes answer 404)
 }
 
 type metrics struct {
@@ -78,6 +80,7 @@ type metrics struct {
 	revisionConflicts prometheus.Counter
 	rateLimited       *prometheus.CounterVec
 	spooled           prometheus.Counter
+	zendesk           zendeskMetrics
 }
 
 func newMetrics() *metrics {
@@ -111,7 +114,9 @@ func newMetrics() *metrics {
 		Name: "supportdraft_send_checks_spooled_total",
 		Help: "Send-check verdicts written to the local spool because the database could not record them.",
 	})
+	m.zendesk = newZendeskMetrics()
 	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake, m.inbox, m.failedOpen, m.revisionConflicts, m.rateLimited, m.spooled)
+	m.registry.MustRegister(m.zendesk.collectors()...)
 	return m
 }
 
@@ -149,6 +154,11 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/pull", s.pull, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/kill", s.kill, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/sent", s.sent, checkTicketParam, s.checkOrigin)
+	// Zendesk signs its events its own way (verified in the handler) and posts the app's
+	// JWT from its own origin, so neither route takes the Origin check.
+	v1.POST("/zendesk/events", s.zendeskEvent)
+	e.POST(zendesk.SidebarPath, s.zendeskSidebar)
+	e.GET("/app/zendesk/assets/*", echo.WrapHandler(http.StripPrefix("/app/zendesk/assets/", zendesk.Assets())))
 	e.GET("/app/session", s.Auth.Exchange)
 	e.POST("/app/session", s.Auth.Exchange, s.checkOrigin) // login CSRF: another site may not sign a browser in
 	s.codecRoutes(e)

@@ -30,6 +30,12 @@ func (s *Server) startDraft(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return s.openDraft(c, t)
+}
+
+// openDraft stores a validated ticket revision and opens its draft (update-with-start),
+// answering the draft view: the one path of POST /v1/drafts and of Zendesk's events.
+func (s *Server) openDraft(c echo.Context, t *ticket.Ticket) error {
 	ctx := c.Request().Context()
 	halted, err := s.Store.Halted(ctx)
 	if err != nil {

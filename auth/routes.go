@@ -56,6 +56,14 @@ var routes = map[string]Access{
 	"GET /app/tickets/:ticket": readDrafts,
 	"GET /app/review":          reviewDrafts,
 	"GET /app/admin":           adminOnly,
+
+	// Zendesk: its events carry Zendesk's own webhook signature and the sidebar's first
+	// load carries the app's RS256 JWT; each is verified by its handler (package
+	// integrations/zendesk) before anything is read or a session opened. The sidebar's
+	// script and style sheet carry no data.
+	"POST /v1/zendesk/events":   public,
+	"POST /app/zendesk/sidebar": public,
+	"GET /app/zendesk/assets/*": public,
 }
 
 // Lookup returns the access rule for a method and echo route pattern.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/config"
-	"github.com/supportdraft/supportdraft/helpdesk"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/intake/replay"
 	"github.com/supportdraft/supportdraft/providers"
@@ -39,11 +38,11 @@ func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) erro
 }
 
 // workerActivities are the draft workflow's steps of a worker process: the stack's, with
-// the help desk approved drafts are handed to when SUPPORTDRAFT_HELPDESK_URL is set.
+// the help desk approved drafts are handed to (SUPPORTDRAFT_HELPDESK_URL, Zendesk).
 func workerActivities(st *stack.Stack, cfg config.Config) *activities.Activities {
 	acts := st.Activities()
-	if cfg.HelpDeskURL != "" {
-		acts.HelpDesk = helpdesk.New(cfg.HelpDeskURL, cfg.HelpDeskSecret)
+	if d := handOff(cfg); d != nil {
+		acts.HelpDesk = d
 	}
 	return acts
 }

@@ -163,12 +163,17 @@ func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 	if keys != nil {
 		payloadCodec = codec.Codec{Keys: keys}
 	}
+	zd, err := zendeskAPI(cfg)
+	if err != nil {
+		return err
+	}
 	srv := st.API(api.Config{
 		TaskQueue: workflows.TaskQueue, RemoteTriage: providers.Triager(cfg).Remote(), TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
 		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
 		Tickets:      ticket.Sets{Plans: h.Plans, Regions: h.Regions, Locales: h.Locales},
 		AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins,
 		RateLimit: api.RateLimit{PerMinute: h.RatePerMinute, Burst: h.RateBurst}, Spool: spool, Codec: payloadCodec,
+		Zendesk: zd,
 	}, slog.Default())
 	srv.Auth = newGuard(st, cfg)
 	httpSrv := api.NewHTTPServer(cfg.HTTPAddr, srv.Handler())

@@ -48,6 +48,7 @@ type Config struct {
 	EmbeddingDims  int    // SUPPORTDRAFT_EMBEDDING_DIMS
 
 	Hardening // input sets, HTTP defences (hardening.go)
+	Zendesk   // the Zendesk app and events (zendesk.go)
 	Database  // the migration URL and the app role (database.go)
 }
 
@@ -145,6 +146,9 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if err := c.readDatabase(); err != nil {
+		return c, err
+	}
+	if err := c.readZendesk(); err != nil {
 		return c, err
 	}
 	return c, nil

@@ -43,12 +43,14 @@ type Thread struct {
 
 // APITicket is the part of a Zendesk ticket the mapping reads.
 type APITicket struct {
-	ID             int64         `json:"id"`
-	Subject        string        `json:"subject"`
-	RequesterID    int64         `json:"requester_id"`
-	OrganizationID *int64        `json:"organization_id"`
-	Via            struct{ Channel string `json:"channel"` } `json:"via"`
-	CustomFields   []CustomField `json:"custom_fields"`
+	ID             int64  `json:"id"`
+	Subject        string `json:"subject"`
+	RequesterID    int64  `json:"requester_id"`
+	OrganizationID *int64 `json:"organization_id"`
+	Via            struct {
+		Channel string `json:"channel"`
+	} `json:"via"`
+	CustomFields []CustomField `json:"custom_fields"`
 }
 
 // CustomField is one custom field's value on a ticket; drop-down values are tag names.
