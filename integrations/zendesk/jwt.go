@@ -31,6 +31,8 @@ type Agent struct {
 // ErrAppToken wraps every refusal of a ZAF JWT; the message names what was wrong.
 var ErrAppToken = errors.New("zendesk app token refused")
 
+var errNotRS256 = errors.New("not RS256")
+
 // Verify checks a ZAF JWT and returns the agent it names.
 func (v *AppVerifier) Verify(token string) (Agent, error) {
 	if token == "" {
@@ -40,10 +42,18 @@ func (v *AppVerifier) Verify(token string) (Agent, error) {
 	if v.Now != nil {
 		now = v.Now
 	}
-	p := jwt.NewParser(jwt.WithValidMethods([]string{"RS256"}), jwt.WithIssuer(v.Issuer), jwt.WithAudience(v.Audience),
+	p := jwt.NewParser(jwt.WithIssuer(v.Issuer), jwt.WithAudience(v.Audience),
 		jwt.WithExpirationRequired(), jwt.WithTimeFunc(now), jwt.WithLeeway(30*time.Second))
 	var claims jwt.RegisteredClaims
-	if _, err := p.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) { return v.Key, nil }); err != nil {
+	key := func(t *jwt.Token) (any, error) {
+		// Only RS256: a token claiming HS256 (the public key used as an HMAC secret) or
+		// "none" is refused before any signature is checked.
+		if t.Method != jwt.SigningMethodRS256 {
+			return nil, errNotRS256
+		}
+		return v.Key, nil
+	}
+	if _, err := p.ParseWithClaims(token, &claims, key); err != nil {
 		return Agent{}, fmt.Errorf("%w: %s", ErrAppToken, reason(err))
 	}
 	return Agent{UserID: claims.Subject}, nil
@@ -52,6 +62,8 @@ func (v *AppVerifier) Verify(token string) (Agent, error) {
 // reason names what failed in words an installer can act on, without echoing the token.
 func reason(err error) string {
 	switch {
+	case errors.Is(err, errNotRS256):
+		return "it is not signed with RS256, the only algorithm Zendesk uses for app tokens"
 	case errors.Is(err, jwt.ErrTokenExpired):
 		return "it has expired: reload the ticket"
 	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
