@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,7 +41,14 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"POST /v1/drafts/:ticket/pull":       review,
 		"POST /v1/drafts/:ticket/kill":       review,
 	}
+	// Public to the guard because Zendesk cannot send our credentials: the events carry
+	// Zendesk's webhook signature and the sidebar's first load its app JWT, each verified
+	// by the handler (api/zendesk.go); the sidebar's assets carry no data.
+	zendeskVerified := []string{"POST /v1/zendesk/events", "POST /app/zendesk/sidebar", "GET /app/zendesk/assets/*"}
 	for key, access := range routes {
+		if access.Public && slices.Contains(zendeskVerified, key) {
+			continue
+		}
 		if access.Public {
 			assert.Contains(t, []string{"GET /healthz", "GET /readyz", "OPTIONS /codec/decode", "OPTIONS /codec/encode", "GET /app/session", "POST /app/session", "GET /app/login", "GET /app/assets/*"}, key,
 				"only probes, sign-in and static assets are public")

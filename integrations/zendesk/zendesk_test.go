@@ -73,7 +73,7 @@ func TestParseEvent(t *testing.T) {
 		t.Fatalf("TicketNumber from subject = %d, %v", n, err)
 	}
 	for body, want := range map[string]string{
-		`{"type":`: "invalid JSON",
+		`{"type":`:              "invalid JSON",
 		`{"detail":{"id":"1"}}`: `"type"`,
 		`{"type":7}`:            `"type"`,
 	} {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 //go:embed testdata/*.json
@@ -44,6 +45,9 @@ type Server struct {
 	PageSize int
 	// UpdateStatus answers every ticket update with this status (0: 200 with the documented body).
 	UpdateStatus int
+	// LastCommentAt, when set, moves the comments' times so that the last one is at it:
+	// a live draft reads policy in force at the ticket's time.
+	LastCommentAt time.Time
 
 	ticket, comments, updated []byte // the fixtures answered
 
@@ -116,6 +120,14 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 	var doc map[string]any
 	_ = json.Unmarshal(s.comments, &doc)
 	comments := doc["comments"].([]any)
+	if !s.LastCommentAt.IsZero() {
+		last, _ := time.Parse(time.RFC3339, comments[len(comments)-1].(map[string]any)["created_at"].(string))
+		for _, c := range comments {
+			c := c.(map[string]any)
+			at, _ := time.Parse(time.RFC3339, c["created_at"].(string))
+			c["created_at"] = at.Add(s.LastCommentAt.Sub(last)).UTC().Format(time.RFC3339)
+		}
+	}
 	if s.PageSize > 0 {
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 		page = max(page, 1)
