@@ -26,6 +26,9 @@ type Zendesk struct {
 	AppToken string
 	// FrameAncestors are the origins allowed to frame the sidebar.
 	FrameAncestors []string
+	// SDKURL is where the sidebar loads the Apps framework client from ("": Zendesk's
+	// CDN, zendesk.SDKURL); a browser test serves a stand-in.
+	SDKURL string
 
 	// WebhookSecret is the events webhook's signing secret; Client reads the ticket an
 	// event names back from the Tickets API; Fields name the plan and region fields.
@@ -91,12 +94,12 @@ func (s *Server) zendeskSidebar(c echo.Context) error {
 	}
 	c.SetCookie(ck)
 	h := c.Response().Header()
-	h.Set("Content-Security-Policy", zendesk.SidebarCSP(z.FrameAncestors))
+	h.Set("Content-Security-Policy", zendesk.SidebarCSP(z.SDKURL, z.FrameAncestors))
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
 	var b strings.Builder
-	if err := zendesk.RenderSidebar(&b, zendesk.SidebarPage{CSRF: s.Auth.Sessions.CSRF(sess)}); err != nil {
+	if err := zendesk.RenderSidebar(&b, zendesk.SidebarPage{CSRF: s.Auth.Sessions.CSRF(sess), SDK: z.SDKURL}); err != nil {
 		return err
 	}
 	return c.HTML(http.StatusOK, b.String())

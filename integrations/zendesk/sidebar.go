@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -19,26 +20,36 @@ var sidebarFS embed.FS
 var sidebarPage = template.Must(template.ParseFS(sidebarFS, "sidebar/sidebar.html"))
 
 // SidebarPage is what the framed sidebar page needs: the session's CSRF token, for the
-// script's API calls.
+// script's API calls, and where the Apps framework client comes from ("" is SDKURL).
 type SidebarPage struct {
 	CSRF string
+	SDK  string
 }
 
 // RenderSidebar writes the framed sidebar page.
 func RenderSidebar(w io.Writer, p SidebarPage) error {
-	return sidebarPage.Execute(w, struct {
-		CSRF, SDK string
-	}{p.CSRF, SDKURL})
+	if p.SDK == "" {
+		p.SDK = SDKURL
+	}
+	return sidebarPage.Execute(w, p)
 }
 
 // SidebarCSP is the sidebar page's Content-Security-Policy: everything from this server
-// but the Apps framework client, and framed only by the given help-desk origins.
-func SidebarCSP(frameAncestors []string) string {
+// but the Apps framework client (from sdk's origin; "" is SDKURL), and framed only by the
+// given help-desk origins.
+func SidebarCSP(sdk string, frameAncestors []string) string {
+	if sdk == "" {
+		sdk = SDKURL
+	}
+	scripts := "'self'"
+	if u, err := url.Parse(sdk); err == nil && u.Host != "" {
+		scripts += " " + u.Scheme + "://" + u.Host
+	}
 	fa := "'none'"
 	if len(frameAncestors) > 0 {
 		fa = strings.Join(frameAncestors, " ")
 	}
-	return "default-src 'self'; script-src 'self' https://static.zdassets.com; style-src 'self'; img-src 'self' data:; " +
+	return "default-src 'self'; script-src " + scripts + "; style-src 'self'; img-src 'self' data:; " +
 		"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors " + fa
 }
 

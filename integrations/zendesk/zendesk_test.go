@@ -308,10 +308,11 @@ func TestPackage(t *testing.T) {
 
 func TestSidebarCSP(t *testing.T) {
 	t.Parallel()
-	if got := zendesk.SidebarCSP([]string{"https://acme.zendesk.com"}); !strings.HasSuffix(got, "frame-ancestors https://acme.zendesk.com") {
+	if got := zendesk.SidebarCSP("", []string{"https://acme.zendesk.com"}); !strings.HasSuffix(got, "frame-ancestors https://acme.zendesk.com") ||
+		!strings.Contains(got, "script-src 'self' https://static.zdassets.com;") {
 		t.Fatalf("CSP = %s", got)
 	}
-	if got := zendesk.SidebarCSP(nil); !strings.HasSuffix(got, "frame-ancestors 'none'") {
+	if got := zendesk.SidebarCSP("", nil); !strings.HasSuffix(got, "frame-ancestors 'none'") {
 		t.Fatalf("CSP with no origins = %s", got)
 	}
 }
