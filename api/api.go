@@ -67,6 +67,7 @@ type Config struct {
 	Spool          *Spool                 // where send-check verdicts wait while Postgres is down (nil: log only)
 	Codec          converter.PayloadCodec // the Temporal payload codec, served to the Web UI at /codec (nil: none)
 	Zendesk        *Zendesk               // the Zendesk sidebar app and events (nil: their routes answer 404)
+	FrameAncestors []string               // origins allowed to frame the pages (empty: pages set none, the Zendesk sidebar 'none')
 }
 
 type metrics struct {
@@ -130,7 +131,7 @@ func (s *Server) Handler() *echo.Echo {
 	e.HidePort = true
 	e.HTTPErrorHandler = s.errorHandler
 	e.IPExtractor = echo.ExtractIPDirect() // X-Forwarded-For is the client's to forge
-	e.Use(middleware.Recover(), middleware.RequestID(), middleware.BodyLimit("256KiB"), s.checkHost, s.Auth.Middleware())
+	e.Use(middleware.Recover(), middleware.RequestID(), middleware.BodyLimit("256KiB"), s.checkHost, s.frameAncestors, s.Auth.Middleware())
 	s.metrics.registry.MustRegister(s.Auth.Collectors()...)
 	e.GET("/healthz", healthz)
 	e.GET("/readyz", s.readyz)

@@ -24,8 +24,6 @@ type Zendesk struct {
 	// every Zendesk sidebar.
 	App      *zendesk.AppVerifier
 	AppToken string
-	// FrameAncestors are the origins allowed to frame the sidebar.
-	FrameAncestors []string
 	// SDKURL is where the sidebar loads the Apps framework client from ("": Zendesk's
 	// CDN, zendesk.SDKURL); a browser test serves a stand-in.
 	SDKURL string
@@ -35,6 +33,23 @@ type Zendesk struct {
 	WebhookSecret []byte
 	Client        *zendesk.Client
 	Fields        zendesk.Fields
+}
+
+// frameAncestors adds the configured frame-ancestors to every page's
+// Content-Security-Policy, so only the help desk may frame the /app/ pages; without
+// configured origins the pages' own policy stands.
+func (s *Server) frameAncestors(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if len(s.Config.FrameAncestors) > 0 {
+			h := c.Response().Header()
+			c.Response().Before(func() {
+				if csp := h.Get("Content-Security-Policy"); csp != "" && !strings.Contains(csp, "frame-ancestors") {
+					h.Set("Content-Security-Policy", csp+"; frame-ancestors "+strings.Join(s.Config.FrameAncestors, " "))
+				}
+			})
+		}
+		return next(c)
+	}
 }
 
 // zendeskMetrics counts what the Zendesk routes refuse and accept.
@@ -94,7 +109,7 @@ func (s *Server) zendeskSidebar(c echo.Context) error {
 	}
 	c.SetCookie(ck)
 	h := c.Response().Header()
-	h.Set("Content-Security-Policy", zendesk.SidebarCSP(z.SDKURL, z.FrameAncestors))
+	h.Set("Content-Security-Policy", zendesk.SidebarCSP(z.SDKURL, s.Config.FrameAncestors))
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")

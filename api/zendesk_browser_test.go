@@ -87,7 +87,8 @@ func TestZendeskSidebarFramedInABrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal("chromium is not installed: run the tests with scripts/test.sh, which installs Debian's chromium")
 	}
-	ts, _, z := zendeskAPI(t, nil)
+	ts, _, srv := zendeskAPI(t, nil)
+	z := srv.Config.Zendesk
 	n := time.Now().UnixNano()%1_000_000_000 + 7
 	body := event(t, "event_ticket_created.json", n)
 	at := time.Now().UTC().Format(time.RFC3339)
@@ -123,7 +124,7 @@ func TestZendeskSidebarFramedInABrowser(t *testing.T) {
 	allowed, refused := helpDesk(), helpDesk()
 	z.App = &zendesk.AppVerifier{Key: &key.PublicKey, Issuer: "acme.zendesk.com", Audience: aud}
 	z.AppToken = ts.creds.Tokens[auth.Agent]
-	z.FrameAncestors = []string{allowed.URL}
+	srv.Config.FrameAncestors = []string{allowed.URL}
 	z.SDKURL = allowed.URL + "/zaf_sdk.js"
 
 	dir := t.TempDir()

@@ -32,7 +32,7 @@ var zendeskSecret = []byte("zendesk-signing-secret-0123456789")
 // zendeskAPI serves the real API and worker with the Zendesk integration on, over a local
 // Zendesk that speaks the documented JSON. Approved drafts go back to it as internal
 // notes, after a short review window.
-func zendeskAPI(t *testing.T, log *slog.Logger) (*testAPI, *zendesktest.Server, *api.Zendesk) {
+func zendeskAPI(t *testing.T, log *slog.Logger) (*testAPI, *zendesktest.Server, *api.Server) {
 	t.Helper()
 	s := testenv.Store(t)
 	st := testenv.Stack(t, s, testenv.Temporal(t), nil)
@@ -45,10 +45,10 @@ func zendeskAPI(t *testing.T, log *slog.Logger) (*testAPI, *zendesktest.Server, 
 	w := st.Worker(tq, acts)
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
-	z := &api.Zendesk{WebhookSecret: zendeskSecret, Client: client, Fields: zendesk.Fields{Plan: 360001, Region: 360002},
-		FrameAncestors: []string{"https://acme.zendesk.com"}}
-	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour, ReviewDelay: 5 * time.Second, Zendesk: z}, log)
-	return serve(t, srv), zd, z
+	z := &api.Zendesk{WebhookSecret: zendeskSecret, Client: client, Fields: zendesk.Fields{Plan: 360001, Region: 360002}}
+	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour, ReviewDelay: 5 * time.Second, Zendesk: z,
+		FrameAncestors: []string{"https://acme.zendesk.com"}}, log)
+	return serve(t, srv), zd, srv
 }
 
 // event is a documented ticket event for Zendesk ticket n.
@@ -154,7 +154,8 @@ func TestZendeskEventsToDraftAndBack(t *testing.T) {
 // desk; the session then reaches the API. Bad tokens are refused, counted, and named.
 func TestZendeskSidebarSignedLoad(t *testing.T) {
 	t.Parallel()
-	ts, _, zcfg := zendeskAPI(t, nil)
+	ts, _, srv := zendeskAPI(t, nil)
+	zcfg := srv.Config.Zendesk
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	require.NoError(t, err)
 	aud := "https://acme.zendesk.com/api/v2/apps/installations/360001.json"
@@ -225,6 +226,12 @@ func TestZendeskSidebarSignedLoad(t *testing.T) {
 		assert.Empty(t, resp.Cookies(), name+": no session")
 	}
 	assert.Equal(t, http.StatusUnauthorized, load("").StatusCode)
+
+	// The other pages may be framed by the help desk too, and only by it.
+	login, err := http.Get(ts.URL + "/app/login")
+	require.NoError(t, err)
+	_ = login.Body.Close()
+	assert.Contains(t, login.Header.Get("Content-Security-Policy"), "; frame-ancestors https://acme.zendesk.com")
 
 	// Revoking the app's token closes the app.
 	require.NoError(t, ts.store.RevokeToken(context.Background(), ts.creds.IDs[auth.Agent]))

@@ -173,7 +173,7 @@ func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 		Tickets:      ticket.Sets{Plans: h.Plans, Regions: h.Regions, Locales: h.Locales},
 		AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins,
 		RateLimit: api.RateLimit{PerMinute: h.RatePerMinute, Burst: h.RateBurst}, Spool: spool, Codec: payloadCodec,
-		Zendesk: zd,
+		Zendesk: zd, FrameAncestors: cfg.FrameAncestors,
 	}, slog.Default())
 	srv.Auth = newGuard(st, cfg)
 	httpSrv := api.NewHTTPServer(cfg.HTTPAddr, srv.Handler())

@@ -15,7 +15,7 @@ func zendeskAPI(cfg config.Config) (*api.Zendesk, error) {
 	if z.ZendeskURL == "" {
 		return nil, nil
 	}
-	out := &api.Zendesk{FrameAncestors: z.FrameAncestors, AppToken: z.ZendeskAppToken,
+	out := &api.Zendesk{AppToken: z.ZendeskAppToken,
 		Fields: zendesk.Fields{Plan: z.ZendeskPlanField, Region: z.ZendeskRegion}}
 	if z.ZendeskAppKey != "" {
 		key, err := zendesk.LoadPublicKey(z.ZendeskAppKey)
