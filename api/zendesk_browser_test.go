@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -48,6 +49,12 @@ const zafStandIn = `window.ZAFClient = { init: function () {
 // helpDeskPage is a ticket page of a help desk: a reply box, a submit button that fires
 // ticket.save in the app, and the app's frame, loaded as Zendesk loads a signed URL (a
 // form POST of the JWT into the frame, origin and app_guid in the query).
+// jsQuote is s as a JavaScript string literal.
+func jsQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
 func helpDeskPage(sidebar, origin, token string, zendeskTicket int64) string {
 	return `<!doctype html><html lang="en"><head><title>Ticket</title></head><body>
 <textarea id="reply-box" aria-label="reply"></textarea><button id="save">Submit</button><p id="save-result"></p>
@@ -176,6 +183,20 @@ func TestZendeskSidebarFramedInABrowser(t *testing.T) {
 
 	assert.Equal(t, "saved", saveResult("the current draft"), "an ok verdict lets the save through")
 
+	// The agent adds a promise no policy backs: the save is cancelled with the sentence;
+	// once the agent records a reason in the sidebar, the same text goes through.
+	promise := " You can get a full refund within 60 days of renewal."
+	step("add an unbacked promise", chromedp.Evaluate[chromedp.Void](`document.getElementById('reply-box').value += `+jsQuote(promise)))
+	got := saveResult("an unsupported promise")
+	assert.True(t, strings.HasPrefix(got, "cancelled: Not backed by current policy"), got)
+	assert.Contains(t, got, "60 days")
+	step("record a reason to send anyway",
+		chromedp.WaitVisible(chromedp.CSS("#override-reason"), in),
+		chromedp.SendKeys(chromedp.CSS("#override-reason"), "Approved by the billing lead for this customer", in),
+		chromedp.Click(chromedp.CSS("#override button"), in),
+		chromedp.WaitNotVisible(chromedp.CSS("#override-reason"), in))
+	assert.Equal(t, "saved", saveResult("the same text with a recorded reason"))
+
 	// The customer writes again: the draft is stale and the save is cancelled with why.
 	th, err := z.Client.Thread(context.Background(), n)
 	require.NoError(t, err)
@@ -185,7 +206,7 @@ func TestZendeskSidebarFramedInABrowser(t *testing.T) {
 	next.UpdatedAt = time.Now().UTC().Truncate(time.Second)
 	next.Messages = append(next.Messages, ticket.Message{Author: "customer", At: next.UpdatedAt, Body: "Also, we moved to the Business plan yesterday."})
 	require.Equal(t, http.StatusAccepted, call(t, ts, "POST", "/v1/tickets/"+next.TicketID+"/revisions", next, nil))
-	got := saveResult("a stale draft")
+	got = saveResult("a stale draft")
 	assert.True(t, strings.HasPrefix(got, "cancelled: The draft is out of date"), got)
 
 	// A help-desk page SUPPORTDRAFT_FRAME_ANCESTORS does not name gets no sidebar: the
