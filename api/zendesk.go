@@ -160,6 +160,9 @@ func (s *Server) zendeskEvent(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, err.Error())
 	}
+	if !zendesk.AwaitsReply(t) {
+		return c.JSON(http.StatusAccepted, map[string]string{"ignored": fmt.Sprintf("zendesk ticket %d: the last public comment is an agent's, nothing to draft", n)})
+	}
 	if err := t.Validate(); err != nil {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("zendesk ticket %d: %v", n, err))
 	}

@@ -145,6 +145,14 @@ func TestZendeskEventsToDraftAndBack(t *testing.T) {
 	assert.False(t, note.Public, "an internal note, never a public reply")
 	assert.Contains(t, note.Body, v.Reply)
 
+	// The agent's own public reply comes back as a comment added: nothing to draft.
+	zd.ExtraComments = []map[string]any{{"id": 1290, "author_id": 235323, "plain_body": "Here is our answer.", "public": true,
+		"created_at": "2026-04-02T10:10:00Z"}}
+	at3 := time.Now().UTC().Add(time.Second).Format(time.RFC3339)
+	code, answer = deliver(t, ts, added, zendesk.Sign(zendeskSecret, at3, added), at3)
+	assert.Equal(t, http.StatusAccepted, code, answer)
+	assert.Contains(t, answer, "agent's")
+
 	assert.NotContains(t, logs.String(), "refund of the annual charge", "customer text never reaches the log")
 	assert.NotContains(t, logs.String(), "Ana Lopez")
 }

@@ -140,3 +140,9 @@ func fieldValue(t APITicket, field int64, what, variable string) (string, error)
 	}
 	return "", fmt.Errorf("zendesk ticket %d: custom field %d (the account's %s) is empty: set it on the ticket", t.ID, field, what)
 }
+
+// AwaitsReply reports whether the customer wrote last. Zendesk reports the agent's own
+// public reply as a comment added too; that revision needs no draft.
+func AwaitsReply(t *ticket.Ticket) bool {
+	return len(t.Messages) > 0 && t.Messages[len(t.Messages)-1].Author == "customer"
+}

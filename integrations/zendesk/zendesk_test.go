@@ -141,6 +141,9 @@ func TestMap(t *testing.T) {
 	if err != nil || next.Revision != 3 || next.Messages[2].Author != "agent" {
 		t.Fatalf("after an agent reply: %+v, %v", next, err)
 	}
+	if !zendesk.AwaitsReply(got) || zendesk.AwaitsReply(next) {
+		t.Fatal("AwaitsReply: a customer's last comment awaits a reply, an agent's does not")
+	}
 	// An internal note (supportdraft's own write-back) changes nothing.
 	th = thread(t)
 	th.Comments = append(th.Comments, zendesk.Comment{ID: 1281, AuthorID: 235323, PlainBody: "supportdraft: approved draft", CreatedAt: at.Add(time.Hour)})

@@ -45,6 +45,8 @@ type Server struct {
 	PageSize int
 	// UpdateStatus answers every ticket update with this status (0: 200 with the documented body).
 	UpdateStatus int
+	// ExtraComments are appended to the documented comments (Comment fields' JSON names).
+	ExtraComments []map[string]any
 	// LastCommentAt, when set, moves the comments' times so that the last one is at it:
 	// a live draft reads policy in force at the ticket's time.
 	LastCommentAt time.Time
@@ -120,6 +122,10 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 	var doc map[string]any
 	_ = json.Unmarshal(s.comments, &doc)
 	comments := doc["comments"].([]any)
+	for _, c := range s.ExtraComments {
+		comments = append(comments, c)
+	}
+	doc["comments"] = comments
 	if !s.LastCommentAt.IsZero() {
 		last, _ := time.Parse(time.RFC3339, comments[len(comments)-1].(map[string]any)["created_at"].(string))
 		for _, c := range comments {
