@@ -105,7 +105,10 @@ func (s *Server) zendeskSidebar(c echo.Context) error {
 	ck := &http.Cookie{Name: auth.SessionCookie, Value: s.Auth.Sessions.Encode(sess), Path: "/", HttpOnly: true, Secure: secure,
 		MaxAge: int(auth.SessionTTL.Seconds()), SameSite: http.SameSiteLaxMode}
 	if secure {
-		ck.SameSite = http.SameSiteNoneMode // the sidebar is framed by another site
+		// The sidebar is framed by another site: only a SameSite=None cookie reaches it,
+		// and a partitioned one (kept under Zendesk's site) still does where the browser
+		// blocks third-party cookies.
+		ck.SameSite, ck.Partitioned = http.SameSiteNoneMode, true
 	}
 	c.SetCookie(ck)
 	h := c.Response().Header()

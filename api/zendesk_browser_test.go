@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -182,6 +184,16 @@ func TestZendeskSidebarFramedInABrowser(t *testing.T) {
 	assert.Equal(t, v.Reply, inserted, "the reply box holds the draft")
 
 	assert.Equal(t, "saved", saveResult("the current draft"), "an ok verdict lets the save through")
+	c, cancelQ = context.WithTimeout(ctx, 10*time.Second)
+	checked, err := chromedp.Run(c, chromedp.Text(chromedp.CSS("#check"), in))
+	cancelQ()
+	require.NoError(t, err)
+	assert.Equal(t, "Checked: current policy backs this reply.", checked, "the sidebar says why the save went through")
+	if dir := os.Getenv("SUPPORTDRAFT_SCREENSHOTS"); dir != "" {
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "zendesk-sidebar.png"), png, 0o644))
+	}
 
 	// The agent adds a promise no policy backs: the save is cancelled with the sentence;
 	// once the agent records a reason in the sidebar, the same text goes through.
