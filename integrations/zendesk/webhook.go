@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"strconv"
 	"time"
 )
 
@@ -41,14 +42,27 @@ func VerifySignature(secret, body []byte, signature, ts string, now time.Time) e
 	if err != nil || !hmac.Equal(got, mac(secret, ts, body)) {
 		return ErrSignatureBad
 	}
-	at, err := time.Parse(time.RFC3339, ts)
-	if err != nil {
+	at, ok := signedAt(ts)
+	if !ok {
 		return ErrSignatureBad
 	}
 	if d := now.Sub(at); d > SignatureTolerance || d < -SignatureTolerance {
 		return ErrSignatureStale
 	}
 	return nil
+}
+
+// signedAt reads the timestamp header: an RFC 3339 time, or Unix seconds. The
+// verification page shows no sample value, so both readings are accepted; the signature
+// covers the header's text either way.
+func signedAt(ts string) (time.Time, bool) {
+	if at, err := time.Parse(time.RFC3339, ts); err == nil {
+		return at, true
+	}
+	if unix, err := strconv.ParseInt(ts, 10, 64); err == nil {
+		return time.Unix(unix, 0), true
+	}
+	return time.Time{}, false
 }
 
 func mac(secret []byte, ts string, body []byte) []byte {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image/png"
 	"io"
 	"net/http"
@@ -28,12 +29,15 @@ func TestVerifySignature(t *testing.T) {
 	now := time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC)
 	ts := now.Add(-30 * time.Second).Format(time.RFC3339)
 	old := now.Add(-6 * time.Minute).Format(time.RFC3339)
+	unix, oldUnix := fmt.Sprint(now.Unix()), fmt.Sprint(now.Add(-6*time.Minute).Unix())
 	for _, tc := range []struct {
 		name, sig, ts string
 		body          []byte
 		want          error
 	}{
 		{"good", zendesk.Sign(secret, ts, body), ts, body, nil},
+		{"good, Unix seconds", zendesk.Sign(secret, unix, body), unix, body, nil},
+		{"stale, Unix seconds", zendesk.Sign(secret, oldUnix, body), oldUnix, body, zendesk.ErrSignatureStale},
 		{"forged with another secret", zendesk.Sign([]byte("another secret entirely"), ts, body), ts, body, zendesk.ErrSignatureBad},
 		{"body changed", zendesk.Sign(secret, ts, body), ts, append(body, ' '), zendesk.ErrSignatureBad},
 		{"timestamp changed", zendesk.Sign(secret, ts, body), now.Format(time.RFC3339), body, zendesk.ErrSignatureBad},
