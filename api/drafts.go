@@ -30,12 +30,14 @@ func (s *Server) startDraft(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.openDraft(c, t)
+	return s.openDraft(c, t, false)
 }
 
-// openDraft stores a validated ticket revision and opens its draft (update-with-start),
-// answering the draft view: the one path of POST /v1/drafts and of Zendesk's events.
-func (s *Server) openDraft(c echo.Context, t *ticket.Ticket) error {
+// openDraft opens a validated ticket's draft (update-with-start), answering the draft
+// view: the one path of POST /v1/drafts and of Zendesk's events. fromHelpDesk says the
+// ticket's facts are the help desk's own (a ticket read back from Zendesk's API), stored
+// as its revision; otherwise openFacts decides what the caller may open.
+func (s *Server) openDraft(c echo.Context, t *ticket.Ticket, fromHelpDesk bool) error {
 	ctx := c.Request().Context()
 	halted, err := s.Store.Halted(ctx)
 	if err != nil {
@@ -48,9 +50,11 @@ func (s *Server) openDraft(c echo.Context, t *ticket.Ticket) error {
 	if err := s.reachTemporal(ctx); err != nil {
 		return err
 	}
-	t, fromBody, err := s.openFacts(ctx, c, t)
-	if err != nil {
-		return err
+	fromBody := fromHelpDesk
+	if !fromHelpDesk {
+		if t, fromBody, err = s.openFacts(ctx, c, t); err != nil {
+			return err
+		}
 	}
 	inserted := false
 	if fromBody {

@@ -172,7 +172,7 @@ func (s *Server) zendeskEvent(c echo.Context) error {
 	if err := s.Config.Tickets.Check(t); err != nil {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("zendesk ticket %d: %v", n, err))
 	}
-	return s.openDraft(c, t)
+	return s.openDraft(c, t, true)
 }
 
 // verifyZendesk checks a delivery's signature and refuses one already accepted; every
