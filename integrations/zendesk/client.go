@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -146,7 +145,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		}
 		return nil
 	case s >= 400 && s < 500 && s != http.StatusRequestTimeout && s != http.StatusConflict && s != http.StatusTooManyRequests:
-		return fmt.Errorf("%w: %s %s: HTTP %s", helpdesk.ErrRefused, method, strings.SplitN(path, "?", 2)[0], strconv.Itoa(s))
+		return fmt.Errorf("%w: %s %s: HTTP %d", helpdesk.ErrRefused, method, strings.SplitN(path, "?", 2)[0], s)
 	default:
 		return fmt.Errorf("%s %s: HTTP %d", method, strings.SplitN(path, "?", 2)[0], s)
 	}
