@@ -129,9 +129,10 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	endpoint, _, _ := strings.Cut(path, "?") // errors name the endpoint, not its query
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, strings.SplitN(path, "?", 2)[0], err)
+		return fmt.Errorf("%s %s: %w", method, endpoint, err)
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
@@ -141,12 +142,12 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 			return nil
 		}
 		if err := json.Unmarshal(data, out); err != nil {
-			return fmt.Errorf("%s %s: answer is not the documented JSON: %s", method, strings.SplitN(path, "?", 2)[0], jsonProblem(err))
+			return fmt.Errorf("%s %s: answer is not the documented JSON: %s", method, endpoint, jsonProblem(err))
 		}
 		return nil
 	case s >= 400 && s < 500 && s != http.StatusRequestTimeout && s != http.StatusConflict && s != http.StatusTooManyRequests:
-		return fmt.Errorf("%w: %s %s: HTTP %d", helpdesk.ErrRefused, method, strings.SplitN(path, "?", 2)[0], s)
+		return fmt.Errorf("%w: %s %s: HTTP %d", helpdesk.ErrRefused, method, endpoint, s)
 	default:
-		return fmt.Errorf("%s %s: HTTP %d", method, strings.SplitN(path, "?", 2)[0], s)
+		return fmt.Errorf("%s %s: HTTP %d", method, endpoint, s)
 	}
 }
