@@ -90,9 +90,11 @@ type Note struct {
 }
 
 // Deliver writes an approved draft to its Zendesk ticket as an internal note: PUT
-// /api/v2/tickets/{n}.json. A ticket that did not come from Zendesk goes to Next. Like
-// helpdesk.Client, a 4xx other than 408, 409 and 429 is helpdesk.ErrRefused (retrying
-// cannot help); anything else may be retried by the caller.
+// /api/v2/tickets/{n}.json. The Tickets API takes no idempotency key on updates, so the
+// note's first line names the draft and a retry first looks for it among the ticket's
+// comments: a retry after a lost answer adds no second note. A ticket that did not come
+// from Zendesk goes to Next. Like helpdesk.Client, a 4xx other than 408, 409 and 429 is
+// helpdesk.ErrRefused (retrying cannot help); anything else may be retried by the caller.
 func (c *Client) Deliver(ctx context.Context, d helpdesk.DraftReply) error {
 	n, ok := TicketNumber(d.TicketID)
 	if !ok {
@@ -101,10 +103,19 @@ func (c *Client) Deliver(ctx context.Context, d helpdesk.DraftReply) error {
 		}
 		return fmt.Errorf("%w: ticket %s did not come from Zendesk and no other help desk is configured", helpdesk.ErrRefused, d.TicketID)
 	}
-	var note Note
-	note.Ticket.Comment.Body = fmt.Sprintf("supportdraft: approved draft reply (draft #%d, approved by %s)\n\n%s", d.Iteration, d.ApprovedBy, d.Reply)
-	err := c.do(ctx, http.MethodPut, fmt.Sprintf("/api/v2/tickets/%d.json", n), note, nil)
+	marker := fmt.Sprintf("supportdraft: approved draft reply (draft #%d,", d.Iteration)
+	th, err := c.Thread(ctx, n)
 	if err != nil {
+		return fmt.Errorf("read zendesk ticket %d before writing draft #%d: %w", n, d.Iteration, err)
+	}
+	for _, cm := range th.Comments {
+		if !cm.Public && strings.HasPrefix(cm.PlainBody+cm.Body, marker) {
+			return nil // written by an earlier attempt
+		}
+	}
+	var note Note
+	note.Ticket.Comment.Body = fmt.Sprintf("%s approved by %s)\n\n%s", marker, d.ApprovedBy, d.Reply)
+	if err := c.do(ctx, http.MethodPut, fmt.Sprintf("/api/v2/tickets/%d.json", n), note, nil); err != nil {
 		return fmt.Errorf("write draft #%d to zendesk ticket %d: %w", d.Iteration, n, err)
 	}
 	return nil

@@ -224,6 +224,21 @@ func TestClientAgainstTheDocumentedAPI(t *testing.T) {
 		t.Fatalf("notes = %+v", notes)
 	}
 
+	// A retry finds the note among the comments and adds no second one, also when the
+	// first answer was lost after the note was written.
+	if err := c.Deliver(ctx, d); err != nil || len(zd.Notes()) != 1 {
+		t.Fatalf("retry of a delivered draft: %v, %d notes", err, len(zd.Notes()))
+	}
+	zd.LoseAnswers = 1
+	d4 := d
+	d4.Iteration = 4
+	if err := c.Deliver(ctx, d4); err == nil || errors.Is(err, helpdesk.ErrRefused) {
+		t.Fatalf("a lost answer should be a retryable error, got %v", err)
+	}
+	if err := c.Deliver(ctx, d4); err != nil || len(zd.Notes()) != 2 {
+		t.Fatalf("retry after a lost answer: %v, %d notes", err, len(zd.Notes()))
+	}
+
 	// A ticket from elsewhere goes to the next help desk, or is refused without one.
 	if err := c.Deliver(ctx, helpdesk.DraftReply{TicketID: "T-1"}); !errors.Is(err, helpdesk.ErrRefused) {
 		t.Fatalf("non-Zendesk ticket without Next = %v", err)
@@ -238,7 +253,9 @@ func TestClientAgainstTheDocumentedAPI(t *testing.T) {
 	for status, permanent := range map[int]bool{http.StatusForbidden: true, http.StatusUnprocessableEntity: true,
 		http.StatusTooManyRequests: false, http.StatusConflict: false, http.StatusBadGateway: false} {
 		zd.UpdateStatus = status
-		err := c.Deliver(ctx, d)
+		fresh := d
+		fresh.Iteration = 10 + status // not delivered yet: the update is attempted
+		err := c.Deliver(ctx, fresh)
 		if err == nil || errors.Is(err, helpdesk.ErrRefused) != permanent {
 			t.Errorf("HTTP %d: err = %v, permanent want %v", status, err, permanent)
 		}

@@ -1,6 +1,7 @@
 // Package zendesktest is an in-process Zendesk Support API for tests: it answers with the
 // documented JSON of testdata/ (see testdata/README.md for the pages) for any ticket
-// number, checks the API-token authentication, and records the write-backs it receives.
+// number, checks the API-token authentication, and records the write-backs it receives
+// (which then appear among the ticket's comments, as in Zendesk).
 package zendesktest
 
 import (
@@ -45,9 +46,11 @@ type Server struct {
 	PageSize int
 	// UpdateStatus answers every ticket update with this status (0: 200 with the documented body).
 	UpdateStatus int
+	// LoseAnswers drops the connection after writing this many notes, as a lost answer.
+	LoseAnswers int
 	// ExtraComments are appended to the documented comments (Comment fields' JSON names).
 	ExtraComments []map[string]any
-	// LastCommentAt, when set, moves the comments' times so that the last one is at it:
+	// LastCommentAt, when set, moves the comments' times so that the last documented one is at it:
 	// a live draft reads policy in force at the ticket's time.
 	LastCommentAt time.Time
 
@@ -122,12 +125,20 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 	var doc map[string]any
 	_ = json.Unmarshal(s.comments, &doc)
 	comments := doc["comments"].([]any)
+	documented := comments[len(comments)-1].(map[string]any)["created_at"].(string)
 	for _, c := range s.ExtraComments {
 		comments = append(comments, c)
 	}
+	n, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	for i, note := range s.Notes() {
+		if note.Ticket == n {
+			comments = append(comments, map[string]any{"id": 9000 + i, "type": "Comment", "author_id": 235323, "body": note.Body,
+				"plain_body": note.Body, "public": note.Public, "created_at": "2026-04-02T10:30:00Z"})
+		}
+	}
 	doc["comments"] = comments
 	if !s.LastCommentAt.IsZero() {
-		last, _ := time.Parse(time.RFC3339, comments[len(comments)-1].(map[string]any)["created_at"].(string))
+		last, _ := time.Parse(time.RFC3339, documented)
 		for _, c := range comments {
 			c := c.(map[string]any)
 			at, _ := time.Parse(time.RFC3339, c["created_at"].(string))
@@ -177,6 +188,10 @@ func (s *Server) updateTicket(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.notes = append(s.notes, Note{Ticket: n, Body: body.Ticket.Comment.Body, Public: *body.Ticket.Comment.Public})
 	s.mu.Unlock()
+	if s.LoseAnswers > 0 {
+		s.LoseAnswers--
+		panic(http.ErrAbortHandler) // the note is written, the answer never arrives
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(bytes.ReplaceAll(s.updated, []byte("35436"), []byte(strconv.FormatInt(n, 10))))
 }
