@@ -33,13 +33,16 @@ type Pages struct {
 	Store      *store.Store
 	Log        *slog.Logger
 	TemporalUI string // base URL of the Temporal Web UI with namespace, for history links; "" for none
+	// HelpdeskOrigins may frame the sidebar: Insert hands the reply to them, and to no
+	// other page, by postMessage.
+	HelpdeskOrigins []string
 }
 
 // templates parses every page once, on first use; the templates are embedded, so a parse
 // error is a defect the tests meet first.
 var templates = sync.OnceValues(func() (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
-	for _, name := range []string{"sidebar", "review", "admin", "login", "error"} {
+	for _, name := range []string{"home", "sidebar", "review", "admin", "login", "error"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("parse template %s: %w", name, err)
@@ -53,6 +56,8 @@ var funcs = template.FuncMap{
 	"pct":  func(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) },
 	"f2":   func(x float64) string { return fmt.Sprintf("%.2f", x) },
 	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	// iso is the instant for a <time datetime>, which app.js shows in the viewer's zone.
+	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"day": func(t *time.Time) string {
 		if t == nil {
 			return "open"
@@ -60,6 +65,23 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2006-01-02")
 	},
 	"lower": strings.ToLower,
+	"plain": plainReason,
+	// outcome names a review queue state for people.
+	"outcome": func(state string) string {
+		switch state {
+		case "waiting":
+			return "waiting"
+		case "handed_off":
+			return "handed to the help desk"
+		case "handoff_failed":
+			return "approved, hand-off failed"
+		case "recorded":
+			return "approved (recorded)"
+		case "pulled":
+			return "pulled back"
+		}
+		return state
+	},
 	"list":  func(xs ...string) []string { return xs },
 }
 
@@ -68,7 +90,9 @@ var funcs = template.FuncMap{
 func (p *Pages) Register(e *echo.Echo) {
 	e.GET("/app/assets/*", echo.WrapHandler(http.StripPrefix("/app/assets/", assetServer())))
 	e.GET("/app/login", p.login)
+	e.GET("/app/", p.home)
 	e.GET("/app/tickets/:ticket", p.sidebar)
+	e.GET("/app/tickets/:ticket/state", p.state)
 	e.GET("/app/review", p.review)
 	e.GET("/app/admin", p.admin)
 }
@@ -112,16 +136,45 @@ func (p *Pages) render(c echo.Context, code int, name, title string, data any) e
 }
 
 // Error renders an error as a page for browsers; the API's error handler calls it for
-// /app/ paths so a person sees a sentence and a way on, never JSON or a stack trace.
+// /app/ paths so a person sees a sentence and a way on, never JSON or a stack trace. The
+// API's own message, which may name routes and fields, goes under a details toggle.
 func (p *Pages) Error(c echo.Context, code int, msg string) error {
-	return p.render(c, code, "error", http.StatusText(code), struct {
+	next := c.Request().URL.RequestURI()
+	if !strings.HasPrefix(next, "/app/") || strings.HasPrefix(next, "/app/session") {
+		next = "/app/"
+	}
+	return p.render(c, code, "error", plainStatus(code), struct {
 		Code    int
 		Message string
 		SignIn  bool
-	}{code, msg, code == http.StatusUnauthorized})
+		Next    string
+	}{code, msg, code == http.StatusUnauthorized, next})
+}
+
+// plainStatus says what an HTTP status means for the person who met it.
+func plainStatus(code int) string {
+	switch code {
+	case http.StatusUnauthorized:
+		return "Please sign in"
+	case http.StatusForbidden:
+		return "This page is not open to your role"
+	case http.StatusNotFound:
+		return "Nothing here"
+	case http.StatusServiceUnavailable:
+		return "Drafting is paused"
+	}
+	if code >= 500 {
+		return "Something went wrong on our side"
+	}
+	return "That did not work"
 }
 
 func (p *Pages) login(c echo.Context) error {
 	next := c.QueryParam("next")
 	return p.render(c, http.StatusOK, "login", "Sign in", struct{ Next string }{next})
+}
+
+// home is /app/: where each role's pages are, and a way to open a ticket's sidebar.
+func (p *Pages) home(c echo.Context) error {
+	return p.render(c, http.StatusOK, "home", "Home", nil)
 }
