@@ -18,14 +18,14 @@ const adminWindow = 12 * 7 * 24 * time.Hour
 // adminView is the admin page: which drafts rest on which policy version, where the
 // corpus abstains and what it could not answer, how send-checks went, and the kill switch.
 type adminView struct {
-	Docs       []docView
-	Chart      chart
-	Gaps       []store.Gap
-	Checks     []store.LabelCount
-	Unchecked  []store.LabelCount // unchecked sends by cause
-	Funnel     []funnelStage // the intake funnel, in the order a message meets its stages
-	Inbound    int           // messages that entered the funnel
-	Overrides  []store.Override
+	Docs      []docView
+	Chart     chart
+	Gaps      []store.Gap
+	Checks    []store.LabelCount
+	Unchecked []store.LabelCount // unchecked sends by cause
+	Funnel    []funnelStage      // the intake funnel, in the order a message meets its stages
+	Inbound   int                // messages that entered the funnel
+	Overrides []store.Override
 	// OverrideTotal counts every override in the window; Overrides lists the newest.
 	OverrideTotal int
 	KillSwitch    store.KillSwitch

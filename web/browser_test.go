@@ -200,7 +200,6 @@ func jsString(s string) string {
 	return string(b)
 }
 
-
 // until waits for a JavaScript expression to be true on the page.
 func until(expr string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {

@@ -36,7 +36,7 @@ type sidebarView struct {
 	Raw      float64 // confidence before the cap
 	Cap      string  // what the confidence says and why, in words
 	Earlier  *earlierEdit
-	Origins string // the help desk's origins for Insert, space-separated
+	Origins  string // the help desk's origins for Insert, space-separated
 	// HistoryURL links the workflow's history in the Temporal UI: for admins only.
 	HistoryURL string
 }

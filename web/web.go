@@ -82,7 +82,7 @@ var funcs = template.FuncMap{
 		}
 		return state
 	},
-	"list":  func(xs ...string) []string { return xs },
+	"list": func(xs ...string) []string { return xs },
 }
 
 // Register adds the pages' routes to e. Every route is in the route table
