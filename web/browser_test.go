@@ -200,10 +200,17 @@ func jsString(s string) string {
 	return string(b)
 }
 
-// until waits for a JavaScript expression to be true on the page.
+// until waits for a JavaScript expression to be true on the page, for as long as the
+// context allows (within's minute, or a longer deadline of the caller's).
 func until(expr string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := chromedp.Poll[bool](expr)(ctx, t)
+		_, err := chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(0))(ctx, t)
 		return err
 	})
+}
+
+// monday is the start of t's ISO week as the abstention chart labels it.
+func monday(t time.Time) string {
+	t = t.UTC()
+	return t.AddDate(0, 0, -((int(t.Weekday())+6)%7)).Format("2006-01-02")
 }
