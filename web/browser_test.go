@@ -212,5 +212,5 @@ func until(expr string) chromedp.Action[chromedp.Void] {
 // monday is the start of t's ISO week as the abstention chart labels it.
 func monday(t time.Time) string {
 	t = t.UTC()
-	return t.AddDate(0, 0, -((int(t.Weekday())+6)%7)).Format("2006-01-02")
+	return t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7)).Format("2006-01-02")
 }
