@@ -25,9 +25,10 @@ import (
 func TestReviewDecisionsInABrowser(t *testing.T) {
 	st := newStackWith(t, api.Config{ReviewDelay: 40 * time.Second})
 	asked := time.Now().UTC().Add(-time.Hour)
-	killed, kept := testenv.Unique("REVK-"), testenv.Unique("REVA-")
+	killed, kept, abstained := testenv.Unique("REVK-"), testenv.Unique("REVA-"), testenv.Unique("REVN-")
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(killed, 1, asked, refundQuestion))
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(kept, 1, asked, "Can we still get a refund of the annual charge?"))
+	st.post(t, auth.Agent, "/v1/drafts", testenv.Ticket(abstained, 1, "free", "apac", asked, "Can you send me a hoodie with your logo on it?"))
 
 	ctx := browser(t, 1280, 1000)
 	within(t, ctx, "open the draft to kill",
@@ -62,9 +63,19 @@ func TestReviewDecisionsInABrowser(t *testing.T) {
 	within(t, ctx, "approve", chromedp.Click(chromedp.CSS(`form[data-action="approve"] button`)), chromedp.WaitVisible(chromedp.ID("flash")))
 	assert.Contains(t, text(t, ctx, "#flash"), "Approved")
 
+	within(t, ctx, "open the abstained draft", chromedp.Navigate(st.URL+"/app/review?ticket="+url.QueryEscape(abstained)),
+		chromedp.WaitVisible(chromedp.ID("approve-warning")))
+	assert.Contains(t, text(t, ctx, "#approve-warning"), "abstained", "a warning before approving an abstained draft")
+	within(t, ctx, "approve without a reason", chromedp.Click(chromedp.CSS(`form[data-action="approve"] button`)),
+		chromedp.WaitVisible(chromedp.ID("confirm-reason")), chromedp.Click(chromedp.ID("confirm-yes")), chromedp.WaitVisible(chromedp.ID("decision-status")))
+	assert.Contains(t, text(t, ctx, "#decision-status"), "Give a reason first")
+	assert.Contains(t, text(t, ctx, "tr.selected"), "waiting", "not approved without a reason")
+	within(t, ctx, "approve with a reason", chromedp.SendKeys(chromedp.ID("confirm-reason"), "agent will write the answer; the greeting is fine"),
+		chromedp.Click(chromedp.ID("confirm-yes")), chromedp.WaitVisible(chromedp.ID("flash")))
+
 	within(t, ctx, "the decided tab", chromedp.Click(chromedp.CSS(`a[href="/app/review?tab=decided"]`)), chromedp.WaitVisible(chromedp.ID("decided-h")))
 	rows := text(t, ctx, "table.decided tbody")
-	for _, want := range []string{killed, "killed", "test reviewer", "promises a refund outside policy", kept} {
+	for _, want := range []string{killed, "killed", "test reviewer", "promises a refund outside policy", kept, abstained, "agent will write the answer"} {
 		assert.Contains(t, rows, want)
 	}
 	a11y(t, ctx)

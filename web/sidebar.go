@@ -95,8 +95,11 @@ func (p *Pages) sidebar(c echo.Context) error {
 	if errors.Is(err, store.ErrNotFound) {
 		// The first draft is being built, or the help desk has not opened the ticket yet:
 		// the page waits for it (app.js polls the state) instead of a dead end.
-		return p.render(c, http.StatusOK, "sidebar", "Drafting "+id, sidebarView{TicketID: id, Halted: halted,
-			State: chip{"drafting…", "unchecked", "The first draft for this ticket is being written. It appears here on its own."}})
+		state := chip{"drafting…", "unchecked", "The first draft for this ticket is being written. It appears here on its own."}
+		if halted.Halted {
+			state = chip{"paused", "blocked", "Drafting is paused by an admin."}
+		}
+		return p.render(c, http.StatusOK, "sidebar", "Drafting "+id, sidebarView{TicketID: id, Halted: halted, State: state})
 	}
 	if err != nil {
 		return err
