@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -170,4 +171,11 @@ func TestPagesRefuseWithoutTheRightSession(t *testing.T) {
 	within(t, agent, "the home page", chromedp.Navigate(st.URL+"/app/"), chromedp.WaitVisible(chromedp.ID("ticket-id")))
 	a11y(t, agent)
 	assert.False(t, visible(t, agent, `a[href="/app/admin"]`), "an agent is not offered the admin page")
+	assert.False(t, visible(t, agent, ".nojs"), "no notice while JavaScript runs")
+
+	noJS := browser(t, 360, 740)
+	_, err := chromedp.Call(noJS, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+	require.NoError(t, err)
+	within(t, noJS, "a page with JavaScript off", chromedp.Navigate(st.signIn(auth.Agent, "/app/")), chromedp.WaitVisible(chromedp.CSS(".nojs")))
+	assert.Contains(t, text(t, noJS, ".nojs"), "JavaScript is off")
 }

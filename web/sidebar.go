@@ -65,6 +65,9 @@ type citeView struct {
 // the guard's own reason for the details toggle.
 type struckView struct {
 	Text, Why, Raw string
+	// Policy is what the sources the drafter cited for the sentence actually say: the
+	// quotes of its claims, so the agent sees the policy beside the strike.
+	Policy []string
 }
 
 type boundView struct {
@@ -159,7 +162,13 @@ func (p *Pages) citations(c echo.Context, r *drafts.Saved, v *sidebarView) error
 	}
 	for _, s := range r.Sentences {
 		if !s.Kept {
-			v.Struck = append(v.Struck, struckView{Text: s.Text, Why: plainReason(s.Reason), Raw: s.Reason})
+			sv := struckView{Text: s.Text, Why: plainReason(s.Reason), Raw: s.Reason}
+			for _, cl := range attached(s.Text, r.Claims) {
+				if cl.Quote != "" && !slices.Contains(sv.Policy, cl.Quote) {
+					sv.Policy = append(sv.Policy, cl.Quote)
+				}
+			}
+			v.Struck = append(v.Struck, sv)
 			continue
 		}
 		for _, cl := range attached(s.Text, r.Claims) {

@@ -35,6 +35,9 @@ func TestSidebarActionsFirstInABrowser(t *testing.T) {
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(id, 1, time.Now().UTC().Add(-time.Hour), refundQuestion))
 	within(t, ctx, "the first draft appears without a reload", chromedp.WaitVisible(chromedp.ID("editor")))
 
+	wide, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`))
+	require.NoError(t, err)
+	assert.LessOrEqual(t, wide, 360.0, "nothing overflows the 360 px sidebar")
 	bottom, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.getElementById('send-check').getBoundingClientRect().bottom`))
 	require.NoError(t, err)
 	assert.Less(t, bottom, 740.0, "Send check is on the first screen")
@@ -138,6 +141,12 @@ func TestSidebarFollowsTheDraftInABrowser(t *testing.T) {
 		assert.False(t, visible(t, ctx, sel), "%s cannot work on a killed draft", sel)
 	}
 	a11y(t, ctx)
+	st.post(t, auth.Admin, "/v1/admin/killswitch", map[string]any{"halted": true, "by": "test admin"})
+	within(t, ctx, "start a new draft while drafting is paused", chromedp.Click(chromedp.ID("restart")), chromedp.WaitVisible(chromedp.ID("page-error")))
+	refusal := text(t, ctx, "#page-error")
+	assert.Contains(t, refusal, "Drafting is paused by an admin", "the API's refusal in plain words")
+	assert.NotContains(t, refusal, "killswitch", "the API's own words stay in the details toggle")
+	st.post(t, auth.Admin, "/v1/admin/killswitch", map[string]any{"halted": false, "by": "test admin"})
 	within(t, ctx, "start a new draft", chromedp.Click(chromedp.ID("restart")), chromedp.WaitVisible(chromedp.ID("editor")))
 	assert.NotEqual(t, "killed", text(t, ctx, "#state-chip"))
 }
