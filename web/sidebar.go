@@ -76,12 +76,13 @@ type boundView struct {
 	Title   string
 }
 
-// earlierEdit is the agent's own edit of the iteration before this one: a rebuild starts
-// from policy again, so the agent's words are kept beside it as their own version, with
-// what changed between the two drafts.
+// earlierEdit is what the agent may want from the iteration before this one: a rebuild
+// starts from policy again, so the agent's own edit of it is kept beside the new draft as
+// its own version, with what changed between the two drafts.
 type earlierEdit struct {
 	Iteration int
-	Text      string
+	Text      string   // the agent's edit of it; "" when there was none
+
 	Added     []string // sentences of this draft the last one did not have
 	Removed   []string // sentences of the last draft this one dropped
 }
@@ -133,9 +134,15 @@ func (p *Pages) sidebar(c echo.Context) error {
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if prev != nil && prev.EditedText != "" && prev.EditedText != v.Editor {
-			v.Earlier = &earlierEdit{Iteration: prev.Iteration, Text: prev.EditedText}
-			v.Earlier.Added, v.Earlier.Removed = sentenceDiff(prev.Reply, r.Reply)
+		if prev != nil {
+			e := &earlierEdit{Iteration: prev.Iteration}
+			if prev.EditedText != v.Editor {
+				e.Text = prev.EditedText
+			}
+			e.Added, e.Removed = sentenceDiff(prev.Reply, r.Reply)
+			if e.Text != "" || len(e.Added)+len(e.Removed) > 0 {
+				v.Earlier = e
+			}
 		}
 	}
 	v.State, v.Cap = draftState(r, v.Review), confidenceWords(r)
