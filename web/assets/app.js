@@ -372,8 +372,9 @@
       p.appendChild(el("span", "verdict verdict-" + res.verdict, String(res.verdict || "unknown").replace(/_/g, " ")));
       verdict.appendChild(p);
       if (override) {
-        verdict.appendChild(el("p", "what", "Override recorded with your reason. You can send the reply."));
-      } else {
+        verdict.appendChild(el("p", "what", "Override recorded with your reason." + (res.verdict === "ok" ? " You can send the reply." : "")));
+      }
+      if (!override || res.verdict !== "ok") {
         verdict.appendChild(el("p", "what", advice[res.verdict] || res.warning || "Read the reasons below before sending."));
       }
       var items = [];
