@@ -1,8 +1,11 @@
-// Package web serves the browser pages under /app/: the agent's sidebar for one ticket,
-// the reviewers' dashboard and the admin view. Pages are rendered on the server with html/template from the store;
-// the one small script (assets/app.js, ours, embedded) only calls the JSON API for the
-// live parts (the guard as the agent types, Send check, Rebuild, review decisions). Nothing on a page loads
-// from another origin: the Content-Security-Policy says so.
+// Package web serves the browser pages under /app/: a home page, the agent's sidebar for
+// one ticket, the reviewers' dashboard and the admin view. Pages are rendered on the
+// server with html/template from the store; the one small script (assets/app.js, ours,
+// embedded) calls the JSON API for the live parts (the guard as the agent types, Send
+// check and its override, Rebuild, review decisions, the kill switch) and polls the
+// sidebar's state (state.go) so a new draft, a stale draft, a decision or the kill switch
+// shows without a reload. Nothing on a page loads from another origin: the
+// Content-Security-Policy says so.
 package web
 
 import (
@@ -69,8 +72,6 @@ var funcs = template.FuncMap{
 	// outcome names a review queue state for people.
 	"outcome": func(state string) string {
 		switch state {
-		case "waiting":
-			return "waiting"
 		case "handed_off":
 			return "handed to the help desk"
 		case "handoff_failed":
