@@ -81,10 +81,9 @@ type boundView struct {
 // its own version, with what changed between the two drafts.
 type earlierEdit struct {
 	Iteration int
-	Text      string // the agent's edit of it; "" when there was none
-
-	Added   []string // sentences of this draft the last one did not have
-	Removed []string // sentences of the last draft this one dropped
+	Text      string   // the agent's edit of it; "" when there was none
+	Added     []string // sentences of this draft the last one did not have
+	Removed   []string // sentences of the last draft this one dropped
 }
 
 func (p *Pages) sidebar(c echo.Context) error {

@@ -104,6 +104,7 @@ func TestSidebarActionsFirstInABrowser(t *testing.T) {
 
 	within(t, ctx, "rebuild", chromedp.Click(chromedp.ID("rebuild")), chromedp.WaitVisible(chromedp.ID("earlier")))
 	assert.Equal(t, "2", strings.TrimSpace(textContent(t, ctx, "#iteration")), "Rebuild shows the new iteration")
+	assert.Contains(t, text(t, ctx, "#flash"), "this is draft 2", "a message after the rebuild")
 	assert.Equal(t, invented, textContent(t, ctx, "#earlier-text"), "the agent's edit is kept as its own version")
 	within(t, ctx, "take the earlier edit back", chromedp.Click(chromedp.CSS("#earlier summary")), chromedp.Click(chromedp.ID("use-earlier")))
 	back, err := chromedp.Run(ctx, chromedp.Value(chromedp.ID("editor")))

@@ -97,6 +97,14 @@
     tick();
   });
 
+  // An action that reloads the page leaves its message here, shown once after the reload.
+  var flash = document.getElementById("flash");
+  if (flash && sessionStorage.getItem("flash")) {
+    flash.textContent = sessionStorage.getItem("flash");
+    flash.hidden = false;
+    sessionStorage.removeItem("flash");
+  }
+
   home();
   reviewPage();
   adminPage();
@@ -116,12 +124,6 @@
   // and approving a flagged draft with a reason), then reloads with a message saying
   // what happened.
   function reviewPage() {
-    var flash = document.getElementById("flash");
-    if (flash && sessionStorage.getItem("flash")) {
-      flash.textContent = sessionStorage.getItem("flash");
-      flash.hidden = false;
-      sessionStorage.removeItem("flash");
-    }
     var section = document.querySelector(".open-draft");
     if (!section) { return; }
     var ticket = encodeURIComponent(section.dataset.ticket);
@@ -211,7 +213,10 @@
       restart.addEventListener("click", function () {
         restart.disabled = true;
         restart.textContent = "Starting…";
-        post("/v1/drafts/" + ticket + "/reopen").then(function () { location.reload(); }).catch(function (err) {
+        post("/v1/drafts/" + ticket + "/reopen").then(function () {
+          sessionStorage.setItem("flash", "Started a new draft from the customer's latest message.");
+          location.reload();
+        }).catch(function (err) {
           restart.disabled = false;
           restart.textContent = "Start a new draft";
           showError(pageError, "Could not start a new draft:", err);
@@ -296,7 +301,10 @@
     rebuild.addEventListener("click", function () {
       rebuild.disabled = true;
       actionStatus.textContent = "Rebuilding…";
-      post("/v1/drafts/" + ticket + "/rebuild").then(function () { location.reload(); }).catch(function (err) {
+      post("/v1/drafts/" + ticket + "/rebuild").then(function (v) {
+        sessionStorage.setItem("flash", "Rebuilt from the latest message and policy: this is draft " + v.iteration + ".");
+        location.reload();
+      }).catch(function (err) {
         rebuild.disabled = false;
         actionStatus.textContent = "";
         showError(pageError, "Rebuild failed:", err);
