@@ -2,6 +2,9 @@ package web_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/policy"
@@ -158,4 +162,36 @@ func textContent(t *testing.T, ctx context.Context, sel string) string {
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(`+jsString(sel)+`).textContent`))
 	require.NoError(t, err)
 	return s
+}
+
+// Framed by the help desk (an origin the configuration allows), the sidebar offers
+// Insert, which hands the reply to the help desk's page and to no other.
+func TestInsertHandsTheReplyToTheHelpDesk(t *testing.T) {
+	var sidebarURL string
+	helpdesk := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!doctype html><html lang="en"><body><script>window.got = []; addEventListener("message", e => window.got.push(e.data));</script>
+<iframe src=%q width="360" height="700" title="supportdraft"></iframe></body></html>`, sidebarURL)
+	}))
+	t.Cleanup(helpdesk.Close)
+	st := newStackWith(t, api.Config{AllowedOrigins: []string{helpdesk.URL}})
+	id := testenv.Unique("INS-")
+	st.post(t, auth.Agent, "/v1/drafts", refundTicket(id, 1, time.Now().UTC().Add(-time.Hour), refundQuestion))
+	sidebarURL = st.URL + "/app/tickets/" + id
+
+	ctx := browser(t, 800, 800)
+	within(t, ctx, "sign in", chromedp.Navigate(st.signIn(auth.Agent, "/app/")), chromedp.WaitVisible(chromedp.ID("ticket-id")))
+	assert.False(t, visible(t, ctx, "#insert"), "no Insert outside the help desk")
+	within(t, ctx, "open the help desk with the sidebar framed", chromedp.Navigate(helpdesk.URL), chromedp.WaitReady(chromedp.CSS("iframe")))
+	frames, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("iframe"), chromedp.Populate(-1, true)))
+	require.NoError(t, err)
+	require.Len(t, frames, 1)
+	within(t, ctx, "press Insert", chromedp.WaitVisible(chromedp.ID("insert"), chromedp.FromNode(frames[0])),
+		chromedp.Click(chromedp.ID("insert"), chromedp.FromNode(frames[0])), until(`window.got.length > 0`))
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]map[string]string](`window.got`))
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, "supportdraft.insert", got[0]["type"])
+	assert.Equal(t, id, got[0]["ticket"])
+	assert.Contains(t, got[0]["text"], "refund", "the reply in the editor")
 }
