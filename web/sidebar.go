@@ -222,6 +222,8 @@ func draftState(r *drafts.Saved, rv *store.ReviewDecision) chip {
 		return chip{"pulled back", "stale", by("Pulled back") + ". Edit the reply, then send it yourself."}
 	case r.Status == drafts.StatusStale:
 		return chip{"out of date", "stale", "Something changed since this draft was written. Rebuild it before sending."}
+	case r.BuildError != "" && r.Iteration == 0:
+		return chip{"no draft", "unsupported", "The draft could not be written. Write the reply yourself, or try Rebuild."}
 	case r.BuildError != "":
 		return chip{"rebuild failed", "stale", "The last rebuild failed; this is the draft before it."}
 	case r.Abstained:

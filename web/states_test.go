@@ -31,6 +31,7 @@ func TestDraftStateChip(t *testing.T) {
 		{"abstained", with(func(r *drafts.Saved) { r.Abstained, r.Confidence = true, 0 }), nil, "no policy answer", "Write the reply yourself"},
 		{"stale", with(func(r *drafts.Saved) { r.Status = drafts.StatusStale }), nil, "out of date", "Rebuild"},
 		{"failed rebuild", with(func(r *drafts.Saved) { r.BuildError = "model down" }), nil, "rebuild failed", "before it"},
+		{"failed first build", &drafts.Saved{Status: drafts.StatusFailed, BuildError: "model down"}, nil, "no draft", "could not be written"},
 		{"pulled back", &ready, pulledBy, "pulled back", "Pulled back by Ana: check VAT"},
 		{"a pull of an earlier iteration", &ready, oldPull, "ready", "backed by policy"},
 		{"killed", with(func(r *drafts.Saved) { r.Status = drafts.StatusKilled }), killedBy, "killed", "Killed by Ana: wrong refund window"},
