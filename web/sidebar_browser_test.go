@@ -118,7 +118,7 @@ func TestSidebarActionsFirstInABrowser(t *testing.T) {
 
 // A reply from the customer turns an open sidebar stale without a reload; the kill
 // switch shows there too and hides Rebuild; a reviewer's kill (with a reason) leaves the
-// agent only "Start a new draft", which starts one.
+// agent only "Start a new draft", which starts one; a pull-back shows who and why.
 func TestSidebarFollowsTheDraftInABrowser(t *testing.T) {
 	st := newStack(t)
 	id := testenv.Unique("LIVE-")
@@ -146,6 +146,16 @@ func TestSidebarFollowsTheDraftInABrowser(t *testing.T) {
 		assert.False(t, visible(t, ctx, sel), "%s cannot work on a killed draft", sel)
 	}
 	a11y(t, ctx)
+
+	pulled := testenv.Unique("PULL-")
+	st.post(t, auth.Agent, "/v1/drafts", refundTicket(pulled, 1, asked, refundQuestion))
+	within(t, ctx, "open a draft a reviewer will pull back", chromedp.Navigate(st.URL+"/app/tickets/"+pulled), chromedp.WaitVisible(chromedp.ID("editor")))
+	st.post(t, auth.Reviewer, "/v1/drafts/"+pulled+"/pull", map[string]string{"reason": "say when the refund arrives"})
+	within(t, ctx, "the pull-back shows without a reload", until(`document.getElementById('state-chip').textContent === 'pulled back'`))
+	assert.Contains(t, text(t, ctx, "#state-detail"), "Pulled back by test reviewer: say when the refund arrives")
+	assert.True(t, visible(t, ctx, "#editor"), "a pulled-back draft stays the agent's to edit")
+
+	within(t, ctx, "back to the killed draft", chromedp.Navigate(st.URL+"/app/tickets/"+id), chromedp.WaitVisible(chromedp.ID("restart")))
 	st.post(t, auth.Admin, "/v1/admin/killswitch", map[string]any{"halted": true, "by": "test admin"})
 	within(t, ctx, "start a new draft while drafting is paused", chromedp.Click(chromedp.ID("restart")), chromedp.WaitVisible(chromedp.ID("page-error")))
 	refusal := text(t, ctx, "#page-error")
