@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -9,12 +10,14 @@ import (
 	"unicode"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/text"
+	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -90,12 +93,23 @@ func (p *Pages) sidebar(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("ticket")
 	who, _ := auth.From(c)
-	halted, err := p.Store.KillSwitchState(ctx)
-	if err != nil {
+	// The draft, the kill switch and the review entry do not depend on each other: they
+	// are read at once, and then the ticket, the cited chunks and the iteration before
+	// (which need the draft), so the page waits for two rounds of reads, not one read
+	// after another.
+	var (
+		r      *drafts.Saved
+		halted store.KillSwitch
+		rv     *store.ReviewDecision
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { r, err = p.Store.LatestIteration(gctx, id); return found(err) })
+	g.Go(func() (err error) { halted, err = p.Store.KillSwitchState(gctx); return err })
+	g.Go(func() (err error) { rv, err = p.Store.ReviewOf(gctx, id); return found(err) })
+	if err := g.Wait(); err != nil {
 		return err
 	}
-	r, err := p.Store.LatestIteration(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if r == nil {
 		// The first draft is being built, or the help desk has not opened the ticket yet:
 		// the page waits for it (app.js polls the state) instead of a dead end.
 		state := chip{"drafting…", "unchecked", "The first draft for this ticket is being written. It appears here on its own."}
@@ -104,45 +118,34 @@ func (p *Pages) sidebar(c echo.Context) error {
 		}
 		return p.render(c, http.StatusOK, "sidebar", "Drafting "+id, sidebarView{TicketID: id, Halted: halted, State: state})
 	}
-	if err != nil {
-		return err
-	}
 	v := sidebarView{TicketID: id, Draft: r, Stale: r.Status == drafts.StatusStale, Editor: r.Reply, Halted: halted,
-		Raw: drafts.Confidence(r.Scores, 0), Ended: drafts.Ended(r.Status)}
+		Raw: drafts.Confidence(r.Scores, 0), Ended: drafts.Ended(r.Status), Review: rv}
 	if r.EditedText != "" {
 		v.Editor = r.EditedText
 	}
-	if v.Review, err = p.Store.ReviewOf(ctx, id); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return err
-	}
-	if t, err := p.Store.Ticket(ctx, id, r.Revision); err == nil {
-		for _, m := range slices.Backward(t.Messages) {
+	g, gctx = errgroup.WithContext(ctx)
+	g.Go(func() error {
+		t, err := p.Store.Ticket(gctx, id, r.Revision)
+		for _, m := range slices.Backward(ticketMessages(t)) {
 			if m.Author == "customer" {
 				v.Question = m.Body
 				break
 			}
 		}
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return err
-	}
-	if err := p.citations(c, r, &v); err != nil {
-		return err
-	}
+		return found(err)
+	})
+	g.Go(func() error { return p.citations(gctx, r, &v) })
 	if r.Iteration > 1 && !v.Ended {
-		prev, err := p.Store.Iteration(ctx, id, r.Iteration-1)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		if prev != nil {
-			e := &earlierEdit{Iteration: prev.Iteration}
-			if prev.EditedText != v.Editor {
-				e.Text = prev.EditedText
+		g.Go(func() error {
+			prev, err := p.Store.Iteration(gctx, id, r.Iteration-1)
+			if prev != nil {
+				v.Earlier = earlier(prev, r, v.Editor)
 			}
-			e.Added, e.Removed = sentenceDiff(prev.Reply, r.Reply)
-			if e.Text != "" || len(e.Added)+len(e.Removed) > 0 {
-				v.Earlier = e
-			}
-		}
+			return found(err)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	v.State, v.Cap = draftState(r, v.Review), confidenceWords(r)
 	v.Origins = strings.Join(p.HelpdeskOrigins, " ")
@@ -152,9 +155,40 @@ func (p *Pages) sidebar(c echo.Context) error {
 	return p.render(c, http.StatusOK, "sidebar", "Draft for "+id, v)
 }
 
+// found is err, except that a row that is not there is no error: the page shows its absence.
+func found(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// ticketMessages is the thread of a stored ticket revision, none when it is not stored.
+func ticketMessages(t *ticket.Ticket) []ticket.Message {
+	if t == nil {
+		return nil
+	}
+	return t.Messages
+}
+
+// earlier is what the sidebar keeps of the iteration before r: the agent's edit of it,
+// unless the editor holds it already, and what changed between the two drafts; nil when
+// there is neither.
+func earlier(prev, r *drafts.Saved, editor string) *earlierEdit {
+	e := &earlierEdit{Iteration: prev.Iteration}
+	if prev.EditedText != editor {
+		e.Text = prev.EditedText
+	}
+	e.Added, e.Removed = sentenceDiff(prev.Reply, r.Reply)
+	if e.Text == "" && len(e.Added)+len(e.Removed) == 0 {
+		return nil
+	}
+	return e
+}
+
 // citations fills the citations, strikes and bound versions of the view from the chunks
 // the draft cites.
-func (p *Pages) citations(c echo.Context, r *drafts.Saved, v *sidebarView) error {
+func (p *Pages) citations(ctx context.Context, r *drafts.Saved, v *sidebarView) error {
 	var ids []string
 	for _, cl := range r.Claims {
 		ids = append(ids, cl.ChunkIDs...)
@@ -162,7 +196,7 @@ func (p *Pages) citations(c echo.Context, r *drafts.Saved, v *sidebarView) error
 	for _, e := range r.Evidence {
 		ids = append(ids, e.ChunkID) // bound versions are among the evidence: their titles come from it
 	}
-	chunks, err := p.Store.ChunkInfos(c.Request().Context(), ids)
+	chunks, err := p.Store.ChunkInfos(ctx, ids)
 	if err != nil {
 		return err
 	}
