@@ -122,7 +122,9 @@ func (p *Pages) render(c echo.Context, code int, name, title string, data any) e
 	who, _ := auth.From(c)
 	h := c.Response().Header()
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'")
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: under no-referrer a form's POST carries "Origin: null",
+	// which the sign-in's origin check refuses; other sites still get no referrer.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
 	pages, err := templates()
