@@ -145,6 +145,7 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/send-check", s.sendCheck, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/rebuild", s.rebuild, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
 	v1.POST("/drafts/:ticket/discard", s.discard, checkTicketParam, s.checkOrigin)
+	v1.POST("/drafts/:ticket/reopen", s.reopen, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
 	v1.POST("/tickets/:ticket/revisions", s.newRevision, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
 	// The help desk posts every inbound email here: no per-token rate limit, which would drop mail.
 	v1.POST("/inbox/messages", s.inboundMessage, s.checkOrigin)
@@ -220,7 +221,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 
 // pages are the browser pages under /app/, over the same store.
 func (s *Server) pages() *web.Pages {
-	return &web.Pages{Store: s.Store, Log: s.Log, TemporalUI: s.temporalUIBase()}
+	return &web.Pages{Store: s.Store, Log: s.Log, TemporalUI: s.temporalUIBase(), HelpdeskOrigins: s.Config.AllowedOrigins}
 }
 
 // temporalUIBase is the Temporal Web UI's namespace URL, "" when none is configured.

@@ -39,6 +39,40 @@ func (s *Server) startDraft(c echo.Context) error {
 // as its revision; otherwise openFacts decides what the caller may open.
 func (s *Server) openDraft(c echo.Context, t *ticket.Ticket, fromHelpDesk bool) error {
 	ctx := c.Request().Context()
+	if err := s.mayDraft(ctx); err != nil {
+		return err
+	}
+	fromBody := fromHelpDesk
+	if !fromHelpDesk {
+		var err error
+		if t, fromBody, err = s.openFacts(ctx, c, t); err != nil {
+			return err
+		}
+	}
+	return s.open(c, t, fromBody)
+}
+
+// reopen starts a new draft for a ticket whose draft ended (a reviewer killed it, the
+// agent discarded it) from the ticket's latest stored revision: the sidebar's "start a
+// new draft", which has no ticket body to send.
+func (s *Server) reopen(c echo.Context) error {
+	ctx, id := c.Request().Context(), c.Param("ticket")
+	if err := s.mayDraft(ctx); err != nil {
+		return err
+	}
+	t, err := s.Store.LatestTicket(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no ticket %s: the help desk opens it first", id))
+	}
+	if err != nil {
+		return err
+	}
+	return s.open(c, t, false)
+}
+
+// mayDraft refuses a new draft while the kill switch is on (503 with what to do) or
+// Temporal cannot be reached.
+func (s *Server) mayDraft(ctx context.Context) error {
 	halted, err := s.Store.Halted(ctx)
 	if err != nil {
 		return err
@@ -47,17 +81,16 @@ func (s *Server) openDraft(c echo.Context, t *ticket.Ticket, fromHelpDesk bool) 
 		s.metrics.intake.WithLabelValues("halted").Inc()
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "drafting is halted by the kill switch (`supportdraft killswitch off` resumes it); write this reply by hand")
 	}
-	if err := s.reachTemporal(ctx); err != nil {
-		return err
-	}
-	fromBody := fromHelpDesk
-	if !fromHelpDesk {
-		if t, fromBody, err = s.openFacts(ctx, c, t); err != nil {
-			return err
-		}
-	}
+	return s.reachTemporal(ctx)
+}
+
+// open starts the ticket's workflow for revision t, or reaches the running one, and
+// answers with the draft once it is built; save stores the revision first.
+func (s *Server) open(c echo.Context, t *ticket.Ticket, save bool) error {
+	ctx := c.Request().Context()
 	inserted := false
-	if fromBody {
+	if save {
+		var err error
 		if inserted, err = s.saveRevision(ctx, t); err != nil {
 			return err
 		}

@@ -50,7 +50,9 @@ func TestFailedBuildIsVisibleAndRebuildRecovers(t *testing.T) {
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+id, nil, &failed))
 	assert.Equal(t, drafts.StatusFailed, failed.Status)
 	assert.Contains(t, failed.BuildError, "the model is overloaded")
-	assert.Contains(t, get(t, ts, "/app/tickets/"+id, auth.Agent), "The last build of this draft failed")
+	page := get(t, ts, "/app/tickets/"+id, auth.Agent)
+	assert.Contains(t, page, "The draft could not be written")
+	assert.Contains(t, page, "the model is overloaded", "the reason, under the page's details toggle")
 
 	drafter.down.Store(false)
 	var rebuilt workflows.DraftView

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/review"
+	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -27,19 +29,55 @@ func (s *Server) reviewQueue(c echo.Context) error {
 
 // approve, pull and kill are a reviewer's decisions on a queued draft, sent to its
 // workflow as updates; the workflow says whether the decision still applies (409 if not).
+// The body may give the decision's reason, {"reason": "..."}: kept with the decision
+// once the workflow took it, for the agent's sidebar and the review page.
 func (s *Server) approve(c echo.Context) error { return s.decide(c, workflows.UpdateApprove) }
 func (s *Server) pull(c echo.Context) error    { return s.decide(c, workflows.UpdatePull) }
 func (s *Server) kill(c echo.Context) error    { return s.decide(c, workflows.UpdateKill) }
 
 func (s *Server) decide(c echo.Context, update string) error {
-	var out any = &review.Entry{}
-	if update == workflows.UpdateKill {
-		out = &workflows.DraftState{}
-	}
-	if err := s.update(c.Request().Context(), c.Param("ticket"), update, workflows.ReviewDecision{By: caller(c)}, out); err != nil {
+	reason, err := bindReason(c)
+	if err != nil {
 		return err
 	}
+	ctx, id, by := c.Request().Context(), c.Param("ticket"), caller(c)
+	var entry review.Entry
+	var state workflows.DraftState
+	var out any = &entry
+	if update == workflows.UpdateKill {
+		out = &state
+	}
+	if err := s.update(ctx, id, update, workflows.ReviewDecision{By: by}, out); err != nil {
+		return err
+	}
+	if reason != "" {
+		iteration := entry.Iteration
+		if state.Review != nil {
+			iteration = state.Review.Iteration
+		}
+		if err := s.Store.AddReviewNote(ctx, id, iteration, store.ReviewNote{Action: update, By: by, Reason: reason}); err != nil {
+			return err
+		}
+	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// bindReason reads the optional decision body {"reason": "..."}; no body is no reason.
+func bindReason(c echo.Context) (string, error) {
+	if c.Request().ContentLength == 0 {
+		return "", nil
+	}
+	var b struct {
+		Reason string `json:"reason"`
+	}
+	if err := decodeBody(c, `{"reason": "why"} or empty`, &b); err != nil {
+		return "", err
+	}
+	b.Reason = strings.TrimSpace(b.Reason)
+	if len(b.Reason) > 2000 || !validText(b.Reason) {
+		return "", badRequest(`field "reason" must be valid text of at most 2,000 bytes`)
+	}
+	return b.Reason, nil
 }
 
 // caller names who decided: the name of the caller's token.

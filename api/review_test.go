@@ -43,10 +43,20 @@ func TestReviewQueueApproveKillAndSentThroughTheAPI(t *testing.T) {
 	assert.Equal(t, review.Approved, approved.State, "handed off when the 10-minute window ends")
 	assert.NotEmpty(t, approved.DecidedBy, "the reviewer's token name")
 
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+killed+"/kill", nil, nil))
+	var e struct{ Error string }
+	require.Equal(t, http.StatusBadRequest, call(t, ts, "POST", "/v1/drafts/"+killed+"/kill", `{"reason": "x", "extra": 1}`, &e))
+	assert.Contains(t, e.Error, "extra", "a decision's body is strict JSON")
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+killed+"/kill", map[string]string{"reason": "promises a refund outside policy"}, nil))
 	var afterKill workflows.DraftView
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+killed, nil, &afterKill))
 	assert.Equal(t, drafts.StatusKilled, afterKill.Status)
+	note, err := s.ReviewOf(t.Context(), killed)
+	require.NoError(t, err)
+	assert.Equal(t, "promises a refund outside policy", note.Reason, "the reason is kept with the decision")
+	var reopened workflows.DraftView
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+killed+"/reopen", nil, &reopened))
+	assert.Equal(t, afterKill.Iteration+1, reopened.Iteration, "a new draft from the latest stored revision")
+	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/NO-SUCH-TICKET/reopen", nil, nil))
 
 	var sent workflows.SentResult
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+kept+"/sent",
@@ -66,7 +76,7 @@ func TestReviewQueueApproveKillAndSentThroughTheAPI(t *testing.T) {
 
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/review/queue", nil, &queue))
 	for _, it := range queue.Queue {
-		assert.NotContains(t, []string{kept, killed}, it.TicketID, "sent and killed drafts left the queue")
+		assert.NotEqual(t, kept, it.TicketID, "a sent draft left the queue")
 	}
 	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+kept+"/approve", nil, nil), "the workflow has ended")
 }

@@ -21,6 +21,8 @@ var routes = map[string]Access{
 	"POST /v1/drafts/:ticket/edit":    readDrafts,
 	"POST /v1/drafts/:ticket/rebuild": readDrafts,
 	"POST /v1/drafts/:ticket/discard": readDrafts,
+	// A new draft from the ticket's latest stored revision, after the last one ended.
+	"POST /v1/drafts/:ticket/reopen": readDrafts,
 	// The send hook: the help desk calls it (signed) when the agent presses send; the
 	// sidebar's Send check button calls it with the agent's session.
 	"POST /v1/drafts/:ticket/send-check": hookOrAgent,
@@ -49,13 +51,15 @@ var routes = map[string]Access{
 
 	// Browser pages. Signing in exchanges a token for a session, so it is public, as are
 	// the sign-in form and the static assets (they carry no data).
-	"GET /app/session":         public,
-	"POST /app/session":        public,
-	"GET /app/login":           public,
-	"GET /app/assets/*":        public,
-	"GET /app/tickets/:ticket": readDrafts,
-	"GET /app/review":          reviewDrafts,
-	"GET /app/admin":           adminOnly,
+	"GET /app/session":               public,
+	"POST /app/session":              public,
+	"GET /app/login":                 public,
+	"GET /app/assets/*":              public,
+	"GET /app/":                      readDrafts,
+	"GET /app/tickets/:ticket":       readDrafts,
+	"GET /app/tickets/:ticket/state": readDrafts,
+	"GET /app/review":                reviewDrafts,
+	"GET /app/admin":                 adminOnly,
 
 	// Zendesk: its events carry Zendesk's own webhook signature and the sidebar's first
 	// load carries the app's RS256 JWT; each is verified by its handler (package

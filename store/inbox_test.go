@@ -90,7 +90,7 @@ func TestKillSwitchAndFunnelEvents(t *testing.T) {
 		"the schema refuses a step that does not exist")
 }
 
-func TestFunnelCountsWhereMessagesStopped(t *testing.T) {
+func TestFunnelStageCounts(t *testing.T) {
 	t.Parallel()
 	s := testdb.Tx(t)
 	ctx := context.Background()
@@ -103,10 +103,11 @@ func TestFunnelCountsWhereMessagesStopped(t *testing.T) {
 		ev("<2@x>", inbox.StepFilters, inbox.OutcomePass), ev("<2@x>", inbox.StepFilters, inbox.OutcomeSkip),
 		ev("<3@x>", inbox.StepFilters, inbox.OutcomePass),
 	}))
-	counts, err := s.FunnelCounts(ctx, at.Add(-time.Minute))
+	counts, err := s.FunnelStageCounts(ctx, at.Add(-time.Minute))
 	require.NoError(t, err)
-	assert.Equal(t, []store.LabelCount{{Label: "filters skip", Count: 2}}, counts, "passes are not counted; stops are, by stage")
-	later, err := s.FunnelCounts(ctx, at.Add(time.Minute))
+	assert.Equal(t, []store.StageOutcome{{Stage: "filters", Outcome: "", Count: 3}, {Stage: "filters", Outcome: "pass", Count: 2},
+		{Stage: "filters", Outcome: "skip", Count: 2}}, counts, "a stage counts each message once, and once per outcome")
+	later, err := s.FunnelStageCounts(ctx, at.Add(time.Minute))
 	require.NoError(t, err)
 	assert.Empty(t, later, "events before the window are left out")
 }

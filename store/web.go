@@ -130,18 +130,6 @@ func (s *Store) SendCheckCounts(ctx context.Context, since time.Time) ([]LabelCo
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[LabelCount])
 }
 
-// FunnelCounts counts the intake funnel's decisions since an instant, by stage and outcome
-// ("filters skip", "triage failed_open", "draft started"…); passes are left out, so each
-// label is a place where a message stopped, was forced to review or was drafted.
-func (s *Store) FunnelCounts(ctx context.Context, since time.Time) ([]LabelCount, error) {
-	rows, err := s.db.Query(ctx, `SELECT stage || ' ' || outcome, count(*)::int FROM funnel_events
-		WHERE at >= $1 AND outcome <> 'pass' GROUP BY 1 ORDER BY 2 DESC`, since)
-	if err != nil {
-		return nil, fmt.Errorf("read funnel counts: %w", err)
-	}
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[LabelCount])
-}
-
 // UncheckedByCause counts the sends allowed without a freshness check since an instant,
 // by cause (check_failed; temporal_unreachable in verdicts from before the send hook
 // stopped waiting for Temporal; "unknown" for verdicts recorded before causes were).

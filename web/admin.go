@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -17,17 +18,24 @@ const adminWindow = 12 * 7 * 24 * time.Hour
 // adminView is the admin page: which drafts rest on which policy version, where the
 // corpus abstains and what it could not answer, how send-checks went, and the kill switch.
 type adminView struct {
-	Docs       []docView
-	Chart      chart
-	Gaps       []store.Gap
-	Checks     []store.LabelCount
-	Unchecked  []store.LabelCount // unchecked sends by cause
-	Funnel     []store.LabelCount // intake decisions by stage and outcome
-	KillSwitch bool
+	Docs      []docView
+	Chart     chart
+	Gaps      []store.Gap
+	Checks    []store.LabelCount
+	Unchecked []store.LabelCount // unchecked sends by cause
+	Funnel    []funnelStage      // the intake funnel, in the order a message meets its stages
+	Inbound   int                // messages that entered the funnel
+	Overrides []store.Override
+	// OverrideTotal counts every override in the window; Overrides lists the newest.
+	OverrideTotal int
+	KillSwitch    store.KillSwitch
 	// Flip is the kill-switch button's JSON body: the opposite state, and who asked.
 	Flip  string
 	Since time.Time
 }
+
+// maxOverrides bounds the overrides the admin page lists; the total counts them all.
+const maxOverrides = 50
 
 // docView is one document's versions, newest first.
 type docView struct {
@@ -58,18 +66,23 @@ func (p *Pages) admin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	funnel, err := p.Store.FunnelCounts(ctx, since)
+	counts, err := p.Store.FunnelStageCounts(ctx, since)
 	if err != nil {
 		return err
 	}
-	halted, err := p.Store.Halted(ctx) // the live switch, as intake and rebuilds read it
+	overrides, overrideTotal, err := p.Store.Overrides(ctx, since, maxOverrides)
 	if err != nil {
 		return err
 	}
-	v := adminView{Chart: abstentionChart(weeks, since, time.Now()), Gaps: gaps, Checks: checks, Unchecked: unchecked, Funnel: funnel,
-		KillSwitch: halted, Since: since}
+	halted, err := p.Store.KillSwitchState(ctx) // the live switch, as intake and rebuilds read it
+	if err != nil {
+		return err
+	}
+	v := adminView{Chart: abstentionChart(weeks, since, time.Now()), Gaps: gaps, Checks: checks, Unchecked: unchecked,
+		Overrides: overrides, OverrideTotal: overrideTotal, KillSwitch: halted, Since: since}
+	v.Funnel, v.Inbound = funnel(counts)
 	who, _ := auth.From(c)
-	flip, err := json.Marshal(map[string]any{"halted": !halted, "by": "admin page: " + who.Name})
+	flip, err := json.Marshal(map[string]any{"halted": !halted.Halted, "by": "admin page: " + who.Name})
 	if err != nil {
 		return err
 	}
@@ -82,4 +95,60 @@ func (p *Pages) admin(c echo.Context) error {
 		d.Versions = append(d.Versions, vc)
 	}
 	return p.render(c, http.StatusOK, "admin", "Admin", v)
+}
+
+// funnelStage is one stage of the intake funnel: how many messages reached it and what
+// it did with them.
+type funnelStage struct {
+	Label    string // what the stage asks, in words
+	Reached  int
+	Passed   int // went on to the next stage
+	Stopped  int // no draft: the funnel ended here
+	Review   int // went on, forced to careful review
+	Drafted  int // the draft stage: a draft was started
+	Failures int // triage failed (treated as needing a reply) or the draft could not start
+}
+
+// funnelStages are the intake's stages in the order a message meets them, with what each
+// asks in words.
+var funnelStages = []struct{ step, label string }{
+	{inbox.StepDuplicate, "Seen before? (duplicate message)"},
+	{inbox.StepKillSwitch, "Drafting halted? (kill switch)"},
+	{inbox.StepFirstResponse, "Already answered by an agent?"},
+	{inbox.StepFilters, "Automated mail or a block rule?"},
+	{inbox.StepRecipients, "Support only in copy?"},
+	{inbox.StepTriage, "Does it need a billing reply? (triage)"},
+	{inbox.StepDraft, "Draft started"},
+}
+
+// funnel lays the counts out in stage order; inbound is how many messages entered it
+// (those its first stage saw). No messages: no stages.
+func funnel(counts []store.StageOutcome) (stages []funnelStage, inbound int) {
+	for _, st := range funnelStages {
+		f := funnelStage{Label: st.label}
+		for _, c := range counts {
+			if c.Stage != st.step {
+				continue
+			}
+			switch c.Outcome {
+			case "":
+				f.Reached = c.Count
+			case inbox.OutcomePass:
+				f.Passed = c.Count
+			case inbox.OutcomeSkip:
+				f.Stopped = c.Count
+			case inbox.OutcomeReview:
+				f.Review = c.Count
+			case inbox.OutcomeStarted:
+				f.Drafted = c.Count
+			default:
+				f.Failures += c.Count
+			}
+		}
+		stages = append(stages, f)
+	}
+	if inbound = stages[0].Reached; inbound == 0 {
+		return nil, 0
+	}
+	return stages, inbound
 }

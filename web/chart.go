@@ -37,7 +37,7 @@ type bar struct {
 
 const (
 	chartLabelW = 120 // room for the area names
-	chartBarW   = 22
+	chartBarW   = 30
 	chartGap    = 6
 	chartRowH   = 50
 	chartBarMax = 34 // height of a 100% bar

@@ -1,8 +1,11 @@
-// Package web serves the browser pages under /app/: the agent's sidebar for one ticket,
-// the reviewers' dashboard and the admin view. Pages are rendered on the server with html/template from the store;
-// the one small script (assets/app.js, ours, embedded) only calls the JSON API for the
-// live parts (the guard as the agent types, Send check, Rebuild, review decisions). Nothing on a page loads
-// from another origin: the Content-Security-Policy says so.
+// Package web serves the browser pages under /app/: a home page, the agent's sidebar for
+// one ticket, the reviewers' dashboard and the admin view. Pages are rendered on the
+// server with html/template from the store; the one small script (assets/app.js, ours,
+// embedded) calls the JSON API for the live parts (the guard as the agent types, Send
+// check and its override, Rebuild, review decisions, the kill switch) and polls the
+// sidebar's state (state.go) so a new draft, a stale draft, a decision or the kill switch
+// shows without a reload. Nothing on a page loads from another origin: the
+// Content-Security-Policy says so.
 package web
 
 import (
@@ -33,13 +36,16 @@ type Pages struct {
 	Store      *store.Store
 	Log        *slog.Logger
 	TemporalUI string // base URL of the Temporal Web UI with namespace, for history links; "" for none
+	// HelpdeskOrigins may frame the sidebar: Insert hands the reply to them, and to no
+	// other page, by postMessage.
+	HelpdeskOrigins []string
 }
 
 // templates parses every page once, on first use; the templates are embedded, so a parse
 // error is a defect the tests meet first.
 var templates = sync.OnceValues(func() (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
-	for _, name := range []string{"sidebar", "review", "admin", "login", "error"} {
+	for _, name := range []string{"home", "sidebar", "review", "admin", "login", "error"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("parse template %s: %w", name, err)
@@ -53,6 +59,8 @@ var funcs = template.FuncMap{
 	"pct":  func(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) },
 	"f2":   func(x float64) string { return fmt.Sprintf("%.2f", x) },
 	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	// iso is the instant for a <time datetime>, which app.js shows in the viewer's zone.
+	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"day": func(t *time.Time) string {
 		if t == nil {
 			return "open"
@@ -60,7 +68,22 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2006-01-02")
 	},
 	"lower": strings.ToLower,
-	"list":  func(xs ...string) []string { return xs },
+	"plain": plainReason,
+	// outcome names a review queue state for people.
+	"outcome": func(state string) string {
+		switch state {
+		case "handed_off":
+			return "handed to the help desk"
+		case "handoff_failed":
+			return "approved, hand-off failed"
+		case "recorded":
+			return "approved (recorded)"
+		case "pulled":
+			return "pulled back"
+		}
+		return state
+	},
+	"list": func(xs ...string) []string { return xs },
 }
 
 // Register adds the pages' routes to e. Every route is in the route table
@@ -68,7 +91,9 @@ var funcs = template.FuncMap{
 func (p *Pages) Register(e *echo.Echo) {
 	e.GET("/app/assets/*", echo.WrapHandler(http.StripPrefix("/app/assets/", assetServer())))
 	e.GET("/app/login", p.login)
+	e.GET("/app/", p.home)
 	e.GET("/app/tickets/:ticket", p.sidebar)
+	e.GET("/app/tickets/:ticket/state", p.state)
 	e.GET("/app/review", p.review)
 	e.GET("/app/admin", p.admin)
 }
@@ -97,7 +122,9 @@ func (p *Pages) render(c echo.Context, code int, name, title string, data any) e
 	who, _ := auth.From(c)
 	h := c.Response().Header()
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'")
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: under no-referrer a form's POST carries "Origin: null",
+	// which the sign-in's origin check refuses; other sites still get no referrer.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
 	pages, err := templates()
@@ -112,16 +139,45 @@ func (p *Pages) render(c echo.Context, code int, name, title string, data any) e
 }
 
 // Error renders an error as a page for browsers; the API's error handler calls it for
-// /app/ paths so a person sees a sentence and a way on, never JSON or a stack trace.
+// /app/ paths so a person sees a sentence and a way on, never JSON or a stack trace. The
+// API's own message, which may name routes and fields, goes under a details toggle.
 func (p *Pages) Error(c echo.Context, code int, msg string) error {
-	return p.render(c, code, "error", http.StatusText(code), struct {
+	next := c.Request().URL.RequestURI()
+	if !strings.HasPrefix(next, "/app/") || strings.HasPrefix(next, "/app/session") {
+		next = "/app/"
+	}
+	return p.render(c, code, "error", plainStatus(code), struct {
 		Code    int
 		Message string
 		SignIn  bool
-	}{code, msg, code == http.StatusUnauthorized})
+		Next    string
+	}{code, msg, code == http.StatusUnauthorized, next})
+}
+
+// plainStatus says what an HTTP status means for the person who met it.
+func plainStatus(code int) string {
+	switch code {
+	case http.StatusUnauthorized:
+		return "Please sign in"
+	case http.StatusForbidden:
+		return "This page is not open to your role"
+	case http.StatusNotFound:
+		return "Nothing here"
+	case http.StatusServiceUnavailable:
+		return "Drafting is paused"
+	}
+	if code >= 500 {
+		return "Something went wrong on our side"
+	}
+	return "That did not work"
 }
 
 func (p *Pages) login(c echo.Context) error {
 	next := c.QueryParam("next")
 	return p.render(c, http.StatusOK, "login", "Sign in", struct{ Next string }{next})
+}
+
+// home is /app/: where each role's pages are, and a way to open a ticket's sidebar.
+func (p *Pages) home(c echo.Context) error {
+	return p.render(c, http.StatusOK, "home", "Home", nil)
 }
