@@ -15,6 +15,7 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/helpdesk"
 	"github.com/supportdraft/supportdraft/llm"
@@ -36,7 +37,10 @@ type Activities struct {
 	Retriever *retrieval.Retriever
 	Writer    llm.Writer
 	Judge     llm.Judge
-	Vocab     *guard.Vocabulary
+	// Calibration maps the judge's raw confidence to the probability that a draft is
+	// grounded; the zero Mapping leaves it raw.
+	Calibration calibration.Mapping
+	Vocab       *guard.Vocabulary
 	// Sources is every chunk eligible for an account, as Vocab reads it: what the agent's
 	// edits are checked against.
 	Sources *sources.Cache
@@ -52,13 +56,14 @@ type Activities struct {
 // New wires the activities over a store and a provider set.
 func New(s *store.Store, p providers.Set, vocab *guard.Vocabulary) *Activities {
 	return &Activities{
-		Store:     s,
-		Retriever: &retrieval.Retriever{Store: s, Embedder: p.Embedder},
-		Writer:    p.Writer,
-		Judge:     p.Judge,
-		Vocab:     vocab,
-		Sources:   sources.New(s, vocab),
-		K:         DefaultK,
+		Store:       s,
+		Retriever:   &retrieval.Retriever{Store: s, Embedder: p.Embedder},
+		Writer:      p.Writer,
+		Judge:       p.Judge,
+		Calibration: calibration.Default(),
+		Vocab:       vocab,
+		Sources:     sources.New(s, vocab),
+		K:           DefaultK,
 	}
 }
 

@@ -123,14 +123,16 @@ type ScoreInput struct {
 	Unsupported int               `json:"unsupported"`
 }
 
-// Score is the judge's faithfulness, coverage and fit, and the capped confidence.
+// Score is the judge's faithfulness, coverage and fit, and the confidence: the capped
+// combination of the three (drafts.Confidence) read through the calibration mapping.
 type Score struct {
 	Scores     llm.Scores `json:"scores"`
 	Confidence float64    `json:"confidence"`
 }
 
-// Score asks the judge for the three dimensions and combines them in code. It is the
-// build's last reader of the ticket revision, so this worker lets go of it afterwards.
+// Score asks the judge for the three dimensions, combines them in code and calibrates the
+// result. It is the build's last reader of the ticket revision, so this worker lets go of
+// it afterwards.
 func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 	t, err := a.ticket(ctx, in.Ticket)
 	if err != nil {
@@ -141,7 +143,7 @@ func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 		return nil, modelError("score draft", err)
 	}
 	a.tickets.forget(in.Ticket)
-	return &Score{Scores: s, Confidence: drafts.Confidence(s, in.Unsupported)}, nil
+	return &Score{Scores: s, Confidence: a.Calibration.Apply(drafts.Confidence(s, in.Unsupported))}, nil
 }
 
 // withNames hands the ticket account's names to a remote model client, which hides them

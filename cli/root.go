@@ -62,7 +62,7 @@ With no model configured, local deterministic providers draft, judge and embed.`
 	}
 	root.AddCommand(newDevCmd(), newWorkerCmd(), newAPICmd(), newMigrateCmd(), newPolicyCmd(), newDraftCmd(), newBenchCmd())
 	root.AddCommand(guardCommands()...)
-	root.AddCommand(newEvalCmd(), newSearchCmd())
+	root.AddCommand(newEvalCmd(), newSearchCmd(), newCalibrateCmd())
 	root.AddCommand(newIntakeCmd(), newKillSwitchCmd())
 	root.AddCommand(newTokenCmd(), newPurgeCmd(), newIntegrationsCmd())
 	return root

@@ -47,6 +47,9 @@ type Case struct {
 	Label      string  `json:"label,omitempty"`  // "" when the draft failed
 	Useful     *bool   `json:"useful,omitempty"` // abstentions of labelled tickets only
 	Confidence float64 `json:"confidence"`
+	// RawConfidence is the confidence before calibration (drafts.Confidence): what
+	// `supportdraft calibrate` fits a mapping on.
+	RawConfidence float64 `json:"raw_confidence"`
 	// Cited is every doc_id@version the answer relies on (not set for abstentions).
 	Cited      []string `json:"cited,omitempty"`
 	StaleCited []string `json:"stale_cited,omitempty"`
@@ -103,6 +106,7 @@ func Assess(o Outcome, src *Sources) Case {
 	}
 	at, account := t.UpdatedAt, t.Account.Eligibility()
 	c.Confidence, c.abstained = r.Confidence, r.Abstained
+	c.RawConfidence = drafts.Confidence(r.Scores, r.Unsupported)
 
 	claimChunks := supportedChunks(r)
 	for _, s := range r.Sentences {

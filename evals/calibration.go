@@ -20,11 +20,14 @@ import (
 //     ordered by confidence that lists every bad draft before every good one.
 //   - expected_calibration_error: confidence read as the probability of "grounded", in
 //     ten bins of width 0.1: Σ (n_bin / n) · |grounded share_bin − mean confidence_bin|.
+//   - raw_expected_calibration_error: the same of the raw confidence, before the
+//     calibration mapping, so a report shows what the mapping bought on its set.
 type Calibration struct {
 	AbstentionRecall         float64            `json:"abstention_recall"`
 	FalseAbstentionRate      float64            `json:"false_abstention_rate"`
 	ConfidenceAUROC          float64            `json:"confidence_auroc"`
 	ExpectedCalibrationError float64            `json:"expected_calibration_error"`
+	RawCalibrationError      float64            `json:"raw_expected_calibration_error"`
 	Unanswerable             int                `json:"unanswerable"`
 	UnanswerableAbstained    int                `json:"unanswerable_abstained"`
 	Answerable               int                `json:"answerable"`
@@ -66,15 +69,16 @@ var thresholdSteps = []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9}
 // Calibrate computes the calibration figures of one arm's cases.
 func Calibrate(cases []Case) Calibration {
 	var c Calibration
-	var pos, neg []float64 // confidences of grounded drafts and of the rest
+	var pos, neg []float64       // confidences of grounded drafts and of the rest
+	var rawPos, rawNeg []float64 // the same before calibration
 	for _, cs := range cases {
 		if cs.Failed() {
 			continue
 		}
 		if cs.Label == LabelGrounded {
-			pos = append(pos, cs.Confidence)
+			pos, rawPos = append(pos, cs.Confidence), append(rawPos, cs.RawConfidence)
 		} else {
-			neg = append(neg, cs.Confidence)
+			neg, rawNeg = append(neg, cs.Confidence), append(rawNeg, cs.RawConfidence)
 		}
 		if cs.expect == nil {
 			continue
@@ -96,6 +100,7 @@ func Calibrate(cases []Case) Calibration {
 	c.FalseAbstentionRate = ratio(c.AnswerableAbstained, c.Answerable)
 	c.ConfidenceAUROC = auroc(pos, neg)
 	c.Reliability, c.ExpectedCalibrationError = reliability(pos, neg)
+	_, c.RawCalibrationError = reliability(rawPos, rawNeg)
 	c.Thresholds = thresholdOutcomes(pos, neg)
 	return c
 }

@@ -32,6 +32,9 @@ type RunInfo struct {
 	Drafter     string    `json:"drafter"`
 	Judge       string    `json:"judge"`
 	Embedder    string    `json:"embedder"`
+	// Calibration names the confidence mapping the drafts were scored with, and the sets
+	// it was fitted on: ECE on those sets is in sample.
+	Calibration string    `json:"calibration"`
 	StartedAt   time.Time `json:"started_at"`
 	Failures    []Failure `json:"failures"`
 }
@@ -71,6 +74,7 @@ var metricRows = []metricRow{
 	{key: "false_abstention_rate", rate: true, get: func(m *Metrics) float64 { return m.FalseAbstentionRate }, target: "≤ 10%", goal: 0.1, cmp: -1},
 	{key: "confidence_auroc", get: func(m *Metrics) float64 { return m.ConfidenceAUROC }, target: "≥ 0.85", goal: 0.85, cmp: 1, fixed: true},
 	{key: "expected_calibration_error", get: func(m *Metrics) float64 { return m.ExpectedCalibrationError }, fixed: true},
+	{key: "raw_expected_calibration_error", get: func(m *Metrics) float64 { return m.RawCalibrationError }, fixed: true},
 	{key: "failed", get: func(m *Metrics) float64 { return float64(m.Failed) }, target: "= 0", goal: 0, cmp: 0},
 }
 
@@ -165,6 +169,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			return err
 		}
 	}
+	fmt.Fprintf(w, "\nconfidence mapping: %s\n", r.Run.Calibration)
 	fmt.Fprintf(w, "\nskipped lines: %d   failed drafts: %d   wall time: %.1f s\n", r.SkippedLines, len(r.Run.Failures), r.ElapsedS)
 	return nil
 }

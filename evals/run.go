@@ -17,11 +17,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/evals/dataset"
 	"github.com/supportdraft/supportdraft/internal/reference"
 	"github.com/supportdraft/supportdraft/policy"
@@ -129,6 +131,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep.SkippedLines, rep.Skipped = len(skipped), append([]SkippedLine{}, skipped...)
 	rep.Run = RunInfo{Corpus: opts.Corpus, Tickets: opts.Tickets, Versions: len(versions), Concurrency: concurrency,
 		Drafter: fmt.Sprintf("%T", p.Writer), Judge: fmt.Sprintf("%T", p.Judge), Embedder: p.Embedder.Name(),
+		Calibration: calibrationName(st.Activities().Calibration),
 		StartedAt: start.UTC(), Failures: rep.Run.Failures}
 	rep.ElapsedS = time.Since(start).Seconds()
 	return rep, nil
@@ -154,6 +157,14 @@ func assessArms(arms []*arm, outcomes [][]Outcome, src *Sources, stderr io.Write
 		}
 	}
 	return rep
+}
+
+// calibrationName says which confidence mapping a run used and what it was fitted on.
+func calibrationName(m calibration.Mapping) string {
+	if len(m.Points) == 0 {
+		return "none (raw confidence)"
+	}
+	return fmt.Sprintf("%s v%d fitted on %s (%d drafts)", m.Method, m.Version, strings.Join(m.FittedOn, ", "), m.Drafts)
 }
 
 // arm is one drafting configuration with its own worker and task queue.

@@ -1,0 +1,148 @@
+// Package calibration turns the judge's raw confidence into the probability that a draft
+// is grounded. The raw confidence (0.6·faithfulness + 0.2·coverage + 0.2·fit, capped at
+// 0.5 or 0.3 by unsupported claims: drafts.Confidence) orders drafts well but is not a
+// probability: a raw 0.85 was grounded far less often than 85% of the time on sets the
+// team did not write. An isotonic mapping, fitted on one labelled set and checked on the
+// others, keeps the order and fixes the scale.
+//
+// The mapping is a versioned JSON file (confidence.json) embedded in the binary, so the
+// worker that drafts for agents and the eval that measures it apply the same one;
+// `supportdraft calibrate` refits it from eval reports.
+package calibration
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Point is one knot of the mapping: drafts whose raw confidence is around Raw were
+// grounded with probability P.
+type Point struct {
+	Raw float64 `json:"raw"`
+	P   float64 `json:"p"`
+	N   int     `json:"n"` // drafts pooled into this knot when it was fitted
+}
+
+// Mapping is a monotone map from raw confidence to the probability of "grounded":
+// linear between its points, flat beyond the first and last. A mapping without points
+// is the identity.
+type Mapping struct {
+	Version int    `json:"version"`
+	Method  string `json:"method"`
+	// FittedOn names the eval sets the mapping was fitted on: figures on those sets are
+	// in sample, every other set checks it.
+	FittedOn []string `json:"fitted_on"`
+	Drafts   int      `json:"drafts"`
+	Points   []Point  `json:"points"`
+}
+
+// MethodIsotonic is the only fitting method: pool-adjacent-violators isotonic regression.
+const MethodIsotonic = "isotonic"
+
+//go:embed confidence.json
+var embedded []byte
+
+// Default is the embedded mapping. The file is checked by this package's tests, so a
+// mapping that does not parse or is not monotone never ships.
+var Default = sync.OnceValue(func() Mapping {
+	m, err := Parse(embedded)
+	if err != nil {
+		panic("calibration: embedded confidence.json: " + err.Error())
+	}
+	return m
+})
+
+// Parse reads a mapping file and refuses one a draft's score could not be read through:
+// points out of [0,1], raw values not increasing, or probabilities decreasing.
+func Parse(data []byte) (Mapping, error) {
+	var m Mapping
+	if err := json.Unmarshal(data, &m); err != nil {
+		return Mapping{}, fmt.Errorf("calibration file: %w", err)
+	}
+	if m.Method != MethodIsotonic {
+		return Mapping{}, fmt.Errorf("calibration file: method is %q, want %q", m.Method, MethodIsotonic)
+	}
+	for i, p := range m.Points {
+		if p.Raw < 0 || p.Raw > 1 || p.P < 0 || p.P > 1 {
+			return Mapping{}, fmt.Errorf("calibration file: point %d (raw %g, p %g) is outside [0,1]", i, p.Raw, p.P)
+		}
+		if i > 0 && (p.Raw <= m.Points[i-1].Raw || p.P < m.Points[i-1].P) {
+			return Mapping{}, fmt.Errorf("calibration file: point %d (raw %g, p %g) does not follow point %d (raw %g, p %g) upwards",
+				i, p.Raw, p.P, i-1, m.Points[i-1].Raw, m.Points[i-1].P)
+		}
+	}
+	return m, nil
+}
+
+// Apply maps a raw confidence to the calibrated one.
+func (m Mapping) Apply(raw float64) float64 {
+	ps := m.Points
+	switch {
+	case len(ps) == 0:
+		return raw
+	case raw <= ps[0].Raw:
+		return ps[0].P
+	case raw >= ps[len(ps)-1].Raw:
+		return ps[len(ps)-1].P
+	}
+	i := sort.Search(len(ps), func(i int) bool { return ps[i].Raw >= raw })
+	lo, hi := ps[i-1], ps[i]
+	return lo.P + (hi.P-lo.P)*(raw-lo.Raw)/(hi.Raw-lo.Raw)
+}
+
+// Sample is one draft of a labelled set: its raw confidence and whether the eval found
+// it grounded.
+type Sample struct {
+	Raw      float64
+	Grounded bool
+}
+
+// Fit fits an isotonic mapping by pool-adjacent-violators: drafts sorted by raw
+// confidence are pooled into blocks until the grounded share never falls as the raw
+// confidence rises; each block becomes one point at its mean raw confidence. A block's
+// share is smoothed towards one half by one draft of each label ((grounded+1)/(n+2)), so
+// a block of three grounded drafts reads 0.8, not a certainty a new set would break.
+func Fit(samples []Sample, fittedOn []string, version int) Mapping {
+	s := slices.Clone(samples)
+	slices.SortStableFunc(s, func(a, b Sample) int {
+		switch {
+		case a.Raw < b.Raw:
+			return -1
+		case a.Raw > b.Raw:
+			return 1
+		}
+		return 0
+	})
+	type block struct {
+		rawSum   float64
+		grounded int
+		n        int
+	}
+	share := func(b block) float64 { return float64(b.grounded+1) / float64(b.n+2) }
+	var blocks []block
+	for i := 0; i < len(s); {
+		// Drafts with the same raw confidence cannot be told apart: one block.
+		b, raw := block{}, s[i].Raw
+		for ; i < len(s) && s[i].Raw == raw; i++ {
+			b.rawSum += raw
+			b.n++
+			if s[i].Grounded {
+				b.grounded++
+			}
+		}
+		blocks = append(blocks, b)
+		for len(blocks) > 1 && share(blocks[len(blocks)-2]) >= share(blocks[len(blocks)-1]) {
+			last, prev := blocks[len(blocks)-1], blocks[len(blocks)-2]
+			blocks = append(blocks[:len(blocks)-2], block{rawSum: prev.rawSum + last.rawSum, grounded: prev.grounded + last.grounded, n: prev.n + last.n})
+		}
+	}
+	m := Mapping{Version: version, Method: MethodIsotonic, FittedOn: fittedOn, Drafts: len(s)}
+	for _, b := range blocks {
+		m.Points = append(m.Points, Point{Raw: b.rawSum / float64(b.n), P: share(b), N: b.n})
+	}
+	return m
+}
