@@ -107,34 +107,6 @@ func offTopic(asks []string, said string) []string {
 	return asked
 }
 
-// openQuestions are the questions of a thread a reply leaves open: the asking clauses
-// whose topic words neither the reply nor its sections hold ("Can we pay with PayPal?"
-// beside an answered refund question), each with those topic words as its subject. A
-// short question ("timeline?") is about the clause before it too (contexts: see
-// shortQuestionContexts), so a reply about that answers it.
-func openQuestions(asks []string, contexts map[string]string, said string) []llm.Unanswered {
-	var open []llm.Unanswered
-	for _, a := range asks {
-		if offTopic([]string{a, contexts[a]}, said) != nil {
-			open = append(open, llm.Unanswered{Question: strings.TrimSpace(a), Subject: strings.Join(offTopic([]string{a}, said), ", ")})
-		}
-	}
-	return open
-}
-
-// unansweredNote names the open questions of a partial answer, so the agent sees what is
-// left to write. It is "" when every question with a topic is answered.
-func unansweredNote(open []llm.Unanswered) string {
-	if len(open) == 0 {
-		return ""
-	}
-	quoted := make([]string, len(open))
-	for i, o := range open {
-		quoted[i] = "\"" + o.Question + "\""
-	}
-	return "Not answered by any eligible policy: " + strings.Join(quoted, " ") + " The agent needs to answer it."
-}
-
 // abstention is the answer of a writer that has nothing to say: the abstention line, the
 // note for the agent and what was asked (asked: the words the note names).
 func abstention(german bool, note string, asked []string) *llm.Answer {
@@ -142,21 +114,15 @@ func abstention(german bool, note string, asked []string) *llm.Answer {
 		Unanswered: []llm.Unanswered{{Subject: strings.Join(asked, ", ")}}}
 }
 
-// sectionNames are the titles and headings of the evidence items whose chunk IDs are
-// given: what the sections a reply quotes are about.
-func sectionNames(evidence []policy.Evidence, chunkIDs map[string]bool) string {
-	var b strings.Builder
+// citedSections are the evidence items whose chunk IDs are given: the sections a reply quotes.
+func citedSections(evidence []policy.Evidence, chunkIDs map[string]bool) []policy.Evidence {
+	var out []policy.Evidence
 	for _, ev := range evidence {
 		if chunkIDs[ev.ChunkID] {
-			b.WriteString(ev.Title + "\n" + chunkHeading(ev.Text) + "\n")
+			out = append(out, ev)
 		}
 	}
-	return b.String()
-}
-
-// offTopicNote tells the agent that the closest policy answers something else.
-func offTopicNote(asked []string) string {
-	return "The closest eligible policy does not mention " + strings.Join(asked, ", ") + ": the question needs a reply from the team."
+	return out
 }
 
 // missingNote tells the agent what no eligible policy mentions.

@@ -100,27 +100,6 @@ func askingClauses(body string) []string {
 	return out
 }
 
-// shortQuestionContexts maps each asking clause of the thread that names too little to
-// say what it is about (fewer than contextWords words of substance: "timeline?", "Wie
-// geht das?", "What is the current rate?") to the clause before it that names something:
-// what the short question asks about, as coverage reads it.
-func shortQuestionContexts(bodies []string) map[string]string {
-	contexts := map[string]string{}
-	for _, b := range bodies {
-		before := ""
-		for _, c := range clauses(b) {
-			own := len(substanceStems(c))
-			if own < contextWords && before != "" && text.IsAsking(c) {
-				contexts[c] = before
-			}
-			if own > 0 {
-				before = c
-			}
-		}
-	}
-	return contexts
-}
-
 // substanceStems are the content stems of s that name a topic: support chatter excluded.
 func substanceStems(s string) []string {
 	var out []string

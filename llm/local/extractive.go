@@ -79,14 +79,8 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 		return abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), nil
 	}
 	cited := map[string]bool{}
-	var quotedText strings.Builder
 	for _, p := range picks {
 		cited[p.chunkID] = true
-		quotedText.WriteString(p.text + "\n")
-	}
-	said := sectionNames(req.Evidence, cited) + quotedText.String()
-	if asked := offTopic(append(asks, withoutReferences(req.Subject)), said); len(asked) > 0 {
-		return abstention(german, offTopicNote(asked), asked), nil
 	}
 
 	var quoted []string
@@ -103,8 +97,8 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 		claims = append(claims, llm.Claim{Sentence: p.text, ChunkIDs: []string{p.chunkID}, Quote: p.text})
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
-	open := openQuestions(asks, shortQuestionContexts(bodies), said)
-	return &llm.Answer{Reply: reply, Claims: claims, Note: unansweredNote(open), Unanswered: open}, nil
+	ans := &llm.Answer{Reply: reply, Claims: claims}
+	return judgeAnswer(ans, german, asks, citedSections(req.Evidence, cited), req.Evidence), nil
 }
 
 func abstainReply(german bool) string {

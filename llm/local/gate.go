@@ -41,15 +41,5 @@ func (a Answerable) Write(ctx context.Context, req llm.Request) (*llm.Answer, er
 		}
 	}
 	evidence := append(req.Evidence[:len(req.Evidence):len(req.Evidence)], ans.Found...)
-	said := sectionNames(evidence, cited) + ans.Reply
-	if asked := offTopic(append(asks, withoutReferences(req.Subject)), said); len(asked) > 0 {
-		off := abstention(german, offTopicNote(asked), asked)
-		off.Found = ans.Found
-		return off, nil
-	}
-	ans.Unanswered = openQuestions(asks, shortQuestionContexts(req.CustomerBodies()), said)
-	if ans.Note == "" {
-		ans.Note = unansweredNote(ans.Unanswered)
-	}
-	return ans, nil
+	return judgeAnswer(ans, german, asks, citedSections(evidence, cited), evidence), nil
 }
