@@ -6,7 +6,11 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"go.temporal.io/sdk/activity"
+
 	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/retrieval"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -23,6 +27,9 @@ type Intake struct {
 	Rules   *inbox.Rules
 	Support *inbox.Support
 	Triager inbox.Triager
+	// Retriever reads a message the triager calls not billing against the eligible policy
+	// (inbox.Ground); nil leaves the triager's answer as it is.
+	Retriever *retrieval.Retriever
 	// StartDraft starts or joins a ticket's draft workflow for a surviving message; see
 	// DraftStarter.
 	StartDraft DraftStarter
@@ -71,13 +78,28 @@ func (a *Intake) Screen(ctx context.Context, ref MessageRef) (*Screening, error)
 	return &Screening{Filters: inbox.Filters(m, a.Rules), Recipients: inbox.RecipientStep(m, a.Support)}, nil
 }
 
-// Triage is the fifth layer. Its errors go back to the workflow, which fails open.
+// Triage is the fifth layer: the triager's answer, weighed against the eligible policy
+// closest to the message when a Retriever is set (inbox.Ground). Its errors go back to the
+// workflow, which fails open; a retrieval error leaves the triager's answer as it is.
 func (a *Intake) Triage(ctx context.Context, ref MessageRef) (*inbox.Triage, error) {
 	m, err := a.Store.Message(ctx, ref.MessageID)
 	if err != nil {
 		return nil, permanentIfMissing(err)
 	}
-	return a.Triager.Triage(ctx, m)
+	t, err := a.Triager.Triage(ctx, m)
+	if err != nil || a.Retriever == nil || t == nil || t.Bucket != inbox.BucketNotBilling {
+		return t, err
+	}
+	account := policy.Account{Plan: inbox.UnknownAccount, Region: inbox.UnknownAccount}
+	if m.Account != nil {
+		account = policy.Account{Plan: m.Account.Plan, Region: m.Account.Region, Locale: m.Account.Locale}
+	}
+	evidence, err := a.Retriever.Eligible(ctx, m.ReceivedAt, account, []string{inbox.Query(m)}, inbox.TriageK)
+	if err != nil {
+		activity.GetLogger(ctx).Warn("triage: eligible retrieval failed; the triager's answer stands", "message", m.MessageID, "error", err)
+		return t, nil
+	}
+	return inbox.Ground(t, m, evidence), nil
 }
 
 // OpenDraftInput asks for a surviving message's draft.

@@ -33,7 +33,7 @@ func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) erro
 	}
 	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay}
 	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg),
-		StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
+		Retriever: st.Activities().Retriever, StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
 	return nil
 }
 
@@ -72,12 +72,14 @@ inside the file is a duplicate. It prints messages in, how many stopped at each 
 how many were drafted and how many of those were forced to review; for labelled sets
 also decision accuracy (draft | review | skip), bucket accuracy, and genuine_dropped:
 messages labelled genuine that the funnel skipped as noise (automated, blocked by a
-rule, or needing no response). Survivors are drafted too only with --draft, from
---corpus imported into the scratch schema; each draft is discarded once built.
+rule, or needing no response). --corpus is imported into the scratch schema: triage reads
+a message it finds no billing topic in against that corpus's eligible policy, and drafts
+for review what the policy answers (stage "unsure"). Survivors are drafted too only with
+--draft, from the same corpus; each draft is discarded once built.
 
 The rules come from --rules, else SUPPORTDRAFT_RULES; support addresses from
 SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
-		Example: `  supportdraft intake replay --messages evals/messages.jsonl --rules evals/rules.yaml
+		Example: `  supportdraft intake replay --messages evals/messages.jsonl --rules evals/rules.yaml --corpus evals/corpus
   SUPPORTDRAFT_SUPPORT_ADDRESSES=billing@quokka.example supportdraft intake replay --messages set.jsonl --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -116,7 +118,7 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 	cmd.Flags().StringVar(&rulesFile, "rules", "", "rules YAML file (default: SUPPORTDRAFT_RULES)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON, with every decision")
 	cmd.Flags().BoolVar(&draft, "draft", false, "also draft the survivors (local providers, on the scratch schema)")
-	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "with --draft, the policy corpus the drafts answer from")
+	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "the policy corpus triage reads messages against and drafts answer from")
 	_ = cmd.MarkFlagRequired("messages")
 	return cmd
 }

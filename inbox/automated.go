@@ -70,6 +70,47 @@ func Automated(m *Message) (bool, string) {
 	return false, ""
 }
 
+// ListRequest reports whether mail that Automated calls a mailing list's is a person's
+// request sent through a team list ("finance-team@" with Precedence: list): it carries no
+// List-Unsubscribe (which bulk senders must set), no Auto-Submitted, and its own text
+// asks something. Such mail cannot be told from a list's notice with certainty, so the
+// funnel drafts it for review instead of dropping it.
+func ListRequest(m *Message) bool {
+	if _, ok := m.Header("List-Unsubscribe"); ok {
+		return false
+	}
+	if v, ok := m.Header("Auto-Submitted"); ok && !strings.EqualFold(firstToken(v), "no") {
+		return false
+	}
+	list := false
+	if v, ok := m.Header("Precedence"); ok && strings.EqualFold(firstToken(v), "list") {
+		list = true
+	}
+	for _, h := range []string{"List-Id", "List-Post"} {
+		if _, ok := m.Header(h); ok {
+			list = true
+		}
+	}
+	return list && asksSomething(stripQuoted(m.Body))
+}
+
+// asksSomething reports whether a text asks a question or makes a request of its reader.
+func asksSomething(body string) bool {
+	lower := normalise(body)
+	if strings.Contains(body, "?") {
+		return true
+	}
+	if strings.Contains(lower, " please do not reply") || strings.Contains(lower, " bitte nicht antworten") {
+		return false
+	}
+	for _, r := range []string{" please ", " could you ", " can you ", " would you ", " bitte ", " können sie ", " könnten sie "} {
+		if strings.Contains(lower, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // firstToken is a header value up to its first ';' (parameters and comments aside).
 func firstToken(v string) string {
 	if i := strings.IndexAny(v, ";("); i >= 0 {

@@ -22,6 +22,7 @@ const (
 	StageRecipients = "recipients"  // support only in cc or bcc (drafted, forced to review)
 	StageNoResponse = "no_response" // triage: nothing to answer (thanks, FYI)
 	StageNotBilling = "not_billing" // triage: not a billing question, routed to people
+	StageUnsure     = "unsure"      // the funnel cannot tell: list mail that asks, or triage and policy disagree (drafted, forced to review)
 	StageNone       = "none"
 )
 

@@ -75,6 +75,9 @@ func Filters(m *Message, rules *Rules) StepResult {
 	}
 	if rule == nil || rule.Action != ActionAllow {
 		if auto, reason := Automated(m); auto {
+			if ListRequest(m) {
+				return StepResult{Outcome: OutcomeReview, Stage: StageUnsure, Reason: "mailing-list mail (" + reason + ") that asks something: drafted for review"}
+			}
 			return StepResult{Outcome: OutcomeSkip, Stage: StageAutomated, Reason: "automated mail: " + reason}
 		}
 	}

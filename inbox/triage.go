@@ -11,6 +11,9 @@ type Triage struct {
 	NeedsResponse bool   `json:"needs_response"`
 	Bucket        string `json:"bucket"`
 	Reason        string `json:"reason"`
+	// Unsure: the readings of the message disagree (the triager found no billing topic,
+	// the policy corpus answers it: Ground). The message is drafted, forced to review.
+	Unsure bool `json:"unsure,omitempty"`
 }
 
 // Triager classifies a message. Implementations: Classifier (local, deterministic, the

@@ -113,6 +113,9 @@ func (f *funnel) triage(ctx workflow.Context, ref activities.MessageRef) {
 	switch {
 	case !t.NeedsResponse:
 		f.skip(ctx, inbox.StepTriage, inbox.StageNoResponse, t.Reason)
+	case t.Unsure:
+		f.step(ctx, inbox.StepTriage, inbox.StepResult{Outcome: inbox.OutcomeReview, Stage: inbox.StageUnsure, Reason: t.Reason})
+		f.decide(inbox.DecisionDraft, t.Bucket, t.Reason)
 	case t.Bucket == inbox.BucketNotBilling:
 		f.res.Bucket = t.Bucket
 		f.skip(ctx, inbox.StepTriage, inbox.StageNotBilling, "not a billing question, routed to people: "+t.Reason)

@@ -52,7 +52,7 @@ func StartStack(ctx context.Context, opts StackOptions) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.Draft && opts.Corpus != "" {
+	if opts.Corpus != "" {
 		if _, _, err := parts.Import(ctx, opts.Corpus); err != nil {
 			parts.Close()
 			return nil, err
@@ -64,7 +64,7 @@ func StartStack(ctx context.Context, opts StackOptions) (*Stack, error) {
 	st.worker = parts.Worker(st.TaskQueue, parts.Activities())
 	template := workflows.DraftInput{IdleTimeout: time.Hour, CheckBudget: 2 * time.Second}
 	worker.RegisterIntake(st.worker, &activities.Intake{Store: parts.Store, Rules: opts.Rules, Support: opts.Support,
-		Triager: opts.Triager, StartDraft: workflows.DraftStarter(parts.Temporal, st.TaskQueue, template)})
+		Triager: opts.Triager, Retriever: parts.Activities().Retriever, StartDraft: workflows.DraftStarter(parts.Temporal, st.TaskQueue, template)})
 	if err := st.worker.Start(); err != nil {
 		parts.Close()
 		return nil, fmt.Errorf("start intake worker: %w", err)

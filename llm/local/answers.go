@@ -1,7 +1,6 @@
 package local
 
 import (
-	"math"
 	"sort"
 	"strings"
 
@@ -39,27 +38,6 @@ const minSupport = 0.25
 // decide an abstention: one word ("Any special pricing?") may as well be wording.
 const minSubject = 2
 
-// termWeights are inverse document frequencies over the eligible evidence of a request,
-// smoothed so a word no section holds weighs most and one every section holds weighs 1.
-type termWeights struct {
-	df map[string]int
-	n  int
-}
-
-func newTermWeights(evidence []policy.Evidence) termWeights {
-	w := termWeights{df: map[string]int{}, n: len(evidence)}
-	for _, ev := range evidence {
-		for st := range text.StemSet(ev.Title + "\n" + ev.Text) {
-			w.df[st]++
-		}
-	}
-	return w
-}
-
-func (w termWeights) of(st string) float64 {
-	return math.Log(float64(w.n+1)/float64(w.df[st]+1)) + 1
-}
-
 // clauseAnswer is how one asking clause of the thread fares against the quoted sections.
 type clauseAnswer struct {
 	clause  string
@@ -76,7 +54,7 @@ func (c clauseAnswer) answered() bool { return c.support >= minSupport && c.type
 
 // answerClauses reads each asking clause (with the clause before it when it names too
 // little itself: contexts) against the sections a reply quotes.
-func answerClauses(asks []string, sections []policy.Evidence, weights termWeights) []clauseAnswer {
+func answerClauses(asks []string, sections []policy.Evidence, weights text.IDF) []clauseAnswer {
 	var out []clauseAnswer
 	for _, a := range asks {
 		if !text.IsAsking(a) {
@@ -91,28 +69,46 @@ func answerClauses(asks []string, sections []policy.Evidence, weights termWeight
 		ca.typed = kinds == 0
 		for _, ev := range sections {
 			words := text.StemSet(ev.Title + "\n" + ev.Text)
-			held, total := 0.0, 0.0
-			var lacking []string
-			for _, st := range subject {
-				w := weights.of(st)
-				total += w
-				if words[st] || nearWord(st, words) {
-					held += w
-				} else {
-					lacking = append(lacking, st)
-				}
-			}
-			if s := held / total; s > ca.support {
+			s, lacking := weights.Held(subject, words, func(st string) bool { return nearWord(st, words) || sharesRoot(st, words) })
+			if s > ca.support {
 				ca.support, ca.lacking = s, lacking
 			}
 			if kinds != 0 && (statesKind(ev.Text, kindAny) || statesTime(ev.Text)) {
 				ca.typed = true
 			}
 		}
-		sort.SliceStable(ca.lacking, func(i, j int) bool { return weights.of(ca.lacking[i]) > weights.of(ca.lacking[j]) })
+		sort.SliceStable(ca.lacking, func(i, j int) bool { return weights.Weight(ca.lacking[i]) > weights.Weight(ca.lacking[j]) })
 		out = append(out, ca)
 	}
 	return out
+}
+
+// rootLetters is how many leading letters two stems must share, one being the start of the
+// other, to be read as one word: the stemmer cuts "transfer" and "transferred" apart.
+const rootLetters = 5
+
+// sharesRoot reports whether a stem of have starts with st or st starts with it, over at
+// least rootLetters letters.
+func sharesRoot(st string, have map[string]bool) bool {
+	if len([]rune(st)) < rootLetters {
+		return false
+	}
+	for w := range have {
+		if len([]rune(w)) >= rootLetters && (strings.HasPrefix(st, w) || strings.HasPrefix(w, st)) {
+			return true
+		}
+	}
+	return false
+}
+
+// evidenceIDF is the term statistic of a request: over its eligible evidence, each item
+// read with its title.
+func evidenceIDF(evidence []policy.Evidence) text.IDF {
+	texts := make([]string, len(evidence))
+	for i, ev := range evidence {
+		texts[i] = ev.Title + "\n" + ev.Text
+	}
+	return text.NewIDF(texts)
 }
 
 // clauseTopicStems are the words of substance of a clause: its content stems without
@@ -167,7 +163,7 @@ func statesTime(s string) bool {
 // with no clause answered (and one that names enough to decide) it becomes an abstention
 // naming what the sections lack; otherwise the clauses left open are named in its note.
 func judgeAnswer(ans *llm.Answer, german bool, asks []string, sections, evidence []policy.Evidence) *llm.Answer {
-	clauses := answerClauses(asks, sections, newTermWeights(evidence))
+	clauses := answerClauses(asks, sections, evidenceIDF(evidence))
 	open, answeredAny := unanswered(clauses)
 	decides := false
 	for _, c := range clauses {

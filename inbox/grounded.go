@@ -1,0 +1,127 @@
+package inbox
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
+)
+
+// The triager reads a message on its own; the policy corpus reads it too. A message that
+// shares several specific words with one eligible policy section ("stop being charged"
+// beside "Cancelling stops the next charge") is very likely about what that section
+// covers, whatever words the triager was written for. Ground weighs a triage answer with
+// that evidence: a message the triager called not billing but the corpus answers is not
+// skipped, it is drafted for review (the funnel cannot tell which reading is right), in
+// the bucket the section's area and title name.
+
+// TriageK is how many eligible sections a message is read against.
+const TriageK = 10
+
+// A section is evidence that a message is about what it covers when it holds at least
+// minShare of the message's words by weight and at least minShared specific ones (held by
+// some retrieved sections, not all): a product question shares a word or two with billing
+// policy ("backup", "workspace") but not most of what it says.
+const (
+	minShare  = 0.5
+	minShared = 2
+)
+
+// Query is the text of a message that retrieval reads for triage: its subject and what
+// the sender wrote now, quoted mail left out.
+func Query(m *Message) string {
+	return m.Subject + "\n" + stripQuoted(m.Body)
+}
+
+// Ground weighs t against the eligible sections closest to the message (evidence).
+func Ground(t *Triage, m *Message, evidence []policy.Evidence) *Triage {
+	if t == nil || !t.NeedsResponse || t.Bucket != BucketNotBilling || len(evidence) == 0 {
+		return t
+	}
+	ev, share, shared := closestSection(Query(m), evidence)
+	if share < minShare || len(shared) < minShared {
+		return t
+	}
+	out := *t
+	out.Unsure = true
+	if b := sectionBucket(ev); b != "" {
+		out.Bucket = b
+	}
+	out.Reason = fmt.Sprintf("%s; but eligible policy %s holds %.0f%% of it (%s): drafted for review", t.Reason,
+		ev.ChunkID, 100*share, strings.Join(shared, ", "))
+	return &out
+}
+
+// closestSection returns the section that holds the largest weighted share of the
+// message's words (inverse document frequency over the retrieved sections, so a word all
+// of them hold counts least), that share, and the specific words it shares: those not
+// every retrieved section holds.
+func closestSection(query string, evidence []policy.Evidence) (policy.Evidence, float64, []string) {
+	texts := make([]string, len(evidence))
+	for i, ev := range evidence {
+		texts[i] = ev.Title + "\n" + ev.Text
+	}
+	idf := text.NewIDF(texts)
+	var stems []string
+	seen := map[string]bool{}
+	for _, st := range text.ContentStems(query) {
+		if !seen[st] && len([]rune(st)) >= 4 {
+			seen[st] = true
+			stems = append(stems, st)
+		}
+	}
+	var best policy.Evidence
+	bestShare, bestShared := -1.0, []string(nil)
+	for i, ev := range evidence {
+		have := text.StemSet(texts[i])
+		share, _ := idf.Held(stems, have, nil)
+		if share <= bestShare {
+			continue
+		}
+		var shared []string
+		for _, st := range stems {
+			if have[st] && idf.Weight(st) > 1 {
+				shared = append(shared, st)
+			}
+		}
+		best, bestShare, bestShared = ev, share, shared
+	}
+	sort.Strings(bestShared)
+	return best, bestShare, bestShared
+}
+
+// bucketWords are the words that name each billing bucket, as a policy's area or title
+// would: the buckets' own names.
+var bucketWords = []struct {
+	bucket string
+	words  string
+}{
+	{BucketRefunds, "refund refunds"},
+	{BucketCancellation, "cancel cancellation cancelling"},
+	{BucketPaymentFailed, "failed payment payments"},
+	{BucketInvoiceTax, "invoice invoices tax taxes"},
+	{BucketPricingDiscounts, "pricing price prices discount discounts"},
+	{BucketPlanChange, "upgrade downgrade change changes"},
+	{BucketAccountData, "data"},
+}
+
+// sectionBucket is the bucket whose name words the section's area and title share most;
+// "" when none.
+func sectionBucket(ev policy.Evidence) string {
+	have := text.StemSet(ev.Area + "\n" + ev.Title)
+	best, bestN := "", 0
+	for _, b := range bucketWords {
+		n := 0
+		for st := range text.StemSet(b.words) {
+			if have[st] {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = b.bucket, n
+		}
+	}
+	return best
+}

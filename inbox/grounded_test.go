@@ -1,0 +1,84 @@
+package inbox
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// practiceSections are sections of the practice corpus (Quokka Backup's billing policy,
+// written outside the team), verbatim.
+var practiceSections = []policy.Evidence{
+	{ChunkID: "billing/storage@1#going-over-the-quota", Title: "Storage quotas and overage", Area: "storage",
+		Text: "Going over the quota\nOn Solo, uploads pause when the quota is reached; nothing is charged and existing backups stay safe. On Team, storage above the quota is billed at $0.02 per GB per month, measured on the highest daily usage in the month."},
+	{ChunkID: "billing/storage@1#storage-packs", Title: "Storage quotas and overage", Area: "storage",
+		Text: "Storage packs\nA storage pack adds 1 TB for $15 per month on Solo or Team. Packs can be removed at any time and stop at the end of the month."},
+	{ChunkID: "help/cancellation@1#how-to-cancel", Title: "Cancelling your plan", Area: "cancellation",
+		Text: "How to cancel\nOwners can cancel from Settings > Billing > Cancel plan. You get a confirmation email straight away."},
+	{ChunkID: "billing/failed-payments@1#retries", Title: "Failed payments", Area: "failed-payments",
+		Text: "Retries\nWhen a card payment fails we retry it 4 times over 10 days and email the billing contact each time."},
+}
+
+// A message the cue classifier finds no billing topic in, but that most of one eligible
+// section speaks to, is drafted for review; a product question that shares a word or two
+// with the policy stays not billing.
+func TestGroundDraftsForReviewWhatPolicyAnswers(t *testing.T) {
+	billing := &Message{Subject: "Quota", Body: "Backups are no longer uploading since we reached our quota. Is anything billed for the extra storage?"}
+	tr, err := Classifier{}.Triage(context.Background(), billing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Bucket != BucketNotBilling {
+		t.Fatalf("the classifier put the quota question in %q; the test needs a message its cues miss", tr.Bucket)
+	}
+	got := Ground(tr, billing, practiceSections)
+	if !got.Unsure || !strings.Contains(got.Reason, "going-over-the-quota") {
+		t.Errorf("grounded triage = %+v, want unsure (drafted for review) citing the quota section", got)
+	}
+
+	product := &Message{Subject: "Restore is slow", Body: "Restoring a 200 GB backup takes 9 hours. Is that normal?"}
+	tr, err = Classifier{}.Triage(context.Background(), product)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Ground(tr, product, practiceSections); got.Unsure || got.Bucket != BucketNotBilling {
+		t.Errorf("grounded triage of a product question = %+v, want not billing, not unsure", got)
+	}
+}
+
+// The bucket of an unsure message is the one its closest section's area and title name.
+func TestSectionBucketReadsAreaAndTitle(t *testing.T) {
+	for _, c := range []struct {
+		ev   policy.Evidence
+		want string
+	}{
+		{practiceSections[2], BucketCancellation},
+		{practiceSections[3], BucketPaymentFailed},
+		{practiceSections[0], ""},
+	} {
+		if got := sectionBucket(c.ev); got != c.want {
+			t.Errorf("sectionBucket(%s) = %q, want %q", c.ev.ChunkID, got, c.want)
+		}
+	}
+}
+
+// A request sent through a team list is drafted for review, a list's newsletter is not.
+func TestListRequestTellsARequestFromANewsletter(t *testing.T) {
+	request := &Message{From: Address{Email: "finance-team@halcyon.example"}, Headers: map[string]string{"Precedence": "list", "List-Id": "<finance-team.halcyon.example>"},
+		Subject: "VAT number on invoices", Body: "Hi, please add our VAT number to our invoices from now on. Thanks"}
+	newsletter := &Message{From: Address{Email: "news@tallpines.example"}, Headers: map[string]string{"Precedence": "list"},
+		Subject: "Autumn edition", Body: "Our autumn update: new office and new team members. Click here to unsubscribe."}
+	bulk := &Message{From: Address{Email: "digest@saas.example"}, Headers: map[string]string{"List-Id": "<digest>", "List-Unsubscribe": "<mailto:u@saas.example>"},
+		Subject: "Digest", Body: "Can you guess this week's top pricing page?"}
+	if !ListRequest(request) {
+		t.Error("a team list's request was not recognised")
+	}
+	if ListRequest(newsletter) || ListRequest(bulk) {
+		t.Error("a newsletter was taken for a request")
+	}
+	if r := Filters(request, nil); r.Outcome != OutcomeReview || r.Stage != StageUnsure {
+		t.Errorf("Filters(team list request) = %+v, want review at stage unsure", r)
+	}
+}
