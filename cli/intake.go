@@ -72,10 +72,11 @@ inside the file is a duplicate. It prints messages in, how many stopped at each 
 how many were drafted and how many of those were forced to review; for labelled sets
 also decision accuracy (draft | review | skip), bucket accuracy, and genuine_dropped:
 messages labelled genuine that the funnel skipped as noise (automated, blocked by a
-rule, or needing no response). --corpus is imported into the scratch schema: triage reads
-a message it finds no billing topic in against that corpus's eligible policy, and drafts
-for review what the policy answers (stage "unsure"). Survivors are drafted too only with
---draft, from the same corpus; each draft is discarded once built.
+rule, or needing no response). With --corpus, that corpus is imported into the scratch
+schema and triage reads a message it finds no billing topic in against its eligible
+policy: what the policy answers is drafted for review (stage "unsure"), not skipped.
+Survivors are drafted too only with --draft, from the same corpus; each draft is
+discarded once built.
 
 The rules come from --rules, else SUPPORTDRAFT_RULES; support addresses from
 SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
@@ -93,6 +94,9 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 			rules, support, err := loadScreens(rulesFile, cfg.SupportAddresses)
 			if err != nil {
 				return err
+			}
+			if draft && corpus == "" {
+				corpus = "corpus/sample"
 			}
 			msgs, err := inbox.ReadFile(messages)
 			if err != nil {
@@ -118,7 +122,7 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 	cmd.Flags().StringVar(&rulesFile, "rules", "", "rules YAML file (default: SUPPORTDRAFT_RULES)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON, with every decision")
 	cmd.Flags().BoolVar(&draft, "draft", false, "also draft the survivors (local providers, on the scratch schema)")
-	cmd.Flags().StringVar(&corpus, "corpus", "corpus/sample", "the policy corpus triage reads messages against and drafts answer from")
+	cmd.Flags().StringVar(&corpus, "corpus", "", `the policy corpus triage reads messages against and drafts answer from (with --draft, default "corpus/sample")`)
 	_ = cmd.MarkFlagRequired("messages")
 	return cmd
 }
