@@ -20,13 +20,15 @@ import (
 // TriageK is how many eligible sections a message is read against.
 const TriageK = 10
 
-// A section is evidence that a message is about what it covers when it holds at least
-// minShare of the message's words by weight and at least minShared specific ones (held by
-// some retrieved sections, not all): a product question shares a word or two with billing
-// policy ("backup", "workspace") but not most of what it says.
+// A section is evidence that a message is about what it covers when it shares at least
+// minShared specific words with it (held by some retrieved sections, not all) and either
+// holds minShare of the message's words by weight or shares manyShared specific words: a
+// product question shares a word or two with billing policy ("backup", "workspace"), a
+// chatty billing question several of the section's own ("charged", "billing period").
 const (
-	minShare  = 0.5
-	minShared = 2
+	minShare   = 0.5
+	minShared  = 2
+	manyShared = 3
 )
 
 // Query is the text of a message that retrieval reads for triage: its subject and what
@@ -41,7 +43,7 @@ func Ground(t *Triage, m *Message, evidence []policy.Evidence) *Triage {
 		return t
 	}
 	ev, share, shared := closestSection(Query(m), evidence)
-	if share < minShare || len(shared) < minShared {
+	if len(shared) < minShared || (share < minShare && len(shared) < manyShared) {
 		return t
 	}
 	out := *t

@@ -1,0 +1,48 @@
+package activities_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/internal/testenv"
+)
+
+// Triage reads a message its classifier finds no billing topic in against the eligible
+// policy in Postgres: one the sample corpus's billing-period policy answers is drafted for
+// review in the bucket its closest section names, a product question stays not billing.
+func TestTriageGroundsNotBillingInEligiblePolicy(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	at := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	message := func(id, subject, body string) activities.MessageRef {
+		require.NoError(t, s.SaveMessage(ctx, &inbox.Message{MessageID: id, ThreadID: id, ReceivedAt: at,
+			From: inbox.Address{Email: "ana@customer.example"}, To: []string{"billing@company.example"}, Subject: subject, Body: body,
+			Account: &inbox.Account{ID: "A-1", Plan: "pro", Region: "eu"}}))
+		return activities.MessageRef{MessageID: id}
+	}
+	intake := &activities.Intake{Store: s, Triager: inbox.Classifier{}, Retriever: testenv.Activities(t, s, nil).Retriever}
+
+	billing := message("<stop@customer.example>", "No longer using it",
+		"We no longer use the workspace. How do we make sure nothing more is charged after the current billing period?")
+	tr, err := inbox.Classifier{}.Triage(ctx, &inbox.Message{Subject: "No longer using it",
+		Body: "We no longer use the workspace. How do we make sure nothing more is charged after the current billing period?"})
+	require.NoError(t, err)
+	require.Equal(t, inbox.BucketNotBilling, tr.Bucket, "the test needs a message the classifier's cues miss")
+	got, err := intake.Triage(ctx, billing)
+	require.NoError(t, err)
+	assert.True(t, got.Unsure, "the policy answers it: drafted for review (%s)", got.Reason)
+	assert.NotEqual(t, inbox.BucketNotBilling, got.Bucket, "the bucket the closest section names: %s", got.Reason)
+
+	product := message("<crash@customer.example>", "App crashes", "The Android app crashes every time I open the reports tab. Is there a fix?")
+	got, err = intake.Triage(ctx, product)
+	require.NoError(t, err)
+	assert.False(t, got.Unsure, got.Reason)
+	assert.Equal(t, inbox.BucketNotBilling, got.Bucket)
+}
