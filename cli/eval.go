@@ -62,6 +62,12 @@ says no policy answers). The table shows the labels, their mean confidence (a
 calibrated score is high for grounded, low for the rest) and the abstention rate per
 policy area.
 
+Confidence is the judge's raw score (0.6·faithfulness + 0.2·coverage + 0.2·fit, capped)
+read through the calibration mapping the worker uses too (calibration/confidence.json,
+refitted with supportdraft calibrate); expected_calibration_error is the mapping's,
+raw_expected_calibration_error the raw score's, and the table names the sets the mapping
+was fitted on: on any other set both are out of sample.
+
 --reviews compares a QA reviewer's labels with the automatic ones, per label, with
 Cohen's kappa. Its lines are {"ticket_id": "...", "label": "grounded", "note": "..."}.
 
