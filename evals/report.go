@@ -25,13 +25,13 @@ type Report struct {
 
 // RunInfo says what was evaluated, with what, and what failed.
 type RunInfo struct {
-	Corpus      string    `json:"corpus"`
-	Tickets     string    `json:"tickets"`
-	Versions    int       `json:"versions"`
-	Concurrency int       `json:"concurrency"`
-	Drafter     string    `json:"drafter"`
-	Judge       string    `json:"judge"`
-	Embedder    string    `json:"embedder"`
+	Corpus      string `json:"corpus"`
+	Tickets     string `json:"tickets"`
+	Versions    int    `json:"versions"`
+	Concurrency int    `json:"concurrency"`
+	Drafter     string `json:"drafter"`
+	Judge       string `json:"judge"`
+	Embedder    string `json:"embedder"`
 	// Calibration names the confidence mapping the drafts were scored with, and the sets
 	// it was fitted on: ECE on those sets is in sample.
 	Calibration string    `json:"calibration"`

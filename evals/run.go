@@ -132,7 +132,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep.Run = RunInfo{Corpus: opts.Corpus, Tickets: opts.Tickets, Versions: len(versions), Concurrency: concurrency,
 		Drafter: fmt.Sprintf("%T", p.Writer), Judge: fmt.Sprintf("%T", p.Judge), Embedder: p.Embedder.Name(),
 		Calibration: calibrationName(st.Activities().Calibration),
-		StartedAt: start.UTC(), Failures: rep.Run.Failures}
+		StartedAt:   start.UTC(), Failures: rep.Run.Failures}
 	rep.ElapsedS = time.Since(start).Seconds()
 	return rep, nil
 }

@@ -101,7 +101,7 @@ func TestIntakePaths(t *testing.T) {
 			want:      inbox.Decision{Decision: inbox.DecisionSkip, Stage: inbox.StageNotBilling, Bucket: inbox.BucketNotBilling},
 			wantSteps: []string{"kill_switch/pass", "first_response/pass", "filters/pass", "recipients/pass", "triage/skip"}},
 		{name: "not billing by its words but answered by policy is drafted for review", filters: pass, recipients: pass,
-			triage: &inbox.Triage{NeedsResponse: true, Bucket: inbox.BucketCancellation, Unsure: true, Reason: "no billing cue; but eligible policy holds most of it"},
+			triage:    &inbox.Triage{NeedsResponse: true, Bucket: inbox.BucketCancellation, Unsure: true, Reason: "no billing cue; but eligible policy holds most of it"},
 			want:      inbox.Decision{Decision: inbox.DecisionReview, Stage: inbox.StageUnsure, Bucket: inbox.BucketCancellation},
 			wantDraft: &activities.OpenDraftInput{Bucket: inbox.BucketCancellation, ForcedReview: "no billing cue; but eligible policy holds most of it"},
 			wantSteps: []string{"kill_switch/pass", "first_response/pass", "filters/pass", "recipients/pass", "triage/review", "draft/started"}},
