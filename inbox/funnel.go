@@ -91,9 +91,12 @@ func Filters(m *Message, rules *Rules) StepResult {
 }
 
 // RecipientStep is layer 4 as a step result. Mail from one of our own support addresses
-// is a loop (our own reply or autoresponder come back), skipped like automated mail.
+// is a loop (our own reply or autoresponder come back), skipped like automated mail. A
+// support address counts as ours only on the domain the mail was sent to: with the
+// default patterns (billing@*), a customer's own billing@ mailbox writing to us is a
+// person, not a loop.
 func RecipientStep(m *Message, s *Support) StepResult {
-	if s.Is(m.From.Email) {
+	if s.Is(m.From.Email) && sentToDomainOf(m, s, m.From.Email) {
 		return StepResult{Outcome: OutcomeSkip, Stage: StageAutomated, Reason: "mail loop: the sender " + m.From.Email + " is our own support address"}
 	}
 	r := s.Classify(m)
@@ -101,6 +104,25 @@ func RecipientStep(m *Message, s *Support) StepResult {
 		return StepResult{Outcome: OutcomeReview, Stage: StageRecipients, Reason: r.Reason}
 	}
 	return StepResult{Outcome: OutcomePass, Reason: r.Reason}
+}
+
+// sentToDomainOf reports whether the message went to one of our support addresses on the
+// domain of addr.
+func sentToDomainOf(m *Message, s *Support, addr string) bool {
+	domain := domainOf(normalAddress(addr))
+	for _, to := range append(append([]string{}, m.To...), m.Cc...) {
+		if s.Is(to) && domainOf(normalAddress(to)) == domain {
+			return true
+		}
+	}
+	return false
+}
+
+func domainOf(addr string) string {
+	if i := strings.LastIndex(addr, "@"); i >= 0 {
+		return addr[i+1:]
+	}
+	return ""
 }
 
 // UnknownAccount stands in for the plan and region of a sender the help desk matched to

@@ -46,3 +46,20 @@ func TestSupportGlobs(t *testing.T) {
 		}
 	}
 }
+
+// A customer's own billing@ mailbox writing to ours is a person; our own address writing
+// to us is a loop.
+func TestOnlyOurOwnDomainIsALoop(t *testing.T) {
+	s, err := NewSupport([]string{"billing@*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	customer := &Message{From: Address{Email: "billing@maplecrest.example"}, To: []string{"billing@ledgerly.example"}, Body: "Can we switch to annual billing now?"}
+	if r := RecipientStep(customer, s); r.Outcome == OutcomeSkip {
+		t.Errorf("a customer's billing@ mailbox was taken for a loop: %+v", r)
+	}
+	ours := &Message{From: Address{Email: "Billing+eu@ledgerly.example"}, To: []string{"billing@ledgerly.example"}, Body: "Re: your refund"}
+	if r := RecipientStep(ours, s); r.Outcome != OutcomeSkip || r.Stage != StageAutomated {
+		t.Errorf("our own address writing to us: %+v, want skipped as a loop", r)
+	}
+}
