@@ -13,9 +13,11 @@ import (
 //   - before the model is asked: when most of the words of substance the customer asks
 //     about are in no eligible evidence, the question is abstained on, with the note naming
 //     them, and no model call is made;
-//   - after it answers: when the reply and the sections its claims cite hold no topic word
-//     of what the customer asks, the model answered a question nobody asked (or claims an
-//     answer no source carries), and the answer becomes an abstention naming what was asked.
+//   - after it answers: the sections its claims cite are read against each asking clause
+//     (answers.go: idf-weighted subject support in one section, and the answer type the
+//     clause asks for); when they answer none, the model answered a question nobody asked
+//     (or claims an answer no source carries), and the answer becomes an abstention naming
+//     what the sections lack.
 //
 // A model's own abstention is kept as it is. An answer that leaves some questions of the
 // thread open gets a note naming them, as the extractive drafter's does.
