@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 )
@@ -45,4 +46,17 @@ func TestTriageGroundsNotBillingInEligiblePolicy(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, got.Unsure, got.Reason)
 	assert.Equal(t, inbox.BucketNotBilling, got.Bucket)
+}
+
+// Drafting scores with the embedded calibration mapping, the one the eval reports on: the
+// stack's activities carry it, and a judge's raw 0.85 is read through it.
+func TestActivitiesCalibrateWithTheEmbeddedMapping(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	acts := testenv.Activities(t, s, nil)
+	want := calibration.Default()
+	require.NotEmpty(t, want.Points)
+	assert.Equal(t, want.Version, acts.Calibration.Version)
+	assert.Equal(t, want.Apply(0.85), acts.Calibration.Apply(0.85))
+	assert.NotEqual(t, 0.85, acts.Calibration.Apply(0.85), "the mapping must change the raw score somewhere")
 }
