@@ -115,3 +115,37 @@ func TestHandOffSignatureWithAnotherSecretFailsVerification(t *testing.T) {
 	require.Len(t, desk.got, 1)
 	assert.ErrorIs(t, desk.got[0].verifyErr, auth.ErrSignatureBad)
 }
+
+// The probe's finding: an approved draft was handed off while the kill switch was on.
+// Now the hand-off refuses, retryably, while it is on, and delivers once it is lifted.
+func TestHandOffWaitsForTheKillSwitch(t *testing.T) {
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	require.NoError(t, s.SaveIteration(ctx, &drafts.Saved{TicketID: "T-H", Iteration: 1, Revision: 1, Status: drafts.StatusReady,
+		EligibleAt: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Refunds within 14 days.", ModelReply: "Refunds within 14 days."}, "refunds"))
+	desk := &helpDesk{}
+	srv := httptest.NewServer(desk)
+	defer srv.Close()
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestActivityEnvironment()
+	acts := &activities.Activities{Store: s, HelpDesk: helpdesk.New(srv.URL, secret)}
+	env.RegisterActivity(acts)
+	in := activities.HandOffInput{TicketID: "T-H", Iteration: 1, ApprovedBy: "alice", ApprovedAt: at}
+
+	require.NoError(t, s.SetHalted(ctx, true, "ops"))
+	_, err := env.ExecuteActivity(acts.HandOff, in)
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, err, &appErr)
+	assert.False(t, appErr.NonRetryable(), "retried: it goes out once the switch is lifted")
+	assert.Contains(t, appErr.Message(), "kill switch")
+	assert.Empty(t, desk.got, "nothing reached the help desk while halted")
+
+	require.NoError(t, s.SetHalted(ctx, false, "ops"))
+	v, err := env.ExecuteActivity(acts.HandOff, in)
+	require.NoError(t, err)
+	var res activities.HandOffResult
+	require.NoError(t, v.Get(&res))
+	assert.True(t, res.Delivered)
+	assert.Len(t, desk.got, 1)
+}

@@ -45,6 +45,16 @@ func (a *Activities) HandOff(ctx context.Context, in HandOffInput) (*HandOffResu
 	if a.HelpDesk == nil {
 		return &HandOffResult{}, nil
 	}
+	// The kill switch holds hand-offs too: a retryable error, so the draft goes out on a
+	// later attempt once the switch is lifted, or the hand-off ends failed with this
+	// reason (the review entry shows it) if it stays on past the retries.
+	halted, err := a.Store.Halted(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if halted {
+		return nil, temporal.NewApplicationError("drafting is halted by the kill switch: the hand-off waits until it is lifted", "Halted")
+	}
 	d, err := a.Store.Iteration(ctx, in.TicketID, in.Iteration)
 	if err != nil {
 		return nil, permanentIfMissing(err)

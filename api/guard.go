@@ -93,7 +93,17 @@ func (s *Server) checkHost(next echo.HandlerFunc) echo.HandlerFunc {
 func (s *Server) checkOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		if origin := r.Header.Get(echo.HeaderOrigin); origin != "" {
+		origin := r.Header.Get(echo.HeaderOrigin)
+		if origin == "null" {
+			// Browsers send "null" for a form posted from a page with Referrer-Policy
+			// no-referrer (our sign-in form) as well as from sandboxed frames: only
+			// Sec-Fetch-Site can tell them apart, so it must say same-origin.
+			if r.Header.Get("Sec-Fetch-Site") != "same-origin" {
+				return echo.NewHTTPError(http.StatusForbidden, `origin "null" may not change drafts unless the browser says the request is same-origin (Sec-Fetch-Site)`)
+			}
+			return next(c)
+		}
+		if origin != "" {
 			u, err := url.Parse(origin)
 			if err != nil || (u.Host != r.Host && !slices.Contains(s.Config.AllowedOrigins, origin)) {
 				return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("origin %q may not change drafts (SUPPORTDRAFT_ALLOWED_ORIGINS)", origin))

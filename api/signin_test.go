@@ -49,6 +49,8 @@ func TestSignInFormChecksOrigin(t *testing.T) {
 	for name, h := range map[string]map[string]string{
 		"evil Origin":           {"Origin": "https://evil.example"},
 		"cross-site, no Origin": {"Sec-Fetch-Site": "cross-site"},
+		"Origin null alone":     {"Origin": "null"},
+		"Origin null, cross":    {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
 	} {
 		resp := post(h)
 		assert.Equal(t, http.StatusForbidden, resp.StatusCode, name)
@@ -59,4 +61,6 @@ func TestSignInFormChecksOrigin(t *testing.T) {
 	resp := post(map[string]string{"Origin": "http://" + u.Host, "Sec-Fetch-Site": "same-origin"})
 	assert.Equal(t, http.StatusSeeOther, resp.StatusCode)
 	assert.NotEmpty(t, resp.Cookies(), "the app's own sign-in form works")
+	resp = post(map[string]string{"Origin": "null", "Sec-Fetch-Site": "same-origin"})
+	assert.Equal(t, http.StatusSeeOther, resp.StatusCode, "the form as Chrome posts it from a no-referrer page")
 }

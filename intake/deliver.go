@@ -26,14 +26,19 @@ type Target struct {
 
 // Deliver stores the message and runs its intake workflow, answering with the decision.
 // A message ID seen before is a duplicate: Temporal refuses the second workflow, and the
-// duplicate step is recorded here since no workflow runs for it.
+// duplicate step is recorded here since no workflow runs for it. A message the kill
+// switch skipped was not seen: its redelivery runs the funnel again (IntakeRunID).
 func (t Target) Deliver(ctx context.Context, m *inbox.Message) (*workflows.IntakeResult, error) {
 	if err := t.Store.SaveMessage(ctx, m); err != nil {
 		return nil, err
 	}
+	halts, err := t.Store.HaltedSkips(ctx, m.MessageID)
+	if err != nil {
+		return nil, err
+	}
 	in := &workflows.IntakeInput{MessageID: m.MessageID, ThreadID: m.ThreadID, Thread: m.Thread,
 		RemoteTriage: t.RemoteTriage, Draft: t.Draft}
-	res, duplicate, err := workflows.RunIntake(ctx, t.Temporal, t.Scope, t.TaskQueue, in)
+	res, duplicate, err := workflows.RunIntake(ctx, t.Temporal, t.Scope, t.TaskQueue, halts, in)
 	if err != nil {
 		return nil, err
 	}

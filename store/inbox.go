@@ -116,6 +116,17 @@ func (s *Store) RecordFunnel(ctx context.Context, events []inbox.Event) error {
 	return nil
 }
 
+// HaltedSkips is how many times the kill switch skipped a message: each such run leaves
+// the message unseen, so its redelivery is processed (workflows.IntakeRunID).
+func (s *Store) HaltedSkips(ctx context.Context, messageID string) (int, error) {
+	var n int
+	err := s.db.QueryRow(ctx, `SELECT count(*) FROM funnel_events WHERE message_id = $1 AND stage = 'kill_switch' AND outcome = 'skip'`, messageID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("kill switch skips of message %s: %w", messageID, err)
+	}
+	return n, nil
+}
+
 // FunnelEvents returns a message's recorded step decisions in order.
 func (s *Store) FunnelEvents(ctx context.Context, messageID string) ([]inbox.Event, error) {
 	rows, err := s.db.Query(ctx, `SELECT message_id, thread_id, stage, outcome, reason, bucket, at

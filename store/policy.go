@@ -217,11 +217,10 @@ func insertChunks(ctx context.Context, tx pgx.Tx, versionID int64, chunks []poli
 
 // Reembed re-embeds every chunk whose stored embedder differs from emb, so a change of
 // embedder (model or dimensions) never mixes incomparable vectors. It reports how many
-// chunks it rewrote.
+// chunks it rewrote. With nothing to rewrite it runs no DDL at all, so a worker that
+// calls it at start runs under the app role (the index is migrate's, VectorIndex); a
+// change of embedder builds the new index and partitions, which needs the schema's owner.
 func (s *Store) Reembed(ctx context.Context, emb Embedder, progress func(done, total int)) (int, error) {
-	if err := s.EnsureVectorIndex(ctx, emb); err != nil {
-		return 0, err
-	}
 	rows, err := s.db.Query(ctx, `SELECT id, text FROM chunks WHERE embedder <> $1 ORDER BY id`, emb.Name())
 	if err != nil {
 		return 0, err
@@ -230,6 +229,13 @@ func (s *Store) Reembed(ctx context.Context, emb Embedder, progress func(done, t
 	todo, err := pgx.CollectRows(rows, pgx.RowToStructByPos[stale])
 	if err != nil {
 		return 0, err
+	}
+	if len(todo) == 0 {
+		return 0, nil
+	}
+	if err := s.EnsureVectorIndex(ctx, emb); err != nil {
+		return 0, fmt.Errorf("%d chunks need the embedder %s: run `supportdraft policy reembed` as the schema's owner (SUPPORTDRAFT_MIGRATE_URL): %w",
+			len(todo), emb.Name(), err)
 	}
 	const batchSize = 64
 	for start := 0; start < len(todo); start += batchSize {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -66,6 +67,9 @@ const PoolSize = 12
 // scans of mid-sized scopes (docs/decisions/005-retrieval-graphs.md).
 const EFSearch = 100
 
+// ConnectTimeout bounds opening one connection when the URL sets no connect_timeout.
+const ConnectTimeout = 5 * time.Second
+
 // Open connects to databaseURL and checks the connection.
 func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(databaseURL)
@@ -77,6 +81,13 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	// the URL still wins.
 	if !strings.Contains(databaseURL, "pool_max_conns") {
 		cfg.MaxConns = PoolSize
+	}
+	// An unreachable server that drops packets rather than refusing them would hold each
+	// request for the operating system's TCP timeout (minutes); bounded, a route fails in
+	// seconds with a 503 and the send hook answers unchecked. connect_timeout in the URL
+	// still wins.
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = ConnectTimeout
 	}
 	// Postgres' notices go to the log instead of being dropped: pgvector says in one when
 	// a graph outgrew maintenance_work_mem and its build went on, many times slower, on

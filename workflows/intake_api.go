@@ -1,6 +1,10 @@
 package workflows
 
-import "github.com/supportdraft/supportdraft/inbox"
+import (
+	"fmt"
+
+	"github.com/supportdraft/supportdraft/inbox"
+)
 
 // The intake workflow's contract: one workflow per inbound message runs the funnel
 // (duplicate and kill switch, first responses only, automated mail and rules, recipients,
@@ -17,6 +21,17 @@ func IntakeWorkflowID(scope, messageID string) string {
 		return "intake/" + messageID
 	}
 	return "intake/" + scope + "/" + messageID
+}
+
+// IntakeRunID is the workflow ID of a message's intake after halts runs of it were
+// skipped by the kill switch: the plain IntakeWorkflowID before any, then a new ID per
+// halt. A redelivery of a message the kill switch skipped is then processed, not refused
+// as a duplicate; a redelivery of one the funnel did process still meets its ID.
+func IntakeRunID(scope, messageID string, halts int) string {
+	if halts == 0 {
+		return IntakeWorkflowID(scope, messageID)
+	}
+	return fmt.Sprintf("%s/after-halt-%d", IntakeWorkflowID(scope, messageID), halts)
 }
 
 // IntakeInput starts an intake workflow: the message's IDs and thread facts, never its text

@@ -17,10 +17,11 @@ import (
 // that already has a workflow — running, completed, or within the namespace's retention —
 // is a duplicate: Temporal refuses the start and RunIntake answers duplicate = true with no
 // result. Only a failed earlier run may be started again, so a webhook redelivered after
-// a failure gets another try.
-func RunIntake(ctx context.Context, c client.Client, scope, taskQueue string, in *IntakeInput) (res *IntakeResult, duplicate bool, err error) {
+// a failure gets another try. halts is how many earlier runs the kill switch skipped
+// (IntakeRunID): such a run did not see the message, so a redelivery runs anew.
+func RunIntake(ctx context.Context, c client.Client, scope, taskQueue string, halts int, in *IntakeInput) (res *IntakeResult, duplicate bool, err error) {
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                                       IntakeWorkflowID(scope, in.MessageID),
+		ID:                                       IntakeRunID(scope, in.MessageID, halts),
 		TaskQueue:                                taskQueue,
 		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
 		WorkflowIDConflictPolicy:                 enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
