@@ -1,6 +1,7 @@
 package email_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,7 +107,7 @@ func TestParseRefusesNamingWhatIsWrong(t *testing.T) {
 		{"no from", "To: billing@company.example\r\nSubject: " + secret + "\r\n\r\n" + secret, `header "From" is missing`},
 		{"bad from", "From: " + secret + "\r\nTo: billing@company.example\r\n\r\nhi", `header "From" is missing or is not an address`},
 		{"bad to", "From: a@b.example\r\nTo: " + secret + " <<\r\n\r\nhi", `header "To" is not a list of addresses`},
-		{"too long", "From: a@b.example\r\nMessage-ID: <big@b.example>\r\n\r\n" + strings.Repeat("a", inbox.MaxBody+1), "longer than 100000 bytes"},
+		{"too long", "From: a@b.example\r\nMessage-ID: <big@b.example>\r\n\r\n" + strings.Repeat("a", inbox.MaxBody+1), fmt.Sprintf("longer than %d bytes", inbox.MaxBody)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := email.Parse([]byte(tc.raw), received)
