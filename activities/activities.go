@@ -21,6 +21,7 @@ import (
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/retrieval"
+	"github.com/supportdraft/supportdraft/slackreview"
 	"github.com/supportdraft/supportdraft/sources"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -49,6 +50,9 @@ type Activities struct {
 	// HelpDesk receives approved drafts as draft replies (SUPPORTDRAFT_HELPDESK_URL) or
 	// internal notes (Zendesk); nil records approvals without delivering them.
 	HelpDesk helpdesk.Deliverer
+	// Slack receives each queued draft for the reviewers; nil (no SUPPORTDRAFT_SLACK_CHANNEL)
+	// posts nothing.
+	Slack *slackreview.Poster
 
 	tickets ticketCache
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/inbox"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -68,6 +69,9 @@ type Config struct {
 	Codec          converter.PayloadCodec // the Temporal payload codec, served to the Web UI at /codec (nil: none)
 	Zendesk        *Zendesk               // the Zendesk sidebar app and events (nil: their routes answer 404)
 	FrameAncestors []string               // origins allowed to frame the pages (empty: pages set none, the Zendesk sidebar 'none')
+	OwnAddresses   *inbox.Support         // raw mail from these, or naming them in X-Loop, is a loop (nil: no check)
+	Slack          *Slack                 // reviewers' decisions from Slack (nil: the route answers 404)
+	NotifySlack    bool                   // passed to new draft workflows: post each queued draft to Slack
 }
 
 type metrics struct {
@@ -77,6 +81,9 @@ type metrics struct {
 	intake     *prometheus.CounterVec
 	inbox      *prometheus.CounterVec
 	failedOpen prometheus.Counter
+	// slackRefused counts Slack interactivity requests refused, by reason (unsigned,
+	// forged, stale, replayed, not_a_reviewer).
+	slackRefused *prometheus.CounterVec
 
 	revisionConflicts prometheus.Counter
 	rateLimited       *prometheus.CounterVec
@@ -116,7 +123,11 @@ func newMetrics() *metrics {
 		Help: "Send-check verdicts written to the local spool because the database could not record them.",
 	})
 	m.zendesk = newZendeskMetrics()
-	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake, m.inbox, m.failedOpen, m.revisionConflicts, m.rateLimited, m.spooled)
+	m.slackRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "supportdraft_slack_requests_refused_total",
+		Help: "Slack interactivity requests refused, by reason: unsigned, forged, stale, replayed, not_a_reviewer.",
+	}, []string{"reason"})
+	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake, m.inbox, m.failedOpen, m.revisionConflicts, m.rateLimited, m.spooled, m.slackRefused)
 	m.registry.MustRegister(m.zendesk.collectors()...)
 	return m
 }
@@ -149,6 +160,8 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/tickets/:ticket/revisions", s.newRevision, append([]echo.MiddlewareFunc{checkTicketParam}, change...)...)
 	// The help desk posts every inbound email here: no per-token rate limit, which would drop mail.
 	v1.POST("/inbox/messages", s.inboundMessage, s.checkOrigin)
+	v1.POST("/inbox/raw", s.inboundRaw, s.checkOrigin)
+	v1.POST("/slack/interactions", s.slackInteraction)
 	v1.GET("/admin/killswitch", s.killSwitch)
 	v1.POST("/admin/killswitch", s.setKillSwitch, s.checkOrigin)
 	v1.GET("/review/queue", s.reviewQueue)

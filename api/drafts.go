@@ -96,7 +96,8 @@ func (s *Server) open(c echo.Context, t *ticket.Ticket, save bool) error {
 		}
 	}
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
-		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay}
+		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay,
+		NotifySlack: s.Config.NotifySlack}
 	view, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in)
 	if err != nil {
 		if inserted && !reachedWorkflow(err) {

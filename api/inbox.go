@@ -1,12 +1,18 @@
 package api
 
 import (
+	"fmt"
+	"io"
+	"mime"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/supportdraft/supportdraft/email"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/intake"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 // inboundMessage is the help desk's webhook for inbound mail. It stores the message, runs
@@ -21,12 +27,48 @@ func (s *Server) inboundMessage(c echo.Context) error {
 	if err := m.Validate(); err != nil {
 		return badRequest("%v", err)
 	}
-	target := intake.Target{Store: s.Store, Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue,
-		RemoteTriage: s.Config.RemoteTriage, Draft: true}
 	if err := s.reachTemporal(c.Request().Context()); err != nil {
 		return err
 	}
-	res, err := target.Deliver(c.Request().Context(), m)
+	res, err := s.intakeTarget().Deliver(c.Request().Context(), m)
+	return s.answerIntake(c, res, err)
+}
+
+// inboundRaw takes a raw RFC 5322 message, as inbound-parse services and mail relays post
+// it, into the same funnel as the JSON webhook (package email parses it; intake threads
+// it by Message-ID). The body is the message itself, sent as message/rfc822; it is
+// received now.
+func (s *Server) inboundRaw(c echo.Context) error {
+	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	switch ct {
+	case "message/rfc822", "text/plain", "application/octet-stream", "":
+	default:
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType,
+			fmt.Sprintf("Content-Type %s: post the raw RFC 5322 message as the body, with Content-Type message/rfc822", ct))
+	}
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "read body: "+err.Error())
+	}
+	m, err := email.Parse(body, time.Now())
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	if err := s.reachTemporal(c.Request().Context()); err != nil {
+		return err
+	}
+	res, err := s.intakeTarget().DeliverMail(c.Request().Context(), m)
+	return s.answerIntake(c, res, err)
+}
+
+// intakeTarget is where both inbox routes deliver: live traffic, drafting survivors.
+func (s *Server) intakeTarget() intake.Target {
+	return intake.Target{Store: s.Store, Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue,
+		RemoteTriage: s.Config.RemoteTriage, Draft: true, Own: s.Config.OwnAddresses}
+}
+
+// answerIntake counts the funnel's decision and answers with it.
+func (s *Server) answerIntake(c echo.Context, res *workflows.IntakeResult, err error) error {
 	if err != nil {
 		return err
 	}

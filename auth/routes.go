@@ -29,6 +29,7 @@ var routes = map[string]Access{
 	// Help-desk webhooks: signed, help-desk tokens only.
 	"POST /v1/tickets/:ticket/revisions": hookOnly,
 	"POST /v1/inbox/messages":            hookOnly,
+	"POST /v1/inbox/raw":                 hookOnly, // raw RFC 5322 mail from an inbound-parse service
 
 	// The kill switch halts drafting for everyone: admins only.
 	"GET /v1/admin/killswitch":  adminOnly,
@@ -41,6 +42,9 @@ var routes = map[string]Access{
 	"POST /v1/drafts/:ticket/approve": reviewDrafts,
 	"POST /v1/drafts/:ticket/pull":    reviewDrafts,
 	"POST /v1/drafts/:ticket/kill":    reviewDrafts,
+	// Reviewers' clicks in Slack: no token, Slack's request signature instead, checked by
+	// the handler, which allows each action to the roles the three routes above allow.
+	"POST /v1/slack/interactions": public,
 
 	// The payload codec for the Temporal Web UI: decoding shows customer text, so only
 	// reviewers and admins; the CORS preflight carries no credentials and no data.

@@ -31,6 +31,7 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"POST /v1/drafts/:ticket/send-check": sendHook,
 		"POST /v1/tickets/:ticket/revisions": hook,
 		"POST /v1/inbox/messages":            hook,
+		"POST /v1/inbox/raw":                 hook,
 		"GET /v1/admin/killswitch":           admins,
 		"POST /v1/admin/killswitch":          admins,
 		"GET /app/":                          agents,
@@ -53,8 +54,9 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 			continue
 		}
 		if access.Public {
-			assert.Contains(t, []string{"GET /healthz", "GET /readyz", "OPTIONS /codec/decode", "OPTIONS /codec/encode", "GET /app/session", "POST /app/session", "GET /app/login", "GET /app/assets/*"}, key,
-				"only probes, sign-in and static assets are public")
+			assert.Contains(t, []string{"GET /healthz", "GET /readyz", "OPTIONS /codec/decode", "OPTIONS /codec/encode", "GET /app/session", "POST /app/session", "GET /app/login", "GET /app/assets/*",
+				"POST /v1/slack/interactions"}, key,
+				"only probes, sign-in, static assets and Slack's signed interactions are public")
 			continue
 		}
 		roles := ""

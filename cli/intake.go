@@ -14,6 +14,7 @@ import (
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/intake/replay"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/slackreview"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -31,18 +32,23 @@ func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) erro
 	if err != nil {
 		return usageError{fmt.Errorf("SUPPORTDRAFT_SUPPORT_ADDRESSES: %w", err)}
 	}
-	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay}
+	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
+		NotifySlack: cfg.SlackChannel != ""}
 	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg),
 		Retriever: st.Activities().Retriever, StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
 	return nil
 }
 
 // workerActivities are the draft workflow's steps of a worker process: the stack's, with
-// the help desk approved drafts are handed to (SUPPORTDRAFT_HELPDESK_URL, Zendesk).
+// the help desk approved drafts are handed to (SUPPORTDRAFT_HELPDESK_URL, Zendesk), and
+// the reviewers' Slack channel queued drafts are posted to when SUPPORTDRAFT_SLACK_CHANNEL is set.
 func workerActivities(st *stack.Stack, cfg config.Config) *activities.Activities {
 	acts := st.Activities()
 	if d := handOff(cfg); d != nil {
 		acts.HelpDesk = d
+	}
+	if cfg.SlackChannel != "" {
+		acts.Slack = slackreview.NewPoster(cfg.SlackToken, cfg.SlackChannel, cfg.SlackAPIURL)
 	}
 	return acts
 }
@@ -51,11 +57,12 @@ func newIntakeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "intake",
 		Short: "Run inbound mail through the intake funnel",
-		Long: `intake runs inbound messages (the help desk's webhook format, JSONL for sets) through
-the funnel: duplicate and kill switch, first responses only, automated mail and the
-domain and keyword rules, recipients, triage. Only survivors are drafted.`,
+		Long: `intake runs inbound messages through the funnel: duplicate and kill switch, first
+responses only, automated mail and the domain and keyword rules, recipients, triage. Only
+survivors are drafted. replay takes sets in the help desk's webhook format (JSONL);
+imap reads a mailbox.`,
 	}
-	cmd.AddCommand(newIntakeReplayCmd())
+	cmd.AddCommand(newIntakeReplayCmd(), newIntakeIMAPCmd())
 	return cmd
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/supportdraft/supportdraft/codec"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/slackreview"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/temporalclient"
@@ -167,6 +168,10 @@ func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 	if err != nil {
 		return err
 	}
+	own, err := cfg.Mail.Own()
+	if err != nil {
+		return err
+	}
 	srv := st.API(api.Config{
 		TaskQueue: workflows.TaskQueue, RemoteTriage: providers.Triager(cfg).Remote(), TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
 		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
@@ -174,6 +179,7 @@ func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 		AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins,
 		RateLimit: api.RateLimit{PerMinute: h.RatePerMinute, Burst: h.RateBurst}, Spool: spool, Codec: payloadCodec,
 		Zendesk: zd, FrameAncestors: cfg.FrameAncestors,
+		OwnAddresses: own, NotifySlack: cfg.SlackChannel != "", Slack: slackConfig(cfg),
 	}, slog.Default())
 	srv.Auth = newGuard(st, cfg)
 	httpSrv := api.NewHTTPServer(cfg.HTTPAddr, srv.Handler())
@@ -208,4 +214,17 @@ func replaySpool(ctx context.Context, spool *api.Spool, st *store.Store) {
 		case <-time.After(spoolReplay):
 		}
 	}
+}
+
+// slackConfig is the interactivity side of the reviewers' Slack app, nil when no signing
+// secret is configured.
+func slackConfig(cfg config.Config) *api.Slack {
+	if cfg.SlackSigningSecret == "" {
+		return nil
+	}
+	s := &api.Slack{SigningSecret: cfg.SlackSigningSecret, Reviewers: cfg.SlackReviewers}
+	if cfg.SlackToken != "" {
+		s.Poster = slackreview.NewPoster(cfg.SlackToken, cfg.SlackChannel, cfg.SlackAPIURL)
+	}
+	return s
 }

@@ -50,6 +50,8 @@ type Config struct {
 	Hardening // input sets, HTTP defences (hardening.go)
 	Zendesk   // the Zendesk app and events (zendesk.go)
 	Database  // the migration URL and the app role (database.go)
+	Mail      // own addresses and the IMAP mailbox (mail.go)
+	Slack     // the reviewers' Slack app (slack.go)
 }
 
 // FromEnv reads the environment; an error names the variable and the value it refused.
@@ -149,6 +151,12 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if err := c.readZendesk(); err != nil {
+		return c, err
+	}
+	if err := c.readMail(); err != nil {
+		return c, err
+	}
+	if err := c.readSlack(); err != nil {
 		return c, err
 	}
 	return c, nil

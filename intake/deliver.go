@@ -22,6 +22,9 @@ type Target struct {
 	Scope        string
 	RemoteTriage bool
 	Draft        bool // start or join draft workflows for survivors
+	// Own are our own addresses: raw mail sent from one of them, or naming one in X-Loop,
+	// is our own mail coming back (DeliverMail). Nil: no such check.
+	Own *inbox.Support
 }
 
 // Deliver stores the message and runs its intake workflow, answering with the decision.
@@ -29,6 +32,12 @@ type Target struct {
 // duplicate step is recorded here since no workflow runs for it. A message the kill
 // switch skipped was not seen: its redelivery runs the funnel again (IntakeRunID).
 func (t Target) Deliver(ctx context.Context, m *inbox.Message) (*workflows.IntakeResult, error) {
+	return t.deliver(ctx, m, false)
+}
+
+// deliver is Deliver; resumed marks a message this caller handed to the funnel before a
+// crash, whose workflow, if it exists, is the caller's own: no duplicate is recorded then.
+func (t Target) deliver(ctx context.Context, m *inbox.Message, resumed bool) (*workflows.IntakeResult, error) {
 	if err := t.Store.SaveMessage(ctx, m); err != nil {
 		return nil, err
 	}
@@ -46,6 +55,10 @@ func (t Target) Deliver(ctx context.Context, m *inbox.Message) (*workflows.Intak
 		return res, nil
 	}
 	res = &workflows.IntakeResult{Decision: workflows.DuplicateDecision(m.MessageID)}
+	if resumed {
+		res.Reason = "delivered before a restart; its intake workflow already ran or runs"
+		return res, nil
+	}
 	ev := inbox.Event{MessageID: m.MessageID, ThreadID: m.ThreadID, Step: inbox.StepDuplicate,
 		Outcome: inbox.OutcomeSkip, Reason: res.Reason, At: time.Now().UTC()}
 	if err := t.Store.RecordFunnel(context.WithoutCancel(ctx), []inbox.Event{ev}); err != nil {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh runs every test against real services: it starts Postgres + pgvector and the
-# Temporal dev server through services.sh (idempotent; seconds when already up), installs
+# Temporal dev server through services.sh (idempotent; seconds when already up), the
+# Dovecot IMAP test instance through imap.sh (the mail tests read a real mailbox), installs
 # chromium for the browser tests (if missing), then `go vet` and `go test` over the whole
 # module. A missing service fails the run: no test skips because a service is absent.
 # With --cluster the same tests run against the Temporal cluster of scripts/cluster.sh
@@ -15,6 +16,8 @@ done
 # Each script's exports are assigned first: inside eval "$(…)" its failure would go
 # unnoticed, and the --cluster run would test the dev server instead.
 exports=$(scripts/services.sh)
+eval "$exports"
+exports=$(scripts/imap.sh)
 eval "$exports"
 if $cluster; then
   exports=$(scripts/cluster.sh up)

@@ -99,6 +99,10 @@ type DraftInput struct {
 	// ReviewDelay is how long a queued draft can be pulled back or killed before it may
 	// reach the help desk; zero means 10 minutes.
 	ReviewDelay time.Duration `json:"review_delay,omitempty"`
+	// NotifySlack posts each queued iteration to the reviewers' Slack channel (the
+	// NotifyReviewers activity). Off in runs started before it existed, so their
+	// histories replay unchanged.
+	NotifySlack bool `json:"notify_slack,omitempty"`
 
 	// Carried across continue-as-new.
 	Iteration   int                  `json:"iteration,omitempty"`

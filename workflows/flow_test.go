@@ -46,6 +46,7 @@ type flow struct {
 	sent       []review.SentReply
 	handOffs   []activities.HandOffInput // HandOff attempts, in order
 	handOff    func(attempt int) (*activities.HandOffResult, error)
+	notified   []activities.NotifyInput // NotifyReviewers calls, in order
 
 	savedBefore int                    // iterations saved by earlier runs: Save numbers after them
 	buildKeys   []string               // Save calls' build keys, in order
@@ -142,6 +143,10 @@ func newFlow(t *testing.T, localModels bool) *flow {
 			return f.handOff(len(f.handOffs))
 		}
 		return &activities.HandOffResult{Delivered: true}, nil
+	}).Maybe()
+	f.env.OnActivity(f.acts.NotifyReviewers, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.NotifyInput) (string, error) {
+		f.notified = append(f.notified, in)
+		return "1733300000.000100", nil
 	}).Maybe()
 	return f
 }

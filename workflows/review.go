@@ -28,6 +28,26 @@ func (w *run) enqueue(ctx workflow.Context) {
 		ForcedReview: w.in.ForcedReview, QueuedAt: now, ReviewUntil: now.Add(delay)}
 	w.saveReview(ctx)
 	w.startWindow()
+	if w.in.NotifySlack {
+		w.notifyReviewers(*w.review)
+	}
+}
+
+// notifyReviewers posts the entry to Slack beside the workflow's other work: a slow or
+// failing Slack delays no decision, and a failure after the retries is only logged (the
+// review queue page still lists the draft).
+func (w *run) notifyReviewers(entry review.Entry) {
+	workflow.Go(w.root, func(ctx workflow.Context) {
+		opts := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: 15 * time.Second,
+			RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2,
+				MaximumInterval: 30 * time.Second, MaximumAttempts: 5},
+		})
+		in := activities.NotifyInput{TicketID: entry.TicketID, Iteration: entry.Iteration, Bucket: entry.Bucket, ForcedReview: entry.ForcedReview}
+		if err := workflow.ExecuteActivity(opts, a.NotifyReviewers, in).Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Warn("could not post the queued draft to Slack", "ticket", entry.TicketID, "iteration", entry.Iteration, "error", err)
+		}
+	})
 }
 
 // startWindow runs the current entry's review window: when it ends, an approved draft is

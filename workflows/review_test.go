@@ -37,6 +37,25 @@ func TestReviewFinishedDraftIsQueuedAndMarked(t *testing.T) {
 	assert.Equal(t, review.Closed, f.lastReview().State, "a discarded draft leaves the queue")
 }
 
+// With NotifySlack each queued iteration is posted to the reviewers once; without it (runs
+// started before it existed too) nothing is.
+func TestReviewQueuedDraftIsPostedToSlackWhenAsked(t *testing.T) {
+	for _, notify := range []bool{true, false} {
+		t.Run(map[bool]string{true: "notify", false: "silent"}[notify], func(t *testing.T) {
+			f := newFlow(t, true)
+			f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+			f.at(5*time.Minute, workflows.UpdateDiscard, nil, nil)
+			f.runInput(&workflows.DraftInput{TicketID: "T-1", Revision: 1, IdleTimeout: time.Hour, Bucket: "refunds",
+				ForcedReview: "support only in cc", NotifySlack: notify})
+			if !notify {
+				assert.Empty(t, f.notified)
+				return
+			}
+			assert.Equal(t, []activities.NotifyInput{{TicketID: "T-1", Iteration: 1, Bucket: "refunds", ForcedReview: "support only in cc"}}, f.notified)
+		})
+	}
+}
+
 // Approved during the window, the draft reaches the help desk when the window ends, not before.
 func TestReviewApprovedDraftIsHandedOffWhenTheWindowEnds(t *testing.T) {
 	f := newFlow(t, true)
