@@ -59,7 +59,9 @@ const MaxPerDoc = 3
 // of any one chunk, and the chunks it alone would select are too many to score at every
 // query; such terms still count in the score of every chunk the lexical arm ranks. The pool
 // the arm ranks is therefore every eligible chunk with a selective term, plus the vector
-// arm's candidates.
+// arm's candidates. The chunks with a selective term are found through the GIN index of
+// chunks' lexemes first, and only then checked for eligibility (matched): the other
+// order walks the account's whole partition; with no selective term, nothing is read.
 //
 // The score of a pooled chunk is BM25 with field weights: a term's frequency counts each
 // position by its field's weight (its label: A title, B heading, D text), and saturates with BM25K1 and the chunk's length
@@ -89,9 +91,12 @@ phrases AS MATERIALIZED (
   JOIN terms t ON t.lexeme = ANY (tsvector_to_array(to_tsvector('english', p)))
   GROUP BY p
   HAVING count(*) = (SELECT count(*) FROM unnest(to_tsvector('english', p)))),
+matched AS MATERIALIZED (
+  SELECT c.id FROM chunks c
+  WHERE (SELECT bool_or(selective) FROM terms)
+    AND tsvector_to_array(c.lex) && (SELECT array_agg(lexeme) FROM terms WHERE selective)),
 pool AS (
-  SELECT c.id %[1]s
-    AND tsvector_to_array(c.lex) && (SELECT array_agg(lexeme) FROM terms WHERE selective)
+  SELECT c.id %[1]s AND c.id IN (SELECT id FROM matched)
   UNION
   SELECT chunk_id FROM candidates),
 scored AS MATERIALIZED (
