@@ -16,6 +16,7 @@ import (
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/internal/reference"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/retrieval"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -169,7 +170,8 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		next := func(rng *rand.Rand) store.Query {
 			text := query(rng)
 			vec, _ := emb.Embed(ctx, []string{text})
-			return store.Query{At: benchAt, Account: acct, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k}
+			return store.Query{At: benchAt, Account: acct, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k,
+				VectorWeight: retrieval.VectorWeight(emb)}
 		}
 		qs := make([]store.Query, opt.Queries)
 		for i := range qs {

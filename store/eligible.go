@@ -40,6 +40,9 @@ type Query struct {
 	Vector   []float32 // the question embedded with Embedder
 	Embedder string    // only chunks embedded by the same model are comparable
 	K        int
+	// VectorWeight is how much the vector arm's vote counts in the fusion, the lexical
+	// arm's counting 1 (Fuse): retrieval.VectorWeight says it for each embedder.
+	VectorWeight float64
 	// EFSearch, when not 0, replaces store.EFSearch for this query's HNSW walk, so that
 	// `bench retrieval --ef-search` can weigh recall against latency on one corpus.
 	EFSearch int
@@ -80,7 +83,7 @@ func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Fuse(hits, q.Account.Locale, q.K), nil
+	return Fuse(hits, q, q.K), nil
 }
 
 // Arms returns every chunk either arm of retrieval kept for q, unfused, with each arm's

@@ -266,7 +266,8 @@ func TestEligibilityMatrix(t *testing.T) {
 }
 
 // TestEligibleScoresAndLocale pins the ranking contract of store.Eligible: score is the
-// reciprocal-rank fusion of both arms, 1/(RRFK+rank) for each arm that ranks the chunk,
+// reciprocal-rank fusion of both arms, 1/(RRFK+rank) for the lexical arm's rank and
+// VectorWeight/(RRFK+rank) for the vector arm's,
 // plus LocaleBonus for chunks in the account's locale, so that of two equally ranked
 // sections the account's language comes first.
 func TestEligibleScoresAndLocale(t *testing.T) {
@@ -287,14 +288,14 @@ func TestEligibleScoresAndLocale(t *testing.T) {
 		t.Run(locale, func(t *testing.T) {
 			hits, err := s.Eligible(ctx, store.Query{At: ts(t, "2026-06-01T00:00:00Z"),
 				Account: policy.Account{Plan: "pro", Region: "eu", Locale: locale},
-				Text:    text, Vector: vec[0], Embedder: emb.Name(), K: 10})
+				Text:    text, Vector: vec[0], Embedder: emb.Name(), K: 10, VectorWeight: 0.5})
 			require.NoError(t, err)
 			require.Len(t, hits, 2)
 			assert.Equal(t, locale, hits[0].Locale, "the account's locale ranks first")
 			for _, h := range hits {
 				require.Positive(t, h.VectorRank, "%s is in the vector arm", h.ChunkID)
 				require.Positive(t, h.TextRank, "%s is in the lexical arm", h.ChunkID)
-				want := 1/float64(store.RRFK+h.VectorRank) + 1/float64(store.RRFK+h.TextRank)
+				want := 0.5/float64(store.RRFK+h.VectorRank) + 1/float64(store.RRFK+h.TextRank)
 				if h.Locale == locale {
 					want += store.LocaleBonus
 				}

@@ -175,22 +175,23 @@ func QueryPhrases(query string) []string {
 	return out
 }
 
-// Fuse orders the hits of both arms by reciprocal-rank fusion: each arm that ranks a chunk
-// r-th adds 1/(RRFK + r), and a chunk in the account's locale adds LocaleBonus. It keeps
-// k of them, at most MaxPerDoc per document first (Diversify), and numbers their fused
-// ranks. Each hit's evidence score is its similarity (see Hit).
-func Fuse(hits []Hit, locale string, k int) []Hit {
+// Fuse orders the hits of both arms of q by reciprocal-rank fusion: the lexical arm's rank
+// r adds 1/(RRFK + r), the vector arm's q.VectorWeight/(RRFK + r), and a chunk in the
+// account's locale adds LocaleBonus. It keeps k of them, at most MaxPerDoc per document
+// first (Diversify), and numbers their fused ranks. Each hit's evidence score is its
+// similarity (see Hit).
+func Fuse(hits []Hit, q Query, k int) []Hit {
 	for i := range hits {
 		h := &hits[i]
 		h.Score = h.Similarity
 		h.Fused = 0
 		if h.VectorRank > 0 {
-			h.Fused += 1.0 / float64(RRFK+h.VectorRank)
+			h.Fused += q.VectorWeight / float64(RRFK+h.VectorRank)
 		}
 		if h.TextRank > 0 {
 			h.Fused += 1.0 / float64(RRFK+h.TextRank)
 		}
-		if h.Locale == locale {
+		if h.Locale == q.Account.Locale {
 			h.Fused += LocaleBonus
 		}
 	}
