@@ -45,9 +45,11 @@ fused:
            words weigh more, and a phrase of the question found as written
            ("Gold Rewards Card") adds a bonus
 
-Each arm that ranks a chunk r-th adds 1/(60 + r) to its fused score; a chunk in the
-account's locale adds half a first place. At most three chunks of one document come
-before the chunks of other documents.
+The lexical arm's rank r adds 1/(60 + r) to a chunk's fused score; the vector arm's adds
+as much with an embedding model, and a quarter of it with the local hashing embedder,
+whose vectors are themselves a bag of words. A chunk in the account's locale adds half a
+first place. At most three chunks of one document come before the chunks of other
+documents.
 
 With --ticket, the ticket is searched as a draft searches it: once for its whole text,
 once per customer message of a thread and once per question of a message that asks
