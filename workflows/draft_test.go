@@ -161,7 +161,7 @@ func TestDraftWithLocalModelsRunsModelStepsAsLocalActivities(t *testing.T) {
 }
 
 // liar is a model that invents a refund window, cites a chunk that does not exist, and
-// misquotes a real one, around one honest sentence.
+// misquotes a retrieved one, around one honest sentence.
 var liar = llm.Answer{
 	Reply: "Hi, thanks for writing. Annual plans can be refunded in full within 14 days of the purchase date or the renewal date. " +
 		"You have a 30-day refund window on annual plans. We will credit 20% of your plan as compensation. " +
@@ -176,7 +176,7 @@ var liar = llm.Answer{
 		{Sentence: "We will credit 20% of your plan as compensation.",
 			ChunkIDs: []string{"billing/goodwill@1#credits"}, Quote: "We credit 20% of the plan."},
 		{Sentence: "Refunds are issued within 2 business days.",
-			ChunkIDs: []string{"billing/refunds-annual@4#what-is-refunded"}, Quote: "Refunds are issued within 2 business days."},
+			ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: "Refunds are issued within 2 business days."},
 	},
 }
 
