@@ -71,6 +71,7 @@ func (w *run) setup(ctx workflow.Context) error {
 		{UpdateApprove, w.approve, w.validateDecision},
 		{UpdatePull, w.pull, w.validateDecision},
 		{UpdateKill, w.kill, w.validateDecision},
+		{UpdateOverride, w.override, w.validateOverride},
 		{UpdateSent, w.sent, w.validateSent},
 	}
 	for _, h := range handlers {

@@ -51,8 +51,12 @@ const (
 	// UpdateKill (ReviewDecision → DraftState) kills a queued draft during its review window
 	// and ends the workflow.
 	UpdateKill = "kill"
+	// UpdateOverride (ReviewDecision with a Reason → review.Entry) is a reviewer clearing the
+	// review gate without approving the draft: the agent may send it, nothing is handed off.
+	UpdateOverride = "override"
 	// UpdateSent (SentRequest → SentResult) is the help desk's report of the reply that went
-	// out; it ends the workflow.
+	// out; it ends the workflow. A draft the review gate holds is refused unless the request
+	// carries an override reason.
 	UpdateSent = "sent"
 )
 
@@ -162,9 +166,11 @@ type SendCheckedSignal struct {
 	Ref       *drafts.TextRef      `json:"ref,omitempty"`
 }
 
-// ReviewDecision is the argument of UpdateApprove, UpdatePull and UpdateKill: who decided.
+// ReviewDecision is the argument of UpdateApprove, UpdatePull, UpdateKill and
+// UpdateOverride: who decided, and for an override why.
 type ReviewDecision struct {
-	By string `json:"by"`
+	By     string `json:"by"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // SentRequest is UpdateSent's argument. The API hashes the text: the body never enters
@@ -174,6 +180,9 @@ type SentRequest struct {
 	Blocked    bool      `json:"blocked"`     // the text still had placeholders when it went out
 	SentAt     time.Time `json:"sent_at"`
 	Agent      string    `json:"agent"`
+	// OverrideReason records why a draft the review gate holds was sent anyway; without
+	// it such a report is refused.
+	OverrideReason string `json:"override_reason,omitempty"`
 }
 
 // SentResult is UpdateSent's answer: what was recorded.
