@@ -69,8 +69,8 @@ func (v *Vocabulary) Read(sources []policy.Evidence) *Sources {
 // Len is how many chunks were read.
 func (s *Sources) Len() int { return len(s.ctx.sources) }
 
-// Result is the checked draft: every sentence with its verdict, and the reply to show the
-// agent with struck sentences removed and the gap marked.
+// Result is the checked draft: every sentence with its verdict, the reply with struck
+// sentences removed, and the note that marks the gap (shown beside the reply).
 type Result struct {
 	Sentences []SentenceResult `json:"sentences"`
 	Reply     string           `json:"reply"`
@@ -428,7 +428,8 @@ func kindsOf(flags []Flag) []Kind {
 // compose joins the kept sentences of reply. Between two kept sentences it puts the
 // original white space, or, where struck sentences lay between them, the gap around them
 // with the most line breaks, so paragraphs and list items keep their shape. When anything
-// was struck a visible note ends the reply.
+// was struck, Note says so; it is shown beside the reply, never written into it, so the
+// text an agent edits and sends holds no note to the agent (send-check blocks one).
 func compose(reply string, sentences []text.Sentence, results []SentenceResult) Result {
 	res := Result{Sentences: results}
 	var b strings.Builder
@@ -451,10 +452,6 @@ func compose(reply string, sentences []text.Sentence, results []SentenceResult) 
 			noun = "sentence"
 		}
 		res.Note = fmt.Sprintf("[Not covered by current policy: %d %s removed — please answer this part yourself.]", res.Struck, noun)
-		if res.Reply != "" {
-			res.Reply += "\n\n"
-		}
-		res.Reply += res.Note
 	}
 	return res
 }
