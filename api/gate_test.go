@@ -16,6 +16,7 @@ import (
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/review"
+	"github.com/supportdraft/supportdraft/sendcheck"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -199,4 +200,46 @@ func get403(t *testing.T, ts *testAPI, path string) int {
 	require.NoError(t, err)
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// Approving a version that replaces one a draft quotes turns the draft stale at once, with
+// no send-check; send-check then answers stale first, even for a text that also holds the
+// gap note (which alone answers blocked).
+func TestApprovalTurnsCitingDraftsStale(t *testing.T) {
+	t.Parallel()
+	g := gatedAPI(t, 10*time.Minute)
+	id, other := testenv.Unique("AS-"), testenv.Unique("AS-")
+	question := "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?"
+	var v workflows.DraftView
+	require.Equal(t, http.StatusOK, call(t, g.ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked, question), &v))
+	require.Contains(t, v.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
+	require.Equal(t, http.StatusOK, call(t, g.ts, "POST", "/v1/drafts", refundTicket(other, 1, "pro", asked, question), nil))
+
+	gap := v.Reply + "\n\n[Not covered by current policy: 1 sentence removed — please answer this part yourself.]"
+	var check drafts.SendCheck
+	require.Equal(t, http.StatusOK, call(t, g.ts, "POST", "/v1/drafts/"+other+"/send-check", map[string]string{"text": gap}, &check))
+	assert.Equal(t, drafts.VerdictBlocked, check.Verdict, "the gap note is an unresolved marker")
+	require.Len(t, check.Placeholders, 1)
+	assert.Contains(t, check.Placeholders[0], "Not covered by current policy")
+
+	importRefundsV6(t, g.store)
+	told, err := sendcheck.MarkStale(context.Background(), g.store, g.c, []string{"billing/refunds-annual"}, time.Now())
+	require.NoError(t, err)
+	var ids []string
+	for _, d := range told {
+		ids = append(ids, d.TicketID)
+	}
+	assert.Contains(t, ids, id)
+	assert.Contains(t, ids, other)
+	require.Eventually(t, func() bool {
+		var after workflows.DraftView
+		return call(t, g.ts, "GET", "/v1/drafts/"+id, nil, &after) == http.StatusOK && after.Status == drafts.StatusStale &&
+			len(after.StaleReasons) > 0
+	}, 10*time.Second, 50*time.Millisecond, "the draft is stale before any send-check")
+	assert.Empty(t, sendChecks(t, g.store, id), "no send-check was needed")
+
+	require.Equal(t, http.StatusOK, call(t, g.ts, "POST", "/v1/drafts/"+other+"/send-check", map[string]string{"text": gap}, &check))
+	assert.Equal(t, drafts.VerdictStale, check.Verdict, "stale first, whatever else is found")
+	assert.Contains(t, check.Reasons[0].Message, "billing/refunds-annual v6")
+	assert.Len(t, check.Placeholders, 1, "the other findings travel with it")
 }

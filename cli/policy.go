@@ -3,15 +3,18 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/contradictions"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/sendcheck"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -111,6 +114,41 @@ func importVersions(cmd *cobra.Command, versions []*policy.Version) error {
 	for _, ref := range res.Superseded {
 		fmt.Fprintln(out, "  superseded", ref)
 	}
+	return markStale(cmd, cfg, approvedAdded(versions, res.Added))
+}
+
+// approvedAdded lists the documents of the approved versions this import added.
+func approvedAdded(versions []*policy.Version, added []string) []string {
+	var docs []string
+	for _, v := range versions {
+		if v.Status == policy.StatusApproved && slices.Contains(added, v.Ref()) && !slices.Contains(docs, v.DocID) {
+			docs = append(docs, v.DocID)
+		}
+	}
+	return docs
+}
+
+// markStale turns the open drafts that quote a version these approvals replace stale at
+// once (sendcheck.MarkStale). The import stands if Temporal cannot be reached: those
+// drafts are then found stale at their next send-check, and the warning says so.
+func markStale(cmd *cobra.Command, cfg config.Config, docIDs []string) error {
+	if len(docIDs) == 0 {
+		return nil
+	}
+	st, err := openStack(cmd.Context(), cfg, false)
+	if err == nil {
+		defer st.Close()
+		var told []store.StaleDraft
+		if told, err = sendcheck.MarkStale(cmd.Context(), st.Store, st.Temporal, docIDs, time.Now()); err == nil {
+			fmt.Fprintf(cmd.OutOrStdout(), "marked %d open draft(s) stale\n", len(told))
+			for _, d := range told {
+				fmt.Fprintf(cmd.OutOrStdout(), "  stale      %s #%d: %s\n", d.TicketID, d.Iteration, d.Reasons[0].Message)
+			}
+			return nil
+		}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "warning: open drafts quoting %s were not marked stale now (%v); their next send-check finds them stale\n",
+		strings.Join(docIDs, ", "), err)
 	return nil
 }
 

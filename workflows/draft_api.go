@@ -69,6 +69,17 @@ const SignalRevision = "revision"
 // keeps every verdict, and a stale one turns the draft stale.
 const SignalSendChecked = "send-checked"
 
+// SignalStale (StaleSignal) tells the workflow its draft went stale without any send-check:
+// a policy version approved since the draft was built replaces one it quotes
+// (sendcheck.MarkStale, run by policy import and approve).
+const SignalStale = "stale"
+
+// StaleSignal is SignalStale's payload: the iteration found stale and why.
+type StaleSignal struct {
+	Iteration int                  `json:"iteration"`
+	Reasons   []drafts.StaleReason `json:"reasons"`
+}
+
 // QueryState (no argument → DraftState) reads the workflow's state.
 const QueryState = "state"
 
