@@ -154,9 +154,9 @@ type SendCheck struct {
 	OverrideReason string `json:"override_reason,omitempty"`
 	// Review says why the draft must be reviewed (review_pending), and MustAct who clears
 	// the gate.
-	Review  []ReviewReason `json:"review,omitempty"`
-	MustAct string         `json:"must_act,omitempty"`
-	Iteration      int    `json:"iteration"`
+	Review    []ReviewReason `json:"review,omitempty"`
+	MustAct   string         `json:"must_act,omitempty"`
+	Iteration int            `json:"iteration"`
 	// Cause says why an unchecked verdict was unchecked: check_failed (the draft, the
 	// ticket or the versions in force could not be read from the store) or guard_failed
 	// (the text could not be read against the eligible policy). Verdicts

@@ -33,9 +33,9 @@ const (
 	// (OverrideReason): the review gate is cleared, nothing is handed off.
 	Overridden = "overridden"
 	Pulled     = "pulled" // pulled back to the agent for editing: out of the queue
-	Killed        = "killed" // killed by a reviewer: the workflow ended
-	Sent          = "sent"   // the help desk reported the reply that went out
-	Closed        = "closed" // discarded by the agent or closed by the idle timeout
+	Killed     = "killed" // killed by a reviewer: the workflow ended
+	Sent       = "sent"   // the help desk reported the reply that went out
+	Closed     = "closed" // discarded by the agent or closed by the idle timeout
 )
 
 // LowConfidence marks drafts a reviewer should read closely: the forced-review threshold
