@@ -290,10 +290,16 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 	}
 	c := view{analysis: a, subjects: v.subjectsOf(body, ctx.names), words: contentWords(body)}
 	for _, s := range tried {
-		if c.backs(s, ctx.known) {
-			r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
+		if !c.backs(s, ctx.known) {
+			continue
+		}
+		// Backed by its words: it must not restate a candidate with the opposite polarity.
+		if id, unit, ok := contradicted(polarity(body), candidates); ok {
+			r.SourceID, r.Reason = id, fmt.Sprintf("says the opposite of %s: %q", id, unit)
 			return r
 		}
+		r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
+		return r
 	}
 	r.Reason = missingReason(c, candidates)
 	return r

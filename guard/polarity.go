@@ -1,0 +1,252 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/supportdraft/supportdraft/text"
+)
+
+// Polarity. A sentence that restates a source with the opposite polarity ("credits are
+// paid out as cash" beside "credits are never paid out as cash", "all fees" beside "none of
+// the fees", "can" beside "cannot") shares its words and so passes every test of wording;
+// only the scope of its negations tells them apart. Each word is read as in the scope of a
+// negation or not. The sentence is cut into clauses (at punctuation, at "but", "unless",
+// "if" and the like, and at "and"/"or" before a new subject). A negation of the predicate
+// ("not", "never", "cannot", "-n't") reaches back to the start of its clause (or of its
+// coordinated predicate, after "and"/"or") and forward a few words, so "seats are never
+// credited" reads as "none of the seats are credited" while "stays active and is not
+// refunded" negates only the refund; a negative quantifier or a denying verb ("no",
+// "none", "nothing", "stops", "prevents") governs the few words after it, and "without"
+// only the next one (and the word it governs is left out of the comparison: "without
+// payment" says when, not whether). Two negations cancel.
+
+// clauseBreak ends a clause: punctuation.
+var clauseBreak = regexp.MustCompile(`[,;:.!?()\[\]\n—–]+`)
+
+// clauseNegators negate the predicate, and so the whole clause they stand in. Words
+// ending in "n't" are clause negators too (isClauseNegator).
+var clauseNegators = map[string]bool{
+	"not": true, "never": true, "cannot": true, "nor": true, "neither": true,
+	"nicht": true, "nie": true, "niemals": true,
+}
+
+// forwardNegators govern the words after them (scopeWords content words, to the end of
+// the clause): negative quantifiers and the verbs that deny what follows them ("stops the
+// next charge" = no next charge).
+var forwardNegators = map[string]int{
+	"no": scopeWords, "none": scopeWords, "nothing": scopeWords, "nobody": scopeWords, "nowhere": scopeWords,
+	"stop": scopeWords, "stops": scopeWords, "stopped": scopeWords, "prevent": scopeWords, "prevents": scopeWords,
+	"cease": scopeWords, "ceases": scopeWords,
+	"kein": scopeWords, "keine": scopeWords, "keinen": scopeWords, "keinem": scopeWords, "keiner": scopeWords,
+	"keines": scopeWords, "nichts": scopeWords,
+	// "after 60 days without payment the workspace is deleted" negates the payment only.
+	"without": 1, "ohne": 1,
+}
+
+// scopeWords is how many content words after a forward negator it governs, as in
+// NegEx-style scope windows.
+const scopeWords = 5
+
+// scopeEnds are the conjunctions that start a new clause inside a sentence: a negation
+// before "but" says nothing of the words after it.
+var scopeEnds = map[string]bool{
+	"but": true, "although": true, "though": true, "unless": true, "except": true, "while": true,
+	"whereas": true, "however": true, "because": true, "since": true, "if": true, "when": true,
+	"so": true, "aber": true, "sondern": true, "wenn": true, "falls": true, "weil": true,
+}
+
+// subjectStarts are the words that open a new subject: after "and" or "or" they start a
+// new clause, so "won't be charged again and the plan stays active" leaves "plan" out of
+// the negation.
+var subjectStarts = map[string]bool{
+	"the": true, "a": true, "an": true, "your": true, "our": true, "my": true, "their": true, "its": true,
+	"you": true, "we": true, "i": true, "it": true, "they": true, "he": true, "she": true,
+	"this": true, "that": true, "these": true, "those": true,
+}
+
+func isClauseNegator(word string) bool {
+	return clauseNegators[word] || strings.HasSuffix(strings.ReplaceAll(word, "’", "'"), "n't")
+}
+
+// scoped is one word of a text at text[start:end], the clause it is in, and whether it
+// lies in a negation's scope. Negators themselves are left out.
+type scoped struct {
+	start, end int
+	clause     int
+	negated    bool
+	local      bool // governed by "without": negated, but no statement of its own
+}
+
+var wordPattern = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’-]*`)
+
+// scopedWords reads every word of s with its clause and polarity (see the comment above).
+func scopedWords(s string) []scoped {
+	var out []scoped
+	locs := wordPattern.FindAllStringIndex(s, -1)
+	breaks := clauseBreak.FindAllStringIndex(s, -1)
+	for clause := 0; len(locs) > 0; clause++ {
+		end := len(locs)
+		for i := 1; i < len(locs); i++ {
+			if breakBetween(breaks, locs[i-1][1], locs[i][0]) || opensClause(s, locs, i) {
+				end = i
+				break
+			}
+		}
+		out = append(out, clauseWords(s, locs[:end], clause)...)
+		locs = locs[end:]
+	}
+	return out
+}
+
+// breakBetween reports punctuation between byte offsets from and to.
+func breakBetween(breaks [][]int, from, to int) bool {
+	for _, b := range breaks {
+		if b[0] >= from && b[1] <= to {
+			return true
+		}
+	}
+	return false
+}
+
+// opensClause reports whether the word at locs[i] starts a new clause.
+func opensClause(s string, locs [][]int, i int) bool {
+	w := lowerWord(s[locs[i][0]:locs[i][1]])
+	if scopeEnds[w] {
+		return true
+	}
+	return (w == "and" || w == "or") && i+1 < len(locs) && subjectStarts[lowerWord(s[locs[i+1][0]:locs[i+1][1]])]
+}
+
+// clauseWords reads the words of one clause: each negator flips the words it governs.
+func clauseWords(s string, locs [][]int, clause int) []scoped {
+	words := make([]string, len(locs))
+	flip := make([]bool, len(locs))
+	local := make([]bool, len(locs))
+	for i, loc := range locs {
+		words[i] = lowerWord(s[loc[0]:loc[1]])
+	}
+	for i, w := range words {
+		reach, back := 0, false
+		if isClauseNegator(w) {
+			reach, back = scopeWords, true
+		} else if n, ok := forwardNegators[w]; ok {
+			reach = n
+		} else {
+			continue
+		}
+		for j := i - 1; back && j >= 0 && words[j] != "and" && words[j] != "or"; j-- {
+			flip[j] = !flip[j]
+		}
+		for j := i + 1; j < len(words) && reach > 0; j++ {
+			flip[j] = !flip[j]
+			local[j] = local[j] || reach == 1 && n1(w)
+			if !text.IsStopword(words[j]) {
+				reach--
+			}
+		}
+	}
+	var out []scoped
+	for i, loc := range locs {
+		if !isClauseNegator(words[i]) && forwardNegators[words[i]] == 0 {
+			out = append(out, scoped{start: loc[0], end: loc[1], clause: clause, negated: flip[i], local: local[i]})
+		}
+	}
+	return out
+}
+
+// n1 reports a negator that governs one word only ("without").
+func n1(w string) bool { return forwardNegators[w] == 1 }
+
+func lowerWord(w string) string { return strings.ToLower(strings.Trim(w, `"'“”‘’`)) }
+
+// polarities is what the polarity check knows of a text: each content stem
+// (text.ContentStems), whether it lies in the scope of a negation, and the clause it is
+// in. A stem read with both polarities is left out: its position cannot say which one a
+// restatement must keep.
+type polarities struct {
+	negated map[string]bool
+	clause  map[string]int
+}
+
+func polarity(s string) polarities {
+	p := polarities{negated: map[string]bool{}, clause: map[string]int{}}
+	mixed := map[string]bool{}
+	for _, w := range scopedWords(s) {
+		if w.local {
+			continue
+		}
+		for _, st := range text.ContentStems(s[w.start:w.end]) {
+			if was, seen := p.negated[st]; seen && was != w.negated {
+				mixed[st] = true
+			}
+			p.negated[st], p.clause[st] = w.negated, w.clause
+		}
+	}
+	for st := range mixed {
+		delete(p.negated, st)
+		delete(p.clause, st)
+	}
+	return p
+}
+
+// negatedAt reports whether the word at start lies in the scope of a negation: "may not
+// waive", "is never refunded", "no refunds", "none of the seats are credited", "wird nicht
+// erstattet". The commitment rule reads a verb's polarity with it, as the polarity check
+// reads every word's.
+func negatedAt(s string, start int) bool {
+	for _, w := range scopedWords(s) {
+		if w.start <= start && start < w.end {
+			return w.negated
+		}
+	}
+	return false
+}
+
+// restatesShare is how much of a sentence's content words a source unit must hold for the
+// sentence to be read as a restatement of it (and its polarity compared).
+const restatesShare = 0.6
+
+// flips reports whether the sentence (p) restates the unit (u) with the opposite
+// polarity: they share at least two content words, most of the sentence's and half of the
+// unit's, and a shared word is negated in one and not in the other, in a clause of the
+// sentence that is itself mostly shared (so a negated aside of the sentence, "credits are
+// never paid out as cash, but they can be used…", does not oppose a unit that states only
+// the rest).
+func flips(p, u polarities) bool {
+	shared := 0
+	inClause := map[int]int{}  // shared words per clause of the sentence
+	clauseLen := map[int]int{} // words per clause of the sentence
+	for st := range p.negated {
+		clauseLen[p.clause[st]]++
+		if _, ok := u.negated[st]; ok {
+			shared++
+			inClause[p.clause[st]]++
+		}
+	}
+	if shared < minShared || float64(shared) < restatesShare*float64(len(p.negated)) || 2*shared < len(u.negated) {
+		return false
+	}
+	for st, negated := range p.negated {
+		if uNegated, ok := u.negated[st]; ok && uNegated != negated && 2*inClause[p.clause[st]] >= clauseLen[p.clause[st]] {
+			return true
+		}
+	}
+	return false
+}
+
+// contradicted returns the first unit of sources the sentence (p) restates with the
+// opposite polarity, and its source, or ok false.
+func contradicted(p polarities, sources []checkedSource) (id, unit string, ok bool) {
+	if len(p.negated) < minShared {
+		return "", "", false
+	}
+	for _, s := range sources {
+		for _, u := range s.units {
+			if flips(p, u.polarity) {
+				return s.id, u.text, true
+			}
+		}
+	}
+	return "", "", false
+}
