@@ -76,6 +76,10 @@ type scoped struct {
 	clause     int
 	negated    bool
 	local      bool // governed by "without": negated, but no statement of its own
+	// reached: within the forward reach of a negator, where what is denied stands; a word
+	// negated only from behind ("monthly plans" in "monthly plans are not refunded") is
+	// the topic, which a title saying "Monthly plans" does not contradict.
+	reached bool
 }
 
 var wordPattern = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’-]*`)
@@ -123,6 +127,7 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 	words := make([]string, len(locs))
 	flip := make([]bool, len(locs))
 	local := make([]bool, len(locs))
+	reached := make([]bool, len(locs))
 	for i, loc := range locs {
 		words[i] = lowerWord(s[loc[0]:loc[1]])
 	}
@@ -139,7 +144,7 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 			flip[j] = !flip[j]
 		}
 		for j := i + 1; j < len(words) && reach > 0; j++ {
-			flip[j] = !flip[j]
+			flip[j], reached[j] = !flip[j], true
 			local[j] = local[j] || reach == 1 && n1(w)
 			if !text.IsStopword(words[j]) {
 				reach--
@@ -149,7 +154,7 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 	var out []scoped
 	for i, loc := range locs {
 		if !isClauseNegator(words[i]) && forwardNegators[words[i]] == 0 {
-			out = append(out, scoped{start: loc[0], end: loc[1], clause: clause, negated: flip[i], local: local[i]})
+			out = append(out, scoped{start: loc[0], end: loc[1], clause: clause, negated: flip[i], local: local[i], reached: reached[i]})
 		}
 	}
 	return out
@@ -167,10 +172,11 @@ func lowerWord(w string) string { return strings.ToLower(strings.Trim(w, `"'“�
 type polarities struct {
 	negated map[string]bool
 	clause  map[string]int
+	reached map[string]bool // within a negator's forward reach (see scoped)
 }
 
 func polarity(s string) polarities {
-	p := polarities{negated: map[string]bool{}, clause: map[string]int{}}
+	p := polarities{negated: map[string]bool{}, clause: map[string]int{}, reached: map[string]bool{}}
 	mixed := map[string]bool{}
 	for _, w := range scopedWords(s) {
 		if w.local {
@@ -181,11 +187,13 @@ func polarity(s string) polarities {
 				mixed[st] = true
 			}
 			p.negated[st], p.clause[st] = w.negated, w.clause
+			p.reached[st] = p.reached[st] || w.reached
 		}
 	}
 	for st := range mixed {
 		delete(p.negated, st)
 		delete(p.clause, st)
+		delete(p.reached, st)
 	}
 	return p
 }
@@ -209,10 +217,10 @@ const restatesShare = 0.6
 
 // flips reports whether the sentence (p) restates the unit (u) with the opposite
 // polarity: they share at least two content words, most of the sentence's and half of the
-// unit's, and a shared word is negated in one and not in the other, in a clause of the
-// sentence that is itself mostly shared (so a negated aside of the sentence, "credits are
-// never paid out as cash, but they can be used…", does not oppose a unit that states only
-// the rest).
+// unit's, and a shared word is denied in one (within a negator's forward reach) and not
+// negated in the other, in a clause of the sentence that is itself mostly shared (so a
+// negated aside of the sentence, "credits are never paid out as cash, but they can be
+// used…", does not oppose a unit that states only the rest).
 func flips(p, u polarities) bool {
 	shared := 0
 	inClause := map[int]int{}  // shared words per clause of the sentence
@@ -228,7 +236,9 @@ func flips(p, u polarities) bool {
 		return false
 	}
 	for st, negated := range p.negated {
-		if uNegated, ok := u.negated[st]; ok && uNegated != negated && 2*inClause[p.clause[st]] >= clauseLen[p.clause[st]] {
+		uNegated, ok := u.negated[st]
+		denied := negated && p.reached[st] || uNegated && u.reached[st]
+		if ok && uNegated != negated && denied && 2*inClause[p.clause[st]] >= clauseLen[p.clause[st]] {
 			return true
 		}
 	}
