@@ -240,7 +240,7 @@ func retireDocuments(ctx context.Context, tx pgx.Tx, versions []*policy.Version,
 			return err
 		}
 		if len(olds) == 0 {
-			return fmt.Errorf("--supersedes %s: no version of %s is in force when %s takes effect (%s); check the document ID",
+			return fmt.Errorf("--supersedes %s: no version of %s that took effect before %s is open then (%s); check the document ID, or retire it with a version of its own",
 				doc, doc, by.Ref(), start.Format(time.RFC3339))
 		}
 		for _, old := range olds {
