@@ -94,6 +94,8 @@ type SentenceResult struct {
 type checkedSource struct {
 	id    string
 	macro string // normalised text of a macro source, "" otherwise
+	// forAgents: a section written for support agents, never quoted to a customer.
+	forAgents bool
 	analysis
 	units    []srcUnit
 	subjects map[string]string // every subject term of the chunk, heading included
@@ -193,7 +195,7 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 // readSource reads one source's numbers, verbs, units and subjects against the plan
 // names of every source of the check.
 func (v *Vocabulary) readSource(s policy.Evidence, names map[string]bool) checkedSource {
-	cs := checkedSource{id: s.ChunkID, analysis: v.analyse(s.Text), units: v.units(s.Text, names),
+	cs := checkedSource{id: s.ChunkID, forAgents: forAgentsSection(s.ChunkID), analysis: v.analyse(s.Text), units: v.units(s.Text, names),
 		subjects: v.subjectsOf(s.Text, names)}
 	if s.Macro() {
 		cs.macro = normalise(s.Text)
@@ -289,6 +291,10 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		tried = candidates
 	}
 	c := view{analysis: a, subjects: v.subjectsOf(body, ctx.names), words: contentWords(body)}
+	if id, unit, ok := quotesAgents(c.words, candidates); ok {
+		r.SourceID, r.Reason = id, fmt.Sprintf("quotes guidance written for support agents in %s (%q): it is never quoted to a customer", id, unit)
+		return r
+	}
 	for _, s := range tried {
 		if !c.backs(s, ctx.known) {
 			continue
@@ -489,7 +495,7 @@ func kindNames(flags []Flag) []string {
 func verbatimMacro(sentence string, sources []checkedSource) string {
 	n := normalise(sentence)
 	for _, s := range sources {
-		if s.macro != "" && n != "" && strings.Contains(s.macro, n) {
+		if s.macro != "" && !s.forAgents && n != "" && strings.Contains(s.macro, n) {
 			return s.id
 		}
 	}
