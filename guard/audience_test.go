@@ -42,3 +42,30 @@ func TestCheckStrikesQuotesOfAgentSections(t *testing.T) {
 		}
 	}
 }
+
+// Macro wording is fixed: repeated word for word it is kept, reworded it is struck with
+// that reason, unless another (not fixed) source backs the sentence too.
+func TestCheckFixedWordingOnlyWordForWord(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	macro := policy.Evidence{ChunkID: "macros/refund-confirmed@1#intro", Source: policy.SourceMacro,
+		Text: "Your refund has been issued. It reaches the original payment method within 10 business days."}
+	wiki := policy.Evidence{ChunkID: "billing/refunds@2#timing", Source: policy.SourceWiki,
+		Text: "Refunds go back to the original payment method within 10 business days."}
+	for _, tt := range []struct {
+		sentence string
+		sources  []policy.Evidence
+		kept     bool
+		reason   string
+	}{
+		{"It reaches the original payment method within 10 business days.", []policy.Evidence{macro}, true, "verbatim approved macro"},
+		{"Your money should be back on the original payment method within 10 business days.", []policy.Evidence{macro}, false, "paraphrases the fixed wording of macros/refund-confirmed@1#intro"},
+		{"Your refund goes back to the original payment method within 10 business days.", []policy.Evidence{macro, wiki}, true, "backed by billing/refunds@2#timing"},
+	} {
+		res := v.Check(Input{Reply: tt.sentence, Read: v.Read(tt.sources), Mode: ModeAnySource})
+		got := res.Sentences[0]
+		if got.Kept != tt.kept || !strings.HasPrefix(got.Reason, tt.reason) {
+			t.Errorf("%q: kept=%v reason=%q, want kept=%v reason %q…", tt.sentence, got.Kept, got.Reason, tt.kept, tt.reason)
+		}
+	}
+}

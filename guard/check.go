@@ -11,6 +11,7 @@
 package guard
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -295,8 +296,13 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		r.SourceID, r.Reason = id, fmt.Sprintf("quotes guidance written for support agents in %s (%q): it is never quoted to a customer", id, unit)
 		return r
 	}
+	fixed := "" // a macro that backs the sentence in other words than its own
 	for _, s := range tried {
 		if !c.backs(s, ctx.known) {
+			continue
+		}
+		if s.macro != "" {
+			fixed = cmp.Or(fixed, s.id) // fixed wording backs a sentence only word for word (verbatimMacro)
 			continue
 		}
 		// Backed by its words: it must not restate a candidate with the opposite polarity.
@@ -305,6 +311,10 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 			return r
 		}
 		r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
+		return r
+	}
+	if fixed != "" {
+		r.SourceID, r.Reason = fixed, "paraphrases the fixed wording of "+fixed+": quote the macro word for word, or leave it out"
 		return r
 	}
 	r.Reason = missingReason(c, candidates)
