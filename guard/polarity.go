@@ -89,10 +89,14 @@ func scopedWords(s string) []scoped {
 	var out []scoped
 	locs := wordPattern.FindAllStringIndex(s, -1)
 	breaks := clauseBreak.FindAllStringIndex(s, -1)
+	b := 0 // the next punctuation break; breaks and words are both in text order
 	for clause := 0; len(locs) > 0; clause++ {
 		end := len(locs)
 		for i := 1; i < len(locs); i++ {
-			if breakBetween(breaks, locs[i-1][1], locs[i][0]) || opensClause(s, locs, i) {
+			for b < len(breaks) && breaks[b][1] <= locs[i-1][1] {
+				b++
+			}
+			if b < len(breaks) && breaks[b][1] <= locs[i][0] || opensClause(s, locs, i) {
 				end = i
 				break
 			}
@@ -101,16 +105,6 @@ func scopedWords(s string) []scoped {
 		locs = locs[end:]
 	}
 	return out
-}
-
-// breakBetween reports punctuation between byte offsets from and to.
-func breakBetween(breaks [][]int, from, to int) bool {
-	for _, b := range breaks {
-		if b[0] >= from && b[1] <= to {
-			return true
-		}
-	}
-	return false
 }
 
 // opensClause reports whether the word at locs[i] starts a new clause.
@@ -132,12 +126,12 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 		words[i] = lowerWord(s[loc[0]:loc[1]])
 	}
 	for i, w := range words {
-		reach, back := 0, false
+		reach, back := forwardNegators[w], false
 		if isClauseNegator(w) {
 			reach, back = scopeWords, true
-		} else if n, ok := forwardNegators[w]; ok {
-			reach = n
-		} else {
+		}
+		local1 := reach == 1 // "without payment": the payment, not a statement
+		if reach == 0 {
 			continue
 		}
 		for j := i - 1; back && j >= 0 && words[j] != "and" && words[j] != "or"; j-- {
@@ -145,7 +139,7 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 		}
 		for j := i + 1; j < len(words) && reach > 0; j++ {
 			flip[j], reached[j] = !flip[j], true
-			local[j] = local[j] || reach == 1 && n1(w)
+			local[j] = local[j] || local1
 			if !text.IsStopword(words[j]) {
 				reach--
 			}
@@ -159,9 +153,6 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 	}
 	return out
 }
-
-// n1 reports a negator that governs one word only ("without").
-func n1(w string) bool { return forwardNegators[w] == 1 }
 
 func lowerWord(w string) string { return strings.ToLower(strings.Trim(w, `"'“”‘’`)) }
 
@@ -198,12 +189,12 @@ func polarity(s string) polarities {
 	return p
 }
 
-// negatedAt reports whether the word at start lies in the scope of a negation: "may not
-// waive", "is never refunded", "no refunds", "none of the seats are credited", "wird nicht
-// erstattet". The commitment rule reads a verb's polarity with it, as the polarity check
-// reads every word's.
-func negatedAt(s string, start int) bool {
-	for _, w := range scopedWords(s) {
+// negatedAt reports whether the word at start, among words (scopedWords of its text), lies
+// in the scope of a negation: "may not waive", "is never refunded", "no refunds", "none of
+// the seats are credited", "wird nicht erstattet". The commitment rule reads a verb's
+// polarity with it, as the polarity check reads every word's.
+func negatedAt(words []scoped, start int) bool {
+	for _, w := range words {
 		if w.start <= start && start < w.end {
 			return w.negated
 		}

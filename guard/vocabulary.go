@@ -164,13 +164,17 @@ func (v *Vocabulary) analyse(s string) analysis {
 			a.keys = append(a.keys, k)
 		}
 	}
+	var words []scoped // read once, at the first commercial verb
 	for _, m := range v.matches(s) {
 		a.flags = append(a.flags, Flag{Kind: m.kind, Match: s[m.start:m.end]})
 		if m.kind != KindCommercial {
 			continue
 		}
 		a.verbs = appendNew(a.verbs, m.canonical)
-		if negatedAt(s, m.start) {
+		if words == nil {
+			words = scopedWords(s)
+		}
+		if negatedAt(words, m.start) {
 			a.negated = appendNew(a.negated, m.canonical)
 		} else {
 			a.affirmed = appendNew(a.affirmed, m.canonical)
