@@ -33,7 +33,7 @@ func (v *Vocabulary) units(chunk string, names map[string]bool) []srcUnit {
 		}
 		for _, s := range text.Split(line) {
 			out = append(out, srcUnit{analysis: v.analyse(s.Text), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Text),
-				text: s.Text, polarity: polarity(s.Text)})
+				text: s.Text, polarity: statementPolarity(s.Text)})
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package guard
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/supportdraft/supportdraft/text"
 )
@@ -200,6 +201,20 @@ func negatedAt(words []scoped, start int) bool {
 		}
 	}
 	return false
+}
+
+// titleWords is the length below which a line without end punctuation is read as a title
+// ("Partial refunds and duplicate charges"), not a statement.
+const titleWords = 7
+
+// statementPolarity is polarity for a source unit, and none for a title: a title names a
+// topic, and a denial about that topic does not contradict it.
+func statementPolarity(unit string) polarities {
+	trimmed := strings.TrimSpace(unit)
+	if r, _ := utf8.DecodeLastRuneInString(trimmed); !text.IsTerminator(r) && len(strings.Fields(trimmed)) < titleWords {
+		return polarities{}
+	}
+	return polarity(unit)
 }
 
 // restatesShare is how much of a sentence's content words a source unit must hold for the

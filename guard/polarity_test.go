@@ -24,6 +24,7 @@ func TestCheckStrikesTheOppositePolarity(t *testing.T) {
 		{ChunkID: "cancel", Text: "Monthly plans are not refunded. Cancelling stops the next charge, and the plan stays active " +
 			"until the end of the month already paid."},
 		{ChunkID: "seats", Text: "None of the removed seats are credited to the next invoice."},
+		{ChunkID: "partial", Text: "Partial refunds and duplicate charges\nWe do not refund partial months."},
 	}
 	tests := []struct {
 		sentence string
@@ -39,6 +40,7 @@ func TestCheckStrikesTheOppositePolarity(t *testing.T) {
 		{"All of the removed seats are credited to the next invoice.", false, false}, // the verb rule strikes it first
 		{"Removed seats are never credited to the next invoice.", false, true},
 		{"If you cancel, you won't be charged again and the plan stays active until the end of the month already paid.", false, true},
+		{"We do not refund partial months.", false, true}, // a title naming the topic is no statement to oppose
 	}
 	read := v.Read(sources)
 	for _, tt := range tests {
