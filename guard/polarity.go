@@ -224,31 +224,45 @@ const restatesShare = 0.6
 // flips reports whether the sentence (p) restates the unit (u) with the opposite
 // polarity: they share at least two content words, most of the sentence's and half of the
 // unit's, and a shared word is denied in one (within a negator's forward reach) and not
-// negated in the other, in a clause of the sentence that is itself mostly shared (so a
-// negated aside of the sentence, "credits are never paid out as cash, but they can be
-// used…", does not oppose a unit that states only the rest).
+// negated in the other, in a clause that is itself mostly shared on both sides (so a
+// negated aside, "credits are never paid out as cash, but they can be used…", or "it is
+// not sent to a collection agency" at the end of a long statement, does not oppose a text
+// that only shares the rest).
 func flips(p, u polarities) bool {
 	shared := 0
-	inClause := map[int]int{}  // shared words per clause of the sentence
-	clauseLen := map[int]int{} // words per clause of the sentence
 	for st := range p.negated {
-		clauseLen[p.clause[st]]++
 		if _, ok := u.negated[st]; ok {
 			shared++
-			inClause[p.clause[st]]++
 		}
 	}
 	if shared < minShared || float64(shared) < restatesShare*float64(len(p.negated)) || 2*shared < len(u.negated) {
 		return false
 	}
+	pShare, uShare := p.clauseShare(u), u.clauseShare(p)
 	for st, negated := range p.negated {
 		uNegated, ok := u.negated[st]
 		denied := negated && p.reached[st] || uNegated && u.reached[st]
-		if ok && uNegated != negated && denied && 2*inClause[p.clause[st]] >= clauseLen[p.clause[st]] {
+		if ok && uNegated != negated && denied && pShare[p.clause[st]] >= 0.5 && uShare[u.clause[st]] >= 0.5 {
 			return true
 		}
 	}
 	return false
+}
+
+// clauseShare is, for each clause of p, the share of its words that other has.
+func (p polarities) clauseShare(other polarities) map[int]float64 {
+	words, shared := map[int]int{}, map[int]int{}
+	for st := range p.negated {
+		words[p.clause[st]]++
+		if _, ok := other.negated[st]; ok {
+			shared[p.clause[st]]++
+		}
+	}
+	out := make(map[int]float64, len(words))
+	for c, n := range words {
+		out[c] = float64(shared[c]) / float64(n)
+	}
+	return out
 }
 
 // contradicted returns the first unit of sources the sentence (p) restates with the

@@ -25,6 +25,7 @@ func TestCheckStrikesTheOppositePolarity(t *testing.T) {
 			"until the end of the month already paid."},
 		{ChunkID: "seats", Text: "None of the removed seats are credited to the next invoice."},
 		{ChunkID: "partial", Text: "Partial refunds and duplicate charges\nWe do not refund partial months."},
+		{ChunkID: "suspension", Text: "After 60 days of suspension, the account is downgraded to the Free plan and the unpaid invoice is written off; it is not sent to a collection agency."},
 	}
 	tests := []struct {
 		sentence string
@@ -41,6 +42,9 @@ func TestCheckStrikesTheOppositePolarity(t *testing.T) {
 		{"Removed seats are never credited to the next invoice.", false, true},
 		{"If you cancel, you won't be charged again and the plan stays active until the end of the month already paid.", false, true},
 		{"We do not refund partial months.", false, true}, // a title naming the topic is no statement to oppose
+		// A negated aside of the source ("not sent to a collection agency") shares one word.
+		{"After 60 days of suspension the unpaid invoice is written off and sent to no one; the account is downgraded to the Free plan.", false, true},
+		{"After 60 days of suspension, the account is downgraded to the Free plan and the unpaid invoice is written off; it is sent to a collection agency.", true, false},
 	}
 	read := v.Read(sources)
 	for _, tt := range tests {
