@@ -1,8 +1,8 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/supportdraft/supportdraft/text"
@@ -22,8 +22,8 @@ import (
 // only the next one (and the word it governs is left out of the comparison: "without
 // payment" says when, not whether). Two negations cancel.
 
-// clauseBreak ends a clause: punctuation.
-var clauseBreak = regexp.MustCompile(`[,;:.!?()\[\]\n—–]+`)
+// clauseBreaks end a clause: punctuation.
+const clauseBreaks = ",;:.!?()[]\n—–"
 
 // clauseNegators negate the predicate, and so the whole clause they stand in. Words
 // ending in "n't" are clause negators too (isClauseNegator).
@@ -83,28 +83,43 @@ type scoped struct {
 	reached bool
 }
 
-var wordPattern = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’-]*`)
-
 // scopedWords reads every word of s with its clause and polarity (see the comment above).
 func scopedWords(s string) []scoped {
 	var out []scoped
-	locs := wordPattern.FindAllStringIndex(s, -1)
-	breaks := clauseBreak.FindAllStringIndex(s, -1)
-	b := 0 // the next punctuation break; breaks and words are both in text order
-	for clause := 0; len(locs) > 0; clause++ {
-		end := len(locs)
-		for i := 1; i < len(locs); i++ {
-			for b < len(breaks) && breaks[b][1] <= locs[i-1][1] {
-				b++
+	var locs [][]int // the words of the current clause
+	clause := 0
+	flush := func() {
+		for len(locs) > 0 {
+			end := len(locs)
+			for i := 1; i < len(locs); i++ {
+				if opensClause(s, locs, i) {
+					end = i
+					break
+				}
 			}
-			if b < len(breaks) && breaks[b][1] <= locs[i][0] || opensClause(s, locs, i) {
-				end = i
-				break
-			}
+			out = append(out, clauseWords(s, locs[:end], clause)...)
+			locs, clause = locs[end:], clause+1
 		}
-		out = append(out, clauseWords(s, locs[:end], clause)...)
-		locs = locs[end:]
 	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			start := i
+			for i += size; i < len(s); i += size {
+				r, size = utf8.DecodeRuneInString(s[i:])
+				if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' && r != '-' {
+					break
+				}
+			}
+			locs = append(locs, []int{start, i})
+			continue
+		case strings.ContainsRune(clauseBreaks, r):
+			flush()
+		}
+		i += size
+	}
+	flush()
 	return out
 }
 
