@@ -26,6 +26,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/integrations/zendesk"
+	"github.com/supportdraft/supportdraft/sendcheck"
 	"github.com/supportdraft/supportdraft/sources"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
@@ -45,7 +46,7 @@ type Server struct {
 	Config  Config
 	Log     *slog.Logger
 	metrics *metrics
-	sources *sources.Cache // what send-check judges the text against
+	checker *sendcheck.Checker // the send hook's verdicts
 	// temporal is the last health check of Temporal, for reachTemporal.
 	temporal temporalHealth
 	once     sync.Once
@@ -89,6 +90,7 @@ type metrics struct {
 	rateLimited       *prometheus.CounterVec
 	spooled           prometheus.Counter
 	zendesk           zendeskMetrics
+	reviewOverrides   *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -127,7 +129,11 @@ func newMetrics() *metrics {
 		Name: "supportdraft_slack_requests_refused_total",
 		Help: "Slack interactivity requests refused, by reason: unsigned, forged, stale, replayed, not_a_reviewer.",
 	}, []string{"reason"})
-	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake, m.inbox, m.failedOpen, m.revisionConflicts, m.rateLimited, m.spooled, m.slackRefused)
+	m.reviewOverrides = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "supportdraft_review_overrides_total",
+		Help: "Drafts the review gate held that went out without approval, by how (override: a reviewer cleared the gate; sent: the help desk reported the send with an override reason).",
+	}, []string{"how"})
+	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake, m.inbox, m.failedOpen, m.revisionConflicts, m.rateLimited, m.spooled, m.slackRefused, m.reviewOverrides)
 	m.registry.MustRegister(m.zendesk.collectors()...)
 	return m
 }
@@ -168,6 +174,7 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/approve", s.approve, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/pull", s.pull, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/kill", s.kill, checkTicketParam, s.checkOrigin)
+	v1.POST("/drafts/:ticket/override", s.override, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/sent", s.sent, checkTicketParam, s.checkOrigin)
 	// Zendesk signs its events its own way (verified in the handler) and posts the app's
 	// JWT from its own origin, so neither route takes the Origin check.
@@ -184,10 +191,11 @@ func (s *Server) Handler() *echo.Echo {
 func (s *Server) init() {
 	s.once.Do(func() {
 		s.metrics = newMetrics()
-		s.sources = sources.New(s.Store, s.Vocab)
 		if s.Log == nil {
 			s.Log = slog.Default()
 		}
+		s.checker = &sendcheck.Checker{Store: s.Store, Sources: sources.New(s.Store, s.Vocab), Vocab: s.Vocab,
+			Temporal: s.Temporal, Log: s.Log}
 	})
 }
 

@@ -75,7 +75,8 @@ func call(t *testing.T, ts *testAPI, method, path string, body any, out any) int
 	switch {
 	case strings.HasPrefix(path, "/v1/tickets/"), strings.HasPrefix(path, "/v1/inbox/"), strings.HasSuffix(path, "/sent"):
 		role = auth.Helpdesk
-	case strings.HasPrefix(path, "/v1/review/"), strings.HasSuffix(path, "/approve"), strings.HasSuffix(path, "/pull"), strings.HasSuffix(path, "/kill"):
+	case strings.HasPrefix(path, "/v1/review/"), strings.HasSuffix(path, "/approve"), strings.HasSuffix(path, "/pull"), strings.HasSuffix(path, "/kill"),
+		strings.HasSuffix(path, "/override"):
 		role = auth.Reviewer
 	case path == "/metrics", strings.HasPrefix(path, "/v1/admin/"):
 		role = auth.Admin

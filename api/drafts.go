@@ -1,7 +1,6 @@
 package api
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,7 +14,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
-	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/sendcheck"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -218,154 +217,26 @@ func (s *Server) dropText(c echo.Context, ticketID string, ref drafts.TextRef) {
 	}
 }
 
-// sendCheck is the send hook. Placeholders are refused first, with no dependency that
-// could be down. Then the guard reads the text against every source eligible now for the
-// account: commitments none backs make the verdict unsupported, unless the agent gives an
-// override_reason (kept with the verdict). Then freshness: the newest saved draft's
-// bindings against the ticket's latest revision, its account and the policy versions in
-// force, read here from Postgres (drafts.Staleness, as the workflow's own check). The hook
-// waits for no worker and, unless the draft went stale, for no Temporal call: a stale
-// verdict is told to the draft's workflow (SignalSendChecked), which marks the draft
-// stale for the sidebar; every verdict is kept in send_checks. An unknown ticket, a ticket
-// with no draft, or a draft whose run ended is a 404 and a malformed body a 400:
-// "unchecked" (send allowed, warning shown) is only for a check that cannot run, and
-// every one is counted and recorded.
+// sendCheck is the send hook: sendcheck.Checker decides the verdict (its package comment
+// gives the order); a check with nothing to check against (no ticket, no draft, an ended
+// draft) is a 404 and a malformed body a 400.
 func (s *Server) sendCheck(c echo.Context) error {
 	b, err := bindSendText(c, true)
 	if err != nil {
 		return err
 	}
-	id := c.Param("ticket")
 	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
 	defer cancel()
-	// The draft, the ticket, the versions eligible now for its account and the text kept,
-	// in one round trip. The text is kept first, so every verdict names what it was given
-	// and the signal carries only its ID and hash. Postgres down: the check goes on
-	// without it.
-	start := s.Store.StartSendCheck(ctx, id, b.Text, time.Now())
-	bound, boundErr, ref := start.Draft, start.DraftErr, start.Text
-	iteration := 0
-	if boundErr == nil {
-		iteration = bound.Iteration
-	} else if !errors.Is(boundErr, store.ErrNotFound) {
-		s.Log.Warn("send-check could not read the draft", "ticket", id, "error", boundErr)
-	}
-	if start.TextErr != nil {
-		s.Log.Warn("send-check could not keep the text: checking without it", "ticket", id, "error", start.TextErr)
-	}
-	answer := func(res drafts.SendCheck) error {
-		if ref != nil {
-			res.TextID = ref.ID
-		}
-		return s.answerSendCheck(c, id, res)
-	}
-	refuse := func(msg string) error {
-		if ref != nil {
-			s.dropText(c, id, *ref) // no verdict will name it
-		}
-		return echo.NewHTTPError(http.StatusNotFound, msg)
-	}
-	if spans := guard.Placeholders(b.Text); len(spans) > 0 {
-		return answer(drafts.SendCheck{Verdict: drafts.VerdictBlocked, Placeholders: spans, Iteration: iteration,
-			Warning: "The reply still contains unresolved placeholders: fill them in before sending."})
-	}
-	unbacked, guarded := s.unbacked(ctx, id, b.Text, start)
-	if len(unbacked) > 0 && b.OverrideReason == "" {
-		return answer(drafts.UnsupportedCheck(unbacked, iteration))
-	}
-	if errors.Is(boundErr, store.ErrNotFound) {
-		if s.unknownTicket(c, id) {
-			return refuse(fmt.Sprintf("no ticket %s: open it in the sidebar first", id))
-		}
-		return refuse(fmt.Sprintf("no draft for ticket %s yet: open it in the sidebar first", id))
-	}
-	if bound != nil && drafts.Ended(bound.Status) {
-		return refuse(fmt.Sprintf("no open draft for ticket %s: its draft was %s; open it in the sidebar for a new one", id, bound.Status))
-	}
-	res := s.freshness(id, start)
-	switch res.Verdict {
-	case drafts.VerdictStale:
-		if ended := s.tellStale(ctx, id, res, ref); ended {
-			return refuse(fmt.Sprintf("no open draft for ticket %s: open it in the sidebar first", id))
-		}
-	case drafts.VerdictUnchecked:
-		s.metrics.unchecked.WithLabelValues(res.Cause).Inc()
-	}
-	if !guarded && res.Verdict == drafts.VerdictOK {
-		res.Verdict, res.Warning, res.Cause = drafts.VerdictUnchecked, drafts.UnguardedWarning, "guard_failed"
-		s.metrics.unchecked.WithLabelValues(res.Cause).Inc()
-	}
-	if len(unbacked) > 0 {
-		res.Unsupported, res.OverrideReason = unbacked, b.OverrideReason
-	}
-	return answer(res)
-}
-
-// tellStale tells the draft's workflow that the send hook found its draft stale, so that
-// the sidebar shows the draft stale; ok verdicts change nothing there and are only kept in
-// send_checks. ended reports a workflow that had ended since the draft was read. A
-// workflow Temporal cannot reach now is only logged: the verdict stands (a stale draft
-// must not go out because Temporal is down), and the next check tells it again.
-func (s *Server) tellStale(ctx context.Context, ticketID string, res drafts.SendCheck, ref *drafts.TextRef) (ended bool) {
-	sig := workflows.SendCheckedSignal{Iteration: res.Iteration, Verdict: res.Verdict, Reasons: res.Reasons, Ref: ref}
-	err := s.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(ticketID), "", workflows.SignalSendChecked, sig)
-	var notFound *serviceerror.NotFound
-	if errors.As(err, &notFound) {
-		return true
+	res, err := s.checker.Check(ctx, sendcheck.Request{TicketID: c.Param("ticket"), Text: b.Text,
+		OverrideReason: b.OverrideReason, At: time.Now()})
+	var refused *sendcheck.RefusedError
+	if errors.As(err, &refused) {
+		return echo.NewHTTPError(http.StatusNotFound, refused.Msg)
 	}
 	if err != nil {
-		s.Log.Warn("send-check found the draft stale but could not tell its workflow", "ticket", ticketID, "error", err)
+		return err
 	}
-	return false
-}
-
-// freshness compares the draft's bindings with the world now, as StartSendCheck read them:
-// ok, stale with reasons, or unchecked when Postgres could not answer, since blocking
-// every reply is worse than one unchecked draft.
-func (s *Server) freshness(ticketID string, start store.SendCheckStart) drafts.SendCheck {
-	bound, latest := start.Draft, start.Ticket
-	err := cmp.Or(start.DraftErr, start.TicketErr, start.EligibleErr)
-	if err == nil {
-		now := store.SendTimeStateOf(latest, bound.Bound, start.Eligible)
-		if reasons := drafts.Staleness(bound, now); len(reasons) > 0 {
-			return drafts.SendCheck{Verdict: drafts.VerdictStale, Reasons: reasons, Iteration: bound.Iteration}
-		}
-		return drafts.SendCheck{Verdict: drafts.VerdictOK, Iteration: bound.Iteration}
-	}
-	s.Log.Warn("send-check unavailable: send allowed unchecked", "ticket", ticketID, "error", err)
-	res := drafts.SendCheck{Verdict: drafts.VerdictUnchecked, Warning: drafts.UncheckedWarning, Cause: "check_failed"}
-	if bound != nil {
-		res.Iteration = bound.Iteration
-	}
-	return res
-}
-
-// unbacked runs the guard on text against the chunks of the versions eligible now for the
-// account of the ticket's latest revision, as StartSendCheck read them. guarded is false
-// when the guard could not run (no stored ticket, database error): the send then goes on
-// unchecked, never blocked by a checker that is down.
-func (s *Server) unbacked(ctx context.Context, ticketID, text string, start store.SendCheckStart) (out []drafts.Unbacked, guarded bool) {
-	err := cmp.Or(start.TicketErr, start.EligibleErr)
-	if err == nil && !s.Vocab.Commits(text) {
-		return nil, true // nothing a source must back: no need to read the sources
-	}
-	if err == nil {
-		var sources *guard.Sources
-		if sources, err = s.sources.Read(ctx, start.Eligible); err == nil {
-			return drafts.UnbackedCommitments(s.Vocab, text, sources), true
-		}
-	}
-	s.Log.Warn("send-check could not run the guard: the text is not checked against policy", "ticket", ticketID, "error", err)
-	return nil, false
-}
-
-// unknownTicket reports a ticket the database positively does not know. A database that
-// cannot answer proves nothing: the send then stays "unchecked", not refused.
-func (s *Server) unknownTicket(c echo.Context, id string) bool {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), time.Second)
-	defer cancel()
-	exists, err := s.Store.TicketExists(ctx, id)
-	return err == nil && !exists
+	return s.answerSendCheck(c, c.Param("ticket"), res)
 }
 
 // answerSendCheck counts the verdict, keeps it in send_checks and answers the hook. The API
@@ -375,6 +246,9 @@ func (s *Server) unknownTicket(c echo.Context, id string) bool {
 // if that fails too is it just logged: a failed record never turns into a refused send.
 func (s *Server) answerSendCheck(c echo.Context, ticketID string, res drafts.SendCheck) error {
 	s.metrics.sendChecks.WithLabelValues(res.Verdict).Inc()
+	if res.Verdict == drafts.VerdictUnchecked {
+		s.metrics.unchecked.WithLabelValues(res.Cause).Inc()
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), time.Second)
 	defer cancel()
 	at := time.Now()

@@ -122,6 +122,9 @@ type sentBody struct {
 	Text   string    `json:"text"`
 	SentAt time.Time `json:"sent_at"`
 	Agent  string    `json:"agent"`
+	// OverrideReason records a send the review gate should have held (the draft was not
+	// approved): without it such a report is refused with 409.
+	OverrideReason string `json:"override_reason,omitempty"`
 }
 
 // bindSent reads a sentBody: the text (as an edit's), the time and who sent it.

@@ -80,6 +80,42 @@ func bindReason(c echo.Context) (string, error) {
 	return b.Reason, nil
 }
 
+// overrideBody is POST /v1/drafts/{ticket}/override: why the reviewer lets the draft be
+// sent without approving it.
+type overrideBody struct {
+	Reason string `json:"reason"`
+}
+
+// override is a reviewer clearing the review gate with a reason: send-check then answers
+// ok (if nothing else stops the send), and the entry keeps who and why.
+func (s *Server) override(c echo.Context) error {
+	var b overrideBody
+	if err := decodeBody(c, `{"reason": "why this draft may be sent without approval"}`, &b); err != nil {
+		return err
+	}
+	if err := checkReason("reason", b.Reason); err != nil {
+		return err
+	}
+	var e review.Entry
+	d := workflows.ReviewDecision{By: caller(c), Reason: strings.TrimSpace(b.Reason)}
+	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateOverride, d, &e); err != nil {
+		return err
+	}
+	s.metrics.reviewOverrides.WithLabelValues("override").Inc()
+	return c.JSON(http.StatusOK, e)
+}
+
+// checkReason refuses a missing, oversized or malformed reason, naming its field.
+func checkReason(field, reason string) error {
+	switch {
+	case strings.TrimSpace(reason) == "":
+		return badRequest(`field %q is required: say why`, field)
+	case len(reason) > 2000 || !validText(reason):
+		return badRequest(`field %q must be valid text of at most 2,000 bytes`, field)
+	}
+	return nil
+}
+
 // caller names who decided: the name of the caller's token.
 func caller(c echo.Context) string {
 	if p, ok := auth.From(c); ok && p.Name != "" {
@@ -96,14 +132,26 @@ func (s *Server) sent(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if b.OverrideReason != "" {
+		if err := checkReason("override_reason", b.OverrideReason); err != nil {
+			return err
+		}
+		if strings.TrimSpace(b.Agent) == "" {
+			return badRequest(`field "agent" is required with "override_reason": say who sent the reply`)
+		}
+	}
 	req := workflows.SentRequest{TextSHA256: review.TextHash(b.Text), Blocked: len(guard.Placeholders(b.Text)) > 0,
-		SentAt: b.SentAt.UTC(), Agent: b.Agent}
+		SentAt: b.SentAt.UTC(), Agent: b.Agent, OverrideReason: strings.TrimSpace(b.OverrideReason)}
 	var res workflows.SentResult
 	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateSent, req, &res); err != nil {
 		return err
 	}
 	if res.Verdict == drafts.VerdictBlocked {
 		s.Log.Warn("a reply went out with unresolved placeholders", "ticket", res.TicketID, "iteration", res.Iteration)
+	}
+	if res.Verdict == drafts.VerdictReviewPending {
+		s.metrics.reviewOverrides.WithLabelValues("sent").Inc()
+		s.Log.Warn("a reply went out without the review it needed", "ticket", res.TicketID, "agent", b.Agent)
 	}
 	return c.JSON(http.StatusOK, res)
 }

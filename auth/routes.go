@@ -45,6 +45,8 @@ var routes = map[string]Access{
 	// Reviewers' clicks in Slack: no token, Slack's request signature instead, checked by
 	// the handler, which allows each action to the roles the three routes above allow.
 	"POST /v1/slack/interactions": public,
+	// A reviewer lets a gated draft be sent without approving it, with a reason.
+	"POST /v1/drafts/:ticket/override": reviewDrafts,
 
 	// The payload codec for the Temporal Web UI: decoding shows customer text, so only
 	// reviewers and admins; the CORS preflight carries no credentials and no data.

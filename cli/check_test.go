@@ -74,8 +74,8 @@ func TestCheckCommand(t *testing.T) {
 	for text := range want {
 		t.Errorf("no sentence %q in the output", text)
 	}
-	if got.Struck != 2 || got.Note == "" || !strings.HasSuffix(got.Reply, got.Note) {
-		t.Errorf("struck %d, note %q, reply %q: want 2 struck and the note at the end of the reply", got.Struck, got.Note, got.Reply)
+	if got.Struck != 2 || got.Note == "" || strings.Contains(got.Reply, got.Note) {
+		t.Errorf("struck %d, note %q, reply %q: want 2 struck and the note beside the reply, not in it", got.Struck, got.Note, got.Reply)
 	}
 	if strings.Contains(got.Reply, "30-day") || !strings.Contains(got.Reply, "fourteen days") {
 		t.Errorf("composed reply keeps the wrong sentences: %q", got.Reply)

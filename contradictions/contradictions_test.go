@@ -96,3 +96,38 @@ func TestFindHistory(t *testing.T) {
 		t.Fatalf("findings %v", got)
 	}
 }
+
+// Against keeps only what an approval brings, the incoming side first, and Unresolved
+// drops what --supersedes resolves.
+func TestAgainst(t *testing.T) {
+	t.Parallel()
+	vocab, err := guard.DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions, err := policy.ParseDir(filepath.Join("testdata", "lint-conflict"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(versions) != 2 {
+		t.Fatalf("fixture has %d versions, want 2", len(versions))
+	}
+	since := at(t, "2026-06-01T00:00:00Z")
+	incoming, stored := versions[:1], versions[1:]
+	got := Against(incoming, stored, since, vocab)
+	if len(got) != 1 || got[0].A.Ref != incoming[0].Ref() || got[0].B.Ref != stored[0].Ref() {
+		t.Fatalf("want one finding with the incoming version as A: %v", got)
+	}
+	if again := Against(incoming, versions, since, vocab); len(again) != 1 {
+		t.Errorf("a stored copy of the incoming version is counted once: %v", again)
+	}
+	if none := Against(nil, versions, since, vocab); len(none) != 0 {
+		t.Errorf("contradictions among stored versions only are lint's, not this approval's: %v", none)
+	}
+	if open := Unresolved(got, []string{stored[0].DocID}); len(open) != 0 {
+		t.Errorf("superseding the other document resolves it: %v", open)
+	}
+	if open := Unresolved(got, []string{"billing/other"}); len(open) != 1 {
+		t.Errorf("superseding another document does not: %v", open)
+	}
+}

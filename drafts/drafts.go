@@ -47,7 +47,20 @@ const (
 	// that no source eligible now for the account backs; Unsupported lists each sentence.
 	// The agent may send anyway with an override reason, kept with the verdict.
 	VerdictUnsupported = "unsupported"
+	// VerdictReviewPending: the draft must be reviewed (Review says why) and no reviewer
+	// has approved it or overridden the gate yet.
+	VerdictReviewPending = "review_pending"
 )
+
+// ReviewReason is one reason a draft must be reviewed before it is sent.
+type ReviewReason struct {
+	Kind    string `json:"kind"` // forced_review | low_confidence
+	Message string `json:"message"`
+}
+
+// ReviewerRole is who clears the review gate: a token with the reviewer (or admin) role,
+// by approving the draft or overriding the gate with a reason.
+const ReviewerRole = "reviewer"
 
 // BoundVersion is one policy version a draft relies on.
 type BoundVersion struct {
@@ -139,7 +152,11 @@ type SendCheck struct {
 	Unsupported []Unbacked `json:"unsupported,omitempty"`
 	// OverrideReason is the agent's reason for sending despite Unsupported.
 	OverrideReason string `json:"override_reason,omitempty"`
-	Iteration      int    `json:"iteration"`
+	// Review says why the draft must be reviewed (review_pending), and MustAct who clears
+	// the gate.
+	Review    []ReviewReason `json:"review,omitempty"`
+	MustAct   string         `json:"must_act,omitempty"`
+	Iteration int            `json:"iteration"`
 	// Cause says why an unchecked verdict was unchecked: check_failed (the draft, the
 	// ticket or the versions in force could not be read from the store) or guard_failed
 	// (the text could not be read against the eligible policy). Verdicts

@@ -13,6 +13,8 @@ type srcUnit struct {
 	analysis
 	subjects map[string]string // canonical term → class
 	words    map[string]bool
+	text     string
+	polarity polarities // content stem → in a negation's scope (see polarity)
 }
 
 // view is a flagged sentence of the reply as the backing rule reads it.
@@ -30,7 +32,8 @@ func (v *Vocabulary) units(chunk string, names map[string]bool) []srcUnit {
 			continue
 		}
 		for _, s := range text.Split(line) {
-			out = append(out, srcUnit{analysis: v.analyse(s.Text), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Text)})
+			out = append(out, srcUnit{analysis: v.analyse(s.Text), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Text),
+				text: s.Text, polarity: statementPolarity(s.Text)})
 		}
 	}
 	return out

@@ -11,6 +11,7 @@
 package guard
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -69,8 +70,8 @@ func (v *Vocabulary) Read(sources []policy.Evidence) *Sources {
 // Len is how many chunks were read.
 func (s *Sources) Len() int { return len(s.ctx.sources) }
 
-// Result is the checked draft: every sentence with its verdict, and the reply to show the
-// agent with struck sentences removed and the gap marked.
+// Result is the checked draft: every sentence with its verdict, the reply with struck
+// sentences removed, and the note that marks the gap (shown beside the reply).
 type Result struct {
 	Sentences []SentenceResult `json:"sentences"`
 	Reply     string           `json:"reply"`
@@ -94,6 +95,8 @@ type SentenceResult struct {
 type checkedSource struct {
 	id    string
 	macro string // normalised text of a macro source, "" otherwise
+	// forAgents: a section written for support agents, never quoted to a customer.
+	forAgents bool
 	analysis
 	units    []srcUnit
 	subjects map[string]string // every subject term of the chunk, heading included
@@ -193,7 +196,7 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 // readSource reads one source's numbers, verbs, units and subjects against the plan
 // names of every source of the check.
 func (v *Vocabulary) readSource(s policy.Evidence, names map[string]bool) checkedSource {
-	cs := checkedSource{id: s.ChunkID, analysis: v.analyse(s.Text), units: v.units(s.Text, names),
+	cs := checkedSource{id: s.ChunkID, forAgents: forAgentsSection(s.ChunkID), analysis: v.analyse(s.Text), units: v.units(s.Text, names),
 		subjects: v.subjectsOf(s.Text, names)}
 	if s.Macro() {
 		cs.macro = normalise(s.Text)
@@ -289,11 +292,30 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		tried = candidates
 	}
 	c := view{analysis: a, subjects: v.subjectsOf(body, ctx.names), words: contentWords(body)}
+	if id, unit, ok := quotesAgents(c.words, candidates); ok {
+		r.SourceID, r.Reason = id, fmt.Sprintf("quotes guidance written for support agents in %s (%q): it is never quoted to a customer", id, unit)
+		return r
+	}
+	fixed := "" // a macro that backs the sentence in other words than its own
 	for _, s := range tried {
-		if c.backs(s, ctx.known) {
-			r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
+		if !c.backs(s, ctx.known) {
+			continue
+		}
+		if s.macro != "" {
+			fixed = cmp.Or(fixed, s.id) // fixed wording backs a sentence only word for word (verbatimMacro)
+			continue
+		}
+		// Backed by its words: it must not restate a candidate with the opposite polarity.
+		if id, unit, ok := contradicted(polarity(body), candidates); ok {
+			r.SourceID, r.Reason = id, fmt.Sprintf("says the opposite of %s: %q", id, unit)
 			return r
 		}
+		r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
+		return r
+	}
+	if fixed != "" {
+		r.SourceID, r.Reason = fixed, "paraphrases the fixed wording of "+fixed+": quote the macro word for word, or leave it out"
+		return r
 	}
 	r.Reason = missingReason(c, candidates)
 	return r
@@ -428,7 +450,8 @@ func kindsOf(flags []Flag) []Kind {
 // compose joins the kept sentences of reply. Between two kept sentences it puts the
 // original white space, or, where struck sentences lay between them, the gap around them
 // with the most line breaks, so paragraphs and list items keep their shape. When anything
-// was struck a visible note ends the reply.
+// was struck, Note says so; it is shown beside the reply, never written into it, so the
+// text an agent edits and sends holds no note to the agent (send-check blocks one).
 func compose(reply string, sentences []text.Sentence, results []SentenceResult) Result {
 	res := Result{Sentences: results}
 	var b strings.Builder
@@ -451,10 +474,6 @@ func compose(reply string, sentences []text.Sentence, results []SentenceResult) 
 			noun = "sentence"
 		}
 		res.Note = fmt.Sprintf("[Not covered by current policy: %d %s removed — please answer this part yourself.]", res.Struck, noun)
-		if res.Reply != "" {
-			res.Reply += "\n\n"
-		}
-		res.Reply += res.Note
 	}
 	return res
 }
@@ -486,7 +505,7 @@ func kindNames(flags []Flag) []string {
 func verbatimMacro(sentence string, sources []checkedSource) string {
 	n := normalise(sentence)
 	for _, s := range sources {
-		if s.macro != "" && n != "" && strings.Contains(s.macro, n) {
+		if s.macro != "" && !s.forAgents && n != "" && strings.Contains(s.macro, n) {
 			return s.id
 		}
 	}

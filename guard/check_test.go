@@ -173,7 +173,7 @@ func TestCheckComposesKeptSentences(t *testing.T) {
 
 	note := "[Not covered by current policy: 2 sentences removed — please answer this part yourself.]"
 	want := "Hi Anna,\n\nThanks for reaching out. You can get a refund within fourteen days.\n\n" +
-		"What you can do:\n1. Request it in Settings\n3. Reply here\n\nBest,\nSam\n\n" + note
+		"What you can do:\n1. Request it in Settings\n3. Reply here\n\nBest,\nSam"
 	if res.Reply != want {
 		t.Fatalf("reply\n got %q\nwant %q", res.Reply, want)
 	}
@@ -202,8 +202,11 @@ func TestCheckEverythingStruck(t *testing.T) {
 	v := defaultVocab(t)
 	res := v.Check(Input{Reply: "We refund 30 days.", Mode: ModeDraft})
 	want := "[Not covered by current policy: 1 sentence removed — please answer this part yourself.]"
-	if res.Reply != want || res.Struck != 1 {
-		t.Fatalf("got reply %q, struck %d", res.Reply, res.Struck)
+	if res.Reply != "" || res.Note != want || res.Struck != 1 {
+		t.Fatalf("got reply %q, note %q, struck %d", res.Reply, res.Note, res.Struck)
+	}
+	if got := Placeholders(res.Note); len(got) != 1 || got[0] != want {
+		t.Fatalf("the gap note is an unresolved marker if it is ever sent: %q", got)
 	}
 }
 

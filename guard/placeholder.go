@@ -27,6 +27,14 @@ var placeholderPatterns = []placeholderPattern{
 	{trigger: "%", re: regexp.MustCompile(`%(?:\d+\$)?[sdv]`), reject: letterFollows}, // %s, %1$d
 	{trigger: "[", re: regexp.MustCompile(`\[(?:[A-Z][A-Z0-9 _-]*|[a-z0-9]+(?:_[a-z0-9]+)+|[A-Za-z ]+)\]`), reject: notBracketPlaceholder},
 	{trigger: "<", re: regexp.MustCompile(`<[A-Za-z_][A-Za-z0-9_ -]{0,40}>`), reject: isHTMLTag},
+	// %FIRST_NAME%, %first_name%: the mail-merge style of many help desks.
+	{trigger: "%", re: regexp.MustCompile(`%(?:[A-Z][A-Z0-9_]*|[a-z0-9]+(?:_[a-z0-9]+)+)%`)},
+	// XXX, XXXX: a writer's "fill this in", unless it masks digits ("XXXX-XXXX-1234").
+	{trigger: "XXX", re: regexp.MustCompile(`\bXXX+\b`), reject: masksDigits},
+	// A bracketed note the system or a writer left for the agent, "[Label: text]": the
+	// guard's gap note ("[Not covered by current policy: …]") is one. It speaks to the
+	// agent, never to the customer.
+	{trigger: "[", re: regexp.MustCompile(`\[[A-Z][^\[\]\n:]{0,60}:[^\[\]\n]*\]`), reject: linkFollows},
 }
 
 // placeholderWords are the words that make a bracketed phrase in ordinary case a slot:
@@ -47,7 +55,8 @@ var htmlTags = map[string]bool{
 
 // Placeholders returns every unresolved template slot in text, exactly as written and in
 // order of appearance: {{x}}, {x}, ${x}, [NAME], [first_name], [Customer Name], <name>,
-// %s, %d, %v and __X__. Markdown links ("[text](url)"), numeric citations ("[1]"),
+// %s, %d, %v, %FIRST_NAME%, XXX, __X__, and bracketed notes to the agent such as the gap
+// note "[Not covered by current policy: …]". Markdown links ("[text](url)"), numeric citations ("[1]"),
 // e-mail addresses and URLs in angle brackets, and HTML tags are not slots.
 func Placeholders(text string) []string {
 	type span struct{ start, end int }
@@ -126,6 +135,17 @@ func notBracketPlaceholder(span, after string) bool {
 		}
 	}
 	return true
+}
+
+// linkFollows rejects a bracketed span that is the text of a Markdown link.
+func linkFollows(_, after string) bool { return strings.HasPrefix(after, "(") }
+
+// masksDigits rejects XXX that is part of a masked number ("XXXX-XXXX-1234", "XXXX 1234"):
+// a card or account shown the way the customer will recognise it.
+func masksDigits(_, after string) bool {
+	after = strings.TrimLeft(after, "- ")
+	r, _ := utf8.DecodeRuneInString(after)
+	return unicode.IsDigit(r) || r == 'X'
 }
 
 // isHTMLTag rejects bare HTML tags such as "<br>" and "<p>".

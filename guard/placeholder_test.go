@@ -24,6 +24,12 @@ func TestPlaceholders(t *testing.T) {
 		{"printf verbs", "Hello %s, you owe %d (%v), %1$s.", []string{"%s", "%d", "%v", "%1$s"}},
 		{"double underscores", "Hi __FIRST_NAME__ and __X__.", []string{"__FIRST_NAME__", "__X__"}},
 		{"in order of appearance", "<name> then {{x}} then [NAME]", []string{"<name>", "{{x}}", "[NAME]"}},
+		{"percent-wrapped names", "Hi %FIRST_NAME%, from %agent_name% on %PLAN%.", []string{"%FIRST_NAME%", "%agent_name%", "%PLAN%"}},
+		{"XXX markers", "Your refund of XXX EUR reaches you by XXXX.", []string{"XXX", "XXXX"}},
+		{"the gap note", "Thanks.\n\n[Not covered by current policy: 2 sentences removed — please answer this part yourself.]",
+			[]string{"[Not covered by current policy: 2 sentences removed — please answer this part yourself.]"}},
+		{"a bracketed note to the agent", "Hi Anna, [Note to agent: confirm the amount first] your refund is on its way.",
+			[]string{"[Note to agent: confirm the amount first]"}},
 
 		{"plain text", "Thanks for reaching out.", nil},
 		{"markdown link", "See [our refund policy](https://example.com/refunds) or [HELP](https://x.y).", nil},
@@ -34,6 +40,10 @@ func TestPlaceholders(t *testing.T) {
 		{"comparisons", "if a < b and c > d", nil},
 		{"percentages", "A 10% discount, 100%sure, 50 % deposit", nil},
 		{"markdown bold", "This is __important__.", nil},
+		{"masked card numbers", "The card XXXX-XXXX-XXXX-4242 and account XXXX 1234 were charged.", nil},
+		{"percentages side by side", "Between 10% and 20% of 5%.", nil},
+		{"words containing XXX", "Size XXXL, XXXV", nil},
+		{"a labelled markdown link", "See [Refunds: annual plans](https://example.com/r).", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

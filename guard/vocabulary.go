@@ -164,13 +164,17 @@ func (v *Vocabulary) analyse(s string) analysis {
 			a.keys = append(a.keys, k)
 		}
 	}
+	var words []scoped // read once, at the first commercial verb
 	for _, m := range v.matches(s) {
 		a.flags = append(a.flags, Flag{Kind: m.kind, Match: s[m.start:m.end]})
 		if m.kind != KindCommercial {
 			continue
 		}
 		a.verbs = appendNew(a.verbs, m.canonical)
-		if negatedAt(s, m.start) {
+		if words == nil {
+			words = scopedWords(s)
+		}
+		if negatedAt(words, m.start) {
 			a.negated = appendNew(a.negated, m.canonical)
 		} else {
 			a.affirmed = appendNew(a.affirmed, m.canonical)
@@ -185,32 +189,6 @@ func appendNew(list []string, s string) []string {
 		return list
 	}
 	return append(list, s)
-}
-
-// negatedAt reports whether the word at start is negated: one of the three words before
-// it, in the same clause, is a negation ("may not waive", "is never refunded", "no
-// refunds", "wird nicht erstattet"). Deliberately simple and local; it only has to tell a
-// policy that forbids something from a sentence that promises it.
-func negatedAt(text string, start int) bool {
-	clause := text[:start]
-	if i := strings.LastIndexAny(clause, ".;:!?\n"); i >= 0 {
-		clause = clause[i+1:]
-	}
-	words := strings.FieldsFunc(clause, func(r rune) bool { return !isWordRune(r) && r != '\'' && r != '’' })
-	// This runs for every verb of every sentence and source: lowercase three words, not the clause.
-	for _, w := range words[max(0, len(words)-3):] {
-		if negations[strings.ReplaceAll(strings.ToLower(w), "’", "'")] {
-			return true
-		}
-	}
-	return false
-}
-
-var negations = map[string]bool{
-	"not": true, "no": true, "never": true, "cannot": true, "can't": true, "won't": true, "don't": true,
-	"doesn't": true, "didn't": true, "isn't": true, "aren't": true, "wasn't": true, "weren't": true,
-	"shouldn't": true, "mustn't": true, "nor": true,
-	"nicht": true, "kein": true, "keine": true, "keinen": true, "keiner": true, "nie": true, "niemals": true,
 }
 
 // matches returns the longest entry that matches at each word start of body, widened to

@@ -384,3 +384,11 @@ func asErrors(errs []*ParseError) []error {
 func sortedKeys(m map[string]int) []string {
 	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return m[a] - m[b] })
 }
+
+// CheckDocID refuses a document ID that is not a slug path, as the doc_id field of a file.
+func CheckDocID(id string) error {
+	if !docIDPattern.MatchString(id) {
+		return fmt.Errorf("not a document ID: use %s", fieldHints["doc_id"])
+	}
+	return nil
+}

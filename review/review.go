@@ -7,6 +7,8 @@ package review
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/supportdraft/supportdraft/drafts"
@@ -24,10 +26,16 @@ const (
 	// HandOffFailed: the help desk refused the draft, or stayed unreachable through the
 	// retries; Entry.HandOffError says why, and a person passes the draft on.
 	HandOffFailed = "handoff_failed"
-	Pulled        = "pulled" // pulled back to the agent for editing: out of the queue
-	Killed        = "killed" // killed by a reviewer: the workflow ended
-	Sent          = "sent"   // the help desk reported the reply that went out
-	Closed        = "closed" // discarded by the agent or closed by the idle timeout
+	// Held: approved, but the draft went stale before its hand-off (HandOffError says
+	// why): it stays in the queue, nothing is delivered, and a rebuild queues the new draft.
+	Held = "held"
+	// Overridden: a reviewer let the draft be sent without approving it, with a reason
+	// (OverrideReason): the review gate is cleared, nothing is handed off.
+	Overridden = "overridden"
+	Pulled     = "pulled" // pulled back to the agent for editing: out of the queue
+	Killed     = "killed" // killed by a reviewer: the workflow ended
+	Sent       = "sent"   // the help desk reported the reply that went out
+	Closed     = "closed" // discarded by the agent or closed by the idle timeout
 )
 
 // LowConfidence marks drafts a reviewer should read closely: the forced-review threshold
@@ -52,8 +60,41 @@ type Entry struct {
 	ReviewUntil time.Time  `json:"review_until"`
 	DecidedBy   string     `json:"decided_by,omitempty"`
 	DecidedAt   *time.Time `json:"decided_at,omitempty"`
-	// HandOffError is why the hand-off failed (State HandOffFailed).
+	// HandOffError is why the hand-off failed (State HandOffFailed) or was held (Held).
 	HandOffError string `json:"handoff_error,omitempty"`
+	// OverrideReason is the reviewer's reason for clearing the gate without approval
+	// (State Overridden).
+	OverrideReason string `json:"override_reason,omitempty"`
+}
+
+// Gate lists why the entry's draft must be reviewed before it is sent: a forced-review
+// reason from intake (a review rule, or support only copied), or confidence below
+// LowConfidence. Nothing when neither applies or a reviewer cleared the gate by approving
+// the draft or overriding it.
+func (e *Entry) Gate() []drafts.ReviewReason {
+	switch e.State {
+	case Approved, HandedOff, Recorded, HandOffFailed, Held, Overridden:
+		return nil
+	}
+	var out []drafts.ReviewReason
+	if e.ForcedReview != "" {
+		out = append(out, drafts.ReviewReason{Kind: "forced_review", Message: "intake forced review: " + e.ForcedReview})
+	}
+	if e.LowConfidence {
+		out = append(out, drafts.ReviewReason{Kind: "low_confidence",
+			Message: fmt.Sprintf("confidence %.2f is below the review threshold %.2f", e.Confidence, LowConfidence)})
+	}
+	return out
+}
+
+// GateWarning is what the agent reads when the review gate holds a draft.
+func GateWarning(reasons []drafts.ReviewReason) string {
+	why := make([]string, len(reasons))
+	for i, r := range reasons {
+		why[i] = r.Message
+	}
+	return "A reviewer must approve this draft before it is sent (" + strings.Join(why, "; ") +
+		"). Ask a reviewer to approve it in the review queue, or to override the gate with a reason."
 }
 
 // WindowOpen reports whether the review window is still open at now.
@@ -86,6 +127,9 @@ type SentReply struct {
 	Verdict    string    `json:"verdict"` // the send-check verdict at the time it was reported
 	SentAt     time.Time `json:"sent_at"`
 	Agent      string    `json:"agent"`
+	// OverrideReason is why a draft the review gate held was sent anyway (Verdict is then
+	// review_pending); Agent says who.
+	OverrideReason string `json:"override_reason,omitempty"`
 }
 
 // TextHash is the SHA-256 of a reply with its whitespace normalised, so that a help desk

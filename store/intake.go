@@ -94,12 +94,13 @@ func (s *Store) TicketExists(ctx context.Context, ticketID string) (bool, error)
 func (s *Store) RecordSendCheckAt(ctx context.Context, ticketID string, c drafts.SendCheck, at time.Time) error {
 	b, _ := json.Marshal(nonNil(c.Reasons))
 	unsupported, _ := json.Marshal(nonNil(c.Unsupported))
+	gate, _ := json.Marshal(nonNil(c.Review))
 	var textID *int64
 	if c.TextID != 0 {
 		textID = &c.TextID
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, at, cause, unsupported, override_reason, text_id)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`, ticketID, c.Iteration, c.Verdict, b, at, c.Cause, unsupported, c.OverrideReason, textID)
+	_, err := s.db.Exec(ctx, `INSERT INTO send_checks (ticket_id, iteration, verdict, reasons, at, cause, unsupported, override_reason, text_id, review)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`, ticketID, c.Iteration, c.Verdict, b, at, c.Cause, unsupported, c.OverrideReason, textID, gate)
 	if err != nil {
 		return fmt.Errorf("record send-check of ticket %s: %w", ticketID, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/supportdraft/supportdraft/contradictions"
 	"github.com/supportdraft/supportdraft/policy"
 )
 
@@ -42,6 +43,23 @@ type Embedder interface {
 // A version another import stored in between is compared by content hash as usual, and one
 // that disappeared in between is refused, never written without its vectors.
 func (s *Store) Import(ctx context.Context, versions []*policy.Version, emb Embedder) (*ImportResult, error) {
+	return s.ImportApproval(ctx, versions, emb, Approval{})
+}
+
+// Approval is how an import resolves the contradictions it brings (contradictions.Against):
+// the other documents it supersedes, and the contradictions the operator accepts, with
+// the reason and who gave it.
+type Approval struct {
+	Supersedes []string                 // doc IDs whose open versions the import retires
+	Accepted   []contradictions.Finding // recorded in accepted_contradictions
+	Reason     string
+	By         string
+}
+
+// ImportApproval is Import that also, in the same transaction, retires the open versions
+// of every document in a.Supersedes from the moment the first approved version of the
+// import takes effect, and records a.Accepted.
+func (s *Store) ImportApproval(ctx context.Context, versions []*policy.Version, emb Embedder, a Approval) (*ImportResult, error) {
 	if err := s.EnsureVectorIndex(ctx, emb); err != nil {
 		return nil, err
 	}
@@ -56,7 +74,16 @@ func (s *Store) Import(ctx context.Context, versions []*policy.Version, emb Embe
 				return fmt.Errorf("%s (%s): %w", v.Ref(), v.Path, err)
 			}
 		}
-		return countTerms(ctx, tx, res.Added)
+		if err := countTerms(ctx, tx, res.Added); err != nil {
+			return err
+		}
+		if err := retireDocuments(ctx, tx, versions, a.Supersedes, res); err != nil {
+			return err
+		}
+		if len(a.Accepted) > 0 {
+			return (&Store{db: tx}).AcceptContradictions(ctx, a.Accepted, a.Reason, a.By)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -181,6 +208,59 @@ func supersede(ctx context.Context, tx pgx.Tx, v *policy.Version) ([]string, err
 		}
 	}
 	return refs, nil
+}
+
+// retireDocuments closes the open non-draft versions of each of docs (other documents the
+// import supersedes) where the import's first approved version takes effect.
+func retireDocuments(ctx context.Context, tx pgx.Tx, versions []*policy.Version, docs []string, res *ImportResult) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	var by *policy.Version
+	for _, v := range versions {
+		if v.Status == policy.StatusApproved && (by == nil || effectiveStart(v).Before(effectiveStart(by))) {
+			by = v
+		}
+	}
+	if by == nil {
+		return fmt.Errorf("--supersedes: nothing in this import is approved, so it supersedes nothing")
+	}
+	start := effectiveStart(by)
+	for _, doc := range docs {
+		rows, err := tx.Query(ctx, `
+			UPDATE versions SET effective_to = $2, status = 'superseded'
+			WHERE doc_id = $1 AND status <> 'draft' AND greatest(effective_from, approved_at) < $2
+			  AND (effective_to IS NULL OR effective_to > $2)
+			RETURNING version`, doc, start)
+		if err != nil {
+			return err
+		}
+		olds, err := pgx.CollectRows(rows, pgx.RowTo[int])
+		if err != nil {
+			return err
+		}
+		if len(olds) == 0 {
+			return fmt.Errorf("--supersedes %s: no version of %s that took effect before %s is open then (%s); check the document ID, or retire it with a version of its own",
+				doc, doc, by.Ref(), start.Format(time.RFC3339))
+		}
+		for _, old := range olds {
+			res.Superseded = append(res.Superseded, fmt.Sprintf("%s@%d", doc, old))
+			if _, err := tx.Exec(ctx, `INSERT INTO approvals (doc_id, version, action, detail) VALUES ($1,$2,'superseded',$3)`,
+				doc, old, fmt.Sprintf("by %s from %s", by.Ref(), start.Format(time.RFC3339))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// effectiveStart is when an approved version becomes eligible: its effective_from, or its
+// approval if later.
+func effectiveStart(v *policy.Version) time.Time {
+	if v.ApprovedAt != nil && v.ApprovedAt.After(*v.EffectiveFrom) {
+		return *v.ApprovedAt
+	}
+	return *v.EffectiveFrom
 }
 
 func explainVersionError(v *policy.Version, err error) error {

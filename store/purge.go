@@ -48,6 +48,10 @@ var purgeTargets = []purgeTarget{
 	{"send_checks", "the sentences an unsupported verdict quoted and the agent's override reason (verdict, each sentence's reason and the date stay)", "at",
 		"at < $1 AND (override_reason <> '' OR jsonb_path_exists(unsupported, '$[*].sentence'))",
 		"unsupported = (SELECT coalesce(jsonb_agg(u - 'sentence'), '[]'::jsonb) FROM jsonb_array_elements(unsupported) u), override_reason = ''"},
+	{"sent_replies", "the reason a reply went out without its review (hash, verdict, agent and date stay)", "recorded_at",
+		"override_reason <> '' AND recorded_at < $1", "override_reason = ''"},
+	{"review_queue", "a reviewer's reason for letting a draft go without approval (state, who and when stay)", "updated_at",
+		"override_reason <> '' AND updated_at < $1", "override_reason = ''"},
 	{"rejections", "struck and unanswered sentences and what they asked about (reason, area and date stay, so gaps still counts them)", "at",
 		"purged_at IS NULL AND at < $1", "sentence = '', subject = '', purged_at = now()"},
 }

@@ -106,3 +106,30 @@ func TestPurgeRemovesOldTextAndKeepsIDsAndVerdicts(t *testing.T) {
 		assert.Zero(t, c.Rows, "%s: nothing is left to purge", c.Table)
 	}
 }
+
+// The reasons a draft went out without its review (the help desk's and a reviewer's) are
+// agent text: retention blanks them, and the verdict, who and when stay.
+func TestPurgeBlanksOverrideReasons(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	db := s.Pool()
+	old := time.Now().UTC().AddDate(0, 0, -100)
+	_, err := db.Exec(ctx, `INSERT INTO sent_replies (ticket_id, iteration, text_sha256, edited, verdict, sent_at, agent, override_reason, recorded_at)
+		VALUES ('OLD-1', 1, 'x', false, 'review_pending', $1, 'bob', 'Ana called and asked for it', $1)`, old)
+	require.NoError(t, err)
+	_, err = db.Exec(ctx, `INSERT INTO review_queue (ticket_id, iteration, state, confidence, low_confidence, queued_at, review_until,
+		decided_by, override_reason, updated_at) VALUES ('OLD-1', 1, 'overridden', 0.3, true, $1, $1, 'rita', 'Ana is a lawyer', $1)`, old)
+	require.NoError(t, err)
+
+	_, err = s.PurgeBefore(ctx, old.AddDate(0, 0, 10), false)
+	require.NoError(t, err)
+	var sentReason, verdict, agent, queueReason, by string
+	require.NoError(t, db.QueryRow(ctx, `SELECT override_reason, verdict, agent FROM sent_replies WHERE ticket_id = 'OLD-1'`).Scan(&sentReason, &verdict, &agent))
+	require.NoError(t, db.QueryRow(ctx, `SELECT override_reason, decided_by FROM review_queue WHERE ticket_id = 'OLD-1'`).Scan(&queueReason, &by))
+	assert.Empty(t, sentReason)
+	assert.Empty(t, queueReason)
+	assert.Equal(t, "review_pending", verdict)
+	assert.Equal(t, "bob", agent)
+	assert.Equal(t, "rita", by)
+}

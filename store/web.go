@@ -152,7 +152,7 @@ func (s *Store) ReviewPage(ctx context.Context, limit int, ticket string) ([]rev
 		       count(*) OVER ()::int
 		FROM review_queue q JOIN drafts d ON d.ticket_id = q.ticket_id AND d.iteration = q.iteration
 		     LEFT JOIN build_failures f ON f.ticket_id = q.ticket_id
-		WHERE q.state IN ('waiting', 'approved')
+		WHERE q.state IN ('waiting', 'approved', 'held')
 		ORDER BY q.ticket_id = $2 DESC, q.queued_at, q.ticket_id LIMIT $1`, limit, ticket)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read the review queue: %w", err)

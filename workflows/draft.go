@@ -58,6 +58,7 @@ func (w *run) setup(ctx workflow.Context) error {
 	}
 	receiveEach(ctx, SignalRevision, w.onRevision)
 	receiveEach(ctx, SignalSendChecked, w.onSendChecked)
+	receiveEach(ctx, SignalStale, w.onStale)
 	handlers := []struct {
 		name      string
 		handler   any
@@ -71,6 +72,7 @@ func (w *run) setup(ctx workflow.Context) error {
 		{UpdateApprove, w.approve, w.validateDecision},
 		{UpdatePull, w.pull, w.validateDecision},
 		{UpdateKill, w.kill, w.validateDecision},
+		{UpdateOverride, w.override, w.validateOverride},
 		{UpdateSent, w.sent, w.validateSent},
 	}
 	for _, h := range handlers {
@@ -174,6 +176,18 @@ func (w *run) onRevision(ctx workflow.Context, sig RevisionSignal) {
 func (w *run) onSendChecked(ctx workflow.Context, sig SendCheckedSignal) {
 	_ = w.locked(ctx, func() error {
 		if sig.Verdict == drafts.VerdictStale && w.draft != nil && w.draft.Iteration == sig.Iteration {
+			w.staleReasons = sig.Reasons
+			w.markStatus(ctx, drafts.StatusStale, sig.Reasons)
+		}
+		return nil
+	})
+}
+
+// onStale handles SignalStale: the current iteration turns stale with the reasons; a
+// signal about an iteration a rebuild has replaced says nothing about the new draft.
+func (w *run) onStale(ctx workflow.Context, sig StaleSignal) {
+	_ = w.locked(ctx, func() error {
+		if w.draft != nil && w.draft.Iteration == sig.Iteration && len(sig.Reasons) > 0 {
 			w.staleReasons = sig.Reasons
 			w.markStatus(ctx, drafts.StatusStale, sig.Reasons)
 		}

@@ -51,8 +51,12 @@ const (
 	// UpdateKill (ReviewDecision → DraftState) kills a queued draft during its review window
 	// and ends the workflow.
 	UpdateKill = "kill"
+	// UpdateOverride (ReviewDecision with a Reason → review.Entry) is a reviewer clearing the
+	// review gate without approving the draft: the agent may send it, nothing is handed off.
+	UpdateOverride = "override"
 	// UpdateSent (SentRequest → SentResult) is the help desk's report of the reply that went
-	// out; it ends the workflow.
+	// out; it ends the workflow. A draft the review gate holds is refused unless the request
+	// carries an override reason.
 	UpdateSent = "sent"
 )
 
@@ -64,6 +68,17 @@ const SignalRevision = "revision"
 // once the server holds this signal, without waiting for a workflow task: the history
 // keeps every verdict, and a stale one turns the draft stale.
 const SignalSendChecked = "send-checked"
+
+// SignalStale (StaleSignal) tells the workflow its draft went stale without any send-check:
+// a policy version approved since the draft was built replaces one it quotes
+// (sendcheck.MarkStale, run by policy import and approve).
+const SignalStale = "stale"
+
+// StaleSignal is SignalStale's payload: the iteration found stale and why.
+type StaleSignal struct {
+	Iteration int                  `json:"iteration"`
+	Reasons   []drafts.StaleReason `json:"reasons"`
+}
 
 // QueryState (no argument → DraftState) reads the workflow's state.
 const QueryState = "state"
@@ -162,9 +177,11 @@ type SendCheckedSignal struct {
 	Ref       *drafts.TextRef      `json:"ref,omitempty"`
 }
 
-// ReviewDecision is the argument of UpdateApprove, UpdatePull and UpdateKill: who decided.
+// ReviewDecision is the argument of UpdateApprove, UpdatePull, UpdateKill and
+// UpdateOverride: who decided, and for an override why.
 type ReviewDecision struct {
-	By string `json:"by"`
+	By     string `json:"by"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // SentRequest is UpdateSent's argument. The API hashes the text: the body never enters
@@ -174,6 +191,9 @@ type SentRequest struct {
 	Blocked    bool      `json:"blocked"`     // the text still had placeholders when it went out
 	SentAt     time.Time `json:"sent_at"`
 	Agent      string    `json:"agent"`
+	// OverrideReason records why a draft the review gate holds was sent anyway; without
+	// it such a report is refused.
+	OverrideReason string `json:"override_reason,omitempty"`
 }
 
 // SentResult is UpdateSent's answer: what was recorded.

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -82,7 +83,7 @@ func (w *run) handOff(ctx workflow.Context, entry *review.Entry) {
 		deliver = true
 		return nil
 	})
-	if !deliver {
+	if !deliver || w.holdStale(ctx, entry) {
 		return
 	}
 	opts := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -117,6 +118,39 @@ func (w *run) handOff(ctx workflow.Context, entry *review.Entry) {
 		w.saveReview(ctx)
 		return nil
 	})
+}
+
+// versionHandOffFresh marks the freshness check before a hand-off.
+const versionHandOffFresh = "review-handoff-fresh"
+
+// holdStale checks the approved entry's draft against the ticket, account and policy now,
+// just before its delivery: a draft gone stale since its approval (a newer policy version,
+// a customer reply) is held in the queue with the reasons instead of reaching the help
+// desk. A check that cannot run does not hold it: the reviewer approved it, and the help
+// desk's own send-check runs again before anything goes out.
+func (w *run) holdStale(ctx workflow.Context, entry *review.Entry) (held bool) {
+	if workflow.GetVersion(ctx, versionHandOffFresh, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return false
+	}
+	_ = w.locked(ctx, func() error {
+		if w.review != entry || entry.State != review.Approved {
+			held = true // replaced or decided meanwhile: nothing to deliver
+			return nil
+		}
+		res := w.checkFresh(ctx)
+		if res.Verdict != drafts.VerdictStale {
+			return nil
+		}
+		why := make([]string, len(res.Reasons))
+		for i, r := range res.Reasons {
+			why[i] = r.Message
+		}
+		entry.State, entry.HandOffError = review.Held, "stale: "+strings.Join(why, "; ")+"; rebuild the draft"
+		w.saveReview(ctx)
+		held = true
+		return nil
+	})
+	return held
 }
 
 func (w *run) saveReview(ctx workflow.Context) {
@@ -158,6 +192,27 @@ func (w *run) approve(ctx workflow.Context, d ReviewDecision) (*review.Entry, er
 		w.review.Decide(review.Approved, d.By, workflow.Now(ctx))
 		w.saveReview(ctx)
 		w.startWindow()
+		return nil
+	})
+	return w.review, err
+}
+
+// override clears the review gate without an approval: the reviewer lets the agent send
+// the draft, with a reason kept on the entry; nothing is handed off.
+func (w *run) override(ctx workflow.Context, d ReviewDecision) (*review.Entry, error) {
+	err := w.locked(ctx, func() error {
+		if w.review == nil || w.review.Iteration != w.draft.Iteration {
+			return rejected("this draft is not in the review queue: there is no review gate to override")
+		}
+		if len(w.review.Gate()) == 0 {
+			return rejected("the review gate does not hold this draft (state " + w.review.State + "): nothing to override")
+		}
+		if w.cancelWindow != nil {
+			w.cancelWindow()
+		}
+		w.review.Decide(review.Overridden, d.By, workflow.Now(ctx))
+		w.review.OverrideReason = d.Reason
+		w.saveReview(ctx)
 		return nil
 	})
 	return w.review, err
@@ -211,8 +266,12 @@ func (w *run) sent(ctx workflow.Context, req SentRequest) (SentResult, error) {
 		if !req.Blocked {
 			verdict = w.checkFresh(ctx).Verdict
 		}
+		if gate := w.gate(); len(gate) > 0 && verdict != drafts.VerdictBlocked {
+			verdict = drafts.VerdictReviewPending // sent with an override reason (validateSent)
+		}
 		rec := review.SentReply{TicketID: w.in.TicketID, Iteration: w.draft.Iteration, TextSHA256: req.TextSHA256,
-			Edited: req.TextSHA256 != review.TextHash(w.draft.Reply), Verdict: verdict, SentAt: req.SentAt, Agent: req.Agent}
+			Edited: req.TextSHA256 != review.TextHash(w.draft.Reply), Verdict: verdict, SentAt: req.SentAt, Agent: req.Agent,
+			OverrideReason: req.OverrideReason}
 		if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.RecordSent, rec).Get(ctx, nil); err != nil {
 			return err
 		}
@@ -234,5 +293,28 @@ func (w *run) validateSent(req SentRequest) error {
 	if len(req.TextSHA256) != 64 {
 		return rejected("text_sha256 must be the SHA-256 of the sent text, in hex")
 	}
-	return w.validateHasDraft(SendCheckRequest{})
+	if err := w.validateHasDraft(SendCheckRequest{}); err != nil {
+		return err
+	}
+	if gate := w.gate(); len(gate) > 0 && req.OverrideReason == "" {
+		return rejected(review.GateWarning(gate) + ` To record a send that already happened, repeat it with "override_reason" and "agent".`)
+	}
+	return nil
+}
+
+// validateOverride refuses an override without who and why.
+func (w *run) validateOverride(d ReviewDecision) error {
+	if strings.TrimSpace(d.Reason) == "" {
+		return rejected(`field "reason" is required: say why this draft may be sent without approval`)
+	}
+	return w.validateDecision(d)
+}
+
+// gate is why the review gate holds the current draft (review.Entry.Gate); nothing when
+// its iteration was never queued.
+func (w *run) gate() []drafts.ReviewReason {
+	if w.draft == nil || w.review == nil || w.review.Iteration != w.draft.Iteration {
+		return nil
+	}
+	return w.review.Gate()
 }

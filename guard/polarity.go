@@ -1,0 +1,297 @@
+package guard
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/supportdraft/supportdraft/text"
+)
+
+// Polarity. A sentence that restates a source with the opposite polarity ("credits are
+// paid out as cash" beside "credits are never paid out as cash", "all fees" beside "none of
+// the fees", "can" beside "cannot") shares its words and so passes every test of wording;
+// only the scope of its negations tells them apart. Each word is read as in the scope of a
+// negation or not. The sentence is cut into clauses (at punctuation, at "but", "unless",
+// "if" and the like, and at "and"/"or" before a new subject). A negation of the predicate
+// ("not", "never", "cannot", "-n't") reaches back to the start of its clause (or of its
+// coordinated predicate, after "and"/"or") and forward a few words, so "seats are never
+// credited" reads as "none of the seats are credited" while "stays active and is not
+// refunded" negates only the refund; a negative quantifier or a denying verb ("no",
+// "none", "nothing", "stops", "prevents") governs the few words after it, and "without"
+// only the next one (and the word it governs is left out of the comparison: "without
+// payment" says when, not whether). Two negations cancel.
+
+// clauseBreaks end a clause: punctuation.
+const clauseBreaks = ",;:.!?()[]\n—–"
+
+// clauseNegators negate the predicate, and so the whole clause they stand in. Words
+// ending in "n't" are clause negators too (isClauseNegator).
+var clauseNegators = map[string]bool{
+	"not": true, "never": true, "cannot": true, "nor": true, "neither": true,
+	"nicht": true, "nie": true, "niemals": true,
+}
+
+// forwardNegators govern the words after them (scopeWords content words, to the end of
+// the clause): negative quantifiers and the verbs that deny what follows them ("stops the
+// next charge" = no next charge).
+var forwardNegators = map[string]int{
+	"no": scopeWords, "none": scopeWords, "nothing": scopeWords, "nobody": scopeWords, "nowhere": scopeWords,
+	"stop": scopeWords, "stops": scopeWords, "stopped": scopeWords, "prevent": scopeWords, "prevents": scopeWords,
+	"cease": scopeWords, "ceases": scopeWords,
+	"kein": scopeWords, "keine": scopeWords, "keinen": scopeWords, "keinem": scopeWords, "keiner": scopeWords,
+	"keines": scopeWords, "nichts": scopeWords,
+	// "after 60 days without payment the workspace is deleted" negates the payment only.
+	"without": 1, "ohne": 1,
+}
+
+// scopeWords is how many content words after a forward negator it governs, as in
+// NegEx-style scope windows.
+const scopeWords = 5
+
+// scopeEnds are the conjunctions that start a new clause inside a sentence: a negation
+// before "but" says nothing of the words after it.
+var scopeEnds = map[string]bool{
+	"but": true, "although": true, "though": true, "unless": true, "except": true, "while": true,
+	"whereas": true, "however": true, "because": true, "since": true, "if": true, "when": true,
+	"so": true, "aber": true, "sondern": true, "wenn": true, "falls": true, "weil": true,
+}
+
+// subjectStarts are the words that open a new subject: after "and" or "or" they start a
+// new clause, so "won't be charged again and the plan stays active" leaves "plan" out of
+// the negation.
+var subjectStarts = map[string]bool{
+	"the": true, "a": true, "an": true, "your": true, "our": true, "my": true, "their": true, "its": true,
+	"you": true, "we": true, "i": true, "it": true, "they": true, "he": true, "she": true,
+	"this": true, "that": true, "these": true, "those": true,
+}
+
+func isClauseNegator(word string) bool {
+	return clauseNegators[word] || strings.HasSuffix(strings.ReplaceAll(word, "’", "'"), "n't")
+}
+
+// scoped is one word of a text at text[start:end], the clause it is in, and whether it
+// lies in a negation's scope. Negators themselves are left out.
+type scoped struct {
+	start, end int
+	clause     int
+	negated    bool
+	local      bool // governed by "without": negated, but no statement of its own
+	// reached: within the forward reach of a negator, where what is denied stands; a word
+	// negated only from behind ("monthly plans" in "monthly plans are not refunded") is
+	// the topic, which a title saying "Monthly plans" does not contradict.
+	reached bool
+}
+
+// scopedWords reads every word of s with its clause and polarity (see the comment above).
+func scopedWords(s string) []scoped {
+	var out []scoped
+	var locs [][]int // the words of the current clause
+	clause := 0
+	flush := func() {
+		for len(locs) > 0 {
+			end := len(locs)
+			for i := 1; i < len(locs); i++ {
+				if opensClause(s, locs, i) {
+					end = i
+					break
+				}
+			}
+			out = append(out, clauseWords(s, locs[:end], clause)...)
+			locs, clause = locs[end:], clause+1
+		}
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			start := i
+			for i += size; i < len(s); i += size {
+				r, size = utf8.DecodeRuneInString(s[i:])
+				if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' && r != '-' {
+					break
+				}
+			}
+			locs = append(locs, []int{start, i})
+			continue
+		case strings.ContainsRune(clauseBreaks, r):
+			flush()
+		}
+		i += size
+	}
+	flush()
+	return out
+}
+
+// opensClause reports whether the word at locs[i] starts a new clause.
+func opensClause(s string, locs [][]int, i int) bool {
+	w := lowerWord(s[locs[i][0]:locs[i][1]])
+	if scopeEnds[w] {
+		return true
+	}
+	return (w == "and" || w == "or") && i+1 < len(locs) && subjectStarts[lowerWord(s[locs[i+1][0]:locs[i+1][1]])]
+}
+
+// clauseWords reads the words of one clause: each negator flips the words it governs.
+func clauseWords(s string, locs [][]int, clause int) []scoped {
+	words := make([]string, len(locs))
+	flip := make([]bool, len(locs))
+	local := make([]bool, len(locs))
+	reached := make([]bool, len(locs))
+	for i, loc := range locs {
+		words[i] = lowerWord(s[loc[0]:loc[1]])
+	}
+	for i, w := range words {
+		reach, back := forwardNegators[w], false
+		if isClauseNegator(w) {
+			reach, back = scopeWords, true
+		}
+		local1 := reach == 1 // "without payment": the payment, not a statement
+		if reach == 0 {
+			continue
+		}
+		for j := i - 1; back && j >= 0 && words[j] != "and" && words[j] != "or"; j-- {
+			flip[j] = !flip[j]
+		}
+		for j := i + 1; j < len(words) && reach > 0; j++ {
+			flip[j], reached[j] = !flip[j], true
+			local[j] = local[j] || local1
+			if !text.IsStopword(words[j]) {
+				reach--
+			}
+		}
+	}
+	var out []scoped
+	for i, loc := range locs {
+		if !isClauseNegator(words[i]) && forwardNegators[words[i]] == 0 {
+			out = append(out, scoped{start: loc[0], end: loc[1], clause: clause, negated: flip[i], local: local[i], reached: reached[i]})
+		}
+	}
+	return out
+}
+
+func lowerWord(w string) string { return strings.ToLower(strings.Trim(w, `"'“”‘’`)) }
+
+// polarities is what the polarity check knows of a text: each content stem
+// (text.ContentStems), whether it lies in the scope of a negation, and the clause it is
+// in. A stem read with both polarities is left out: its position cannot say which one a
+// restatement must keep.
+type polarities struct {
+	negated map[string]bool
+	clause  map[string]int
+	reached map[string]bool // within a negator's forward reach (see scoped)
+}
+
+func polarity(s string) polarities {
+	p := polarities{negated: map[string]bool{}, clause: map[string]int{}, reached: map[string]bool{}}
+	mixed := map[string]bool{}
+	for _, w := range scopedWords(s) {
+		if w.local {
+			continue
+		}
+		for _, st := range text.ContentStems(s[w.start:w.end]) {
+			if was, seen := p.negated[st]; seen && was != w.negated {
+				mixed[st] = true
+			}
+			p.negated[st], p.clause[st] = w.negated, w.clause
+			p.reached[st] = p.reached[st] || w.reached
+		}
+	}
+	for st := range mixed {
+		delete(p.negated, st)
+		delete(p.clause, st)
+		delete(p.reached, st)
+	}
+	return p
+}
+
+// negatedAt reports whether the word at start, among words (scopedWords of its text), lies
+// in the scope of a negation: "may not waive", "is never refunded", "no refunds", "none of
+// the seats are credited", "wird nicht erstattet". The commitment rule reads a verb's
+// polarity with it, as the polarity check reads every word's.
+func negatedAt(words []scoped, start int) bool {
+	for _, w := range words {
+		if w.start <= start && start < w.end {
+			return w.negated
+		}
+	}
+	return false
+}
+
+// titleWords is the length below which a line without end punctuation is read as a title
+// ("Partial refunds and duplicate charges"), not a statement.
+const titleWords = 7
+
+// statementPolarity is polarity for a source unit, and none for a title: a title names a
+// topic, and a denial about that topic does not contradict it.
+func statementPolarity(unit string) polarities {
+	trimmed := strings.TrimSpace(unit)
+	if r, _ := utf8.DecodeLastRuneInString(trimmed); !text.IsTerminator(r) && len(strings.Fields(trimmed)) < titleWords {
+		return polarities{}
+	}
+	return polarity(unit)
+}
+
+// restatesShare is how much of a sentence's content words a source unit must hold for the
+// sentence to be read as a restatement of it (and its polarity compared).
+const restatesShare = 0.6
+
+// flips reports whether the sentence (p) restates the unit (u) with the opposite
+// polarity: they share at least two content words, most of the sentence's and half of the
+// unit's, and a shared word is denied in one (within a negator's forward reach) and not
+// negated in the other, in a clause that is itself mostly shared on both sides (so a
+// negated aside, "credits are never paid out as cash, but they can be used…", or "it is
+// not sent to a collection agency" at the end of a long statement, does not oppose a text
+// that only shares the rest).
+func flips(p, u polarities) bool {
+	shared := 0
+	for st := range p.negated {
+		if _, ok := u.negated[st]; ok {
+			shared++
+		}
+	}
+	if shared < minShared || float64(shared) < restatesShare*float64(len(p.negated)) || 2*shared < len(u.negated) {
+		return false
+	}
+	pShare, uShare := p.clauseShare(u), u.clauseShare(p)
+	for st, negated := range p.negated {
+		uNegated, ok := u.negated[st]
+		denied := negated && p.reached[st] || uNegated && u.reached[st]
+		if ok && uNegated != negated && denied && pShare[p.clause[st]] >= 0.5 && uShare[u.clause[st]] >= 0.5 {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseShare is, for each clause of p, the share of its words that other has.
+func (p polarities) clauseShare(other polarities) map[int]float64 {
+	words, shared := map[int]int{}, map[int]int{}
+	for st := range p.negated {
+		words[p.clause[st]]++
+		if _, ok := other.negated[st]; ok {
+			shared[p.clause[st]]++
+		}
+	}
+	out := make(map[int]float64, len(words))
+	for c, n := range words {
+		out[c] = float64(shared[c]) / float64(n)
+	}
+	return out
+}
+
+// contradicted returns the first unit of sources the sentence (p) restates with the
+// opposite polarity, and its source, or ok false.
+func contradicted(p polarities, sources []checkedSource) (id, unit string, ok bool) {
+	if len(p.negated) < minShared {
+		return "", "", false
+	}
+	for _, s := range sources {
+		for _, u := range s.units {
+			if flips(p, u.polarity) {
+				return s.id, u.text, true
+			}
+		}
+	}
+	return "", "", false
+}
