@@ -59,7 +59,7 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 				return fmt.Errorf("import %s: %w", corpus, err)
 			}
 			fmt.Fprintf(out, "corpus %s: %d versions added, %d unchanged\n", corpus, len(res.Added), len(res.Unchanged))
-			// A local admin token for this run (the sign-in link below carries it), and a
+			// A local admin token for this run (the sign-in link below carries a one-time code for it), and a
 			// webhook secret if none is configured, so the help-desk routes work locally.
 			token, hash := auth.NewToken()
 			devToken, err := st.Store.CreateToken(ctx, "supportdraft dev", string(auth.Admin), hash)
