@@ -181,6 +181,7 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/zendesk/events", s.zendeskEvent)
 	e.POST(zendesk.SidebarPath, s.zendeskSidebar)
 	e.GET("/app/zendesk/assets/*", echo.WrapHandler(http.StripPrefix("/app/zendesk/assets/", zendesk.Assets())))
+	v1.POST("/sign-in-links", s.signInLink, s.checkOrigin)
 	e.GET("/app/session", s.Auth.Exchange)
 	e.POST("/app/session", s.Auth.Exchange, s.checkOrigin) // login CSRF: another site may not sign a browser in
 	s.codecRoutes(e)

@@ -189,19 +189,36 @@ func TestWebhookSignatures(t *testing.T) {
 	}
 }
 
-// A sign-in link trades a token for an HttpOnly, SameSite session cookie and sends the
-// browser only to a page of this app; the cookie then authenticates API calls.
+// signInLink asks the API for a one-time sign-in link for a token, as the help desk's
+// sidebar does each time it opens.
+func (ts *testAPI) signInLink(t *testing.T, token, next string) string {
+	t.Helper()
+	code, body := ts.do(t, request{method: http.MethodPost, path: "/v1/sign-in-links?next=" + url.QueryEscape(next),
+		header: map[string]string{"Authorization": "Bearer " + token}})
+	require.Equal(t, http.StatusOK, code, body)
+	var l api.SignInLink
+	require.NoError(t, json.Unmarshal([]byte(body), &l))
+	assert.Equal(t, int(auth.SignInCodeTTL.Seconds()), l.ExpiresInSeconds)
+	return l.Path
+}
+
+// open follows nothing: it returns a sign-in link's own answer and its body.
+func (ts *testAPI) open(t *testing.T, path string) (*http.Response, string) {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(ts.URL + path)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp, string(raw)
+}
+
+// A sign-in link trades a one-time code for an HttpOnly, SameSite session cookie and sends
+// the browser only to a page of this app; the cookie then authenticates API calls.
 func TestSessionExchange(t *testing.T) {
 	t.Parallel()
 	ts := authAPI(t)
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	exchange := func(token, next string) *http.Response {
-		resp, err := client.Get(ts.URL + "/app/session?token=" + url.QueryEscape(token) + "&next=" + url.QueryEscape(next))
-		require.NoError(t, err)
-		resp.Body.Close()
-		return resp
-	}
-	resp := exchange(ts.creds.Tokens[auth.Agent], "/app/tickets/T-1")
+	resp, _ := ts.open(t, ts.signInLink(t, ts.creds.Tokens[auth.Agent], "/app/tickets/T-1"))
 	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
 	assert.Equal(t, "/app/tickets/T-1", resp.Header.Get("Location"))
 	cookies := resp.Cookies()
@@ -216,7 +233,57 @@ func TestSessionExchange(t *testing.T) {
 		header: map[string]string{"Cookie": ck.Name + "=" + ck.Value}})
 	assert.Equal(t, http.StatusNotFound, code, "the session authenticates: %s", body)
 
-	assert.Equal(t, "/app/login", exchange(ts.creds.Tokens[auth.Agent], "https://evil.example/").Header.Get("Location"))
-	assert.Equal(t, http.StatusForbidden, exchange(ts.creds.Tokens[auth.Helpdesk], "/app/tickets/T-1").StatusCode)
-	assert.Equal(t, http.StatusUnauthorized, exchange("sdt_wrong", "/app/tickets/T-1").StatusCode)
+	// A link to another site is not minted; the exchange itself sends a bad next to the form.
+	code, body = ts.do(t, request{method: http.MethodPost, path: "/v1/sign-in-links?next=" + url.QueryEscape("https://evil.example/"),
+		header: map[string]string{"Authorization": "Bearer " + ts.creds.Tokens[auth.Agent]}})
+	assert.Equal(t, http.StatusBadRequest, code, body)
+	link, err := auth.SignInLink(context.Background(), ts.store, ts.creds.IDs[auth.Agent], "/app/")
+	require.NoError(t, err)
+	resp, _ = ts.open(t, strings.Replace(link, "next=%2Fapp%2F", "next="+url.QueryEscape("https://evil.example/"), 1))
+	assert.Equal(t, "/app/login", resp.Header.Get("Location"))
+	// Help-desk tokens get no session, and cannot ask for a link.
+	link, err = auth.SignInLink(context.Background(), ts.store, ts.creds.IDs[auth.Helpdesk], "/app/")
+	require.NoError(t, err)
+	resp, _ = ts.open(t, link)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	code, _ = ts.do(t, request{method: http.MethodPost, path: "/v1/sign-in-links",
+		header: map[string]string{"Authorization": "Bearer " + ts.creds.Tokens[auth.Helpdesk]}})
+	assert.Equal(t, http.StatusForbidden, code)
+}
+
+// A sign-in link works once: a second open, a code past its 10 minutes, a code whose
+// token was revoked, an unknown code and an API token in the address are all refused in
+// plain words, with no session.
+func TestSignInLinkWorksOnce(t *testing.T) {
+	t.Parallel()
+	ts := authAPI(t)
+	ctx := context.Background()
+	refused := func(name, path string, status int, words string) {
+		t.Helper()
+		resp, body := ts.open(t, path)
+		assert.Equal(t, status, resp.StatusCode, "%s: %s", name, body)
+		assert.Empty(t, resp.Cookies(), "%s: no session", name)
+		assert.Contains(t, body, words, name)
+	}
+
+	link := ts.signInLink(t, ts.creds.Tokens[auth.Reviewer], "/app/review")
+	resp, _ := ts.open(t, link)
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+	require.Len(t, resp.Cookies(), 1)
+	refused("second use", link, http.StatusUnauthorized, "already been used")
+
+	code, hash := auth.NewToken() // any 256-bit random string will do as a code here
+	require.NoError(t, ts.store.CreateSignInCode(ctx, ts.creds.IDs[auth.Agent], hash, -time.Second))
+	refused("expired", "/app/session?code="+url.QueryEscape(code)+"&next=/app/", http.StatusUnauthorized, "expired")
+
+	tok, tokHash := auth.NewToken()
+	row, err := ts.store.CreateToken(ctx, "revoked sidebar", string(auth.Agent), tokHash)
+	require.NoError(t, err)
+	revokedLink := ts.signInLink(t, tok, "/app/")
+	require.NoError(t, ts.store.RevokeToken(ctx, row.ID))
+	refused("revoked token", revokedLink, http.StatusUnauthorized, "revoked")
+
+	refused("unknown code", "/app/session?code=sdc_nosuchcode&next=/app/", http.StatusUnauthorized, "ask for a new link")
+	refused("token in the address", "/app/session?token="+url.QueryEscape(ts.creds.Tokens[auth.Agent])+"&next=/app/",
+		http.StatusBadRequest, "no code")
 }

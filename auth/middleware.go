@@ -17,11 +17,13 @@ import (
 	"github.com/supportdraft/supportdraft/store"
 )
 
-// TokenStore is the part of the store the guard reads: tokens by hash and ID, and the
-// signatures of webhooks already delivered.
+// TokenStore is the part of the store the guard reads: tokens by hash and ID, one-time
+// sign-in codes, and the signatures of webhooks already delivered.
 type TokenStore interface {
 	ActiveTokenByHash(ctx context.Context, hash []byte) (store.Token, error)
 	ActiveToken(ctx context.Context, id int64) (store.Token, error)
+	CreateSignInCode(ctx context.Context, tokenID int64, hash []byte, ttl time.Duration) error
+	UseSignInCode(ctx context.Context, hash []byte) (store.Token, error)
 	RecordDelivery(ctx context.Context, signature string, keep time.Duration) (bool, error)
 }
 

@@ -55,6 +55,10 @@ var routes = map[string]Access{
 	"OPTIONS /codec/decode": public,
 	"OPTIONS /codec/encode": public,
 
+	// A one-time sign-in link for the caller's own token (the help desk's sidebar asks for
+	// one each time it opens).
+	"POST /v1/sign-in-links": readDrafts,
+
 	// Browser pages. Signing in exchanges a token for a session, so it is public, as are
 	// the sign-in form and the static assets (they carry no data).
 	"GET /app/session":               public,

@@ -32,7 +32,7 @@ type Session struct {
 // Session errors; both answer 401.
 var (
 	ErrSessionInvalid = errors.New("session cookie is not one this server signed")
-	ErrSessionExpired = errors.New("session expired: open the sign-in link again")
+	ErrSessionExpired = errors.New("session expired: open a new sign-in link (each works once), or sign in at /app/login")
 )
 
 // Sessions signs and reads session cookies with one HMAC key.

@@ -59,10 +59,11 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 				return fmt.Errorf("import %s: %w", corpus, err)
 			}
 			fmt.Fprintf(out, "corpus %s: %d versions added, %d unchanged\n", corpus, len(res.Added), len(res.Unchanged))
-			// A local admin token for this run (the sign-in link below carries it), and a
+			// A local admin token for this run (the sign-in link below carries a one-time code for it), and a
 			// webhook secret if none is configured, so the help-desk routes work locally.
 			token, hash := auth.NewToken()
-			if _, err := st.Store.CreateToken(ctx, "supportdraft dev", string(auth.Admin), hash); err != nil {
+			devToken, err := st.Store.CreateToken(ctx, "supportdraft dev", string(auth.Admin), hash)
+			if err != nil {
 				return err
 			}
 			if cfg.WebhookSecret == "" {
@@ -100,8 +101,12 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			fmt.Fprintf(out, "\nAPI: http://%s   Temporal UI: %s\n", cfg.HTTPAddr, cfg.TemporalUI)
 			fmt.Fprintf(out, "Admin token for this run (revoke with `supportdraft token revoke`): %s\n", token)
 			fmt.Fprintf(out, "Help-desk webhook secret (SUPPORTDRAFT_WEBHOOK_SECRET): %s\n", cfg.WebhookSecret)
-			fmt.Fprintf(out, "Sidebar (open in a browser; the link signs you in): http://%s/app/session?token=%s&next=%s\n",
-				cfg.HTTPAddr, url.QueryEscape(token), url.QueryEscape("/app/tickets/"+url.PathEscape(t.TicketID)))
+			link, err := auth.SignInLink(ctx, st.Store, devToken.ID, "/app/tickets/"+url.PathEscape(t.TicketID))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "Sidebar (open in a browser within 10 minutes; the link signs you in once, then `supportdraft token link %d` mints another): http://%s%s\n",
+				devToken.ID, cfg.HTTPAddr, link)
 			if once {
 				stop()
 				return <-errc

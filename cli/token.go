@@ -96,6 +96,41 @@ once, at creation; the database keeps only its SHA-256. Roles:
 			return nil
 		},
 	}
-	cmd.AddCommand(create, list, revoke)
+	var next string
+	link := &cobra.Command{
+		Use:   "link ID [--next /app/…]",
+		Short: "Print a one-time sign-in link for a token (works once, for 10 minutes)",
+		Long: `link mints a sign-in link for the token with this ID. The link carries a one-time code, not
+the token: it signs one browser in, once, within 10 minutes, and stops working when the
+token is revoked. Put the server's base URL in front of the printed path.`,
+		Example: `  supportdraft token link 3 --next /app/tickets/T-1001`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil {
+				return usagef("token ID %q: use the number `supportdraft token list` shows", args[0])
+			}
+			st, _, err := openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			t, err := st.ActiveToken(cmd.Context(), id)
+			if err != nil {
+				return err
+			}
+			if auth.Role(t.Role) == auth.Helpdesk {
+				return usagef("token %d is a help-desk token: it only delivers signed webhooks and cannot sign in to pages", id)
+			}
+			l, err := auth.SignInLink(cmd.Context(), st, id, next)
+			if err != nil {
+				return usageError{err}
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), l)
+			return nil
+		},
+	}
+	link.Flags().StringVar(&next, "next", "/app/", "the page to open after signing in")
+	cmd.AddCommand(create, list, revoke, link)
 	return cmd
 }

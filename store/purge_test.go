@@ -133,3 +133,60 @@ func TestPurgeBlanksOverrideReasons(t *testing.T) {
 	assert.Equal(t, "bob", agent)
 	assert.Equal(t, "rita", by)
 }
+
+// A reviewer's note, the inbox funnel's reasons (they can name the sender or quote the
+// triage model) and a hand-off's error (it can quote the help desk's answer) are text
+// about a customer: retention blanks them, and what happened, who and when stay. Newer
+// rows keep their text.
+func TestPurgeBlanksReviewNotesFunnelReasonsAndHandOffErrors(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	db := s.Pool()
+	old := time.Now().UTC().AddDate(0, 0, -100)
+	recent := time.Now().UTC()
+	for _, at := range []time.Time{old, recent} {
+		id := "OLD-2"
+		if at == recent {
+			id = "NEW-2"
+		}
+		_, err := db.Exec(ctx, `INSERT INTO review_notes (ticket_id, iteration, action, decided_by, reason, at)
+			VALUES ($1, 1, 'kill', 'rita', 'Ana Pereira is disputing with her bank', $2)`, id, at)
+		require.NoError(t, err)
+		_, err = db.Exec(ctx, `INSERT INTO funnel_events (message_id, thread_id, stage, outcome, reason, at)
+			VALUES ($1, 'th-1', 'filters', 'skip', 'mail loop: the sender ana@example.com is our own support address', $2)`, id, at)
+		require.NoError(t, err)
+		_, err = db.Exec(ctx, `INSERT INTO review_queue (ticket_id, iteration, state, confidence, low_confidence, queued_at, review_until,
+			decided_by, handoff_error, updated_at) VALUES ($1, 1, 'handoff_failed', 0.9, false, $2, $2, 'rita', 'help desk answered 422: Dear Ana, your refund', $2)`, id, at)
+		require.NoError(t, err)
+	}
+
+	rep, err := s.PurgeBefore(ctx, old.AddDate(0, 0, 10), false)
+	require.NoError(t, err)
+	rows := map[string]int64{}
+	for _, c := range rep.Tables {
+		rows[c.Table] = c.Rows
+	}
+	assert.Equal(t, int64(1), rows["review_notes"])
+	assert.Equal(t, int64(1), rows["funnel_events"])
+	assert.Equal(t, int64(1), rows["review_queue"])
+
+	var note, by, action, funnel, outcome, handoff, state string
+	require.NoError(t, db.QueryRow(ctx, `SELECT reason, decided_by, action FROM review_notes WHERE ticket_id = 'OLD-2'`).Scan(&note, &by, &action))
+	require.NoError(t, db.QueryRow(ctx, `SELECT reason, outcome FROM funnel_events WHERE message_id = 'OLD-2'`).Scan(&funnel, &outcome))
+	require.NoError(t, db.QueryRow(ctx, `SELECT handoff_error, state FROM review_queue WHERE ticket_id = 'OLD-2'`).Scan(&handoff, &state))
+	assert.Empty(t, note)
+	assert.Empty(t, funnel)
+	assert.Empty(t, handoff)
+	assert.Equal(t, "rita", by)
+	assert.Equal(t, "kill", action)
+	assert.Equal(t, "skip", outcome)
+	assert.Equal(t, "handoff_failed", state)
+
+	require.NoError(t, db.QueryRow(ctx, `SELECT reason FROM review_notes WHERE ticket_id = 'NEW-2'`).Scan(&note))
+	require.NoError(t, db.QueryRow(ctx, `SELECT reason FROM funnel_events WHERE message_id = 'NEW-2'`).Scan(&funnel))
+	require.NoError(t, db.QueryRow(ctx, `SELECT handoff_error FROM review_queue WHERE ticket_id = 'NEW-2'`).Scan(&handoff))
+	assert.NotEmpty(t, note)
+	assert.NotEmpty(t, funnel)
+	assert.NotEmpty(t, handoff)
+}

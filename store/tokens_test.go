@@ -3,7 +3,9 @@ package store_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -48,4 +50,38 @@ func TestActiveTokenByHashMarksUseAndRefusesRevoked(t *testing.T) {
 	assert.True(t, errors.Is(err, store.ErrNotFound), "revoked: %v", err)
 	_, err = s.ActiveTokenByHash(ctx, []byte("no-such-hash"))
 	assert.True(t, errors.Is(err, store.ErrNotFound), "unknown: %v", err)
+}
+
+// A sign-in code is consumed by one statement: of many exchanges racing with one code,
+// exactly one gets the token.
+func TestUseSignInCodeOnceUnderRace(t *testing.T) {
+	t.Parallel()
+	s, _ := testdb.New(t) // a schema of its own: the racers need connections of their own
+	ctx := context.Background()
+	tok, err := s.CreateToken(ctx, "sidebar", "agent", []byte("token-hash-"+t.Name()))
+	require.NoError(t, err)
+	code := []byte("code-hash-" + t.Name())
+	require.NoError(t, s.CreateSignInCode(ctx, tok.ID, code, time.Minute))
+
+	const racers = 8
+	wins := make(chan int64, racers)
+	var wg sync.WaitGroup
+	for range racers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got, err := s.UseSignInCode(ctx, code); err == nil {
+				wins <- got.ID
+			} else {
+				assert.ErrorIs(t, err, store.ErrNotFound)
+			}
+		}()
+	}
+	wg.Wait()
+	close(wins)
+	var got []int64
+	for id := range wins {
+		got = append(got, id)
+	}
+	assert.Equal(t, []int64{tok.ID}, got)
 }

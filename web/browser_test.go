@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,9 +79,13 @@ func (st *stack) call(t *testing.T, role auth.Role, path string, body any) int {
 	return resp.StatusCode
 }
 
-// signIn is the sign-in link `supportdraft dev` prints: the token exchange, then the page.
-func (st *stack) signIn(role auth.Role, page string) string {
-	return st.URL + "/app/session?token=" + url.QueryEscape(st.creds.Tokens[role]) + "&next=" + url.QueryEscape(page)
+// signIn is a sign-in link like the one `supportdraft dev` prints: a fresh one-time code
+// for the role's token, exchanged for a session, then the page.
+func (st *stack) signIn(t *testing.T, role auth.Role, page string) string {
+	t.Helper()
+	link, err := auth.SignInLink(context.Background(), st.store, st.creds.IDs[role], page)
+	require.NoError(t, err)
+	return st.URL + link
 }
 
 // browser starts Debian's chromium headless with a fresh profile, at width × height.

@@ -33,7 +33,7 @@ func TestReviewDecisionsInABrowser(t *testing.T) {
 
 	ctx := browser(t, 1280, 1000)
 	within(t, ctx, "open the draft to kill",
-		chromedp.Navigate(st.signIn(auth.Reviewer, "/app/review?ticket="+url.QueryEscape(killed))), chromedp.WaitVisible(chromedp.ID("open-h")))
+		chromedp.Navigate(st.signIn(t, auth.Reviewer, "/app/review?ticket="+url.QueryEscape(killed))), chromedp.WaitVisible(chromedp.ID("open-h")))
 	assert.Contains(t, text(t, ctx, "tr.selected"), killed)
 	assert.Regexp(t, `\dm\d\ds left`, text(t, ctx, "tr.selected"), "the review window counts down")
 	assert.Contains(t, text(t, ctx, ".open-draft .email"), "renewed five days ago", "the original email")
@@ -113,7 +113,7 @@ func TestAdminInABrowser(t *testing.T) {
 
 	admin := browser(t, 1280, 1000)
 	within(t, admin, "open the admin view",
-		chromedp.Navigate(st.signIn(auth.Admin, "/app/admin")), chromedp.WaitVisible(chromedp.CSS("#versions-h")))
+		chromedp.Navigate(st.signIn(t, auth.Admin, "/app/admin")), chromedp.WaitVisible(chromedp.CSS("#versions-h")))
 	row, err := chromedp.Run(admin, chromedp.Evaluate[string](`(() => {
 		const link = [...document.querySelectorAll('a.draft-link')].find(a => a.textContent === `+jsString(id)+`);
 		if (!link) return '';
@@ -165,7 +165,7 @@ func TestPagesRefuseWithoutTheRightSession(t *testing.T) {
 	assert.Equal(t, "Admin", text(t, ctx, "h1"), "sign-in returns to the page it came from")
 
 	agent := browser(t, 800, 600)
-	within(t, agent, "admin page as an agent", chromedp.Navigate(st.signIn(auth.Agent, "/app/admin")), chromedp.WaitVisible(chromedp.CSS("h1")))
+	within(t, agent, "admin page as an agent", chromedp.Navigate(st.signIn(t, auth.Agent, "/app/admin")), chromedp.WaitVisible(chromedp.CSS("h1")))
 	assert.Equal(t, "This page is not open to your role", text(t, agent, "h1"))
 	assert.NotRegexp(t, developerWords, visibleText(t, agent), "the route and verb stay in the details toggle")
 	within(t, agent, "the home page", chromedp.Navigate(st.URL+"/app/"), chromedp.WaitVisible(chromedp.ID("ticket-id")))
@@ -176,6 +176,6 @@ func TestPagesRefuseWithoutTheRightSession(t *testing.T) {
 	noJS := browser(t, 360, 740)
 	_, err := chromedp.Call(noJS, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
 	require.NoError(t, err)
-	within(t, noJS, "a page with JavaScript off", chromedp.Navigate(st.signIn(auth.Agent, "/app/")), chromedp.WaitVisible(chromedp.CSS(".nojs")))
+	within(t, noJS, "a page with JavaScript off", chromedp.Navigate(st.signIn(t, auth.Agent, "/app/")), chromedp.WaitVisible(chromedp.CSS(".nojs")))
 	assert.Contains(t, text(t, noJS, ".nojs"), "JavaScript is off")
 }

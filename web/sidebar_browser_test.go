@@ -33,7 +33,7 @@ func TestSidebarActionsFirstInABrowser(t *testing.T) {
 	id := testenv.Unique("WEB-")
 	ctx := browser(t, 360, 740)
 	within(t, ctx, "open the sidebar before the draft exists",
-		chromedp.Navigate(st.signIn(auth.Agent, "/app/tickets/"+id)), chromedp.WaitVisible(chromedp.ID("drafting")))
+		chromedp.Navigate(st.signIn(t, auth.Agent, "/app/tickets/"+id)), chromedp.WaitVisible(chromedp.ID("drafting")))
 	assert.Contains(t, text(t, ctx, "#state-chip"), "drafting")
 
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(id, 1, time.Now().UTC().Add(-time.Hour), refundQuestion))
@@ -125,7 +125,7 @@ func TestSidebarFollowsTheDraftInABrowser(t *testing.T) {
 	asked := time.Now().UTC().Add(-time.Hour)
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(id, 1, asked, refundQuestion))
 	ctx := browser(t, 360, 740)
-	within(t, ctx, "open the sidebar", chromedp.Navigate(st.signIn(auth.Agent, "/app/tickets/"+id)), chromedp.WaitVisible(chromedp.ID("editor")))
+	within(t, ctx, "open the sidebar", chromedp.Navigate(st.signIn(t, auth.Agent, "/app/tickets/"+id)), chromedp.WaitVisible(chromedp.ID("editor")))
 
 	st.post(t, auth.Admin, "/v1/admin/killswitch", map[string]any{"halted": true, "by": "test admin"})
 	within(t, ctx, "the kill switch shows without a reload", chromedp.WaitVisible(chromedp.ID("halted-banner")),
@@ -190,7 +190,7 @@ func TestInsertHandsTheReplyToTheHelpDesk(t *testing.T) {
 	sidebarURL = st.URL + "/app/tickets/" + id
 
 	ctx := browser(t, 800, 800)
-	within(t, ctx, "sign in", chromedp.Navigate(st.signIn(auth.Agent, "/app/")), chromedp.WaitVisible(chromedp.ID("ticket-id")))
+	within(t, ctx, "sign in", chromedp.Navigate(st.signIn(t, auth.Agent, "/app/")), chromedp.WaitVisible(chromedp.ID("ticket-id")))
 	assert.False(t, visible(t, ctx, "#insert"), "no Insert outside the help desk")
 	within(t, ctx, "open the help desk with the sidebar framed", chromedp.Navigate(helpdesk.URL), chromedp.WaitReady(chromedp.CSS("iframe")))
 	frames, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("iframe"), chromedp.Populate(-1, true)))
