@@ -9,10 +9,12 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/redact"
 	"github.com/supportdraft/supportdraft/retrieval"
+	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
@@ -33,12 +35,31 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) ([]policy.E
 	return a.Retriever.Eligible(ctx, in.At, in.Account, retrieval.TicketQueries(t), a.K)
 }
 
-// Area names the policy area a draft's rejections are filed under: that of its best evidence.
-func Area(evidence []policy.Evidence) string {
-	if len(evidence) == 0 {
+// Area names the policy area a draft's rejections are filed under: the triage bucket the
+// intake funnel gave the ticket when it gave one, else the area the retrieved evidence
+// points at as a whole. Each chunk votes for its area with its reciprocal rank, so a refund
+// ticket whose top chunk is a cancellation section still files under refunds when most of
+// its evidence is about refunds; a tie goes to the area of the higher-ranked chunk.
+func Area(bucket string, retrieved []policy.Evidence) string {
+	if bucket = strings.TrimSpace(bucket); bucket != "" && bucket != inbox.BucketNotBilling {
+		return bucket
+	}
+	votes := map[string]float64{}
+	best := ""
+	for rank, e := range retrieved {
+		area := strings.TrimSpace(e.Area)
+		if area == "" {
+			continue
+		}
+		votes[area] += 1 / float64(store.RRFK+rank+1)
+		if best == "" || votes[area] > votes[best] {
+			best = area
+		}
+	}
+	if best == "" {
 		return "unknown"
 	}
-	return strings.TrimSpace(evidence[0].Area)
+	return best
 }
 
 // GenerateInput asks the drafter for a reply to a ticket revision from evidence.

@@ -29,10 +29,16 @@ type adminView struct {
 	// OverrideTotal counts every override in the window; Overrides lists the newest.
 	OverrideTotal int
 	KillSwitch    store.KillSwitch
+	// Accepted are the contradictions an operator let an approval through with
+	// (policy approve --accept-contradiction), newest first.
+	Accepted []store.AcceptedContradiction
 	// Flip is the kill-switch button's JSON body: the opposite state, and who asked.
 	Flip  string
 	Since time.Time
 }
+
+// maxAccepted bounds the accepted contradictions the admin page lists.
+const maxAccepted = 50
 
 // maxOverrides bounds the overrides the admin page lists; the total counts them all.
 const maxOverrides = 50
@@ -74,12 +80,16 @@ func (p *Pages) admin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	accepted, err := p.Store.AcceptedContradictions(ctx, maxAccepted)
+	if err != nil {
+		return err
+	}
 	halted, err := p.Store.KillSwitchState(ctx) // the live switch, as intake and rebuilds read it
 	if err != nil {
 		return err
 	}
 	v := adminView{Chart: abstentionChart(weeks, since, time.Now()), Gaps: gaps, Checks: checks, Unchecked: unchecked,
-		Overrides: overrides, OverrideTotal: overrideTotal, KillSwitch: halted, Since: since}
+		Overrides: overrides, OverrideTotal: overrideTotal, KillSwitch: halted, Accepted: accepted, Since: since}
 	v.Funnel, v.Inbound = funnel(counts)
 	who, _ := auth.From(c)
 	flip, err := json.Marshal(map[string]any{"halted": !halted.Halted, "by": "admin page: " + who.Name})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/contradictions"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 )
@@ -110,6 +111,11 @@ func TestAdminInABrowser(t *testing.T) {
 		}
 	}
 	require.NoError(t, st.store.RecordFunnel(t.Context(), events))
+	accepted := "both windows stay until legal signs off, " + id
+	require.NoError(t, st.store.AcceptContradictions(t.Context(), []contradictions.Finding{{Term: "refund (days)",
+		A: contradictions.Side{Ref: "billing/refunds-annual@6", ChunkID: "billing/refunds-annual@6#refund-window", Values: []string{"30 days"}},
+		B: contradictions.Side{Ref: "billing/refunds-annual@4", ChunkID: "billing/refunds-annual@4#refund-window", Values: []string{"14 days"}}}},
+		accepted, "ops@example.com"))
 
 	admin := browser(t, 1280, 1000)
 	within(t, admin, "open the admin view",
@@ -125,6 +131,11 @@ func TestAdminInABrowser(t *testing.T) {
 	assert.Contains(t, row, "v4", "the draft is listed under the version it cites")
 	assert.Contains(t, text(t, admin, "#overrides-h + p"), "1 reply was sent with an override")
 	assert.Contains(t, text(t, admin, "#overrides-h ~ table"), reason, "the override's reason, for admins")
+	contradiction, err := chromedp.Run(admin, chromedp.Evaluate[string](`[...document.querySelectorAll('ul.accepted li')].map(li => li.textContent).find(t => t.includes(`+jsString(id)+`)) || ''`))
+	require.NoError(t, err)
+	for _, want := range []string{"refund (days)", "billing/refunds-annual@6", "section “refund window”", "says 30 days", "billing/refunds-annual@4", "says 14 days", "Accepted by ops@example.com", accepted} {
+		assert.Contains(t, contradiction, want, "the accepted contradiction, in words")
+	}
 	bars, err := chromedp.Run(admin, chromedp.Evaluate[[]string](`[...document.querySelectorAll('svg.chart rect.bar title')].map(t => t.textContent)`))
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(bars, "\n"), "week of "+monday(time.Now()), "the abstention chart draws this week's draft")

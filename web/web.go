@@ -68,6 +68,13 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2006-01-02")
 	},
 	"lower": strings.ToLower,
+	"join":  func(values []string) string { return strings.Join(values, " or ") },
+	// section names a chunk's section in words: "billing/refunds@4#refund-window" is
+	// "refund window".
+	"section": func(chunkID string) string {
+		_, slug, _ := strings.Cut(chunkID, "#")
+		return strings.ReplaceAll(slug, "-", " ")
+	},
 	"plain": plainReason,
 	// outcome names a review queue state for people.
 	"outcome": func(state string) string {

@@ -106,6 +106,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 	if err := workflow.ExecuteLocalActivity(localDBOptions(ctx), a.Retrieve, activities.RetrieveInput{Ticket: ref, At: tc.At, Account: tc.Account}).Get(ctx, &evidence); err != nil {
 		return err
 	}
+	area := activities.Area(w.in.Bucket, evidence) // before the drafter's finds join the evidence
 	draft := llm.Answer{Abstain: true, Reply: drafts.NoEvidenceReply}
 	if len(evidence) > 0 { // nothing eligible: no model call can ground an answer
 		if err := w.modelStep(ctx, a.Generate, activities.GenerateInput{Ticket: ref, At: tc.At, Account: tc.Account, Evidence: evidence}).Get(ctx, &draft); err != nil {
@@ -139,7 +140,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 		Bound: comp.Bound, Evidence: evidenceRefs(evidence), Scores: score.Scores, Unsupported: comp.Unsupported,
 		Confidence: score.Confidence, CreatedAt: workflow.Now(ctx),
 	}
-	if err := w.save(ctx, &record, activities.Area(evidence)); err != nil {
+	if err := w.save(ctx, &record, area); err != nil {
 		return err
 	}
 	w.iteration, w.draft, w.staleReasons = record.Iteration, &record, nil

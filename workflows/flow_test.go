@@ -50,6 +50,7 @@ type flow struct {
 
 	savedBefore int                    // iterations saved by earlier runs: Save numbers after them
 	buildKeys   []string               // Save calls' build keys, in order
+	areas       []string               // Save calls' areas, in order
 	edits       []activities.EditInput // SaveEdit calls, in order
 }
 
@@ -114,9 +115,10 @@ func newFlow(t *testing.T, localModels bool) *flow {
 	})
 	// As the store numbers them: each build key here is new, so each save gets the next number.
 	f.env.OnActivity(f.acts.Save, mock.Anything, mock.Anything, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, _ drafts.Saved, _, key string) (int, error) {
+		func(_ context.Context, _ drafts.Saved, area, key string) (int, error) {
 			f.inFlight--
 			f.buildKeys = append(f.buildKeys, key)
+			f.areas = append(f.areas, area)
 			return f.savedBefore + len(f.buildKeys), nil
 		})
 	f.env.OnActivity(f.acts.MarkStatus, mock.Anything, mock.Anything).After(time.Second).Return(func(_ context.Context, in activities.StatusInput) error {
@@ -244,6 +246,20 @@ func TestFlowNumbersIterationsAtSave(t *testing.T) {
 	runID, _, _ := strings.Cut(f.buildKeys[0], "/")
 	require.NotEmpty(t, runID)
 	assert.Equal(t, []string{runID + "/1", runID + "/2", runID + "/3"}, f.buildKeys)
+}
+
+// A draft is filed under the intake funnel's triage bucket when it has one, else under the
+// area its retrieved evidence points at.
+func TestFlowFilesTheDraftUnderTheTriageBucket(t *testing.T) {
+	for bucket, want := range map[string]string{"cancellation": "cancellation", "": "refunds"} {
+		t.Run(want, func(t *testing.T) {
+			f := newFlow(t, true)
+			f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+			f.at(10*time.Minute, workflows.UpdateDiscard, nil, nil)
+			f.runInput(&workflows.DraftInput{TicketID: "T-1", Revision: 1, IdleTimeout: time.Hour, Bucket: bucket})
+			assert.Equal(t, []string{want}, f.areas)
+		})
+	}
 }
 
 func TestFlowNewRevisionMakesTheDraftStale(t *testing.T) {
