@@ -530,7 +530,15 @@ func TestGraphIsCheckedWholeAgain(t *testing.T) {
 	rewrite(share/2 + 10)
 	require.NoError(t, s.EnsureScopes(ctx, emb))
 	lost, listed = lostAndListedNow()
-	require.Equal(t, lost, listed, "past RecheckShare the whole graph is checked again")
+	// Footer copies have identical vectors, and which of more than ten identical twins a
+	// ten-wide walk returns is a tie that two walks over one graph can break differently;
+	// so the list may differ from this walk's answer by a footer twin or two, never by a
+	// chunk of another text.
+	differ := symmetricDifference(lost, listed)
+	require.LessOrEqual(t, len(differ), 2, "past RecheckShare the whole graph is checked again: %v", differ)
+	for _, id := range differ {
+		require.True(t, strings.HasPrefix(id, "footer"), "%s differs between the list and a walk, and is no footer twin", id)
+	}
 	var joined int
 	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT joined_since_check FROM retrieval_scopes WHERE id = $1`, sc.ID).Scan(&joined))
 	require.Zero(t, joined, "the count starts again after a whole check")
@@ -561,4 +569,22 @@ func TestGraphMemoryHoldsTheGraph(t *testing.T) {
 		dims, store.GraphM, store.GraphEFConstruction))
 	require.NoError(t, err)
 	require.Empty(t, notices, "pgvector built part of the graph on disk")
+}
+
+// symmetricDifference returns the IDs in exactly one of a and b.
+func symmetricDifference(a, b []string) []string {
+	in := map[string]int{}
+	for _, id := range a {
+		in[id]++
+	}
+	for _, id := range b {
+		in[id]--
+	}
+	var out []string
+	for id, n := range in {
+		if n != 0 {
+			out = append(out, id)
+		}
+	}
+	return out
 }
