@@ -66,4 +66,3 @@ func TestAreaPrefersTheTriageBucket(t *testing.T) {
 		t.Errorf("Area with no evidence = %q, want unknown", got)
 	}
 }
-
