@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/store"
 )
 
 func newTokenCmd() *cobra.Command {
@@ -80,11 +81,7 @@ once, at creation; the database keeps only its SHA-256. Roles:
 		Short: "Revoke a token; its browser sessions end with it",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil {
-				return usagef("token ID %q: use the number `supportdraft token list` shows", args[0])
-			}
-			st, _, err := openStore(cmd.Context())
+			id, st, err := tokenStore(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -106,11 +103,7 @@ token is revoked. Put the server's base URL in front of the printed path.`,
 		Example: `  supportdraft token link 3 --next /app/tickets/T-1001`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil {
-				return usagef("token ID %q: use the number `supportdraft token list` shows", args[0])
-			}
-			st, _, err := openStore(cmd.Context())
+			id, st, err := tokenStore(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -133,4 +126,14 @@ token is revoked. Put the server's base URL in front of the printed path.`,
 	link.Flags().StringVar(&next, "next", "/app/", "the page to open after signing in")
 	cmd.AddCommand(create, list, revoke, link)
 	return cmd
+}
+
+// tokenStore parses the token ID a subcommand names and opens the store it lives in.
+func tokenStore(cmd *cobra.Command, arg string) (int64, *store.Store, error) {
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil {
+		return 0, nil, usagef("token ID %q: use the number `supportdraft token list` shows", arg)
+	}
+	st, _, err := openStore(cmd.Context())
+	return id, st, err
 }
