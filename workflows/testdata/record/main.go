@@ -17,8 +17,8 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/evals/intakereplay"
 	"github.com/supportdraft/supportdraft/inbox"
-	"github.com/supportdraft/supportdraft/intake/replay"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/stack"
@@ -152,7 +152,7 @@ func recordIntake(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := replay.StartStack(ctx, replay.StackOptions{DatabaseURL: os.Getenv("DATABASE_URL"),
+	st, err := intakereplay.StartStack(ctx, intakereplay.StackOptions{DatabaseURL: os.Getenv("DATABASE_URL"),
 		TemporalAddress: os.Getenv("TEMPORAL_ADDRESS"), Rules: &inbox.Rules{}, Support: support,
 		Triager: inbox.Classifier{}, Draft: true, Corpus: "corpus/sample"})
 	if err != nil {
