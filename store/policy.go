@@ -131,11 +131,17 @@ func importOne(ctx context.Context, tx pgx.Tx, v *policy.Version, embedder strin
 	if _, err := tx.Exec(ctx, `INSERT INTO documents (doc_id) VALUES ($1) ON CONFLICT DO NOTHING`, v.DocID); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM documents WHERE doc_id = $1 FOR UPDATE`, v.DocID); err != nil {
+	// Row-level security hides another agent's document: the insert above found its ID
+	// taken, and this finds no row.
+	err := tx.QueryRow(ctx, `SELECT FROM documents WHERE doc_id = $1 FOR UPDATE`, v.DocID).Scan()
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("document ID %s belongs to another agent: document IDs are unique per deployment; rename the document", v.DocID)
+	}
+	if err != nil {
 		return err
 	}
 	var existing string
-	err := tx.QueryRow(ctx, `SELECT content_hash FROM versions WHERE doc_id = $1 AND version = $2`, v.DocID, v.Version).Scan(&existing)
+	err = tx.QueryRow(ctx, `SELECT content_hash FROM versions WHERE doc_id = $1 AND version = $2`, v.DocID, v.Version).Scan(&existing)
 	switch {
 	case err == nil && existing == v.ContentHash:
 		res.Unchanged = append(res.Unchanged, v.Ref())
