@@ -16,9 +16,9 @@ import (
 // ID its rows carry, its name, the support addresses whose mail it answers, and its
 // settings. Its corpus is not here: `policy import DIR --agent ID` loads it.
 type Agent struct {
-	ID        string    `yaml:"id" json:"id"`
-	Name      string    `yaml:"name" json:"name"`
-	Addresses []string  `yaml:"addresses,omitempty" json:"addresses"`
+	ID        string   `yaml:"id" json:"id"`
+	Name      string   `yaml:"name" json:"name"`
+	Addresses []string `yaml:"addresses,omitempty" json:"addresses"`
 	Settings  `yaml:",inline"`
 	CreatedAt time.Time `yaml:"-" json:"created_at"`
 }

@@ -188,7 +188,7 @@ func onScope[T any](ctx context.Context, s *Store, q Query, build func(scopeRef)
 // scopeKey is what decides an account's scope.
 type scopeKey struct {
 	agent, embedder, plan, region string
-	dims                   int
+	dims                          int
 }
 
 // maxScopeKeys bounds scopeCache: plans and regions come from the helpdesk's accounts,
