@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -50,18 +51,27 @@ func twoAgents(t *testing.T) (s *store.Store, billing, payments context.Context)
 	return s, billing, payments
 }
 
-// agentTables are the tables migration 0120 put under row-level security: every table
-// with an agent_id column.
-func agentTables(t *testing.T, s *store.Store) []string {
+// agentTables are the tables migration 0120 put under row-level security.
+var agentTables = []string{"accepted_contradictions", "agent_texts", "approvals", "build_failures", "chunks", "documents",
+	"drafts", "funnel_events", "inbox_messages", "inbox_revisions", "lexemes", "lexicon", "rejections", "retrieval_scopes",
+	"review_notes", "review_queue", "scope_names", "send_checks", "sent_replies", "ticket_revisions", "versions"}
+
+// lookupTables carry agent_id without row-level security: retrieval's lookups by agent,
+// which hold no text (migration 0121).
+var lookupTables = []string{"chunk_terms"}
+
+// tablesWithAgentID lists every table of the schema with an agent_id column: a table added
+// later that holds one agent's rows fails the test until it is in agentTables, under
+// agent_isolation, or argued into lookupTables.
+func tablesWithAgentID(t *testing.T, s *store.Store) []string {
 	t.Helper()
 	rows, err := s.DB().Query(context.Background(), `
 		SELECT c.relname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-		WHERE a.attname = 'agent_id' AND c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace
+		WHERE a.attname = 'agent_id' AND c.relkind IN ('r', 'p') AND c.relnamespace = current_schema()::regnamespace
 		ORDER BY 1`)
 	require.NoError(t, err)
 	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	require.NoError(t, err)
-	require.Contains(t, tables, "chunks")
 	return tables
 }
 
@@ -71,7 +81,8 @@ func agentTables(t *testing.T, s *store.Store) []string {
 func TestUnscopedQueriesSeeOneAgent(t *testing.T) {
 	t.Parallel()
 	s, billing, payments := twoAgents(t)
-	for _, table := range agentTables(t, s) {
+	assert.ElementsMatch(t, append(slices.Clone(agentTables), lookupTables...), tablesWithAgentID(t, s))
+	for _, table := range agentTables {
 		var enabled, forced bool
 		require.NoError(t, s.DB().QueryRow(billing, `SELECT relrowsecurity, relforcerowsecurity FROM pg_class WHERE oid = $1::regclass`, table).Scan(&enabled, &forced))
 		assert.True(t, enabled && forced, "%s: row-level security enabled and forced", table)

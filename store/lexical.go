@@ -60,7 +60,8 @@ const MaxPerDoc = 3
 // query; such terms still count in the score of every chunk the lexical arm ranks. The pool
 // the arm ranks is therefore every eligible chunk with a selective term, plus the vector
 // arm's candidates. The chunks with a selective term are found through the GIN index of
-// chunks' lexemes first, and only then checked for eligibility (matched): the other
+// chunk_terms first, among the agent's own (migration 0121: chunks' row-level security
+// would forbid that index), and only then checked for eligibility (matched): the other
 // order walks the account's whole partition; with no selective term, nothing is read.
 //
 // The score of a pooled chunk is BM25 with field weights: a term's frequency counts each
@@ -92,9 +93,10 @@ phrases AS MATERIALIZED (
   GROUP BY p
   HAVING count(*) = (SELECT count(*) FROM unnest(to_tsvector('english', p)))),
 matched AS MATERIALIZED (
-  SELECT c.id FROM chunks c
+  SELECT t.chunk_id AS id FROM chunk_terms t
   WHERE (SELECT bool_or(selective) FROM terms)
-    AND tsvector_to_array(c.lex) && (SELECT array_agg(lexeme) FROM terms WHERE selective)),
+    AND t.terms && (SELECT array_agg(lexeme) FROM terms WHERE selective)
+    AND t.agent_id = current_setting('` + agentSetting + `')),
 pool AS (
   SELECT c.id %[1]s AND c.id IN (SELECT id FROM matched)
   UNION
