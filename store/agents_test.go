@@ -14,6 +14,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/policy"
@@ -222,5 +223,29 @@ func TestOneConnectionServesAgentsInTurn(t *testing.T) {
 		require.NoError(t, c.QueryRow(ctx, `SELECT current_setting('supportdraft.agent')`).Scan(&setting))
 		assert.Equal(t, want, setting)
 		c.Release()
+	}
+}
+
+// What the deployment does for all its agents acts for every agent whoever asks: a change
+// of embedder re-embeds every agent's chunks and builds every agent's scopes for it.
+func TestReembedActsForEveryAgent(t *testing.T) {
+	t.Parallel()
+	s, billing, payments := twoAgents(t)
+	var total int
+	require.NoError(t, s.DB().QueryRow(agent.With(context.Background(), "billing", "payments"), `SELECT count(*) FROM chunks`).Scan(&total))
+	next := embedding.NewHashing(128)
+	n, err := s.Reembed(billing, next, nil)
+	require.NoError(t, err)
+	assert.Equal(t, total, n, "billing's chunks and payments' chunk")
+	for _, ctx := range []context.Context{billing, payments} {
+		scopes, err := s.Scopes(ctx)
+		require.NoError(t, err)
+		var rebuilt int
+		for _, sc := range scopes {
+			if sc.Embedder == next.Name() && sc.Chunks > 0 {
+				rebuilt++
+			}
+		}
+		assert.Positive(t, rebuilt, "%s has scopes with the new embedder's vectors", agent.IDs(ctx))
 	}
 }

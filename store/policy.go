@@ -306,7 +306,12 @@ func insertChunks(ctx context.Context, tx pgx.Tx, versionID int64, chunks []poli
 // chunks it rewrote. With nothing to rewrite it runs no DDL at all, so a worker that
 // calls it at start runs under the app role (the index is migrate's, VectorIndex); a
 // change of embedder builds the new index and partitions, which needs the schema's owner.
+// The embedder is the deployment's, so Reembed acts for every agent (AllAgents).
 func (s *Store) Reembed(ctx context.Context, emb Embedder, progress func(done, total int)) (int, error) {
+	ctx, err := s.AllAgents(ctx)
+	if err != nil {
+		return 0, err
+	}
 	rows, err := s.db.Query(ctx, `SELECT id, text FROM chunks WHERE embedder <> $1 ORDER BY id`, emb.Name())
 	if err != nil {
 		return 0, err
