@@ -19,11 +19,9 @@ import (
 // and acquire), so no query filters by agent itself, and one that forgets cannot read
 // another agent's rows.
 
-// agentSetting is the setting's name, and agentKey where a connection remembers its value.
-const (
-	agentSetting = "supportdraft.agent"
-	agentKey     = "supportdraft.agent"
-)
+// agentSetting is the setting's name, and also the key under which a pooled connection
+// remembers its value (PgConn.CustomData).
+const agentSetting = "supportdraft.agent"
 
 // agentList is ctx's agents as the setting lists them, checked: an ID is never a fragment
 // of SQL, and a comma in one would name two agents.
@@ -45,14 +43,14 @@ func actFor(ctx context.Context, conn *pgx.Conn) error {
 		return err
 	}
 	data := conn.PgConn().CustomData()
-	if data[agentKey] == want {
+	if data[agentSetting] == want {
 		return nil
 	}
 	if _, err := conn.Exec(ctx, `SELECT set_config('`+agentSetting+`', $1, false)`, want); err != nil {
-		delete(data, agentKey)
+		delete(data, agentSetting)
 		return fmt.Errorf("act for agents %s: %w", want, err)
 	}
-	data[agentKey] = want
+	data[agentSetting] = want
 	return nil
 }
 

@@ -186,10 +186,15 @@ func TestWritesStayWithTheirAgent(t *testing.T) {
 	_, err = s.DB().Exec(agent.With(context.Background(), "billing", "payments"), `INSERT INTO documents (doc_id) VALUES ('whose')`)
 	assert.Error(t, err, "a row written for two agents at once")
 
-	// Document IDs are unique per deployment: the payments agent cannot import billing's.
+	// Document IDs are unique per deployment: the payments agent cannot import billing's,
+	// and learns no more than that the ID is taken.
 	_, err = s.Import(agent.With(context.Background(), "payments"), parseAll(t, file{doc: "refunds", version: 2, from: "2026-02-01T00:00:00Z", approved: "2026-02-01T00:00:00Z"}), emb)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "document ID refunds belongs to another agent")
+	require.ErrorIs(t, err, store.ErrOtherAgent)
+	assert.Contains(t, err.Error(), "document ID refunds")
+	// So are ticket IDs.
+	err = s.SaveTicket(agent.With(context.Background(), "payments"), testenv.Ticket("T-BILLING", 1, "pro", "eu", time.Now(), "Mine now?"))
+	require.ErrorIs(t, err, store.ErrOtherAgent)
+	assert.Contains(t, err.Error(), "ticket T-BILLING")
 }
 
 // A store over one transaction (OnTx) acts for each call's context too.

@@ -135,7 +135,7 @@ func importOne(ctx context.Context, tx pgx.Tx, v *policy.Version, embedder strin
 	// taken, and this finds no row.
 	err := tx.QueryRow(ctx, `SELECT FROM documents WHERE doc_id = $1 FOR UPDATE`, v.DocID).Scan()
 	if errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("document ID %s belongs to another agent: document IDs are unique per deployment; rename the document", v.DocID)
+		return fmt.Errorf("document ID %s: %w; rename the document", v.DocID, ErrOtherAgent)
 	}
 	if err != nil {
 		return err
