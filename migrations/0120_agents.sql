@@ -16,7 +16,9 @@ INSERT INTO agents (id, name) VALUES ('billing', 'Billing');
 
 -- agent_isolation enables and forces row-level security on tbl, whose agent_id column
 -- names the row's agent, with one policy: a row is seen and written only by a connection
--- whose supportdraft.agent lists that agent. FORCE applies it to the table's owner too,
+-- whose supportdraft.agent lists that agent. The list is read in a subquery, which
+-- Postgres evaluates once per statement rather than once per row. FORCE applies it to the
+-- table's owner too,
 -- which is the role migrations, tests and a deployment without SUPPORTDRAFT_APP_ROLE
 -- connect as. An unset or empty setting sees nothing. Migrations call it for every table
 -- that holds one agent's data.
@@ -26,8 +28,8 @@ BEGIN
     EXECUTE format('ALTER TABLE %s ENABLE ROW LEVEL SECURITY', tbl);
     EXECUTE format('ALTER TABLE %s FORCE ROW LEVEL SECURITY', tbl);
     EXECUTE format('CREATE POLICY agent_isolation ON %s
-        USING (agent_id = ANY (string_to_array(current_setting(''supportdraft.agent'', true), '','')))
-        WITH CHECK (agent_id = ANY (string_to_array(current_setting(''supportdraft.agent'', true), '','')))', tbl);
+        USING (agent_id = ANY ((SELECT string_to_array(current_setting(''supportdraft.agent'', true), '',''))::text[]))
+        WITH CHECK (agent_id = ANY ((SELECT string_to_array(current_setting(''supportdraft.agent'', true), '',''))::text[]))', tbl);
 END $$;
 -- +goose StatementEnd
 
