@@ -44,7 +44,7 @@ type synthVersion struct {
 // current versions hold 80% of the chunks. For each selectivity s, exactly round(docs·s/0.8)
 // documents carry the plan tag of s, which makes that plan's filter match about s of all
 // chunks. Old versions are what the similarity-only baseline wrongly returns. Everything is
-// written with COPY, chunks in batches so that a 1M-chunk corpus never sits in memory whole.
+// written with COPY (through a temporary table), chunks in batches so that a 1M-chunk corpus never sits in memory whole.
 // The retrieval scopes are built afterwards, as `supportdraft policy import` would build
 // them, with the lexical arm's term statistics; the time and the size they take are returned. No global HNSW index is built: eligible
 // retrieval searches the scopes, and the baseline and the reference scan exactly.
@@ -61,9 +61,28 @@ func loadCorpus(ctx context.Context, s *store.Store, emb embedding.Embedder, chu
 			plans[d] = append(plans[d], planFor(sel))
 		}
 	}
+	// COPY cannot write to a table under row-level security (migration 0120): the rows are
+	// copied into a temporary table of the same columns, on one connection, and moved with
+	// INSERT … SELECT, which the policy checks like any insert.
+	conn, err := s.Pool().Acquire(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Release()
 	copyRows := func(table string, columns []string, rows [][]any) error {
-		if _, err := s.Pool().CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows)); err != nil {
+		cols := make([]string, len(columns))
+		for i, c := range columns {
+			cols[i] = pgx.Identifier{c}.Sanitize()
+		}
+		list, stage := strings.Join(cols, ", "), pgx.Identifier{"stage_" + table}.Sanitize()
+		if _, err := conn.Exec(ctx, fmt.Sprintf(`CREATE TEMP TABLE IF NOT EXISTS %s AS SELECT %s FROM %s LIMIT 0`, stage, list, pgx.Identifier{table}.Sanitize())); err != nil {
+			return fmt.Errorf("stage synthetic %s: %w", table, err)
+		}
+		if _, err := conn.CopyFrom(ctx, pgx.Identifier{"stage_" + table}, columns, pgx.CopyFromRows(rows)); err != nil {
 			return fmt.Errorf("copy synthetic %s: %w", table, err)
+		}
+		if _, err := conn.Exec(ctx, fmt.Sprintf(`INSERT INTO %s (%s) SELECT %s FROM %s; TRUNCATE %s`, pgx.Identifier{table}.Sanitize(), list, list, stage, stage)); err != nil {
+			return fmt.Errorf("insert synthetic %s: %w", table, err)
 		}
 		return nil
 	}

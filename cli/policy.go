@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os/user"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/contradictions"
 	"github.com/supportdraft/supportdraft/guard"
@@ -55,6 +57,7 @@ contradiction with the reason (listed by policy contradictions and on the admin 
 
 Open drafts quoting a version an approval replaces are marked stale at once.`,
 		Example: `  supportdraft policy import corpus/sample
+  supportdraft policy import --agent payments corpus/payments
   supportdraft policy import --supersedes helpcenter/refunds corpus/next`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -107,11 +110,13 @@ is refused as for import (see policy import --help for --supersedes and
 type resolution struct {
 	supersedes []string // other documents the approval retires
 	accept     string   // reason for letting the remaining contradictions through
+	agent      string   // whose corpus the versions join
 }
 
 func (r *resolution) flags(cmd *cobra.Command) {
 	cmd.Flags().StringSliceVar(&r.supersedes, "supersedes", nil, "doc ID of another document this approval replaces (repeatable): its open versions are retired")
 	cmd.Flags().StringVar(&r.accept, "accept-contradiction", "", "approve despite contradictions with approved policy, recording this reason")
+	cmd.Flags().StringVar(&r.agent, "agent", agent.Default, "the agent whose corpus the versions join (see supportdraft agent list)")
 }
 
 // check refuses malformed flags, naming them.
@@ -120,6 +125,9 @@ func (r *resolution) check() error {
 		if err := policy.CheckDocID(doc); err != nil {
 			return usagef("--supersedes %q: %v", doc, err)
 		}
+	}
+	if err := agent.CheckID(r.agent); err != nil {
+		return usagef("--agent: %v", err)
 	}
 	if r.accept != "" && strings.TrimSpace(r.accept) == "" || len(r.accept) > 2000 {
 		return usagef("--accept-contradiction: give a reason of 1 to 2,000 characters")
@@ -139,6 +147,14 @@ func importVersions(cmd *cobra.Command, versions []*policy.Version, r resolution
 		return err
 	}
 	defer s.Close()
+	// Everything below acts for the one agent: the versions join its corpus, contradictions
+	// are looked for in its policy, and only its drafts turn stale.
+	if _, err := s.GetAgent(cmd.Context(), r.agent); errors.Is(err, store.ErrNotFound) {
+		return usagef("--agent %s: no such agent; create it first with supportdraft agent create", r.agent)
+	} else if err != nil {
+		return err
+	}
+	cmd.SetContext(agent.With(cmd.Context(), r.agent))
 	emb := providers.Embedder(cfg)
 	vocab, err := vocabulary(cfg.Vocabulary)
 	if err != nil {

@@ -65,6 +65,7 @@ With no model configured, local deterministic providers draft, judge and embed.`
 	root.AddCommand(newEvalCmd(), newSearchCmd(), newCalibrateCmd())
 	root.AddCommand(newIntakeCmd(), newKillSwitchCmd())
 	root.AddCommand(newTokenCmd(), newPurgeCmd(), newIntegrationsCmd())
+	root.AddCommand(newAgentCmd())
 	return root
 }
 

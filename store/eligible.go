@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/policy"
 )
 
@@ -143,8 +144,14 @@ func eligibleStatement(q Query, sc scopeRef) (string, []any) {
 // or an exact scan is cheaper depends on how many chunks the account's plan and region
 // match.
 func onScope[T any](ctx context.Context, s *Store, q Query, build func(scopeRef) (string, []any), scan pgx.RowToFunc[T]) ([]T, error) {
+	// A query walks one agent's scopes and ranks by one agent's term statistics: the scope
+	// lookup and the lexical arm see the rows of ctx's agents, which must be one.
+	id, err := agent.ID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("retrieval: %w", err)
+	}
 	var out []T
-	key := scopeKey{embedder: q.Embedder, plan: q.Account.Plan, region: q.Account.Region, dims: len(q.Vector)}
+	key := scopeKey{agent: id, embedder: q.Embedder, plan: q.Account.Plan, region: q.Account.Region, dims: len(q.Vector)}
 	sc, known := s.scopes.get(key)
 	for tries := 1; ; tries++ {
 		out = nil // a statement sent on a scope that is gone answers nothing
@@ -180,8 +187,8 @@ func onScope[T any](ctx context.Context, s *Store, q Query, build func(scopeRef)
 
 // scopeKey is what decides an account's scope.
 type scopeKey struct {
-	embedder, plan, region string
-	dims                   int
+	agent, embedder, plan, region string
+	dims                          int
 }
 
 // maxScopeKeys bounds scopeCache: plans and regions come from the helpdesk's accounts,

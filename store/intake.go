@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/ticket"
 )
@@ -16,6 +18,10 @@ import (
 // ErrRevisionConflict is a ticket revision already stored with different content: the
 // help desk reused a revision number, and the draft must not be bound to either version.
 var ErrRevisionConflict = errors.New("revision already stored with different content")
+
+// ErrOtherAgent is an ID taken by another agent's row: ticket and document IDs are unique
+// per deployment, and row-level security hides the row that holds it.
+var ErrOtherAgent = errors.New("belongs to another agent; IDs are unique per deployment")
 
 // InsertTicket stores one ticket revision and reports whether this call inserted it. The
 // same revision with the same content again is a no-op (inserted false): the help desk
@@ -43,6 +49,10 @@ func (s *Store) InsertTicket(ctx context.Context, t *ticket.Ticket) (inserted bo
 	err = s.db.QueryRow(ctx, `
 		UPDATE ticket_revisions SET content_sha256 = coalesce(content_sha256, $3)
 		WHERE ticket_id = $1 AND revision = $2 RETURNING content_sha256`, t.TicketID, t.Revision, sum).Scan(&stored)
+	if errors.Is(err, pgx.ErrNoRows) {
+		// The insert found the key taken, and row-level security hides the row.
+		return false, fmt.Errorf("ticket %s: %w", t.TicketID, ErrOtherAgent)
+	}
 	if err != nil {
 		return false, fmt.Errorf("check ticket %s revision %d: %w", t.TicketID, t.Revision, err)
 	}

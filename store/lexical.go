@@ -60,7 +60,8 @@ const MaxPerDoc = 3
 // query; such terms still count in the score of every chunk the lexical arm ranks. The pool
 // the arm ranks is therefore every eligible chunk with a selective term, plus the vector
 // arm's candidates. The chunks with a selective term are found through the GIN index of
-// chunks' lexemes first, and only then checked for eligibility (matched): the other
+// chunk_terms first, among the agent's own (migration 0121: chunks' row-level security
+// would forbid that index), and only then checked for eligibility (matched): the other
 // order walks the account's whole partition; with no selective term, nothing is read.
 //
 // The score of a pooled chunk is BM25 with field weights: a term's frequency counts each
@@ -92,9 +93,10 @@ phrases AS MATERIALIZED (
   GROUP BY p
   HAVING count(*) = (SELECT count(*) FROM unnest(to_tsvector('english', p)))),
 matched AS MATERIALIZED (
-  SELECT c.id FROM chunks c
+  SELECT t.chunk_id AS id FROM chunk_terms t
   WHERE (SELECT bool_or(selective) FROM terms)
-    AND tsvector_to_array(c.lex) && (SELECT array_agg(lexeme) FROM terms WHERE selective)),
+    AND t.terms && (SELECT array_agg(lexeme) FROM terms WHERE selective)
+    AND t.agent_id = current_setting('` + agentSetting + `')),
 pool AS (
   SELECT c.id %[1]s AND c.id IN (SELECT id FROM matched)
   UNION
@@ -232,23 +234,25 @@ func countTerms(ctx context.Context, tx pgx.Tx, refs []string) error {
 	if len(refs) == 0 {
 		return nil
 	}
-	const added = `SELECT c.lex, c.lex_len FROM chunks c JOIN versions v ON v.id = c.version_id WHERE v.doc_id || '@' || v.version = ANY ($1)`
+	const added = `SELECT c.agent_id, c.lex, c.lex_len FROM chunks c JOIN versions v ON v.id = c.version_id WHERE v.doc_id || '@' || v.version = ANY ($1)`
 	if _, err := tx.Exec(ctx, `
-		INSERT INTO lexemes (lexeme, chunks)
-		SELECT u.lexeme, count(*) FROM (`+added+`) a, unnest(a.lex) u GROUP BY u.lexeme ORDER BY u.lexeme
-		ON CONFLICT (lexeme) DO UPDATE SET chunks = lexemes.chunks + excluded.chunks`, refs); err != nil {
+		INSERT INTO lexemes (agent_id, lexeme, chunks)
+		SELECT a.agent_id, u.lexeme, count(*) FROM (`+added+`) a, unnest(a.lex) u GROUP BY 1, 2 ORDER BY 1, 2
+		ON CONFLICT (agent_id, lexeme) DO UPDATE SET chunks = lexemes.chunks + excluded.chunks`, refs); err != nil {
 		return fmt.Errorf("count the lexemes of the new chunks: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `
-		UPDATE lexicon SET chunks = lexicon.chunks + a.n, tokens = lexicon.tokens + a.tokens
-		FROM (SELECT count(*) AS n, coalesce(sum(lex_len), 0) AS tokens FROM (`+added+`) a) a`, refs); err != nil {
+		INSERT INTO lexicon (agent_id, chunks, tokens)
+		SELECT a.agent_id, count(*), coalesce(sum(a.lex_len), 0) FROM (`+added+`) a GROUP BY 1 ORDER BY 1
+		ON CONFLICT (agent_id) DO UPDATE SET chunks = lexicon.chunks + excluded.chunks, tokens = lexicon.tokens + excluded.tokens`, refs); err != nil {
 		return fmt.Errorf("count the new chunks: %w", err)
 	}
 	return nil
 }
 
-// RecountTerms rebuilds the lexical arm's term statistics from every stored chunk, for bulk
-// loaders that write chunks with COPY rather than through Import.
+// RecountTerms rebuilds the lexical arm's term statistics from every stored chunk of ctx's
+// agents, for bulk loaders that write chunks with COPY rather than through Import. Each
+// agent has statistics of its own: one corpus never changes another's ranking.
 func (s *Store) RecountTerms(ctx context.Context) error {
 	return s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `LOCK TABLE lexemes, lexicon IN EXCLUSIVE MODE`); err != nil {
@@ -257,10 +261,15 @@ func (s *Store) RecountTerms(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM lexemes`); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO lexemes SELECT u.lexeme, count(*) FROM chunks c, unnest(c.lex) u GROUP BY u.lexeme`); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO lexemes (agent_id, lexeme, chunks)
+			SELECT c.agent_id, u.lexeme, count(*) FROM chunks c, unnest(c.lex) u GROUP BY 1, 2`); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `UPDATE lexicon SET chunks = a.n, tokens = a.tokens FROM (SELECT count(*) AS n, coalesce(sum(lex_len), 0) AS tokens FROM chunks) a`)
+		if _, err := tx.Exec(ctx, `DELETE FROM lexicon`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO lexicon (agent_id, chunks, tokens)
+			SELECT agent_id, count(*), coalesce(sum(lex_len), 0) FROM chunks GROUP BY 1`)
 		return err
 	})
 }

@@ -131,11 +131,17 @@ func importOne(ctx context.Context, tx pgx.Tx, v *policy.Version, embedder strin
 	if _, err := tx.Exec(ctx, `INSERT INTO documents (doc_id) VALUES ($1) ON CONFLICT DO NOTHING`, v.DocID); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM documents WHERE doc_id = $1 FOR UPDATE`, v.DocID); err != nil {
+	// Row-level security hides another agent's document: the insert above found its ID
+	// taken, and this finds no row.
+	err := tx.QueryRow(ctx, `SELECT FROM documents WHERE doc_id = $1 FOR UPDATE`, v.DocID).Scan()
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("document ID %s: %w; rename the document", v.DocID, ErrOtherAgent)
+	}
+	if err != nil {
 		return err
 	}
 	var existing string
-	err := tx.QueryRow(ctx, `SELECT content_hash FROM versions WHERE doc_id = $1 AND version = $2`, v.DocID, v.Version).Scan(&existing)
+	err = tx.QueryRow(ctx, `SELECT content_hash FROM versions WHERE doc_id = $1 AND version = $2`, v.DocID, v.Version).Scan(&existing)
 	switch {
 	case err == nil && existing == v.ContentHash:
 		res.Unchanged = append(res.Unchanged, v.Ref())
@@ -300,7 +306,12 @@ func insertChunks(ctx context.Context, tx pgx.Tx, versionID int64, chunks []poli
 // chunks it rewrote. With nothing to rewrite it runs no DDL at all, so a worker that
 // calls it at start runs under the app role (the index is migrate's, VectorIndex); a
 // change of embedder builds the new index and partitions, which needs the schema's owner.
+// The embedder is the deployment's, so Reembed acts for every agent (AllAgents).
 func (s *Store) Reembed(ctx context.Context, emb Embedder, progress func(done, total int)) (int, error) {
+	ctx, err := s.AllAgents(ctx)
+	if err != nil {
+		return 0, err
+	}
 	rows, err := s.db.Query(ctx, `SELECT id, text FROM chunks WHERE embedder <> $1 ORDER BY id`, emb.Name())
 	if err != nil {
 		return 0, err

@@ -61,10 +61,15 @@ var purgeTargets = []purgeTarget{
 }
 
 // PurgeBefore blanks every text retention covers that was written before before, in one
-// transaction, and reports the counts; with dryRun it only counts.
+// transaction, and reports the counts; with dryRun it only counts. Retention is the
+// deployment's: the purge acts for every agent (AllAgents), whoever asks.
 func (s *Store) PurgeBefore(ctx context.Context, before time.Time, dryRun bool) (*PurgeReport, error) {
 	rep := &PurgeReport{Before: before, DryRun: dryRun}
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
+	ctx, err := s.AllAgents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		for _, t := range purgeTargets {
 			c := PurgeCount{Table: t.table, What: t.what}
 			err := tx.QueryRow(ctx, fmt.Sprintf(`SELECT count(*), min(%s) FROM %s WHERE %s`, t.at, t.table, t.where), before).Scan(&c.Rows, &c.Oldest)

@@ -56,6 +56,7 @@ var graphWith = fmt.Sprintf(`WITH (m = %d, ef_construction = %d)`, GraphM, Graph
 // Scope is one partition of eligible retrieval.
 type Scope struct {
 	ID       int    `json:"id"`
+	Agent    string `json:"agent"`
 	Plan     string `json:"plan"`
 	Region   string `json:"region"`
 	Embedder string `json:"embedder"`
@@ -94,11 +95,14 @@ func (s *Store) EnsureScopes(ctx context.Context, emb embedding.Embedder) error 
 		if _, err := tx.Exec(ctx, `LOCK TABLE versions, chunks IN SHARE MODE`); err != nil {
 			return err
 		}
+		// Each agent has scopes of its own (migration 0120): those of ctx's agents are made,
+		// and each holds only its agent's chunks (scope_members).
 		rows, err := tx.Query(ctx, `
-			INSERT INTO retrieval_scopes (plan, region, embedder, dims)
-			SELECT p.name, r.name, $1, $2
-			FROM (SELECT name FROM scope_names WHERE kind = 'plan' UNION SELECT '*') p
-			CROSS JOIN (SELECT name FROM scope_names WHERE kind = 'region' UNION SELECT '*') r
+			INSERT INTO retrieval_scopes (agent_id, plan, region, embedder, dims)
+			SELECT a.id, p.name, r.name, $1, $2
+			FROM unnest(string_to_array(current_setting('`+agentSetting+`'), ',')) a (id)
+			CROSS JOIN LATERAL (SELECT name FROM scope_names WHERE kind = 'plan' AND agent_id = a.id UNION SELECT '*') p
+			CROSS JOIN LATERAL (SELECT name FROM scope_names WHERE kind = 'region' AND agent_id = a.id UNION SELECT '*') r
 			ON CONFLICT DO NOTHING
 			RETURNING id`, emb.Name(), emb.Dims())
 		if err != nil {
@@ -404,10 +408,11 @@ func GraphMemory(n, dims int) int64 {
 	return min(int64(n)*perVector*5/4, MaxGraphMemory)
 }
 
-// Scopes lists the retrieval scopes with their sizes, for `bench retrieval` and operators.
+// Scopes lists the retrieval scopes of ctx's agents with their sizes, for `bench
+// retrieval` and operators.
 func (s *Store) Scopes(ctx context.Context) ([]Scope, error) {
 	rows, err := s.db.Query(ctx, `
-		SELECT s.id, s.plan, s.region, s.embedder,
+		SELECT s.id, s.agent_id, s.plan, s.region, s.embedder,
 		       (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id)::int, s.indexed,
 		       (SELECT count(*) FROM scope_side x WHERE x.scope_id = s.id AND x.kind = 'unreached')::int, s.graph_builds,
 		       pg_table_size(format('scope_chunks_%s', s.id)::regclass),

@@ -19,6 +19,7 @@ import (
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
 	"github.com/pressly/goose/v3"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/migrations"
 )
 
@@ -49,7 +50,7 @@ type DB interface {
 // OnTx returns a store whose every query runs in tx, its own transactions as savepoints
 // of it. Tests that need no schema of their own run in one and roll it back. What needs
 // connections of its own (EnsureScopes, so Import; Ping) fails on it.
-func OnTx(tx pgx.Tx) *Store { return &Store{db: tx} }
+func OnTx(tx pgx.Tx) *Store { return &Store{db: agentTx{tx}} }
 
 // errOnTx is what a store over one transaction answers where it needs the pool.
 var errOnTx = errors.New("a store over one transaction has no pool")
@@ -119,6 +120,13 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 			SET max_parallel_workers_per_gather = 0; SET jit = off`)
 		return err
 	}
+	cfg.PrepareConn = func(ctx context.Context, conn *pgx.Conn) (bool, error) {
+		if err := actFor(ctx, conn); err != nil {
+			// The connection's setting is unknown after a failed set: it is closed.
+			return false, err
+		}
+		return true, nil
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect to Postgres: %w", err)
@@ -152,6 +160,14 @@ func Migrate(ctx context.Context, databaseURL string) (applied int, err error) {
 	if err != nil {
 		return 0, fmt.Errorf("parse DATABASE_URL: %w", err)
 	}
+	// Migrations run under row-level security like everything else (migration 0120): they
+	// act for every agent that exists when migrate starts, and for the default agent on a
+	// database that has none yet.
+	agents, err := migrationAgents(ctx, cfg)
+	if err != nil {
+		return 0, err
+	}
+	cfg.RuntimeParams[agentSetting] = agents
 	db := stdlib.OpenDB(*cfg)
 	defer db.Close()
 	// Out of order: engineers number their migrations in separate ranges (0004-0009,
@@ -170,4 +186,32 @@ func Migrate(ctx context.Context, databaseURL string) (applied int, err error) {
 // inTx runs fn in one transaction, committing only if fn returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return pgx.BeginFunc(ctx, s.db, fn)
+}
+
+// migrationAgents lists every agent of the database at cfg, comma-separated, or the
+// default agent when the agents table does not exist yet.
+func migrationAgents(ctx context.Context, cfg *pgx.ConnConfig) (string, error) {
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return "", fmt.Errorf("connect to migrate: %w", err)
+	}
+	defer conn.Close(ctx)
+	var ids []string
+	var exists bool
+	if err := conn.QueryRow(ctx, `SELECT to_regclass('agents') IS NOT NULL`).Scan(&exists); err != nil {
+		return "", fmt.Errorf("look for the agents table: %w", err)
+	}
+	if exists {
+		rows, err := conn.Query(ctx, `SELECT id FROM agents ORDER BY id`)
+		if err != nil {
+			return "", fmt.Errorf("list agents to migrate: %w", err)
+		}
+		if ids, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return "", fmt.Errorf("list agents to migrate: %w", err)
+		}
+	}
+	if len(ids) == 0 {
+		ids = []string{agent.Default}
+	}
+	return strings.Join(ids, ","), nil
 }
