@@ -125,7 +125,7 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// The API authenticates as in production: an agent token, looked up by hash per call.
 	token, hash := auth.NewToken()
-	if _, err := st.Store.CreateToken(ctx, "bench", string(auth.Agent), hash); err != nil {
+	if _, err := st.Store.CreateToken(ctx, "bench", string(auth.Agent), nil, hash); err != nil {
 		return nil, err
 	}
 	srv := st.API(api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}, quiet)

@@ -20,7 +20,7 @@ func TestTokenLinkPrintsAOneTimeLink(t *testing.T) {
 	t.Setenv("DATABASE_URL", dbURL)
 	ctx := context.Background()
 	_, hash := auth.NewToken()
-	agent, err := s.CreateToken(ctx, "sidebar", string(auth.Agent), hash)
+	agent, err := s.CreateToken(ctx, "sidebar", string(auth.Agent), nil, hash)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestTokenLinkPrintsAOneTimeLink(t *testing.T) {
 		t.Fatalf("a page outside the app is a usage error: exit %d, %v", code, err)
 	}
 	_, hash = auth.NewToken()
-	hook, err := s.CreateToken(ctx, "webhooks", string(auth.Helpdesk), hash)
+	hook, err := s.CreateToken(ctx, "webhooks", string(auth.Helpdesk), nil, hash)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func Auth(t testing.TB, s *store.Store) *Creds {
 	c := &Creds{Tokens: map[auth.Role]string{}, IDs: map[auth.Role]int64{}, Secret: []byte("test-webhook-secret-0123456789abcdef")}
 	for _, r := range auth.Roles {
 		tok, hash := auth.NewToken()
-		row, err := s.CreateToken(context.Background(), "test "+string(r), string(r), hash)
+		row, err := s.CreateToken(context.Background(), "test "+string(r), string(r), nil, hash)
 		if err != nil {
 			t.Fatalf("create %s token: %v", r, err)
 		}
