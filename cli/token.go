@@ -33,7 +33,7 @@ made with it sees only their drafts, queues and messages.`,
 		Short: "Create a token and print it once",
 		Example: `  supportdraft token create --role agent --name "Zendesk sidebar, EU team"
   supportdraft token create --role reviewer --name "Ops leads" --agent billing --agent payments`,
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := auth.ParseRole(role)
 			if err != nil {
