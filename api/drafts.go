@@ -97,7 +97,11 @@ func (s *Server) open(c echo.Context, t *ticket.Ticket, save bool) error {
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
 		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay,
 		NotifySlack: s.Config.NotifySlack}
-	view, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in)
+	workflowID, err := draftWorkflowID(ctx, t.TicketID)
+	if err != nil {
+		return err
+	}
+	view, err := workflows.Open(ctx, s.Temporal, workflowID, s.Config.TaskQueue, in)
 	if err != nil {
 		if inserted && !reachedWorkflow(err) {
 			s.undoRevision(c, t)
@@ -172,7 +176,11 @@ func (s *Server) getDraft(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.respondView(c, workflows.NewDraftView(r))
+	agentID, err := agentOf(c.Request().Context(), r.TicketID)
+	if err != nil {
+		return err
+	}
+	return s.respondView(c, workflows.NewDraftView(agentID, r))
 }
 
 // respondView answers with a draft view, linked to its workflow in the Temporal UI.
@@ -300,7 +308,11 @@ func (s *Server) newRevision(c echo.Context) error {
 	if err := s.reachTemporal(ctx); err != nil {
 		return err
 	}
-	err = s.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(t.TicketID), "", workflows.SignalRevision,
+	workflowID, err := draftWorkflowID(ctx, t.TicketID)
+	if err != nil {
+		return err
+	}
+	err = s.Temporal.SignalWorkflow(ctx, workflowID, "", workflows.SignalRevision,
 		workflows.RevisionSignal{Revision: t.Revision, UpdatedAt: t.UpdatedAt})
 	var notFound *serviceerror.NotFound
 	if err != nil && !errors.As(err, &notFound) {
@@ -311,10 +323,14 @@ func (s *Server) newRevision(c echo.Context) error {
 
 // update sends a workflow update and waits for its result.
 func (s *Server) update(ctx context.Context, ticketID, name string, arg, out any) error {
+	workflowID, err := draftWorkflowID(ctx, ticketID)
+	if err != nil {
+		return err
+	}
 	if err := s.reachTemporal(ctx); err != nil {
 		return err
 	}
-	opts := client.UpdateWorkflowOptions{WorkflowID: workflows.DraftWorkflowID(ticketID), UpdateName: name,
+	opts := client.UpdateWorkflowOptions{WorkflowID: workflowID, UpdateName: name,
 		WaitForStage: client.WorkflowUpdateStageCompleted}
 	if arg != nil {
 		opts.Args = []any{arg}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -19,7 +20,8 @@ const (
 )
 
 // actingAgents are the agents a request's context acts for: the one it names, which must
-// be one of the caller's, or else all of the caller's.
+// be one of the caller's, or else all of the caller's. A help desk that names none acts
+// for the default agent when its token includes it: its webhooks predate agents.
 func actingAgents(c echo.Context, p Principal) ([]string, error) {
 	named := c.QueryParam(AgentParam)
 	if h := c.Request().Header.Get(AgentHeader); h != "" {
@@ -30,6 +32,9 @@ func actingAgents(c echo.Context, p Principal) ([]string, error) {
 			return nil, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("?agent=%q and %s %q name different agents: name one", named, AgentHeader, h))
 		}
 		named = h
+	}
+	if named == "" && p.Role == Helpdesk && len(p.Agents) > 1 && slices.Contains(p.Agents, agent.Default) {
+		return []string{agent.Default}, nil
 	}
 	if named == "" {
 		return p.Agents, nil
