@@ -87,9 +87,12 @@ func (s *Server) mayDraft(ctx context.Context) error {
 // answers with the draft once it is built; save stores the revision first.
 func (s *Server) open(c echo.Context, t *ticket.Ticket, save bool) error {
 	ctx := c.Request().Context()
+	workflowID, err := draftWorkflowID(ctx, t.TicketID)
+	if err != nil {
+		return err
+	}
 	inserted := false
 	if save {
-		var err error
 		if inserted, err = s.saveRevision(ctx, t); err != nil {
 			return err
 		}
@@ -97,10 +100,6 @@ func (s *Server) open(c echo.Context, t *ticket.Ticket, save bool) error {
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
 		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay,
 		NotifySlack: s.Config.NotifySlack}
-	workflowID, err := draftWorkflowID(ctx, t.TicketID)
-	if err != nil {
-		return err
-	}
 	view, err := workflows.Open(ctx, s.Temporal, workflowID, s.Config.TaskQueue, in)
 	if err != nil {
 		if inserted && !reachedWorkflow(err) {
@@ -199,6 +198,9 @@ func (s *Server) edit(c echo.Context) error {
 		return err
 	}
 	ctx, id := c.Request().Context(), c.Param("ticket")
+	if _, err := agentOf(ctx, id); err != nil {
+		return err
+	}
 	ref, err := s.Store.SaveAgentText(ctx, id, store.TextEdit, text)
 	if err != nil {
 		return err
@@ -232,6 +234,9 @@ func (s *Server) sendCheck(c echo.Context) error {
 	b, err := bindSendText(c, true)
 	if err != nil {
 		return err
+	}
+	if _, err := agentOf(c.Request().Context(), c.Param("ticket")); err != nil {
+		return err // the verdict is recorded for one agent
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
 	defer cancel()
@@ -300,16 +305,16 @@ func (s *Server) newRevision(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf(`field "ticket_id" is %q but the URL names ticket %q`, t.TicketID, c.Param("ticket")))
 	}
 	ctx := c.Request().Context()
+	workflowID, err := draftWorkflowID(ctx, t.TicketID)
+	if err != nil {
+		return err
+	}
 	if _, err := s.saveRevision(ctx, t); err != nil {
 		return err
 	}
 	// Stored first: the send hook reads revisions from Postgres, so a draft turns stale
 	// there even while Temporal is down; the help desk's retry of a 503 is a no-op store.
 	if err := s.reachTemporal(ctx); err != nil {
-		return err
-	}
-	workflowID, err := draftWorkflowID(ctx, t.TicketID)
-	if err != nil {
 		return err
 	}
 	err = s.Temporal.SignalWorkflow(ctx, workflowID, "", workflows.SignalRevision,

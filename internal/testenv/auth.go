@@ -32,3 +32,13 @@ func Auth(t testing.TB, s *store.Store) *Creds {
 	c.Guard = auth.NewGuard(s, []byte(Unique("session-key-")), c.Secret, slog.New(slog.DiscardHandler))
 	return c
 }
+
+// Token creates a token of role acting for agents in s and returns it.
+func Token(t testing.TB, s *store.Store, role auth.Role, agents ...string) string {
+	t.Helper()
+	tok, hash := auth.NewToken()
+	if _, err := s.CreateToken(context.Background(), "test "+string(role), string(role), agents, hash); err != nil {
+		t.Fatalf("create %s token for %v: %v", role, agents, err)
+	}
+	return tok
+}
