@@ -1,0 +1,161 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/agent"
+	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/workflows"
+)
+
+// callToken sends body as JSON with a bearer token (signed as the help desk signs when
+// signed is true) and extra headers, and answers the status and the error message.
+func callToken(t *testing.T, ts *testAPI, tok string, signed bool, method, path string, body any, out any, headers ...string) (int, string) {
+	t.Helper()
+	b, err := json.Marshal(body)
+	require.NoError(t, err)
+	req, err := http.NewRequest(method, ts.URL+path, bytes.NewReader(b))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	if signed {
+		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, req.Method, req.URL.RequestURI(), b, time.Now()))
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	var e struct{ Error string }
+	_ = json.Unmarshal(raw, &e)
+	if out != nil && resp.StatusCode/100 == 2 {
+		require.NoError(t, json.Unmarshal(raw, out), "body: %s", raw)
+	}
+	return resp.StatusCode, e.Error
+}
+
+// addAgents gives billing its address and adds the payments agent with its own.
+func addAgents(t *testing.T, s *store.Store) {
+	t.Helper()
+	_, err := s.Pool().Exec(context.Background(), `UPDATE agents SET addresses = '{billing@company.example}' WHERE id = 'billing';
+		INSERT INTO agents (id, name, addresses) VALUES ('payments', 'Payments operations', '{payments@company.example}')`)
+	require.NoError(t, err)
+}
+
+// A draft opened with a payments token lives in the payments agent's workflow, whose runs
+// know their agent from the propagated header (the view's workflow ID is computed inside
+// it). A billing token reaches no workflow of it: edit, discard and history answer 404. A
+// token acting for both must name the agent (400 naming the choices), and a name outside
+// the token is refused the same way; the named agent is then the one acted for.
+func TestAgentTokensReachOnlyTheirAgentsWorkflows(t *testing.T) {
+	t.Parallel()
+	ts, s := stackAPI(t)
+	payments := testenv.Token(t, s, auth.Agent, "payments")
+	billing := testenv.Token(t, s, auth.Agent, agent.Default)
+	both := testenv.Token(t, s, auth.Reviewer, agent.Default, "payments")
+	id := testenv.Unique("AG-")
+
+	var v workflows.DraftView
+	code, msg := callToken(t, ts, payments, false, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
+		"Our annual Pro plan renewed five days ago. Can we still get a refund?"), &v)
+	require.Equal(t, http.StatusOK, code, msg)
+	assert.Equal(t, "draft/payments/"+id, v.WorkflowID)
+
+	edit := map[string]string{"text": "Hello, your refund is on its way."}
+	for _, path := range []string{"/edit", "/discard"} {
+		code, msg = callToken(t, ts, billing, false, "POST", "/v1/drafts/"+id+path, edit, nil)
+		assert.Equal(t, http.StatusNotFound, code, "%s with a billing token: %s", path, msg)
+	}
+	code, msg = callToken(t, ts, billing, false, "GET", "/v1/drafts/"+id+"/history", nil, nil)
+	assert.Equal(t, http.StatusNotFound, code, "history with a billing token: %s", msg)
+
+	code, msg = callToken(t, ts, both, false, "POST", "/v1/drafts/"+id+"/edit", edit, nil)
+	assert.Equal(t, http.StatusBadRequest, code)
+	assert.Contains(t, msg, "billing, payments")
+	code, msg = callToken(t, ts, payments, false, "POST", "/v1/drafts/"+id+"/edit?agent=billing", edit, nil)
+	assert.Equal(t, http.StatusBadRequest, code)
+	assert.Contains(t, msg, `agent "billing" is not one this token acts for: choose one of payments`)
+	code, msg = callToken(t, ts, both, false, "POST", "/v1/drafts/"+id+"/edit?agent=billing", edit, nil, auth.AgentHeader, "payments")
+	assert.Equal(t, http.StatusBadRequest, code, "query and header disagree: %s", msg)
+
+	code, msg = callToken(t, ts, both, false, "POST", "/v1/drafts/"+id+"/edit?agent=billing", edit, nil)
+	assert.Equal(t, http.StatusNotFound, code, "named billing: %s", msg)
+	code, msg = callToken(t, ts, both, false, "POST", "/v1/drafts/"+id+"/edit", edit, nil, auth.AgentHeader, "payments")
+	assert.Equal(t, http.StatusOK, code, "named payments: %s", msg)
+	code, msg = callToken(t, ts, payments, false, "POST", "/v1/drafts/"+id+"/edit", edit, nil)
+	assert.Equal(t, http.StatusOK, code, "the payments token: %s", msg)
+
+	// The help desk names a non-default agent in the signed URL, never in a header the
+	// signature does not cover.
+	hook := testenv.Token(t, s, auth.Helpdesk, agent.Default, "payments")
+	rev := refundTicket(id, 2, "pro", asked.Add(time.Minute), "Also: is VAT included?")
+	code, msg = callToken(t, ts, hook, true, "POST", "/v1/tickets/"+id+"/revisions", rev, nil, auth.AgentHeader, "payments")
+	assert.Equal(t, http.StatusBadRequest, code)
+	assert.Contains(t, msg, "?agent=ID")
+	var notified map[string]any
+	code, msg = callToken(t, ts, hook, true, "POST", "/v1/tickets/"+id+"/revisions?agent=payments", rev, &notified)
+	require.Equal(t, http.StatusAccepted, code, msg)
+	assert.Equal(t, true, notified["draft_notified"], "the revision reached draft/payments/%s", id)
+}
+
+// A message to each agent's address is routed to its agent: its intake workflow and the
+// draft workflow it starts carry the agent in their IDs (the draft's started by an
+// activity, so under the agent the intake workflow propagated). A message to no agent's
+// address goes to the default agent. A help-desk token that does not act for the agent
+// a message is addressed to is refused (403 naming the agent).
+func TestInboundMailIsRoutedByRecipient(t *testing.T) {
+	t.Parallel()
+	ts, s := inboxAPI(t)
+	addAgents(t, s)
+	c := testenv.Temporal(t)
+	hook := testenv.Token(t, s, auth.Helpdesk, agent.Default, "payments")
+	ctx := context.Background()
+
+	exists := func(workflowID string) bool {
+		_, err := c.DescribeWorkflowExecution(ctx, workflowID, "")
+		return err == nil
+	}
+	for _, tc := range []struct {
+		to, agent string
+	}{
+		{"Payments <payments@company.example>", "payments"},
+		{"billing@company.example", agent.Default},
+		{"someone@elsewhere.example", agent.Default},
+	} {
+		thread := testenv.Unique("rt-")
+		m := message("<"+thread+".1@customer.example>", thread, 0, "Refund for our annual plan",
+			"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
+		m.To = []string{tc.to}
+		var res workflows.IntakeResult
+		code, msg := callToken(t, ts, hook, true, "POST", "/v1/inbox/messages", m, &res)
+		require.Equal(t, http.StatusOK, code, msg)
+		require.NotEqual(t, inbox.DecisionSkip, res.Decision.Decision, "to %s: %+v", tc.to, res)
+		assert.True(t, exists(workflows.IntakeWorkflowID("", tc.agent, m.MessageID)), "to %s: the intake runs for %s", tc.to, tc.agent)
+		assert.True(t, exists(workflows.DraftWorkflowID(tc.agent, thread)), "to %s: the draft runs for %s", tc.to, tc.agent)
+		other := map[string]string{agent.Default: "payments", "payments": agent.Default}[tc.agent]
+		assert.False(t, exists(workflows.DraftWorkflowID(other, thread)), "to %s: no draft for %s", tc.to, other)
+	}
+
+	billingHook := testenv.Token(t, s, auth.Helpdesk, agent.Default)
+	thread := testenv.Unique("rt-")
+	m := message("<"+thread+".1@customer.example>", thread, 0, "Payout missing", "Our payout did not arrive.")
+	m.To = []string{"payments@company.example"}
+	code, msg := callToken(t, ts, billingHook, true, "POST", "/v1/inbox/messages", m, nil)
+	assert.Equal(t, http.StatusForbidden, code)
+	assert.Contains(t, msg, "agent payments")
+}
