@@ -159,3 +159,60 @@ func TestInboundMailIsRoutedByRecipient(t *testing.T) {
 	assert.Equal(t, http.StatusForbidden, code)
 	assert.Contains(t, msg, "agent payments")
 }
+
+// A reviewer whose token names several agents gets a choice of agent on the review page
+// and each queued draft's agent beside it; one with a single agent gets neither. The
+// queue's JSON names each entry's agent.
+func TestReviewPageNamesTheAgentsOfAMultiAgentReviewer(t *testing.T) {
+	t.Parallel()
+	ts, s := stackAPI(t)
+	id := testenv.Unique("RA-")
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
+		"Our annual Pro plan renewed five days ago. Can we still get a refund?"), nil))
+
+	both := testenv.Token(t, s, auth.Reviewer, agent.Default, "payments")
+	page := func(tok, path string) string {
+		req, err := http.NewRequest("GET", ts.URL+path, nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
+		return string(b)
+	}
+	html := page(both, "/app/review?ticket="+id)
+	assert.Contains(t, html, `<nav class="tabs agents" aria-label="Agents">`)
+	assert.Contains(t, html, `<a href="/app/review?agent=payments">payments</a>`)
+	assert.Contains(t, html, `<td class="agent">billing</td>`)
+	assert.Contains(t, html, `data-agent="billing"`, "the open draft names its agent for the page's calls")
+	assert.NotContains(t, html, `<meta name="agent"`, "a page acting for two agents names none")
+
+	html = page(ts.creds.Tokens[auth.Reviewer], "/app/review?ticket="+id)
+	assert.NotContains(t, html, `aria-label="Agents"`)
+	assert.NotContains(t, html, `<td class="agent">`)
+	assert.Contains(t, html, `<meta name="agent" content="billing">`)
+
+	html = page(both, "/app/review?agent=billing")
+	assert.Contains(t, html, `<a href="/app/review?agent=billing" aria-current="page">billing</a>`)
+	assert.Contains(t, html, `<meta name="agent" content="billing">`, "the chosen agent is the page's")
+
+	var q struct {
+		Queue []struct {
+			TicketID string `json:"ticket_id"`
+			AgentID  string `json:"agent_id"`
+		}
+	}
+	code, msg := callToken(t, ts, both, false, "GET", "/v1/review/queue", nil, &q)
+	require.Equal(t, http.StatusOK, code, msg)
+	found := false
+	for _, it := range q.Queue {
+		if it.TicketID == id {
+			found = true
+			assert.Equal(t, agent.Default, it.AgentID)
+		}
+	}
+	assert.True(t, found, "ticket %s is queued", id)
+}
