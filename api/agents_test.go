@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -215,4 +217,64 @@ func TestReviewPageNamesTheAgentsOfAMultiAgentReviewer(t *testing.T) {
 		}
 	}
 	assert.True(t, found, "ticket %s is queued", id)
+}
+
+// A browser session carries the agents of the token it was opened with, and acts for
+// those its token still names: narrowing the token narrows its live sessions, and a
+// session left with none of them is signed out.
+func TestSessionsActForTheirTokensAgents(t *testing.T) {
+	t.Parallel()
+	ts := authAPI(t)
+	ctx := context.Background()
+	tok := testenv.Token(t, ts.store, auth.Reviewer, agent.Default, "payments")
+	u, err := url.Parse(ts.URL)
+	require.NoError(t, err)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	form := url.Values{"token": {tok}, "next": {"/app/review"}}
+	req, err := http.NewRequest(http.MethodPost, ts.URL+"/app/session", strings.NewReader(form.Encode()))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "http://"+u.Host)
+	resp, err := noRedirect.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+	var cookie *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == auth.SessionCookie {
+			cookie = c
+		}
+	}
+	require.NotNil(t, cookie)
+	sess, err := ts.creds.Guard.Sessions.Decode(cookie.Value, time.Now())
+	require.NoError(t, err)
+	assert.Equal(t, []string{agent.Default, "payments"}, sess.Agents)
+
+	review := func() (int, string) {
+		req, err := http.NewRequest(http.MethodGet, ts.URL+"/app/review", nil)
+		require.NoError(t, err)
+		req.AddCookie(cookie)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp.StatusCode, string(b)
+	}
+	code, html := review()
+	require.Equal(t, http.StatusOK, code, html)
+	assert.Contains(t, html, `aria-label="Agents"`)
+	assert.NotContains(t, html, `<meta name="agent"`)
+
+	_, err = ts.store.Pool().Exec(ctx, `UPDATE api_tokens SET agents = '{payments,ops}' WHERE hash = $1`, auth.HashToken(tok))
+	require.NoError(t, err)
+	code, html = review()
+	require.Equal(t, http.StatusOK, code, html)
+	assert.Contains(t, html, `<meta name="agent" content="payments">`, "the session acts for payments alone now")
+	assert.NotContains(t, html, `aria-label="Agents"`)
+
+	_, err = ts.store.Pool().Exec(ctx, `UPDATE api_tokens SET agents = '{ops}' WHERE hash = $1`, auth.HashToken(tok))
+	require.NoError(t, err)
+	code, html = review()
+	assert.Equal(t, http.StatusUnauthorized, code, html)
 }
