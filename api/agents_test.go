@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -277,4 +278,46 @@ func TestSessionsActForTheirTokensAgents(t *testing.T) {
 	require.NoError(t, err)
 	code, html = review()
 	assert.Equal(t, http.StatusUnauthorized, code, html)
+}
+
+// Raw mail is routed like the JSON webhook: mail to the payments address runs under the
+// payments agent (its triage is still the billing one: per-agent buckets are the agent's
+// settings), and the payments agent's own mail coming back is a loop, although the
+// server's configured own addresses are billing's alone; billing's stays one too.
+func TestRawMailIsRoutedAndLoopCheckedByItsAgent(t *testing.T) {
+	t.Parallel()
+	ts, _ := rawMailAPI(t)
+	addAgents(t, ts.store)
+	c := testenv.Temporal(t)
+	hook := testenv.Token(t, ts.store, auth.Helpdesk, agent.Default, "payments")
+	run := testenv.Unique("rawagent")
+	post := func(from, to string, n int) workflows.IntakeResult {
+		raw := "From: " + from + "\r\nTo: " + to + "\r\nSubject: Refund for our annual plan\r\nMessage-ID: <" + run + "-" + strconv.Itoa(n) +
+			"@customer.example>\r\n\r\nOur annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?"
+		req, err := http.NewRequest("POST", ts.URL+"/v1/inbox/raw", strings.NewReader(raw))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "message/rfc822")
+		req.Header.Set("Authorization", "Bearer "+hook)
+		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, "POST", "/v1/inbox/raw", []byte(raw), time.Now()))
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var res workflows.IntakeResult
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
+		require.NoError(t, json.Unmarshal(b, &res))
+		return res
+	}
+
+	res := post("ana@customer.example", "payments@company.example", 1)
+	assert.NotEqual(t, inbox.DecisionSkip, res.Decision.Decision, "%+v", res)
+	_, err := c.DescribeWorkflowExecution(context.Background(), workflows.IntakeWorkflowID("", "payments", res.MessageID), "")
+	assert.NoError(t, err, "the intake of %s runs for payments", res.MessageID)
+
+	for i, from := range []string{"payments@company.example", "billing@company.example"} {
+		res = post(from, "payments@company.example", i+2)
+		assert.Equal(t, inbox.DecisionSkip, res.Decision.Decision, "from %s: %+v", from, res)
+		assert.Contains(t, res.Reason, "mail loop", "from %s", from)
+	}
 }

@@ -24,7 +24,7 @@ type Target struct {
 	Draft        bool // start or join draft workflows for survivors
 	// Own are our own addresses: raw mail sent from one of them, or naming one in X-Loop,
 	// is our own mail coming back (DeliverMail). Nil: no such check. A message routed to an
-	// agent with addresses is checked against that agent's instead.
+	// agent is checked against that agent's addresses too.
 	Own *inbox.Support
 	// Agents routes each message to the agent its recipients name (see route); nil: every
 	// message acts for the agent ctx names. Allowed, when not nil, are the agents the

@@ -19,7 +19,7 @@ type Agents interface {
 var ErrAgentRefused = errors.New("not an agent this sender delivers for")
 
 // route is ctx acting for the agent m is addressed to, and t with that agent's addresses
-// as its own. The agent is the one whose addresses hold a To recipient, else a Cc
+// added to its own, so the agent's mail coming back is seen as a loop. The agent is the one whose addresses hold a To recipient, else a Cc
 // recipient; none: the default agent. A target without Agents leaves ctx's agent as it is.
 func (t Target) route(ctx context.Context, m *inbox.Message) (context.Context, Target, error) {
 	if t.Agents == nil {
@@ -35,8 +35,6 @@ func (t Target) route(ctx context.Context, m *inbox.Message) (context.Context, T
 	if t.Allowed != nil && !slices.Contains(t.Allowed, id) {
 		return nil, t, fmt.Errorf("message %s is addressed to agent %s: %w", m.MessageID, id, ErrAgentRefused)
 	}
-	if own != nil {
-		t.Own = own
-	}
+	t.Own = t.Own.Union(own)
 	return agent.With(ctx, id), t, nil
 }
