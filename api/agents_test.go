@@ -164,7 +164,8 @@ func TestInboundMailIsRoutedByRecipient(t *testing.T) {
 }
 
 // A reviewer whose token names several agents gets a choice of agent on the review page
-// and each queued draft's agent beside it; one with a single agent gets neither. The
+// and each queued draft's agent beside it, an admin of several the same choice on the admin
+// page; one with a single agent gets neither. The
 // queue's JSON names each entry's agent.
 func TestReviewPageNamesTheAgentsOfAMultiAgentReviewer(t *testing.T) {
 	t.Parallel()
@@ -201,6 +202,11 @@ func TestReviewPageNamesTheAgentsOfAMultiAgentReviewer(t *testing.T) {
 	html = page(both, "/app/review?agent=billing")
 	assert.Contains(t, html, `<a href="/app/review?agent=billing" aria-current="page">billing</a>`)
 	assert.Contains(t, html, `<meta name="agent" content="billing">`, "the chosen agent is the page's")
+
+	admins := testenv.Token(t, s, auth.Admin, agent.Default, "payments")
+	html = page(admins, "/app/admin?agent=payments")
+	assert.Contains(t, html, `<a href="/app/admin?agent=payments" aria-current="page">payments</a>`, "the admin page offers the same choice")
+	assert.NotContains(t, page(ts.creds.Tokens[auth.Admin], "/app/admin"), `aria-label="Agents"`)
 
 	var q struct {
 		Queue []struct {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/review"
@@ -20,10 +19,8 @@ import (
 // original email, the retrieved sources, the judge's scores and its reasoning").
 type reviewView struct {
 	Tab string // "queue" or "decided"
-	// Agents are the reviewer's agents when there are several: the page then offers a
-	// choice of one (Filter, "" for all of them) and names each draft's agent.
-	Agents   []string
-	Filter   string
+	// Choice is the choice of agent for a reviewer of several, who also sees each draft's.
+	Choice   *agentChoice
 	Queue    []queueRow
 	Total    int // drafts waiting in all; the page lists the oldest queuePage
 	Decided  []store.ReviewDecision
@@ -60,10 +57,7 @@ type openDraft struct {
 
 func (p *Pages) review(c echo.Context) error {
 	ctx := c.Request().Context()
-	v := reviewView{Tab: "queue", Selected: c.QueryParam("ticket"), Filter: c.QueryParam(auth.AgentParam)}
-	if who, _ := auth.From(c); len(who.Agents) > 1 {
-		v.Agents = who.Agents
-	}
+	v := reviewView{Tab: "queue", Selected: c.QueryParam("ticket"), Choice: choiceOf(c, "/app/review")}
 	if c.QueryParam("tab") == "decided" {
 		v.Tab = "decided"
 		var err error
