@@ -21,6 +21,9 @@ type workflowAgentKey struct{}
 // no header (before agents existed) acts for the default agent.
 type AgentPropagator struct{}
 
+// EncodeHeaders has the client's codec encrypt the header like every other payload.
+func (AgentPropagator) EncodeHeaders() bool { return true }
+
 // Inject writes the caller's agents into the headers.
 func (AgentPropagator) Inject(ctx context.Context, w workflow.HeaderWriter) error {
 	return writeAgents(agent.IDs(ctx), w)
