@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/supportdraft/supportdraft/agent"
+	"github.com/supportdraft/supportdraft/evals/intakereplay"
 	"github.com/supportdraft/supportdraft/inbox"
-	"github.com/supportdraft/supportdraft/intake/replay"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -50,7 +50,7 @@ type IntakeOptions struct {
 // messages cycle through a labelled set, so the mix of automated mail, follow-ups and
 // billing questions is the set's. Drafting is off: `bench workflow` measures drafts.
 func Intake(ctx context.Context, databaseURL, temporalAddress string, opts IntakeOptions) (*IntakeResult, error) {
-	st, err := replay.StartStack(ctx, replay.StackOptions{DatabaseURL: databaseURL, TemporalAddress: temporalAddress,
+	st, err := intakereplay.StartStack(ctx, intakereplay.StackOptions{DatabaseURL: databaseURL, TemporalAddress: temporalAddress,
 		Rules: opts.Rules, Support: opts.Support, Triager: inbox.Classifier{}})
 	if err != nil {
 		return nil, err

@@ -13,7 +13,6 @@ import (
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/policy"
-	"github.com/supportdraft/supportdraft/workflows"
 )
 
 func newDevCmd() *cobra.Command {
@@ -69,15 +68,9 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			if cfg.WebhookSecret == "" {
 				cfg.WebhookSecret = randomHex(32)
 			}
-			w := st.Worker(workflows.TaskQueue, workerActivities(st, cfg))
-			if err := registerIntake(w, st, cfg); err != nil {
+			w, err := startWorker(cmd.Context(), st, cfg)
+			if err != nil {
 				return err
-			}
-			if err := startRetention(cmd.Context(), st, cfg); err != nil {
-				return err
-			}
-			if err := w.Start(); err != nil {
-				return fmt.Errorf("start worker: %w", err)
 			}
 			defer w.Stop()
 			serveCtx, stop := context.WithCancel(ctx)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/config"
+	"github.com/supportdraft/supportdraft/evals/intakereplay"
 	"github.com/supportdraft/supportdraft/inbox"
-	"github.com/supportdraft/supportdraft/intake/replay"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/slackreview"
 	"github.com/supportdraft/supportdraft/stack"
@@ -109,13 +109,13 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 			if err != nil {
 				return usageError{err}
 			}
-			st, err := replay.StartStack(cmd.Context(), replay.StackOptions{DatabaseURL: cfg.DatabaseURL,
+			st, err := intakereplay.StartStack(cmd.Context(), intakereplay.StackOptions{DatabaseURL: cfg.DatabaseURL,
 				TemporalAddress: cfg.TemporalAddress, Rules: rules, Support: support, Triager: providers.Triager(cfg), Draft: draft, Corpus: corpus})
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			report, err := replay.Replay(cmd.Context(), st, msgs, cmd.ErrOrStderr())
+			report, err := intakereplay.Replay(cmd.Context(), st, msgs, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

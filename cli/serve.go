@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/converter"
+	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
@@ -48,15 +49,9 @@ different embedder than the configured one are re-embedded at start.`,
 			if err := reembed(cmd.Context(), st); err != nil {
 				return err
 			}
-			w := st.Worker(workflows.TaskQueue, workerActivities(st, cfg))
-			if err := registerIntake(w, st, cfg); err != nil {
+			w, err := startWorker(cmd.Context(), st, cfg)
+			if err != nil {
 				return err
-			}
-			if err := startRetention(cmd.Context(), st, cfg); err != nil {
-				return err
-			}
-			if err := w.Start(); err != nil {
-				return fmt.Errorf("start worker: %w", err)
 			}
 			defer w.Stop()
 			slog.Info("worker running", "task_queue", workflows.TaskQueue, "temporal", cfg.TemporalAddress)
@@ -121,6 +116,23 @@ func openStack(ctx context.Context, cfg config.Config, lazyTemporal bool) (*stac
 	return stack.Open(ctx, stack.Options{DatabaseURL: cfg.DatabaseURL, TemporalAddress: cfg.TemporalAddress,
 		TemporalNamespace: cfg.TemporalNamespace, LazyTemporal: lazyTemporal, Log: slog.Default(), Security: security,
 		Providers: providers.FromConfig(cfg), Vocab: vocab})
+}
+
+// startWorker starts the one worker a process runs: the draft workflow's activities with
+// the configured help desk and Slack, the intake workflow with the funnel's rules, and the
+// retention schedule. `worker` and `dev` both start it; the caller stops it.
+func startWorker(ctx context.Context, st *stack.Stack, cfg config.Config) (sdkworker.Worker, error) {
+	w := st.Worker(workflows.TaskQueue, workerActivities(st, cfg))
+	if err := registerIntake(w, st, cfg); err != nil {
+		return nil, err
+	}
+	if err := startRetention(ctx, st, cfg); err != nil {
+		return nil, err
+	}
+	if err := w.Start(); err != nil {
+		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	return w, nil
 }
 
 // reembed brings chunks embedded by another embedder than the configured one up to date:

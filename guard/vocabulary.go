@@ -9,8 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/supportdraft/supportdraft/internal/memo"
 	"github.com/supportdraft/supportdraft/text"
+	"github.com/supportdraft/supportdraft/text/memo"
 )
 
 // defaultVocabulary is the commitment vocabulary every Vocabulary starts from. It is a

@@ -20,7 +20,7 @@ import (
 
 // maxSets bounds the sets a Cache holds. A process sees one set per plan × region in use
 // until a version is approved, superseded or expires; when the bound is reached the cache
-// forgets every set and starts over, as internal/memo does, rather than keep eviction
+// forgets every set and starts over, as text/memo does, rather than keep eviction
 // order on the path the send hook waits on.
 const maxSets = 32
 

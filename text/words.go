@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/supportdraft/supportdraft/internal/memo"
+	"github.com/supportdraft/supportdraft/text/memo"
 )
 
 // Token is one word or number of a text, lowercased.

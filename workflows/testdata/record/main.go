@@ -18,8 +18,8 @@ import (
 
 	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/evals/intakereplay"
 	"github.com/supportdraft/supportdraft/inbox"
-	"github.com/supportdraft/supportdraft/intake/replay"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/stack"
@@ -153,7 +153,7 @@ func recordIntake(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := replay.StartStack(ctx, replay.StackOptions{DatabaseURL: os.Getenv("DATABASE_URL"),
+	st, err := intakereplay.StartStack(ctx, intakereplay.StackOptions{DatabaseURL: os.Getenv("DATABASE_URL"),
 		TemporalAddress: os.Getenv("TEMPORAL_ADDRESS"), Rules: &inbox.Rules{}, Support: support,
 		Triager: inbox.Classifier{}, Draft: true, Corpus: "corpus/sample"})
 	if err != nil {

@@ -1,4 +1,4 @@
-package replay
+package intakereplay
 
 import (
 	"context"
