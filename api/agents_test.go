@@ -68,6 +68,7 @@ func addAgents(t *testing.T, s *store.Store) {
 func TestAgentTokensReachOnlyTheirAgentsWorkflows(t *testing.T) {
 	t.Parallel()
 	ts, s := stackAPI(t)
+	addAgents(t, s)
 	payments := testenv.Token(t, s, auth.Agent, "payments")
 	billing := testenv.Token(t, s, auth.Agent, agent.Default)
 	both := testenv.Token(t, s, auth.Reviewer, agent.Default, "payments")
