@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/slackreview"
 )
 
@@ -36,7 +37,11 @@ func (a *Activities) NotifyReviewers(ctx context.Context, in NotifyInput) (strin
 			question = m.Body
 		}
 	}
-	return a.Slack.Post(ctx, slackreview.Draft{TicketID: in.TicketID, Iteration: in.Iteration, Subject: tk.Subject,
+	agentID, err := agent.ID(ctx)
+	if err != nil {
+		return "", err
+	}
+	return a.Slack.Post(ctx, slackreview.Draft{AgentID: agentID, TicketID: in.TicketID, Iteration: in.Iteration, Subject: tk.Subject,
 		Question: question, Reply: d.Reply, Confidence: d.Confidence, Faithfulness: d.Scores.Faithfulness,
 		Coverage: d.Scores.Coverage, Fit: d.Scores.Fit, Bucket: in.Bucket, ForcedReview: in.ForcedReview})
 }

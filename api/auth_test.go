@@ -80,11 +80,11 @@ func TestRouteRoleMatrix(t *testing.T) {
 	g := ts.creds.Guard
 
 	revoked, hash := auth.NewToken()
-	row, err := ts.store.CreateToken(ctx, "revoked", string(auth.Admin), hash)
+	row, err := ts.store.CreateToken(ctx, "revoked", string(auth.Admin), nil, hash)
 	require.NoError(t, err)
-	liveSession := g.Sessions.New(row.ID, row.Name, auth.Admin, time.Now())
+	liveSession := g.Sessions.New(row.ID, row.Name, auth.Admin, nil, time.Now())
 	require.NoError(t, ts.store.RevokeToken(ctx, row.ID))
-	expired := g.Sessions.New(ts.creds.IDs[auth.Admin], "admin", auth.Admin, time.Now().Add(-2*auth.SessionTTL))
+	expired := g.Sessions.New(ts.creds.IDs[auth.Admin], "admin", auth.Admin, nil, time.Now().Add(-2*auth.SessionTTL))
 
 	bad := map[string]map[string]string{
 		"no token":           {},
@@ -125,7 +125,7 @@ func TestRouteRoleMatrix(t *testing.T) {
 				if role == auth.Helpdesk {
 					continue // help-desk tokens get no session
 				}
-				sess := g.Sessions.New(ts.creds.IDs[role], string(role), role, time.Now())
+				sess := g.Sessions.New(ts.creds.IDs[role], string(role), role, nil, time.Now())
 				r.header = map[string]string{"Cookie": auth.SessionCookie + "=" + g.Sessions.Encode(sess), "X-CSRF-Token": g.Sessions.CSRF(sess)}
 				code, body = ts.do(t, r)
 				if access.Allows(role) {
@@ -277,7 +277,7 @@ func TestSignInLinkWorksOnce(t *testing.T) {
 	refused("expired", "/app/session?code="+url.QueryEscape(code)+"&next=/app/", http.StatusUnauthorized, "expired")
 
 	tok, tokHash := auth.NewToken()
-	row, err := ts.store.CreateToken(ctx, "revoked sidebar", string(auth.Agent), tokHash)
+	row, err := ts.store.CreateToken(ctx, "revoked sidebar", string(auth.Agent), nil, tokHash)
 	require.NoError(t, err)
 	revokedLink := ts.signInLink(t, tok, "/app/")
 	require.NoError(t, ts.store.RevokeToken(ctx, row.ID))

@@ -87,9 +87,12 @@ func (s *Server) mayDraft(ctx context.Context) error {
 // answers with the draft once it is built; save stores the revision first.
 func (s *Server) open(c echo.Context, t *ticket.Ticket, save bool) error {
 	ctx := c.Request().Context()
+	workflowID, err := draftWorkflowID(ctx, t.TicketID)
+	if err != nil {
+		return err
+	}
 	inserted := false
 	if save {
-		var err error
 		if inserted, err = s.saveRevision(ctx, t); err != nil {
 			return err
 		}
@@ -97,7 +100,7 @@ func (s *Server) open(c echo.Context, t *ticket.Ticket, save bool) error {
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
 		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay,
 		NotifySlack: s.Config.NotifySlack}
-	view, err := workflows.Open(ctx, s.Temporal, workflows.DraftWorkflowID(t.TicketID), s.Config.TaskQueue, in)
+	view, err := workflows.Open(ctx, s.Temporal, workflowID, s.Config.TaskQueue, in)
 	if err != nil {
 		if inserted && !reachedWorkflow(err) {
 			s.undoRevision(c, t)
@@ -172,7 +175,11 @@ func (s *Server) getDraft(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.respondView(c, workflows.NewDraftView(r))
+	agentID, err := agentOf(c.Request().Context(), r.TicketID)
+	if err != nil {
+		return err
+	}
+	return s.respondView(c, workflows.NewDraftView(agentID, r))
 }
 
 // respondView answers with a draft view, linked to its workflow in the Temporal UI.
@@ -191,6 +198,9 @@ func (s *Server) edit(c echo.Context) error {
 		return err
 	}
 	ctx, id := c.Request().Context(), c.Param("ticket")
+	if _, err := agentOf(ctx, id); err != nil {
+		return err
+	}
 	ref, err := s.Store.SaveAgentText(ctx, id, store.TextEdit, text)
 	if err != nil {
 		return err
@@ -224,6 +234,9 @@ func (s *Server) sendCheck(c echo.Context) error {
 	b, err := bindSendText(c, true)
 	if err != nil {
 		return err
+	}
+	if _, err := agentOf(c.Request().Context(), c.Param("ticket")); err != nil {
+		return err // the verdict is recorded for one agent
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.CheckBudget+time.Second)
 	defer cancel()
@@ -292,6 +305,10 @@ func (s *Server) newRevision(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf(`field "ticket_id" is %q but the URL names ticket %q`, t.TicketID, c.Param("ticket")))
 	}
 	ctx := c.Request().Context()
+	workflowID, err := draftWorkflowID(ctx, t.TicketID)
+	if err != nil {
+		return err
+	}
 	if _, err := s.saveRevision(ctx, t); err != nil {
 		return err
 	}
@@ -300,7 +317,7 @@ func (s *Server) newRevision(c echo.Context) error {
 	if err := s.reachTemporal(ctx); err != nil {
 		return err
 	}
-	err = s.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(t.TicketID), "", workflows.SignalRevision,
+	err = s.Temporal.SignalWorkflow(ctx, workflowID, "", workflows.SignalRevision,
 		workflows.RevisionSignal{Revision: t.Revision, UpdatedAt: t.UpdatedAt})
 	var notFound *serviceerror.NotFound
 	if err != nil && !errors.As(err, &notFound) {
@@ -311,10 +328,14 @@ func (s *Server) newRevision(c echo.Context) error {
 
 // update sends a workflow update and waits for its result.
 func (s *Server) update(ctx context.Context, ticketID, name string, arg, out any) error {
+	workflowID, err := draftWorkflowID(ctx, ticketID)
+	if err != nil {
+		return err
+	}
 	if err := s.reachTemporal(ctx); err != nil {
 		return err
 	}
-	opts := client.UpdateWorkflowOptions{WorkflowID: workflows.DraftWorkflowID(ticketID), UpdateName: name,
+	opts := client.UpdateWorkflowOptions{WorkflowID: workflowID, UpdateName: name,
 		WaitForStage: client.WorkflowUpdateStageCompleted}
 	if arg != nil {
 		opts.Args = []any{arg}

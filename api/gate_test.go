@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
@@ -48,7 +49,7 @@ func (g *gated) openForced(t *testing.T, id, why string) *workflows.DraftView {
 	t.Helper()
 	tk := refundTicket(id, 1, "pro", asked, "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
 	testenv.SaveTicket(t, g.store, tk)
-	v, err := workflows.Open(context.Background(), g.c, workflows.DraftWorkflowID(id), g.tq, &workflows.DraftInput{
+	v, err := workflows.Open(context.Background(), g.c, workflows.DraftWorkflowID(agent.Default, id), g.tq, &workflows.DraftInput{
 		TicketID: id, Revision: 1, IdleTimeout: time.Hour, CheckBudget: 30 * time.Second, ForcedReview: why,
 		ReviewDelay: 10 * time.Minute})
 	require.NoError(t, err)

@@ -8,8 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
-
-	"github.com/supportdraft/supportdraft/workflows"
 )
 
 // Step is one line of a draft's story for QA: an activity, update, signal or timer from the
@@ -28,10 +26,14 @@ type Step struct {
 // ticket's latest run (earlier runs are reachable in the Temporal UI).
 func (s *Server) history(c echo.Context) error {
 	ctx := c.Request().Context()
+	workflowID, err := draftWorkflowID(ctx, c.Param("ticket"))
+	if err != nil {
+		return err
+	}
 	if err := s.reachTemporal(ctx); err != nil {
 		return err
 	}
-	iter := s.Temporal.GetWorkflowHistory(ctx, workflows.DraftWorkflowID(c.Param("ticket")), "", false,
+	iter := s.Temporal.GetWorkflowHistory(ctx, workflowID, "", false,
 		enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	activityNames := map[int64]string{}
 	steps := []Step{}
@@ -44,7 +46,7 @@ func (s *Server) history(c echo.Context) error {
 			steps = append(steps, st)
 		}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"workflow_id": workflows.DraftWorkflowID(c.Param("ticket")), "steps": steps})
+	return c.JSON(http.StatusOK, map[string]any{"workflow_id": workflowID, "steps": steps})
 }
 
 // step turns the history events QA cares about into Steps; workflow-task bookkeeping is

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/email"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/intake"
@@ -30,7 +32,7 @@ func (s *Server) inboundMessage(c echo.Context) error {
 	if err := s.reachTemporal(c.Request().Context()); err != nil {
 		return err
 	}
-	res, err := s.intakeTarget().Deliver(c.Request().Context(), m)
+	res, err := s.intakeTarget(c).Deliver(c.Request().Context(), m)
 	return s.answerIntake(c, res, err)
 }
 
@@ -57,18 +59,30 @@ func (s *Server) inboundRaw(c echo.Context) error {
 	if err := s.reachTemporal(c.Request().Context()); err != nil {
 		return err
 	}
-	res, err := s.intakeTarget().DeliverMail(c.Request().Context(), m)
+	res, err := s.intakeTarget(c).DeliverMail(c.Request().Context(), m)
 	return s.answerIntake(c, res, err)
 }
 
-// intakeTarget is where both inbox routes deliver: live traffic, drafting survivors.
-func (s *Server) intakeTarget() intake.Target {
-	return intake.Target{Store: s.Store, Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue,
+// intakeTarget is where both inbox routes deliver: live traffic, drafting survivors. A
+// message goes to the agent its recipients name, which must be one the help desk's token
+// delivers for; a webhook that names its agent in the signed URL (?agent=ID) goes to it.
+func (s *Server) intakeTarget(c echo.Context) intake.Target {
+	t := intake.Target{Store: s.Store, Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue,
 		RemoteTriage: s.Config.RemoteTriage, Draft: true, Own: s.Config.OwnAddresses}
+	if c.QueryParam(auth.AgentParam) == "" {
+		t.Agents = s.Store
+		if p, ok := auth.From(c); ok {
+			t.Allowed = p.Agents
+		}
+	}
+	return t
 }
 
 // answerIntake counts the funnel's decision and answers with it.
 func (s *Server) answerIntake(c echo.Context, res *workflows.IntakeResult, err error) error {
+	if errors.Is(err, intake.ErrAgentRefused) {
+		return echo.NewHTTPError(http.StatusForbidden, err.Error()+": add the agent to the help desk's token (supportdraft token create --agent), or name the agent with ?agent=ID in the signed URL")
+	}
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/pgtest"
@@ -67,7 +68,7 @@ func TestPostgresRestartLosesNoDraftAndNoVerdict(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			in := &workflows.DraftInput{TicketID: id, Revision: 1, IdleTimeout: time.Hour, CheckBudget: time.Second}
-			views[i], errs[i] = workflows.Open(ctx, c, workflows.DraftWorkflowID(id), tq, in)
+			views[i], errs[i] = workflows.Open(ctx, c, workflows.DraftWorkflowID(agent.Default, id), tq, in)
 		}()
 	}
 	pg.Stop()

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"go.temporal.io/api/serviceerror"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/slackreview"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -65,8 +66,10 @@ func (s *Server) slackInteraction(c echo.Context) error {
 		s.metrics.slackRefused.WithLabelValues("not_a_reviewer").Inc()
 		return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("Slack user %s may not %s drafts: map them to a reviewer in SUPPORTDRAFT_SLACK_REVIEWERS", act.UserID, act.Action))
 	}
+	// The message names the draft's agent: the decision acts for it.
+	ctx := agent.With(c.Request().Context(), act.AgentID)
 	// A click on the message of an earlier iteration must not decide the draft rebuilt since.
-	queued, err := s.Store.QueuedIteration(c.Request().Context(), act.TicketID)
+	queued, err := s.Store.QueuedIteration(ctx, act.TicketID)
 	if err != nil {
 		return err
 	}
@@ -83,7 +86,7 @@ func (s *Server) slackInteraction(c echo.Context) error {
 		out = &workflows.DraftState{}
 	}
 	decision := workflows.ReviewDecision{By: "slack:" + who.Name}
-	if err := s.update(c.Request().Context(), act.TicketID, update, decision, out); err != nil {
+	if err := s.update(ctx, act.TicketID, update, decision, out); err != nil {
 		var notFound *serviceerror.NotFound
 		if errors.As(err, &notFound) {
 			return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no draft for ticket %s: its workflow has ended", act.TicketID))

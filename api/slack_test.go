@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
@@ -56,7 +57,7 @@ func slackRequest(t *testing.T, ts *testAPI, user, action, ticketID string, iter
 	payload, err := json.Marshal(map[string]any{
 		"type": "block_actions", "user": map[string]string{"id": user},
 		"actions": []map[string]string{{"type": "button", "action_id": action, "block_id": "review",
-			"value": slackreview.ButtonValue(ticketID, iteration)}},
+			"value": slackreview.ButtonValue(agent.Default, ticketID, iteration)}},
 		"channel":   map[string]string{"id": "C0REVIEW"},
 		"container": map[string]string{"type": "message", "message_ts": "1733300000.000100", "channel_id": "C0REVIEW"},
 		"message": map[string]any{"ts": "1733300000.000100",
@@ -118,7 +119,7 @@ func (s *slackWebAPI) postedFor(ticketID string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, f := range s.posted {
-		if strings.Contains(f.Get("blocks"), slackreview.ButtonValue(ticketID, 1)) {
+		if strings.Contains(f.Get("blocks"), slackreview.ButtonValue(agent.Default, ticketID, 1)) {
 			return f.Get("blocks")
 		}
 	}

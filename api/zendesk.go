@@ -100,7 +100,7 @@ func (s *Server) zendeskSidebar(c echo.Context) error {
 	case auth.Role(t.Role) == auth.Helpdesk:
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "SUPPORTDRAFT_ZENDESK_APP_TOKEN is a help-desk token: the app needs an agent token")
 	}
-	sess := s.Auth.Sessions.New(t.ID, "zendesk:"+agent.UserID, auth.Role(t.Role), s.Auth.Now())
+	sess := s.Auth.Sessions.New(t.ID, "zendesk:"+agent.UserID, auth.Role(t.Role), t.Agents, s.Auth.Now())
 	secure := c.Scheme() == "https"
 	ck := &http.Cookie{Name: auth.SessionCookie, Value: s.Auth.Sessions.Encode(sess), Path: "/", HttpOnly: true, Secure: secure,
 		MaxAge: int(auth.SessionTTL.Seconds()), SameSite: http.SameSiteLaxMode}

@@ -76,7 +76,7 @@ func TestSignAndVerify(t *testing.T) {
 func TestSessions(t *testing.T) {
 	s := Sessions{Key: []byte("key-key-key-key-key-key-key-key!")}
 	now := time.Unix(1_800_000_000, 0)
-	sess := s.New(7, "eu desk", Agent, now)
+	sess := s.New(7, "eu desk", Agent, nil, now)
 	got, err := s.Decode(s.Encode(sess), now.Add(SessionTTL-time.Second))
 	require.NoError(t, err)
 	assert.Equal(t, sess, got)
@@ -93,7 +93,7 @@ func TestSessions(t *testing.T) {
 	_, err = s.Decode(payload+"."+sig, now)
 	assert.ErrorIs(t, err, ErrSessionInvalid, "a payload swapped under a valid signature")
 
-	other := s.New(7, "eu desk", Agent, now)
+	other := s.New(7, "eu desk", Agent, nil, now)
 	assert.NotEqual(t, s.CSRF(sess), s.CSRF(other), "each session has its own CSRF token")
 	assert.Equal(t, s.CSRF(sess), s.CSRF(got))
 }

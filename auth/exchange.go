@@ -63,7 +63,7 @@ func (g *Guard) Exchange(c echo.Context) error {
 		g.refused.WithLabelValues("403").Inc()
 		return echo.NewHTTPError(http.StatusForbidden, "help-desk tokens only deliver signed webhooks; sign in to pages with an agent, reviewer or admin token")
 	}
-	sess := g.Sessions.New(t.ID, t.Name, Role(t.Role), g.Now())
+	sess := g.Sessions.New(t.ID, t.Name, Role(t.Role), t.Agents, g.Now())
 	secure := c.Scheme() == "https"
 	ck := &http.Cookie{Name: SessionCookie, Value: g.Sessions.Encode(sess), Path: "/", HttpOnly: true, Secure: secure,
 		MaxAge: int(SessionTTL.Seconds()), SameSite: http.SameSiteLaxMode}

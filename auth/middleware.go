@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -32,6 +33,9 @@ type Principal struct {
 	TokenID int64
 	Name    string
 	Role    Role
+	// Agents are the agents the caller may act for; the request's context acts for all of
+	// them, or for the one the request names (see Agent).
+	Agents []string
 	// CSRF is the session's anti-forgery token for pages to embed; empty for bearer calls.
 	CSRF string
 }
@@ -113,7 +117,12 @@ func (g *Guard) Middleware() echo.MiddlewareFunc {
 					return err
 				}
 			}
+			acting, err := actingAgents(c, p)
+			if err != nil {
+				return err
+			}
 			c.Set(principalKey, p)
+			c.SetRequest(c.Request().WithContext(agent.With(c.Request().Context(), acting...)))
 			return next(c)
 		}
 	}
@@ -137,7 +146,7 @@ func (g *Guard) authenticate(c echo.Context) (Principal, error) {
 			return Principal{}, g.tokenError(err, "token")
 		}
 		g.noteRemembered(remembered, t)
-		return Principal{TokenID: t.ID, Name: t.Name, Role: Role(t.Role)}, nil
+		return Principal{TokenID: t.ID, Name: t.Name, Role: Role(t.Role), Agents: t.Agents}, nil
 	}
 	ck, err := c.Cookie(SessionCookie)
 	if err != nil {
@@ -152,7 +161,10 @@ func (g *Guard) authenticate(c echo.Context) (Principal, error) {
 		return Principal{}, g.tokenError(err, "the token this session was opened with")
 	}
 	g.noteRemembered(remembered, t)
-	p := Principal{TokenID: t.ID, Name: t.Name, Role: Role(t.Role), CSRF: g.Sessions.CSRF(sess)}
+	p := Principal{TokenID: t.ID, Name: t.Name, Role: Role(t.Role), Agents: sessionAgents(sess, t), CSRF: g.Sessions.CSRF(sess)}
+	if len(p.Agents) == 0 {
+		return Principal{}, unauthorized("the token this session was opened with no longer acts for the session's agents: sign in again")
+	}
 	if m := c.Request().Method; m != http.MethodGet && m != http.MethodHead {
 		sent := c.Request().Header.Get("X-CSRF-Token")
 		if sent == "" {

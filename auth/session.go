@@ -19,14 +19,15 @@ const SessionCookie = "sd_session"
 const SessionTTL = time.Hour
 
 // Session is what a signed session cookie says: which token it was exchanged from (so
-// revoking the token ends it), the role, when it ends, and a nonce its CSRF token derives
-// from.
+// revoking the token ends it), the role, the agents it acts for (the token's at sign-in),
+// when it ends, and a nonce its CSRF token derives from.
 type Session struct {
-	TokenID int64  `json:"tid"`
-	Name    string `json:"name"`
-	Role    Role   `json:"role"`
-	Expires int64  `json:"exp"` // Unix seconds
-	Nonce   string `json:"n"`
+	TokenID int64    `json:"tid"`
+	Name    string   `json:"name"`
+	Role    Role     `json:"role"`
+	Agents  []string `json:"agents,omitempty"`
+	Expires int64    `json:"exp"` // Unix seconds
+	Nonce   string   `json:"n"`
 }
 
 // Session errors; both answer 401.
@@ -40,11 +41,11 @@ type Sessions struct {
 	Key []byte
 }
 
-// New starts a session for a token, valid from now for SessionTTL.
-func (s Sessions) New(tokenID int64, name string, role Role, now time.Time) Session {
+// New starts a session for a token acting for agents, valid from now for SessionTTL.
+func (s Sessions) New(tokenID int64, name string, role Role, agents []string, now time.Time) Session {
 	n := make([]byte, 16)
 	_, _ = rand.Read(n)
-	return Session{TokenID: tokenID, Name: name, Role: role, Expires: now.Add(SessionTTL).Unix(),
+	return Session{TokenID: tokenID, Name: name, Role: role, Agents: agents, Expires: now.Add(SessionTTL).Unix(),
 		Nonce: base64.RawURLEncoding.EncodeToString(n)}
 }
 

@@ -54,7 +54,7 @@ func Input(ctx context.Context, databaseURL, temporalAddress string, requests in
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	tok, hash := auth.NewToken()
-	if _, err := st.Store.CreateToken(ctx, "bench agent", string(auth.Agent), hash); err != nil {
+	if _, err := st.Store.CreateToken(ctx, "bench agent", string(auth.Agent), nil, hash); err != nil {
 		return nil, err
 	}
 	brackets := func(n int) []byte {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/evals/intakereplay"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -65,7 +66,7 @@ func Intake(ctx context.Context, databaseURL, temporalAddress string, opts Intak
 		m := *opts.Set[i%len(opts.Set)]
 		m.MessageID = fmt.Sprintf("<bench-%s-%d@%s>", run, i, m.MessageID)
 		m.ThreadID = fmt.Sprintf("bench-%s-%d", run, i)
-		wfIDs[i] = workflows.IntakeWorkflowID(st.Scope, m.MessageID)
+		wfIDs[i] = workflows.IntakeWorkflowID(st.Scope, agent.Default, m.MessageID)
 		t0 := time.Now()
 		res, err := st.Deliver(ctx, &m)
 		if err != nil {

@@ -81,7 +81,7 @@ func Load(ctx context.Context, opts LoadOptions) (*LoadResult, error) {
 	pool := st.Pool()
 	// The replicas authenticate as in production: an agent token of this run, revoked after.
 	token, hash := auth.NewToken()
-	tok, err := st.CreateToken(ctx, "bench load", string(auth.Agent), hash)
+	tok, err := st.CreateToken(ctx, "bench load", string(auth.Agent), nil, hash)
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ func Web(ctx context.Context, databaseURL, temporalAddress string, opts WebOptio
 	cookies := map[auth.Role]string{}
 	for _, role := range []auth.Role{auth.Agent, auth.Reviewer, auth.Admin} {
 		tok, hash := auth.NewToken()
-		row, err := st.Store.CreateToken(ctx, "bench "+string(role), string(role), hash)
+		row, err := st.Store.CreateToken(ctx, "bench "+string(role), string(role), nil, hash)
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +81,7 @@ func Web(ctx context.Context, databaseURL, temporalAddress string, opts WebOptio
 				return nil, err
 			}
 		}
-		cookies[role] = auth.SessionCookie + "=" + guard.Sessions.Encode(guard.Sessions.New(row.ID, row.Name, role, time.Now()))
+		cookies[role] = auth.SessionCookie + "=" + guard.Sessions.Encode(guard.Sessions.New(row.ID, row.Name, role, row.Agents, time.Now()))
 	}
 	fmt.Fprintf(opts.Progress, "saving %d drafts…\n", opts.Drafts)
 	rec, err := st.Store.LatestIteration(ctx, "BENCHWEB-"+run)

@@ -16,6 +16,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
@@ -125,7 +126,7 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// The API authenticates as in production: an agent token, looked up by hash per call.
 	token, hash := auth.NewToken()
-	if _, err := st.Store.CreateToken(ctx, "bench", string(auth.Agent), hash); err != nil {
+	if _, err := st.Store.CreateToken(ctx, "bench", string(auth.Agent), nil, hash); err != nil {
 		return nil, err
 	}
 	srv := st.API(api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}, quiet)
@@ -214,13 +215,13 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 	if err != nil {
 		return nil, err
 	}
-	events, err := historyLength(ctx, c, workflows.DraftWorkflowID(ids[0]))
+	events, err := historyLength(ctx, c, workflows.DraftWorkflowID(agent.Default, ids[0]))
 	if err != nil {
 		return nil, err
 	}
 	wfIDs := make([]string, len(ids))
 	for i, id := range ids {
-		wfIDs[i] = workflows.DraftWorkflowID(id)
+		wfIDs[i] = workflows.DraftWorkflowID(agent.Default, id)
 	}
 	tasks, err := taskBreakdown(ctx, c, wfIDs)
 	if err != nil {

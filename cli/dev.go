@@ -61,7 +61,7 @@ Postgres and Temporal must be running: scripts/dev.sh starts them first.`,
 			// A local admin token for this run (the sign-in link below carries a one-time code for it), and a
 			// webhook secret if none is configured, so the help-desk routes work locally.
 			token, hash := auth.NewToken()
-			devToken, err := st.Store.CreateToken(ctx, "supportdraft dev", string(auth.Admin), hash)
+			devToken, err := st.Store.CreateToken(ctx, "supportdraft dev", string(auth.Admin), nil, hash)
 			if err != nil {
 				return err
 			}

@@ -3,10 +3,12 @@ package cli
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -20,14 +22,18 @@ once, at creation; the database keeps only its SHA-256. Roles:
   agent     read, open, edit, rebuild and discard drafts; send-check; the sidebar
   reviewer  everything an agent may, plus approve, pull back and kill queued drafts
   admin     everything, plus the admin views, /metrics and the kill switch
-  helpdesk  only deliver signed webhooks: messages, revisions, send-checks, sent events`,
+  helpdesk  only deliver signed webhooks: messages, revisions, send-checks, sent events
+A token acts for the agents --agent names (default: billing, the default agent): a request
+made with it sees only their drafts, queues and messages.`,
 	}
 	var role, name string
+	var agents []string
 	create := &cobra.Command{
-		Use:     "create --role ROLE --name NAME",
-		Short:   "Create a token and print it once",
-		Example: `  supportdraft token create --role agent --name "Zendesk sidebar, EU team"`,
-		Args:    cobra.NoArgs,
+		Use:   "create --role ROLE --name NAME [--agent ID]...",
+		Short: "Create a token and print it once",
+		Example: `  supportdraft token create --role agent --name "Zendesk sidebar, EU team"
+  supportdraft token create --role reviewer --name "Ops leads" --agent billing --agent payments`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := auth.ParseRole(role)
 			if err != nil {
@@ -36,23 +42,30 @@ once, at creation; the database keeps only its SHA-256. Roles:
 			if name == "" {
 				return usagef("--name is required: say who or what will use the token")
 			}
+			for _, a := range agents {
+				if err := agent.CheckID(a); err != nil {
+					return usagef("--agent: %v", err)
+				}
+			}
 			st, _, err := openStore(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer st.Close()
 			tok, hash := auth.NewToken()
-			t, err := st.CreateToken(cmd.Context(), name, string(r), hash)
+			t, err := st.CreateToken(cmd.Context(), name, string(r), agents, hash)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "token %d (%s, %s) created. It is shown only now; store it in your secret manager:\n%s\n", t.ID, t.Role, t.Name, tok)
+			fmt.Fprintf(out, "token %d (%s, %s, agents %s) created. It is shown only now; store it in your secret manager:\n%s\n",
+				t.ID, t.Role, t.Name, strings.Join(t.Agents, ","), tok)
 			return nil
 		},
 	}
 	create.Flags().StringVar(&role, "role", "", "agent | reviewer | admin | helpdesk")
 	create.Flags().StringVar(&name, "name", "", "who or what uses the token")
+	create.Flags().StringArrayVar(&agents, "agent", nil, "an agent the token acts for (repeatable; default billing)")
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List tokens (never the tokens themselves)",
@@ -68,10 +81,10 @@ once, at creation; the database keeps only its SHA-256. Roles:
 				return err
 			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "ID\tROLE\tNAME\tCREATED\tLAST USED\tREVOKED")
+			fmt.Fprintln(w, "ID\tROLE\tNAME\tAGENTS\tCREATED\tLAST USED\tREVOKED")
 			for _, t := range ts {
-				fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Role, t.Name, t.CreatedAt.UTC().Format("2006-01-02 15:04"),
-					day(t.LastUsedAt), day(t.RevokedAt))
+				fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Role, t.Name, strings.Join(t.Agents, ","),
+					t.CreatedAt.UTC().Format("2006-01-02 15:04"), day(t.LastUsedAt), day(t.RevokedAt))
 			}
 			return w.Flush()
 		},

@@ -20,7 +20,7 @@ func TestTokenLinkPrintsAOneTimeLink(t *testing.T) {
 	t.Setenv("DATABASE_URL", dbURL)
 	ctx := context.Background()
 	_, hash := auth.NewToken()
-	agent, err := s.CreateToken(ctx, "sidebar", string(auth.Agent), hash)
+	agent, err := s.CreateToken(ctx, "sidebar", string(auth.Agent), nil, hash)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestTokenLinkPrintsAOneTimeLink(t *testing.T) {
 		t.Fatalf("a page outside the app is a usage error: exit %d, %v", code, err)
 	}
 	_, hash = auth.NewToken()
-	hook, err := s.CreateToken(ctx, "webhooks", string(auth.Helpdesk), hash)
+	hook, err := s.CreateToken(ctx, "webhooks", string(auth.Helpdesk), nil, hash)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,5 +58,44 @@ func TestTokenLinkPrintsAOneTimeLink(t *testing.T) {
 	}
 	if _, err, code := run(t, newTokenCmd(), "link", id); code != 1 || !strings.Contains(err.Error(), store.ErrNotFound.Error()) {
 		t.Fatalf("a revoked token gets no link: exit %d, %v", code, err)
+	}
+}
+
+// `token create --agent` binds the token to the agents named (the default agent when none
+// is), refuses an ID that cannot name an agent, and `token list` shows each token's agents.
+// Not parallel: it sets DATABASE_URL.
+func TestTokenCreateBindsAgents(t *testing.T) {
+	s, dbURL := testdb.New(t)
+	t.Setenv("DATABASE_URL", dbURL)
+	ctx := context.Background()
+
+	out, err, code := run(t, newTokenCmd(), "create", "--role", "reviewer", "--name", "ops leads", "--agent", "billing", "--agent", "payments")
+	if err != nil {
+		t.Fatalf("token create: exit %d: %v", code, err)
+	}
+	if !strings.Contains(out, "agents billing,payments") {
+		t.Fatalf("the printed token must name its agents: %q", out)
+	}
+	printed := strings.Split(strings.TrimSpace(out), "\n")
+	tok := printed[len(printed)-1]
+	got, err := s.ActiveTokenByHash(ctx, auth.HashToken(tok))
+	if err != nil || strings.Join(got.Agents, ",") != "billing,payments" {
+		t.Fatalf("the stored token acts for billing and payments: %+v, %v", got, err)
+	}
+	if _, err, code := run(t, newTokenCmd(), "create", "--role", "agent", "--name", "desk"); err != nil {
+		t.Fatalf("token create without --agent: exit %d: %v", code, err)
+	}
+	if _, err, code := run(t, newTokenCmd(), "create", "--role", "agent", "--name", "bad", "--agent", "Pay Ments"); code != 2 || !strings.Contains(err.Error(), "--agent") {
+		t.Fatalf("an agent ID with capitals and a space is a usage error naming --agent: exit %d, %v", code, err)
+	}
+
+	out, err, code = run(t, newTokenCmd(), "list")
+	if err != nil {
+		t.Fatalf("token list: exit %d: %v", code, err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], "AGENTS") || !strings.Contains(lines[1], "billing,payments") ||
+		!strings.Contains(lines[2], "desk") || !strings.Contains(lines[2], "billing ") {
+		t.Fatalf("token list shows each token's agents, the default agent for a token created without --agent:\n%s", out)
 	}
 }

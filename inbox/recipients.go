@@ -35,6 +35,17 @@ func NewSupport(addresses []string) (*Support, error) {
 	return s, nil
 }
 
+// Union is the addresses of s and o together; either may be nil.
+func (s *Support) Union(o *Support) *Support {
+	switch {
+	case s == nil:
+		return o
+	case o == nil:
+		return s
+	}
+	return &Support{globs: append(append([]string(nil), s.globs...), o.globs...)}
+}
+
 // Is reports whether addr ("x@y", "Name <x@y>", or "x+tag@y") is one of ours.
 func (s *Support) Is(addr string) bool {
 	a := normalAddress(addr)

@@ -63,3 +63,24 @@ func TestOnlyOurOwnDomainIsALoop(t *testing.T) {
 		t.Errorf("our own address writing to us: %+v, want skipped as a loop", r)
 	}
 }
+
+func TestSupportUnion(t *testing.T) {
+	a, err := NewSupport([]string{"billing@company.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewSupport([]string{"payments@*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := a.Union(b)
+	if !u.Is("billing@company.example") || !u.Is("payments@any.example") || u.Is("ana@customer.example") {
+		t.Fatal("the union holds both sets of addresses and no other")
+	}
+	if a.Is("payments@any.example") {
+		t.Fatal("a union leaves its operands as they were")
+	}
+	if (*Support)(nil).Union(b) != b || a.Union(nil) != a {
+		t.Fatal("a nil side adds nothing")
+	}
+}

@@ -23,8 +23,14 @@ type Target struct {
 	RemoteTriage bool
 	Draft        bool // start or join draft workflows for survivors
 	// Own are our own addresses: raw mail sent from one of them, or naming one in X-Loop,
-	// is our own mail coming back (DeliverMail). Nil: no such check.
+	// is our own mail coming back (DeliverMail). Nil: no such check. A message routed to an
+	// agent is checked against that agent's addresses too.
 	Own *inbox.Support
+	// Agents routes each message to the agent its recipients name (see route); nil: every
+	// message acts for the agent ctx names. Allowed, when not nil, are the agents the
+	// sender may deliver for; a message routed to another is refused (ErrAgentRefused).
+	Agents  Agents
+	Allowed []string
 }
 
 // Deliver stores the message and runs its intake workflow, answering with the decision.
@@ -32,6 +38,10 @@ type Target struct {
 // duplicate step is recorded here since no workflow runs for it. A message the kill
 // switch skipped was not seen: its redelivery runs the funnel again (IntakeRunID).
 func (t Target) Deliver(ctx context.Context, m *inbox.Message) (*workflows.IntakeResult, error) {
+	ctx, t, err := t.route(ctx, m)
+	if err != nil {
+		return nil, err
+	}
 	return t.deliver(ctx, m, false)
 }
 

@@ -26,6 +26,10 @@ func (t Target) ResumeMail(ctx context.Context, m *inbox.Message) (*workflows.In
 }
 
 func (t Target) deliverMail(ctx context.Context, m *inbox.Message, resumed bool) (*workflows.IntakeResult, error) {
+	ctx, t, err := t.route(ctx, m)
+	if err != nil {
+		return nil, err
+	}
 	if loop, why := email.Loop(m, t.Own); loop {
 		return t.skipLoop(ctx, m, why, resumed)
 	}

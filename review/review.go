@@ -109,6 +109,8 @@ func (e *Entry) Decide(state, by string, at time.Time) {
 // the draft's reply and status for the reviewer to read.
 type Item struct {
 	Entry
+	// AgentID is the agent whose draft this is.
+	AgentID    string `json:"agent_id"`
 	WindowOpen bool   `json:"window_open"`
 	Reply      string `json:"reply"`
 	Status     string `json:"status"`

@@ -158,7 +158,10 @@ func (c *Checker) unbacked(ctx context.Context, ticketID, text string, start sto
 // again.
 func (c *Checker) tellStale(ctx context.Context, ticketID string, res drafts.SendCheck, ref *drafts.TextRef) (ended bool) {
 	sig := workflows.SendCheckedSignal{Iteration: res.Iteration, Verdict: res.Verdict, Reasons: res.Reasons, Ref: ref}
-	err := c.Temporal.SignalWorkflow(ctx, workflows.DraftWorkflowID(ticketID), "", workflows.SignalSendChecked, sig)
+	workflowID, err := workflows.DraftWorkflowIDFor(ctx, ticketID)
+	if err == nil {
+		err = c.Temporal.SignalWorkflow(ctx, workflowID, "", workflows.SignalSendChecked, sig)
+	}
 	var notFound *serviceerror.NotFound
 	if errors.As(err, &notFound) {
 		return true

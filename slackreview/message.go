@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/slack-go/slack"
+
+	"github.com/supportdraft/supportdraft/agent"
 )
 
 // Actions a reviewer can take from the message; the action IDs of its buttons.
@@ -22,6 +24,7 @@ const (
 
 // Draft is what the message shows of a queued draft.
 type Draft struct {
+	AgentID      string // the agent whose draft it is; "" is the default agent
 	TicketID     string
 	Iteration    int
 	Subject      string
@@ -47,7 +50,7 @@ func Blocks(d Draft) []slack.Block {
 	plain := func(s string) *slack.TextBlockObject {
 		return slack.NewTextBlockObject(slack.PlainTextType, s, false, false)
 	}
-	value := ButtonValue(d.TicketID, d.Iteration)
+	value := ButtonValue(d.AgentID, d.TicketID, d.Iteration)
 	scores := fmt.Sprintf("*Confidence* %.2f · faithfulness %.2f · coverage %.2f · fit %.2f", d.Confidence, d.Faithfulness, d.Coverage, d.Fit)
 	if d.Bucket != "" {
 		scores += " · " + d.Bucket
@@ -76,22 +79,32 @@ func Fallback(d Draft) string {
 	return fmt.Sprintf("Draft to review: %s (iteration %d), confidence %.2f", d.TicketID, d.Iteration, d.Confidence)
 }
 
-// ButtonValue and ParseButtonValue carry a draft's ticket and iteration in a button.
-func ButtonValue(ticketID string, iteration int) string {
-	return ticketID + "#" + strconv.Itoa(iteration)
+// ButtonValue and ParseButtonValue carry a draft's agent, ticket and iteration in a
+// button: "<ticket>#<iteration>" for the default agent, as before agents existed, and
+// "<agent>/<ticket>#<iteration>" for another (ticket IDs hold no "/").
+func ButtonValue(agentID, ticketID string, iteration int) string {
+	v := ticketID + "#" + strconv.Itoa(iteration)
+	if agentID != "" && agentID != agent.Default {
+		v = agentID + "/" + v
+	}
+	return v
 }
 
 // ParseButtonValue reads a ButtonValue; ok is false for anything else.
-func ParseButtonValue(v string) (ticketID string, iteration int, ok bool) {
+func ParseButtonValue(v string) (agentID, ticketID string, iteration int, ok bool) {
 	i := strings.LastIndexByte(v, '#')
 	if i <= 0 {
-		return "", 0, false
+		return "", "", 0, false
 	}
 	n, err := strconv.Atoi(v[i+1:])
 	if err != nil || n < 1 {
-		return "", 0, false
+		return "", "", 0, false
 	}
-	return v[:i], n, true
+	agentID, ticketID, named := strings.Cut(v[:i], "/")
+	if !named {
+		return agent.Default, v[:i], n, true
+	}
+	return agentID, ticketID, n, true
 }
 
 func subjectLine(s string) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
@@ -75,6 +76,7 @@ func Verify(header http.Header, body []byte, secret string) (string, error) {
 // clicked on (its channel, timestamp and blocks), to mark it decided.
 type Action struct {
 	UserID    string
+	AgentID   string // the agent whose draft the message is about
 	Action    string // ActionApprove, ActionPull or ActionKill
 	TicketID  string
 	Iteration int
@@ -106,18 +108,21 @@ func ParseAction(body []byte) (*Action, error) {
 	default:
 		return nil, fmt.Errorf(`payload action_id %q: use %s, %s or %s`, a.ActionID, ActionApprove, ActionPull, ActionKill)
 	}
-	ticketID, iteration, ok := ParseButtonValue(a.Value)
+	agentID, ticketID, iteration, ok := ParseButtonValue(a.Value)
 	if !ok {
 		return nil, errors.New(`payload action "value" is not a ticket and iteration`)
 	}
 	if err := ticket.ValidateID(ticketID); err != nil {
 		return nil, fmt.Errorf(`payload action "value": %w`, err)
 	}
+	if err := agent.CheckID(agentID); err != nil {
+		return nil, fmt.Errorf(`payload action "value": %w`, err)
+	}
 	ts := cb.Container.MessageTs
 	if ts == "" {
 		ts = cb.Message.Timestamp
 	}
-	return &Action{UserID: cb.User.ID, Action: a.ActionID, TicketID: ticketID, Iteration: iteration,
+	return &Action{UserID: cb.User.ID, AgentID: agentID, Action: a.ActionID, TicketID: ticketID, Iteration: iteration,
 		Channel: cb.Channel.ID, MessageTS: ts, Blocks: cb.Message.Blocks.BlockSet}, nil
 }
 

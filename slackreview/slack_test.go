@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/slackreview"
 )
@@ -151,7 +152,12 @@ func TestParseAction(t *testing.T) {
 	t.Parallel()
 	a, err := slackreview.ParseAction([]byte(interaction("U1", "kill", "mail-0123#2")))
 	require.NoError(t, err)
-	assert.Equal(t, slackreview.Action{UserID: "U1", Action: slackreview.ActionKill, TicketID: "mail-0123", Iteration: 2}, *a)
+	assert.Equal(t, slackreview.Action{UserID: "U1", AgentID: agent.Default, Action: slackreview.ActionKill, TicketID: "mail-0123", Iteration: 2}, *a)
+	a, err = slackreview.ParseAction([]byte(interaction("U1", "approve", slackreview.ButtonValue("payments", "mail-0123", 3))))
+	require.NoError(t, err)
+	assert.Equal(t, slackreview.Action{UserID: "U1", AgentID: "payments", Action: slackreview.ActionApprove, TicketID: "mail-0123", Iteration: 3}, *a,
+		"another agent's draft names its agent in the button")
+	assert.Equal(t, "mail-0123#3", slackreview.ButtonValue(agent.Default, "mail-0123", 3), "the default agent's buttons read as before agents")
 	for body, want := range map[string]string{
 		"":                                       `"payload" field`,
 		"x=1":                                    `"payload" field`,
@@ -160,6 +166,7 @@ func TestParseAction(t *testing.T) {
 		interaction("U1", "approve", "mail-0123"): `not a ticket and iteration`,
 		interaction("", "approve", "mail-0123#1"): `"user.id" is missing`,
 		interaction("U1", "approve", "<x>#1"):     `"ticket_id" is "<x>"`,
+		interaction("U1", "approve", "Pay/T-1#1"): `agent ID "Pay"`,
 	} {
 		_, err := slackreview.ParseAction([]byte(body))
 		require.Error(t, err, body)

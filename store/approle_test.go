@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/internal/testdb"
@@ -60,7 +61,7 @@ func TestWorkerStartsAndDraftsUnderTheAppRole(t *testing.T) {
 	t.Cleanup(w.Stop)
 	id := testenv.Unique("ROLE-")
 	testenv.SaveTicket(t, s, testenv.Ticket(id, 1, "pro", "eu", time.Now().Add(-time.Hour), "Can I get a refund of my annual plan?"))
-	v, err := workflows.Open(ctx, c, workflows.DraftWorkflowID(id), tq, &workflows.DraftInput{TicketID: id, Revision: 1, IdleTimeout: time.Hour, CheckBudget: time.Second})
+	v, err := workflows.Open(ctx, c, workflows.DraftWorkflowID(agent.Default, id), tq, &workflows.DraftInput{TicketID: id, Revision: 1, IdleTimeout: time.Hour, CheckBudget: time.Second})
 	require.NoError(t, err)
 	assert.NotEqual(t, drafts.StatusFailed, v.Status, "drafted under the app role")
 	assert.Equal(t, 1, v.Iteration)

@@ -36,7 +36,8 @@ func (s *Store) SaveReview(ctx context.Context, e *review.Entry) error {
 func (s *Store) ReviewQueue(ctx context.Context) ([]review.Item, error) {
 	rows, err := s.db.Query(ctx, `
 		SELECT q.ticket_id, q.iteration, q.state, q.bucket, q.confidence, q.low_confidence, q.forced_review,
-		       q.queued_at, q.review_until, q.decided_by, q.decided_at, q.handoff_error, q.review_until > now(), d.reply, coalesce(f.reason, ''), CASE WHEN f.ticket_id IS NULL THEN d.status ELSE 'failed' END
+		       q.queued_at, q.review_until, q.decided_by, q.decided_at, q.handoff_error, q.review_until > now(), d.reply, coalesce(f.reason, ''), CASE WHEN f.ticket_id IS NULL THEN d.status ELSE 'failed' END,
+		       q.agent_id
 		FROM review_queue q JOIN drafts d ON d.ticket_id = q.ticket_id AND d.iteration = q.iteration
 		     LEFT JOIN build_failures f ON f.ticket_id = q.ticket_id
 		WHERE q.state IN ('waiting', 'approved', 'handoff_failed', 'held')
@@ -47,7 +48,7 @@ func (s *Store) ReviewQueue(ctx context.Context) ([]review.Item, error) {
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (review.Item, error) {
 		var it review.Item
 		err := r.Scan(&it.TicketID, &it.Iteration, &it.State, &it.Bucket, &it.Confidence, &it.LowConfidence,
-			&it.ForcedReview, &it.QueuedAt, &it.ReviewUntil, &it.DecidedBy, &it.DecidedAt, &it.HandOffError, &it.WindowOpen, &it.Reply, &it.BuildError, &it.Status)
+			&it.ForcedReview, &it.QueuedAt, &it.ReviewUntil, &it.DecidedBy, &it.DecidedAt, &it.HandOffError, &it.WindowOpen, &it.Reply, &it.BuildError, &it.Status, &it.AgentID)
 		return it, err
 	})
 }

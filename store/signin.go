@@ -32,7 +32,7 @@ func (s *Store) UseSignInCode(ctx context.Context, hash []byte) (Token, error) {
 		FROM api_tokens t
 		WHERE c.hash = $1 AND c.used_at IS NULL AND c.expires_at > now()
 		  AND t.id = c.token_id AND t.revoked_at IS NULL
-		RETURNING t.id, t.name, t.role, t.created_at, t.last_used_at, t.revoked_at`, hash)
+		RETURNING t.id, t.name, t.role, t.created_at, t.last_used_at, t.revoked_at, t.agents`, hash)
 	if err != nil {
 		return Token{}, fmt.Errorf("use sign-in code: %w", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/supportdraft/supportdraft/agent"
 )
 
 // Token is one API token as stored: never the token itself, only its hash.
@@ -17,13 +19,19 @@ type Token struct {
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at"`
 	RevokedAt  *time.Time `json:"revoked_at"`
+	// Agents are the agents the token acts for: every request made with it sees only theirs.
+	Agents []string `json:"agents"`
 }
 
-const tokenColumns = `id, name, role, created_at, last_used_at, revoked_at`
+const tokenColumns = `id, name, role, created_at, last_used_at, revoked_at, agents`
 
-// CreateToken stores a token's hash with its name and role.
-func (s *Store) CreateToken(ctx context.Context, name, role string, hash []byte) (Token, error) {
-	rows, err := s.db.Query(ctx, `INSERT INTO api_tokens (name, role, hash) VALUES ($1, $2, $3) RETURNING `+tokenColumns, name, role, hash)
+// CreateToken stores a token's hash with its name, role and agents; none named means the
+// default agent.
+func (s *Store) CreateToken(ctx context.Context, name, role string, agents []string, hash []byte) (Token, error) {
+	if len(agents) == 0 {
+		agents = []string{agent.Default}
+	}
+	rows, err := s.db.Query(ctx, `INSERT INTO api_tokens (name, role, hash, agents) VALUES ($1, $2, $3, $4) RETURNING `+tokenColumns, name, role, hash, agents)
 	if err != nil {
 		return Token{}, fmt.Errorf("create token %q: %w", name, err)
 	}
@@ -41,7 +49,7 @@ func (s *Store) ActiveTokenByHash(ctx context.Context, hash []byte) (Token, erro
 			UPDATE api_tokens a SET last_used_at = now() FROM t
 			WHERE a.id = t.id AND (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute')
 			RETURNING a.last_used_at)
-		SELECT t.id, t.name, t.role, t.created_at, coalesce((SELECT last_used_at FROM marked), t.last_used_at), t.revoked_at
+		SELECT t.id, t.name, t.role, t.created_at, coalesce((SELECT last_used_at FROM marked), t.last_used_at), t.revoked_at, t.agents
 		FROM t`, hash)
 	if err != nil {
 		return Token{}, fmt.Errorf("look up token: %w", err)

@@ -22,7 +22,7 @@ func TestActiveTokenByHashMarksUseAndRefusesRevoked(t *testing.T) {
 	s := testdb.Tx(t)
 	ctx := context.Background()
 	hash := []byte("hash-of-a-test-token-" + t.Name())
-	created, err := s.CreateToken(ctx, "sidebar", "agent", hash)
+	created, err := s.CreateToken(ctx, "sidebar", "agent", nil, hash)
 	require.NoError(t, err)
 	require.Nil(t, created.LastUsedAt)
 
@@ -58,7 +58,7 @@ func TestUseSignInCodeOnceUnderRace(t *testing.T) {
 	t.Parallel()
 	s, _ := testdb.New(t) // a schema of its own: the racers need connections of their own
 	ctx := context.Background()
-	tok, err := s.CreateToken(ctx, "sidebar", "agent", []byte("token-hash-"+t.Name()))
+	tok, err := s.CreateToken(ctx, "sidebar", "agent", nil, []byte("token-hash-"+t.Name()))
 	require.NoError(t, err)
 	code := []byte("code-hash-" + t.Name())
 	require.NoError(t, s.CreateSignInCode(ctx, tok.ID, code, time.Minute))

@@ -149,7 +149,7 @@ func (s *Store) ReviewPage(ctx context.Context, limit int, ticket string) ([]rev
 	rows, err := s.db.Query(ctx, `
 		SELECT q.ticket_id, q.iteration, q.state, q.bucket, q.confidence, q.low_confidence, q.forced_review,
 		       q.queued_at, q.review_until, q.decided_by, q.decided_at, q.review_until > now(), coalesce(f.reason, ''), CASE WHEN f.ticket_id IS NULL THEN d.status ELSE 'failed' END,
-		       count(*) OVER ()::int
+		       q.agent_id, count(*) OVER ()::int
 		FROM review_queue q JOIN drafts d ON d.ticket_id = q.ticket_id AND d.iteration = q.iteration
 		     LEFT JOIN build_failures f ON f.ticket_id = q.ticket_id
 		WHERE q.state IN ('waiting', 'approved', 'held')
@@ -161,7 +161,7 @@ func (s *Store) ReviewPage(ctx context.Context, limit int, ticket string) ([]rev
 	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (review.Item, error) {
 		var it review.Item
 		err := r.Scan(&it.TicketID, &it.Iteration, &it.State, &it.Bucket, &it.Confidence, &it.LowConfidence,
-			&it.ForcedReview, &it.QueuedAt, &it.ReviewUntil, &it.DecidedBy, &it.DecidedAt, &it.WindowOpen, &it.BuildError, &it.Status, &total)
+			&it.ForcedReview, &it.QueuedAt, &it.ReviewUntil, &it.DecidedBy, &it.DecidedAt, &it.WindowOpen, &it.BuildError, &it.Status, &it.AgentID, &total)
 		return it, err
 	})
 	if err != nil {

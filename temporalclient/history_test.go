@@ -19,6 +19,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/codec"
@@ -79,7 +80,7 @@ func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	var payloads, encrypted int // besides search attributes (see codec.EachPayload)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	iter := plain.GetWorkflowHistory(ctx, workflows.DraftWorkflowID(id), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	iter := plain.GetWorkflowHistory(ctx, workflows.DraftWorkflowID(agent.Default, id), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for iter.HasNext() {
 		ev, err := iter.Next()
 		require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/supportdraft/supportdraft/codec"
 	"github.com/supportdraft/supportdraft/config"
@@ -37,8 +38,9 @@ func FromConfig(cfg config.Config) (Settings, error) {
 		KeyFile: cfg.TemporalKey, APIKey: cfg.TemporalAPIKey}, nil
 }
 
-// Apply sets the codec, TLS and credentials on o. A worker built on the client inherits
-// the codec, so its activity results and markers are encrypted too.
+// Apply sets the codec, the agent propagator, TLS and credentials on o. A worker built on
+// the client inherits the codec and the propagator, so its activity results and markers
+// are encrypted too and its workflows and activities act for their starter's agent.
 //
 // gRPC compression is off. The SDK gzips every request by default, and the server answers
 // in kind; but the bulk of supportdraft's requests is payloads, encrypted by the codec,
@@ -46,6 +48,7 @@ func FromConfig(cfg config.Config) (Settings, error) {
 func (s Settings) Apply(o *client.Options) error {
 	o.DataConverter = codec.DataConverter(s.Keys)
 	o.FailureConverter = codec.FailureConverter(s.Keys)
+	o.ContextPropagators = []workflow.ContextPropagator{AgentPropagator{}}
 	o.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
 	if s.TLS {
 		tc, err := s.tlsConfig()

@@ -35,6 +35,9 @@ type adminView struct {
 	// Flip is the kill-switch button's JSON body: the opposite state, and who asked.
 	Flip  string
 	Since time.Time
+	// Choice is the choice of agent for an admin of several: the counts are then one
+	// agent's, or all of theirs together.
+	Choice *agentChoice
 }
 
 // maxAccepted bounds the accepted contradictions the admin page lists.
@@ -89,7 +92,8 @@ func (p *Pages) admin(c echo.Context) error {
 		return err
 	}
 	v := adminView{Chart: abstentionChart(weeks, since, time.Now()), Gaps: gaps, Checks: checks, Unchecked: unchecked,
-		Overrides: overrides, OverrideTotal: overrideTotal, KillSwitch: halted, Accepted: accepted, Since: since}
+		Overrides: overrides, OverrideTotal: overrideTotal, KillSwitch: halted, Accepted: accepted, Since: since,
+		Choice: choiceOf(c, "/app/admin")}
 	v.Funnel, v.Inbound = funnel(counts)
 	who, _ := auth.From(c)
 	flip, err := json.Marshal(map[string]any{"halted": !halted.Halted, "by": "admin page: " + who.Name})

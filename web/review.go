@@ -18,7 +18,9 @@ import (
 // opened beside it with what a reviewer needs to decide (case study: "the queue, the
 // original email, the retrieved sources, the judge's scores and its reasoning").
 type reviewView struct {
-	Tab      string // "queue" or "decided"
+	Tab string // "queue" or "decided"
+	// Choice is the choice of agent for a reviewer of several, who also sees each draft's.
+	Choice   *agentChoice
 	Queue    []queueRow
 	Total    int // drafts waiting in all; the page lists the oldest queuePage
 	Decided  []store.ReviewDecision
@@ -55,7 +57,7 @@ type openDraft struct {
 
 func (p *Pages) review(c echo.Context) error {
 	ctx := c.Request().Context()
-	v := reviewView{Tab: "queue", Selected: c.QueryParam("ticket")}
+	v := reviewView{Tab: "queue", Selected: c.QueryParam("ticket"), Choice: choiceOf(c, "/app/review")}
 	if c.QueryParam("tab") == "decided" {
 		v.Tab = "decided"
 		var err error

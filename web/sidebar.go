@@ -149,8 +149,8 @@ func (p *Pages) sidebar(c echo.Context) error {
 	}
 	v.State, v.Cap = draftState(r, v.Review), confidenceWords(r)
 	v.Origins = strings.Join(p.HelpdeskOrigins, " ")
-	if p.TemporalUI != "" && who.Role == auth.Admin {
-		v.HistoryURL = p.TemporalUI + "/workflows/" + url.PathEscape(workflows.DraftWorkflowID(id))
+	if wid, err := workflows.DraftWorkflowIDFor(ctx, id); err == nil && p.TemporalUI != "" && who.Role == auth.Admin {
+		v.HistoryURL = p.TemporalUI + "/workflows/" + url.PathEscape(wid) // a session acting for several agents names none: no link
 	}
 	return p.render(c, http.StatusOK, "sidebar", "Draft for "+id, v)
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -119,6 +120,9 @@ func assetServer() http.Handler {
 type page struct {
 	Title string
 	Who   auth.Principal
+	// Agent is the one agent the page acts for, which its script names on every call; ""
+	// when it acts for several (a page then names each draft's agent itself).
+	Agent string
 	Data  any
 }
 
@@ -139,7 +143,11 @@ func (p *Pages) render(c echo.Context, code int, name, title string, data any) e
 		return err
 	}
 	var b strings.Builder
-	if err := pages[name].Execute(&b, page{Title: title, Who: who, Data: data}); err != nil {
+	var one string
+	if ids := agent.IDs(c.Request().Context()); len(ids) == 1 {
+		one = ids[0]
+	}
+	if err := pages[name].Execute(&b, page{Title: title, Who: who, Agent: one, Data: data}); err != nil {
 		return fmt.Errorf("render %s: %w", name, err)
 	}
 	return c.HTML(code, b.String())

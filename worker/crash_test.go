@@ -19,6 +19,7 @@ import (
 	"go.temporal.io/sdk/interceptor"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/store"
@@ -163,7 +164,7 @@ func killAndRecover(t *testing.T, s *store.Store, url string, c client.Client, a
 
 	require.NoError(t, update(ctx, c, id, workflows.UpdateDiscard, nil))
 	var res workflows.DraftResult
-	require.NoError(t, c.GetWorkflow(ctx, workflows.DraftWorkflowID(id), "").Get(ctx, &res))
+	require.NoError(t, c.GetWorkflow(ctx, workflows.DraftWorkflowID(agent.Default, id), "").Get(ctx, &res))
 	assert.Equal(t, drafts.StatusDiscarded, res.Status)
 
 	rows, err := s.Pool().Query(ctx, `SELECT iteration FROM drafts WHERE ticket_id = $1 ORDER BY iteration`, id)
@@ -210,7 +211,7 @@ func startWorker(t *testing.T, url, tq, dieAt string) *process {
 // goes to the restarted one after 2 s instead of the default 10 s.
 func open(ctx context.Context, c client.Client, id, tq string, out *workflows.DraftView) error {
 	start := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
-		ID: workflows.DraftWorkflowID(id), TaskQueue: tq, WorkflowTaskTimeout: 2 * time.Second,
+		ID: workflows.DraftWorkflowID(agent.Default, id), TaskQueue: tq, WorkflowTaskTimeout: 2 * time.Second,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
 	}, workflows.DraftWorkflowType, &workflows.DraftInput{TicketID: id, Revision: 1, IdleTimeout: time.Hour})
 	h, err := c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
@@ -225,7 +226,7 @@ func open(ctx context.Context, c client.Client, id, tq string, out *workflows.Dr
 }
 
 func update(ctx context.Context, c client.Client, id, name string, out any) error {
-	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.DraftWorkflowID(id), UpdateName: name,
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.DraftWorkflowID(agent.Default, id), UpdateName: name,
 		WaitForStage: client.WorkflowUpdateStageCompleted})
 	if err != nil {
 		return err

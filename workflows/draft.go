@@ -5,6 +5,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/review"
+	"github.com/supportdraft/supportdraft/temporalclient"
 )
 
 // Continue as new past this many history events, to keep a long-lived draft's history
@@ -26,6 +27,7 @@ type DraftWorkflow struct {
 // Run itself only waits for the end and continues as new when the history grows long.
 func (d DraftWorkflow) Run(ctx workflow.Context, in *DraftInput) (*DraftResult, error) {
 	w := &run{state: newState(in), lock: workflow.NewMutex(ctx), root: ctx, review: in.Review}
+	w.agentID = temporalclient.WorkflowAgents(ctx)[0]
 	// Recorded once per run, so a worker restarted with other providers still replays it.
 	if err := workflow.SideEffect(ctx, func(workflow.Context) any { return d.LocalModels }).Get(&w.localModels); err != nil {
 		return nil, err

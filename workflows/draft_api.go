@@ -5,11 +5,13 @@
 package workflows
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"time"
 
 	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/review"
@@ -22,8 +24,26 @@ const TaskQueue = "supportdraft-drafts"
 // recorded history carries it, so it never changes.
 const DraftWorkflowType = "Draft"
 
-// DraftWorkflowID is the one workflow ID per ticket: starting it twice finds the same run.
-func DraftWorkflowID(ticketID string) string { return "draft/" + ticketID }
+// DraftWorkflowID is the one workflow ID per ticket of an agent: starting it twice finds
+// the same run. The default agent's tickets keep draft/<ticket_id>, the ID help desks and
+// dashboards knew before agents existed; another agent's are draft/<agent>/<ticket_id>.
+// Ticket IDs hold no "/", so the two forms never meet.
+func DraftWorkflowID(agentID, ticketID string) string {
+	if agentID == agent.Default {
+		return "draft/" + ticketID
+	}
+	return "draft/" + agentID + "/" + ticketID
+}
+
+// DraftWorkflowIDFor is the workflow ID of the ticket of the one agent ctx acts for; a
+// context acting for several agents must name one first.
+func DraftWorkflowIDFor(ctx context.Context, ticketID string) (string, error) {
+	id, err := agent.ID(ctx)
+	if err != nil {
+		return "", err
+	}
+	return DraftWorkflowID(id, ticketID), nil
+}
 
 // Update names. Each is answered by the workflow under its lock, one at a time.
 const (
@@ -218,9 +238,9 @@ type DraftView struct {
 	Review *review.Entry `json:"review,omitempty"`
 }
 
-// NewDraftView is the view of a saved draft record.
-func NewDraftView(r *drafts.Saved) *DraftView {
-	v := &DraftView{Saved: *r, Struck: []guard.SentenceResult{}, WorkflowID: DraftWorkflowID(r.TicketID)}
+// NewDraftView is the view of a saved draft record of an agent.
+func NewDraftView(agentID string, r *drafts.Saved) *DraftView {
+	v := &DraftView{Saved: *r, Struck: []guard.SentenceResult{}, WorkflowID: DraftWorkflowID(agentID, r.TicketID)}
 	if v.StaleReasons == nil {
 		v.StaleReasons = []drafts.StaleReason{}
 	}

@@ -3,6 +3,7 @@ package workflows
 import (
 	"fmt"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/inbox"
 )
 
@@ -12,26 +13,32 @@ import (
 // TaskQueue, on the same workers as drafts: every step but a remote model's triage is a
 // local activity costing microseconds.
 
-// IntakeWorkflowID is the workflow ID of one inbound message: its message ID. Temporal
-// refuses a second start with the same ID (the reuse policy in StartIntake), which is what
-// makes a redelivered webhook a no-op. scope separates replays from live traffic and from
-// each other; live intake uses "".
-func IntakeWorkflowID(scope, messageID string) string {
-	if scope == "" {
-		return "intake/" + messageID
+// IntakeWorkflowID is the workflow ID of one inbound message of an agent: its message ID.
+// Temporal refuses a second start with the same ID (the reuse policy in StartIntake),
+// which is what makes a redelivered webhook a no-op. scope separates replays from live
+// traffic and from each other; live intake uses "". The default agent's messages keep
+// intake/<message_id>; another agent's are intake/<agent>/<message_id>, as in
+// DraftWorkflowID.
+func IntakeWorkflowID(scope, agentID, messageID string) string {
+	id := "intake/"
+	if scope != "" {
+		id += scope + "/"
 	}
-	return "intake/" + scope + "/" + messageID
+	if agentID != agent.Default {
+		id += agentID + "/"
+	}
+	return id + messageID
 }
 
 // IntakeRunID is the workflow ID of a message's intake after halts runs of it were
 // skipped by the kill switch: the plain IntakeWorkflowID before any, then a new ID per
 // halt. A redelivery of a message the kill switch skipped is then processed, not refused
 // as a duplicate; a redelivery of one the funnel did process still meets its ID.
-func IntakeRunID(scope, messageID string, halts int) string {
+func IntakeRunID(scope, agentID, messageID string, halts int) string {
 	if halts == 0 {
-		return IntakeWorkflowID(scope, messageID)
+		return IntakeWorkflowID(scope, agentID, messageID)
 	}
-	return fmt.Sprintf("%s/after-halt-%d", IntakeWorkflowID(scope, messageID), halts)
+	return fmt.Sprintf("%s/after-halt-%d", IntakeWorkflowID(scope, agentID, messageID), halts)
 }
 
 // IntakeInput starts an intake workflow: the message's IDs and thread facts, never its text

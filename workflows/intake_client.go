@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -10,6 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/inbox"
 )
 
@@ -18,10 +20,15 @@ import (
 // is a duplicate: Temporal refuses the start and RunIntake answers duplicate = true with no
 // result. Only a failed earlier run may be started again, so a webhook redelivered after
 // a failure gets another try. halts is how many earlier runs the kill switch skipped
-// (IntakeRunID): such a run did not see the message, so a redelivery runs anew.
+// (IntakeRunID): such a run did not see the message, so a redelivery runs anew. The run
+// acts for the one agent ctx acts for, the agent the message was routed to.
 func RunIntake(ctx context.Context, c client.Client, scope, taskQueue string, halts int, in *IntakeInput) (res *IntakeResult, duplicate bool, err error) {
+	agentID, err := agent.ID(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("intake of message %s: %w", in.MessageID, err)
+	}
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                                       IntakeRunID(scope, in.MessageID, halts),
+		ID:                                       IntakeRunID(scope, agentID, in.MessageID, halts),
 		TaskQueue:                                taskQueue,
 		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
 		WorkflowIDConflictPolicy:                 enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
@@ -60,16 +67,21 @@ func DuplicateDecision(messageID string) inbox.Decision {
 // draft gets (idle timeout, check budget, review delay); the triage bucket and the
 // forced-review reason go into the input of a workflow this message starts. A running
 // workflow only learns the new revision: its bucket and review flag are the thread's first.
+// ctx is the intake activity's, so the draft acts for the intake's agent.
 func DraftStarter(c client.Client, taskQueue string, template DraftInput) activities.DraftStarter {
 	return func(ctx context.Context, ticketID string, revision int, bucket, forcedReview string) error {
 		in := template
 		in.TicketID, in.Revision, in.Bucket, in.ForcedReview = ticketID, revision, bucket, forcedReview
+		workflowID, err := DraftWorkflowIDFor(ctx, ticketID)
+		if err != nil {
+			return err
+		}
 		start := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
-			ID:                       DraftWorkflowID(ticketID),
+			ID:                       workflowID,
 			TaskQueue:                taskQueue,
 			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		}, DraftWorkflowType, &in)
-		_, err := c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		_, err = c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 			StartWorkflowOperation: start,
 			UpdateOptions: client.UpdateWorkflowOptions{UpdateName: UpdateOpen,
 				Args: []any{OpenRequest{Revision: revision}}, WaitForStage: client.WorkflowUpdateStageAccepted},

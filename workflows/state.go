@@ -17,6 +17,9 @@ var a *activities.Activities
 // drives it from its message handlers.
 type state struct {
 	in *DraftInput
+	// agentID is the agent the run acts for, carried from its starter's context in a
+	// Temporal header (temporalclient.AgentPropagator), so its activities act for it too.
+	agentID string
 	// localModels: the drafter and judge are the embedded ones, so their steps run as local
 	// activities (see modelStep). The worker decides it; the run records it once.
 	localModels  bool
@@ -133,7 +136,7 @@ func (w *state) checkFresh(ctx workflow.Context) SendCheckResult {
 
 // view is the current draft as UpdateOpen and UpdateRebuild answer it.
 func (w *state) view() *DraftView {
-	return NewDraftView(w.draft)
+	return NewDraftView(w.agentID, w.draft)
 }
 
 // rejected is a refusal of an update; the API answers it with 409 Conflict.

@@ -45,7 +45,11 @@ func Replay(ctx context.Context, st *Stack, msgs []*inbox.Message, progress io.W
 // intake's open update started before it ends, so the discard answers once the draft was
 // built (or failed) and the workflow closed.
 func (s *Stack) finishDraft(ctx context.Context, ticketID string) error {
-	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.DraftWorkflowID(ticketID),
+	workflowID, err := workflows.DraftWorkflowIDFor(ctx, ticketID)
+	if err != nil {
+		return err
+	}
+	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflowID,
 		UpdateName: workflows.UpdateDiscard, WaitForStage: client.WorkflowUpdateStageCompleted})
 	if err == nil {
 		var state workflows.DraftState

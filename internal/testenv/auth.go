@@ -23,7 +23,7 @@ func Auth(t testing.TB, s *store.Store) *Creds {
 	c := &Creds{Tokens: map[auth.Role]string{}, IDs: map[auth.Role]int64{}, Secret: []byte("test-webhook-secret-0123456789abcdef")}
 	for _, r := range auth.Roles {
 		tok, hash := auth.NewToken()
-		row, err := s.CreateToken(context.Background(), "test "+string(r), string(r), hash)
+		row, err := s.CreateToken(context.Background(), "test "+string(r), string(r), nil, hash)
 		if err != nil {
 			t.Fatalf("create %s token: %v", r, err)
 		}
@@ -31,4 +31,14 @@ func Auth(t testing.TB, s *store.Store) *Creds {
 	}
 	c.Guard = auth.NewGuard(s, []byte(Unique("session-key-")), c.Secret, slog.New(slog.DiscardHandler))
 	return c
+}
+
+// Token creates a token of role acting for agents in s and returns it.
+func Token(t testing.TB, s *store.Store, role auth.Role, agents ...string) string {
+	t.Helper()
+	tok, hash := auth.NewToken()
+	if _, err := s.CreateToken(context.Background(), "test "+string(role), string(role), agents, hash); err != nil {
+		t.Fatalf("create %s token for %v: %v", role, agents, err)
+	}
+	return tok
 }

@@ -16,6 +16,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/embedding"
@@ -26,6 +27,7 @@ import (
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/temporalclient"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
@@ -85,7 +87,8 @@ func ChildStack(ctx context.Context, databaseURL string) (s *stack.Stack, done f
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: QuietLogger()})
+	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: QuietLogger(),
+		ContextPropagators: []workflow.ContextPropagator{temporalclient.AgentPropagator{}}})
 	if err != nil {
 		st.Close()
 		return nil, nil, err
@@ -147,7 +150,9 @@ func Temporal(t testing.TB) client.Client {
 	if addr == "" {
 		t.Fatal("TEMPORAL_ADDRESS is not set: run the tests with scripts/test.sh, which starts the Temporal dev server and sets it")
 	}
-	c, err := client.Dial(client.Options{HostPort: addr, Logger: QuietLogger()})
+	// The agent propagator, as every process's client has (temporalclient.Settings.Apply).
+	c, err := client.Dial(client.Options{HostPort: addr, Logger: QuietLogger(),
+		ContextPropagators: []workflow.ContextPropagator{temporalclient.AgentPropagator{}}})
 	if err != nil {
 		t.Fatalf("connect to Temporal at %s: %v", addr, err)
 	}

@@ -27,8 +27,19 @@
     return e;
   }
 
+  // The agent a call acts for: the open draft's on the review page, else the page's own
+  // (a session acting for several agents names one on every call that changes a draft).
+  function agentOf() {
+    var scoped = document.querySelector("[data-agent]");
+    if (scoped && scoped.dataset.agent) { return scoped.dataset.agent; }
+    var meta = document.querySelector('meta[name="agent"]');
+    return meta ? meta.content : "";
+  }
+
   function call(method, url, body) {
     var init = { method: method, credentials: "same-origin", headers: { "X-CSRF-Token": csrf } };
+    var agent = agentOf();
+    if (agent) { init.headers["X-Supportdraft-Agent"] = agent; }
     if (method !== "GET") {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body || {});

@@ -16,6 +16,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/evals/intakereplay"
 	"github.com/supportdraft/supportdraft/inbox"
@@ -66,14 +67,14 @@ func record(ctx context.Context) error {
 		return err
 	}
 	in := &workflows.DraftInput{TicketID: id, Revision: 1, ReviewDelay: 3 * time.Second}
-	view, err := workflows.Open(ctx, st.Temporal, workflows.DraftWorkflowID(id), queue, in)
+	view, err := workflows.Open(ctx, st.Temporal, workflows.DraftWorkflowID(agent.Default, id), queue, in)
 	if err != nil {
 		return err
 	}
 	if err := st.Store.SaveTicket(ctx, tk(2, "business", "We upgraded to Business meanwhile. Still refundable?", now.Add(time.Minute))); err != nil {
 		return err
 	}
-	wid := workflows.DraftWorkflowID(id)
+	wid := workflows.DraftWorkflowID(agent.Default, id)
 	if err := st.Temporal.SignalWorkflow(ctx, wid, "", workflows.SignalRevision, workflows.RevisionSignal{Revision: 2, UpdatedAt: now.Add(time.Minute)}); err != nil {
 		return err
 	}
@@ -171,6 +172,6 @@ func recordIntake(ctx context.Context) error {
 	if res.Decision.Decision != inbox.DecisionDraft {
 		return fmt.Errorf("message %s: decision %s at %s (%s), want draft", m.MessageID, res.Decision.Decision, res.Stage, res.Reason)
 	}
-	fmt.Println(workflows.IntakeWorkflowID(st.Scope, m.MessageID))
+	fmt.Println(workflows.IntakeWorkflowID(st.Scope, agent.Default, m.MessageID))
 	return nil
 }
