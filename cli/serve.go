@@ -17,6 +17,7 @@ import (
 	"github.com/supportdraft/supportdraft/codec"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/slackreview"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
@@ -114,13 +115,17 @@ func openStack(ctx context.Context, cfg config.Config, lazyTemporal bool) (*stac
 	if err != nil {
 		return nil, err
 	}
+	quality, err := rubric.Load(cfg.Rubric)
+	if err != nil {
+		return nil, err
+	}
 	security, err := temporalclient.FromConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
 	return stack.Open(ctx, stack.Options{DatabaseURL: cfg.DatabaseURL, TemporalAddress: cfg.TemporalAddress,
 		TemporalNamespace: cfg.TemporalNamespace, LazyTemporal: lazyTemporal, Log: slog.Default(), Security: security,
-		Providers: providers.FromConfig(cfg), Vocab: vocab})
+		Providers: providers.FromConfig(cfg), Vocab: vocab, Rubric: quality})
 }
 
 // reembed brings chunks embedded by another embedder than the configured one up to date:

@@ -327,3 +327,31 @@ func list(ps []phrase) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// Scored reports whether anything scored the criterion.
+func (s Score) Scored() bool { return s.Score != nil }
+
+// Value is the score, 0 when nothing scored it (check Scored first).
+func (s Score) Value() float64 {
+	if s.Score == nil {
+		return 0
+	}
+	return *s.Score
+}
+
+// Label names a criterion for people.
+func Label(criterion string) string {
+	switch criterion {
+	case ForbiddenPhrases:
+		return "Forbidden phrases"
+	case HumanSounding:
+		return "Sounds human"
+	case BrandVocabulary:
+		return "Brand vocabulary"
+	case Formatting:
+		return "Formatting"
+	case Tone:
+		return "Tone"
+	}
+	return criterion
+}
