@@ -40,6 +40,7 @@ type Rubric struct {
 	file             string       // where it was read from, for errors and reports
 	phrases          []phrase     // ForbiddenPhrases, tokenized
 	terms            []termPhrase // BrandVocabulary's banned forms, tokenized
+	preferred        []phrase     // BrandVocabulary's preferred forms, tokenized
 	avoid            []phrase     // Tone.Avoid, tokenized
 	greetings        []phrase
 	signOffs         []phrase
@@ -112,13 +113,27 @@ func Load(path string) (*Rubric, error) {
 func Parse(file string, data []byte) (*Rubric, error) {
 	var r Rubric
 	if err := yaml.UnmarshalWithOptions(data, &r, yaml.Strict()); err != nil {
-		return nil, fmt.Errorf("rubric %s: %s", file, yaml.FormatError(err, false, false))
+		return nil, fmt.Errorf("rubric %s: %s%s", file, yaml.FormatError(err, false, false), sourceLine(data, err))
 	}
 	r.file = file
 	if err := r.compile(); err != nil {
 		return nil, fmt.Errorf("rubric %s: %w", file, err)
 	}
 	return &r, nil
+}
+
+// sourceLine quotes the line a YAML error points at ("[3:23] cannot unmarshal …"): the
+// decoder names the Go type, the line names the field as the file spells it.
+func sourceLine(data []byte, err error) string {
+	var line int
+	if _, scanErr := fmt.Sscanf(err.Error(), "[%d:", &line); scanErr != nil || line < 1 {
+		return ""
+	}
+	lines := strings.Split(string(data), "\n")
+	if line > len(lines) {
+		return ""
+	}
+	return fmt.Sprintf(" (line %d: %q)", line, strings.TrimSpace(lines[line-1]))
 }
 
 // File is where the rubric was read from.
@@ -153,6 +168,13 @@ func (r *Rubric) compile() error {
 		if err != nil {
 			return fmt.Errorf("field %q: preferred: %w", field+".preferred", err)
 		}
+		for _, b := range t.Banned {
+			// A term whose banned forms differ from it only in case is counted as written.
+			if ban, err := newPhrase(b); err == nil && sameWords(ban, pref) {
+				pref.exact = true
+			}
+		}
+		r.preferred = append(r.preferred, pref)
 		if len(t.Banned) == 0 {
 			return fmt.Errorf("field %q: list at least one form not to use instead of %q", field+".banned", t.Preferred)
 		}

@@ -2,6 +2,7 @@ package rubric
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -93,7 +94,9 @@ func (r *Rubric) Score(reply string) Result {
 	}}
 }
 
+// scored is a criterion code scored, its findings in the order they stand in the reply.
 func scored(criterion string, v float64, findings []Finding) Score {
+	slices.SortStableFunc(findings, func(a, b Finding) int { return a.Start - b.Start })
 	return Score{Criterion: criterion, Score: &v, By: ByCode, Findings: findings}
 }
 
@@ -122,14 +125,10 @@ func (r *Rubric) vocabulary(reply string, words []text.WordSpan) Score {
 	}
 	var found []Finding
 	preferred := 0
-	seen := map[string]bool{}
+	for _, p := range r.preferred {
+		preferred += len(p.find(reply, words))
+	}
 	for _, t := range r.terms {
-		if !seen[t.preferred] {
-			seen[t.preferred] = true
-			if p, err := newPhrase(t.preferred); err == nil {
-				preferred += len(p.find(reply, words))
-			}
-		}
 		for _, m := range t.find(reply, words) {
 			found = append(found, Finding{Rule: fmt.Sprintf("say %q, not %q", t.preferred, t.text), Span: reply[m[0]:m[1]], Start: m[0], End: m[1]})
 		}
@@ -171,24 +170,24 @@ func (r *Rubric) formatting(reply string, sentences []text.Sentence) Score {
 	f := r.Formatting
 	var found []Finding
 	rules, broken := 0, 0
-	check := func(on bool, fs []Finding) {
+	check := func(on bool, rule func() []Finding) {
 		if !on {
 			return
 		}
 		rules++
-		if len(fs) > 0 {
+		if fs := rule(); len(fs) > 0 {
 			broken++
 			found = append(found, fs...)
 		}
 	}
 	paras := paragraphs(reply)
-	check(len(r.greetings) > 0, edgeRule(reply, paras, r.greetings, true))
-	check(len(r.signOffs) > 0, edgeRule(reply, paras, r.signOffs, false))
-	check(f.MaxSentenceWords > 0, longSentences(sentences, f.MaxSentenceWords))
-	check(f.MaxParagraphSentences > 0, longParagraphs(reply, paras, f.MaxParagraphSentences))
-	check(f.MaxExclamations != nil, exclamations(reply, f.MaxExclamations))
-	check(f.NoShouting, shouting(reply))
-	check(f.NoMarkdown, markdown(reply))
+	check(len(r.greetings) > 0, func() []Finding { return edgeRule(reply, paras, r.greetings, true) })
+	check(len(r.signOffs) > 0, func() []Finding { return edgeRule(reply, paras, r.signOffs, false) })
+	check(f.MaxSentenceWords > 0, func() []Finding { return longSentences(sentences, f.MaxSentenceWords) })
+	check(f.MaxParagraphSentences > 0, func() []Finding { return longParagraphs(reply, paras, f.MaxParagraphSentences) })
+	check(f.MaxExclamations != nil, func() []Finding { return exclamations(reply, *f.MaxExclamations) })
+	check(f.NoShouting, func() []Finding { return shouting(reply) })
+	check(f.NoMarkdown, func() []Finding { return markdown(reply) })
 	if rules == 0 {
 		return Score{Criterion: Formatting, NotScored: "the rubric sets no formatting rules"}
 	}
@@ -271,17 +270,17 @@ func longParagraphs(reply string, paras [][2]int, max int) []Finding {
 	return out
 }
 
-func exclamations(reply string, max *int) []Finding {
+func exclamations(reply string, max int) []Finding {
 	var out []Finding
 	for i, r := range reply {
 		if r == '!' {
-			out = append(out, Finding{Rule: fmt.Sprintf("exclamation mark (at most %d)", *max), Span: "!", Start: i, End: i + 1})
+			out = append(out, Finding{Rule: fmt.Sprintf("exclamation mark (at most %d)", max), Span: "!", Start: i, End: i + 1})
 		}
 	}
-	if len(out) <= *max {
+	if len(out) <= max {
 		return nil
 	}
-	return out[*max:]
+	return out[max:]
 }
 
 // shoutWord is the shortest word in capitals read as shouting; shorter ones are acronyms

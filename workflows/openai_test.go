@@ -49,7 +49,7 @@ func (h *harness) openFails(msg *string) {
 }
 
 func TestOpenAIGoodDraftIsKeptAndNothingButEligibilityFieldsLeaves(t *testing.T) {
-	good := llm.Answer{Reply: "Hi,\n\n" + windowQuote + "\n\nBest regards.",
+	good := llm.Answer{Category: "refunds", Reasoning: "Quoted the annual refund window.", Reply: "Hi,\n\n" + windowQuote + "\n\nBest regards.",
 		Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
 	h, srv := openAIHarness(t, llmtest.JSON(good))
 	testenv.SaveTicket(t, h.store, testenv.Ticket("O-1", 1, "pro", "eu", now, refundQuestion))
@@ -73,6 +73,7 @@ func TestOpenAIGoodDraftIsKeptAndNothingButEligibilityFieldsLeaves(t *testing.T)
 
 func TestOpenAILiesAreStruckAndTheRestKept(t *testing.T) {
 	lie := llm.Answer{
+		Category: "refunds", Reasoning: "Quoted the annual refund window.",
 		Reply: "Hi,\n\n" + windowQuote + " You also have a 30-day refund window on every annual plan. Your account qualifies for a 20% loyalty credit.\n\nBest regards.",
 		Claims: []llm.Claim{
 			{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote},
@@ -104,7 +105,7 @@ func TestOpenAILiesAreStruckAndTheRestKept(t *testing.T) {
 }
 
 func TestOpenAIRateLimitAndServerErrorsAreRetriedByTemporal(t *testing.T) {
-	good := llm.Answer{Reply: windowQuote, Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
+	good := llm.Answer{Category: "refunds", Reasoning: "Quoted the annual refund window.", Reply: windowQuote, Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
 	h, srv := openAIHarness(t, llmtest.Error(429, "slow down"), llmtest.Error(500, "upstream"), llmtest.JSON(good))
 	testenv.SaveTicket(t, h.store, testenv.Ticket("O-3", 1, "pro", "eu", now, refundQuestion))
 	var opened workflows.DraftState
@@ -144,7 +145,7 @@ func TestOpenAIFailuresEndTheBuildWithAClearReason(t *testing.T) {
 // The account's name, carried on the ticket, never reaches the model: the wire holds
 // placeholders, and the agent's draft has the name back.
 func TestOpenAIWireHidesTheAccountsName(t *testing.T) {
-	good := llm.Answer{Reply: "Hi [NAME_1],\n\n" + windowQuote,
+	good := llm.Answer{Category: "refunds", Reasoning: "Quoted the annual refund window.", Reply: "Hi [NAME_1],\n\n" + windowQuote,
 		Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
 	h, srv := openAIHarness(t, llmtest.JSON(good))
 	tk := testenv.Ticket("O-5", 1, "pro", "eu", now, "Jane Doe here, from the finance team. "+refundQuestion+" Thanks, Jane")
