@@ -14,6 +14,7 @@ import (
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
 	"github.com/supportdraft/supportdraft/llm/openai"
+	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -69,6 +70,11 @@ func TestOpenAIGoodDraftIsKeptAndNothingButEligibilityFieldsLeaves(t *testing.T)
 	assert.NotContains(t, body, "A-77", "the account ID never reaches the model")
 	assert.Contains(t, body, `"json_schema"`)
 	assert.Contains(t, body, `"strict":true`)
+	assert.Contains(t, body, `"enum":["refunds","cancellation"`, "category is limited to the triage buckets")
+	assert.Equal(t, "refunds", r.Category, "the model's category is kept with the draft")
+	assert.Equal(t, "Quoted the annual refund window.", r.Reasoning)
+	require.NotNil(t, r.Rubric, "every draft is scored against the rubric")
+	assert.Equal(t, 1.0, r.Rubric.Get(rubric.Formatting).Value(), "greeting, one paragraph, sign-off: %+v", r.Rubric.Get(rubric.Formatting).Findings)
 }
 
 func TestOpenAILiesAreStruckAndTheRestKept(t *testing.T) {
