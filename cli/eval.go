@@ -146,7 +146,7 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 	p := providers.FromConfig(cfg)
 	quality, err := rubric.Load(cfg.Rubric)
 	if err != nil {
-		return usageError{err}
+		return usageError{fmt.Errorf("SUPPORTDRAFT_RUBRIC: %w", err)}
 	}
 	rep, err := evals.Run(cmd.Context(), evals.Options{
 		Corpus: f.corpus, Tickets: f.tickets, DatabaseURL: cfg.DatabaseURL,

@@ -117,7 +117,7 @@ func openStack(ctx context.Context, cfg config.Config, lazyTemporal bool) (*stac
 	}
 	quality, err := rubric.Load(cfg.Rubric)
 	if err != nil {
-		return nil, err
+		return nil, usageError{fmt.Errorf("SUPPORTDRAFT_RUBRIC: %w", err)}
 	}
 	security, err := temporalclient.FromConfig(cfg)
 	if err != nil {
