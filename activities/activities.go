@@ -18,9 +18,11 @@ import (
 	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/helpdesk"
+	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/retrieval"
+	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/slackreview"
 	"github.com/supportdraft/supportdraft/sources"
 	"github.com/supportdraft/supportdraft/store"
@@ -53,6 +55,11 @@ type Activities struct {
 	// Slack receives each queued draft for the reviewers; nil (no SUPPORTDRAFT_SLACK_CHANNEL)
 	// posts nothing.
 	Slack *slackreview.Poster
+	// Rubric scores every draft's reply for quality (SUPPORTDRAFT_RUBRIC; the embedded one
+	// by default).
+	Rubric *rubric.Rubric
+	// Categories are the triage buckets a writer may file a question under.
+	Categories []string
 
 	tickets ticketCache
 }
@@ -68,6 +75,8 @@ func New(s *store.Store, p providers.Set, vocab *guard.Vocabulary) *Activities {
 		Vocab:       vocab,
 		Sources:     sources.New(s, vocab),
 		K:           DefaultK,
+		Rubric:      rubric.Default(),
+		Categories:  inbox.Buckets,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/redact"
 	"github.com/supportdraft/supportdraft/retrieval"
+	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 )
@@ -68,10 +69,13 @@ type GenerateInput struct {
 	At       time.Time         `json:"at"`
 	Account  policy.Account    `json:"account"`
 	Evidence []policy.Evidence `json:"evidence"`
+	// Bucket is the ticket's triage bucket, when it came through the inbox.
+	Bucket string `json:"bucket,omitempty"`
 }
 
 // Generate calls the drafter. The request carries the ticket text and only the account's
-// plan, region and locale. Permanent model failures (bad request, auth) are not retried.
+// plan, region and locale, with the triage bucket and the categories the writer may file
+// the question under. Permanent model failures (bad request, auth) are not retried.
 func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Answer, error) {
 	t, err := a.ticket(ctx, in.Ticket)
 	if err != nil {
@@ -80,6 +84,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Answe
 	req := llm.RequestFromTicket(t, in.Evidence)
 	req.Account = in.Account
 	req.Search = a.Retriever.Searcher(in.At, in.Account)
+	req.Categories, req.Bucket = a.Categories, in.Bucket
 	d, err := a.Writer.Write(withNames(ctx, t), req)
 	if err != nil {
 		return nil, modelError("draft", err)
@@ -145,26 +150,55 @@ type ScoreInput struct {
 }
 
 // Score is the judge's faithfulness, coverage and fit, and the confidence: the capped
-// combination of the three (drafts.Confidence) read through the calibration mapping.
+// combination of the three (drafts.Confidence) read through the calibration mapping; and
+// the reply's draft-quality rubric scores.
 type Score struct {
-	Scores     llm.Scores `json:"scores"`
-	Confidence float64    `json:"confidence"`
+	Scores     llm.Scores     `json:"scores"`
+	Confidence float64        `json:"confidence"`
+	Rubric     *rubric.Result `json:"rubric,omitempty"`
 }
 
 // Score asks the judge for the three dimensions, combines them in code and calibrates the
-// result. It is the build's last reader of the ticket revision, so this worker lets go of
-// it afterwards.
+// result, and scores the reply against the rubric: in code, and, when the judge is a model
+// that reads style (llm.StyleJudge), its human-sounding and tone scores too. It is the
+// build's last reader of the ticket revision, so this worker lets go of it afterwards.
 func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 	t, err := a.ticket(ctx, in.Ticket)
 	if err != nil {
 		return nil, err
 	}
-	s, err := a.Judge.Score(withNames(ctx, t), llm.RequestFromTicket(t, nil).Question(), in.Reply, in.Evidence)
+	ctx = withNames(ctx, t)
+	s, err := a.Judge.Score(ctx, llm.RequestFromTicket(t, nil).Question(), in.Reply, in.Evidence)
 	if err != nil {
 		return nil, modelError("score draft", err)
 	}
+	quality, err := a.rubricScore(ctx, in.Reply)
+	if err != nil {
+		return nil, err
+	}
 	a.tickets.forget(in.Ticket)
-	return &Score{Scores: s, Confidence: a.Calibration.Apply(drafts.Confidence(s, in.Unsupported))}, nil
+	return &Score{Scores: s, Confidence: a.Calibration.Apply(drafts.Confidence(s, in.Unsupported)), Rubric: quality}, nil
+}
+
+// rubricScore scores reply against the rubric in code and joins a style-reading judge's
+// human-sounding and tone scores; without one those stay as code left them.
+func (a *Activities) rubricScore(ctx context.Context, reply string) (*rubric.Result, error) {
+	r := a.Rubric
+	if r == nil {
+		r = rubric.Default()
+	}
+	res := r.Score(reply)
+	sj, ok := a.Judge.(llm.StyleJudge)
+	if !ok {
+		return &res, nil
+	}
+	st, err := sj.Style(ctx, reply, llm.StyleGuide{HumanSounding: r.HumanSounding.Guidance, Tone: r.Tone.Guidance})
+	if err != nil {
+		return nil, modelError("read draft style", err)
+	}
+	res.AddModel(rubric.HumanSounding, st.HumanSounding, st.Reasoning)
+	res.AddModel(rubric.Tone, st.Tone, "")
+	return &res, nil
 }
 
 // withNames hands the ticket account's names to a remote model client, which hides them

@@ -48,7 +48,7 @@ func remoteAPI(t *testing.T, srv *llmtest.Server) *testAPI {
 // completes; one that keeps failing ends as a visible failed draft (502, then status
 // failed with its reason on GET), and a rebuild once the endpoint is back drafts it.
 func TestModelEndpointFailures(t *testing.T) {
-	good := llmtest.JSON(llm.Answer{Reply: "Hi,\n\n" + annualWindow + "\n\nBest regards.",
+	good := llmtest.JSON(llm.Answer{Category: "refunds", Reasoning: "Quoted the annual refund window.", Reply: "Hi,\n\n" + annualWindow + "\n\nBest regards.",
 		Claims: []llm.Claim{{Sentence: annualWindow, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: annualWindow}}})
 	question := "Our annual Pro plan renewed five days ago. Can we still get a refund?"
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -92,6 +93,20 @@ func printDraft(w io.Writer, v *workflows.DraftView) {
 		}
 	}
 	fmt.Fprintf(w, "Scores: faithfulness %.2f, coverage %.2f, fit %.2f; unsupported claims %d\n", v.Scores.Faithfulness, v.Scores.Coverage, v.Scores.Fit, v.Unsupported)
+	if v.Category != "" || v.Reasoning != "" {
+		fmt.Fprintf(w, "Category: %s; the writer's reasoning: %s\n", cmp.Or(v.Category, "none"), cmp.Or(v.Reasoning, "none"))
+	}
+	if v.Rubric != nil {
+		var parts []string
+		for _, s := range v.Rubric.Scores {
+			score := "not scored"
+			if s.Scored() {
+				score = fmt.Sprintf("%.2f", s.Value())
+			}
+			parts = append(parts, s.Criterion+" "+score)
+		}
+		fmt.Fprintf(w, "Quality (rubric %s): %s\n", v.Rubric.Rubric, strings.Join(parts, ", "))
+	}
 	var bound []string
 	for _, b := range v.Bound {
 		bound = append(bound, fmt.Sprintf("%s@%d", b.DocID, b.Version))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/evals"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/rubric"
 )
 
 // evalFlags are the eval command's flags.
@@ -143,10 +144,14 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 		return err
 	}
 	p := providers.FromConfig(cfg)
+	quality, err := rubric.Load(cfg.Rubric)
+	if err != nil {
+		return usageError{fmt.Errorf("SUPPORTDRAFT_RUBRIC: %w", err)}
+	}
 	rep, err := evals.Run(cmd.Context(), evals.Options{
 		Corpus: f.corpus, Tickets: f.tickets, DatabaseURL: cfg.DatabaseURL,
 		TemporalAddress: cfg.TemporalAddress, TemporalNamespace: cfg.TemporalNamespace,
-		Limit: f.limit, Concurrency: f.concurrency, Providers: &p,
+		Limit: f.limit, Concurrency: f.concurrency, Providers: &p, Rubric: quality,
 		Stderr: cmd.ErrOrStderr(), NoProgress: f.noProgress,
 	})
 	if err != nil {

@@ -112,3 +112,22 @@ func TestEvalCommandEndToEnd(t *testing.T) {
 		t.Errorf("HTML report missing or without charts: %v", err)
 	}
 }
+
+// A bad SUPPORTDRAFT_RUBRIC file is bad input: exit 2, the variable, the file and the
+// field named, before anything is replayed.
+func TestEvalBadRubricExits2(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rubric.yaml")
+	if err := os.WriteFile(path, []byte("name: team\nbrand_vocabulary:\n  - preferred: email\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SUPPORTDRAFT_RUBRIC", path)
+	_, err, code := run(t, newEvalCmd(), "--corpus", evalCorpus, "--tickets", evalTickets)
+	if code != 2 || err == nil {
+		t.Fatalf("exit %d, err = %v; want exit 2", code, err)
+	}
+	for _, want := range []string{"SUPPORTDRAFT_RUBRIC", path, "brand_vocabulary[0].banned"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %q", err, want)
+		}
+	}
+}

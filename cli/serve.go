@@ -18,6 +18,7 @@ import (
 	"github.com/supportdraft/supportdraft/codec"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/slackreview"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
@@ -109,13 +110,17 @@ func openStack(ctx context.Context, cfg config.Config, lazyTemporal bool) (*stac
 	if err != nil {
 		return nil, err
 	}
+	quality, err := rubric.Load(cfg.Rubric)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("SUPPORTDRAFT_RUBRIC: %w", err)}
+	}
 	security, err := temporalclient.FromConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
 	return stack.Open(ctx, stack.Options{DatabaseURL: cfg.DatabaseURL, TemporalAddress: cfg.TemporalAddress,
 		TemporalNamespace: cfg.TemporalNamespace, LazyTemporal: lazyTemporal, Log: slog.Default(), Security: security,
-		Providers: providers.FromConfig(cfg), Vocab: vocab})
+		Providers: providers.FromConfig(cfg), Vocab: vocab, Rubric: quality})
 }
 
 // startWorker starts the one worker a process runs: the draft workflow's activities with

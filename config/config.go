@@ -28,6 +28,7 @@ type Config struct {
 	Vocabulary        string        // SUPPORTDRAFT_VOCABULARY: a file of extra commitment vocabulary
 	SupportAddresses  []string      // SUPPORTDRAFT_SUPPORT_ADDRESSES: the help desk's own addresses (comma-separated; globs allowed)
 	Rules             string        // SUPPORTDRAFT_RULES: the intake's domain and keyword rules file (YAML)
+	Rubric            string        // SUPPORTDRAFT_RUBRIC: the draft-quality rubric file (YAML); empty is the embedded one
 	TriageModel       string        // SUPPORTDRAFT_TRIAGE_MODEL: the small model that triages inbound mail (provider openai)
 	WebhookSecret     string        // SUPPORTDRAFT_WEBHOOK_SECRET: HMAC key of help-desk webhook signatures (empty: webhooks refused)
 	SessionKey        string        // SUPPORTDRAFT_SESSION_KEY: HMAC key of browser sessions (empty: random per process)
@@ -75,6 +76,7 @@ func FromEnv() (Config, error) {
 		Embedder:          env("SUPPORTDRAFT_EMBEDDER", "hashing"),
 		EmbeddingModel:    env("SUPPORTDRAFT_EMBEDDING_MODEL", "text-embedding-3-small"),
 		Rules:             os.Getenv("SUPPORTDRAFT_RULES"),
+		Rubric:            os.Getenv("SUPPORTDRAFT_RUBRIC"),
 		TriageModel:       env("SUPPORTDRAFT_TRIAGE_MODEL", "gpt-4.1-nano"),
 		SupportAddresses:  inbox.DefaultSupportAddresses,
 	}

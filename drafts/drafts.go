@@ -11,6 +11,7 @@ import (
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/rubric"
 )
 
 // Draft statuses.
@@ -102,6 +103,13 @@ type Saved struct {
 	EditedText   string                 `json:"edited_text,omitempty"`
 	StaleReasons []StaleReason          `json:"stale_reasons"`
 	CreatedAt    time.Time              `json:"created_at"`
+	// Rubric is the reply's draft-quality score per criterion; nil on drafts saved before
+	// the rubric existed.
+	Rubric *rubric.Result `json:"rubric,omitempty"`
+	// Category and Reasoning are the writer's (llm.Answer's): the triage bucket it filed
+	// the question under and why it quoted what it quoted, or abstained.
+	Category  string `json:"category,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 // Summary is the part of a Saved iteration the workflow keeps in its state: small, no text.

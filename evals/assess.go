@@ -61,6 +61,9 @@ type Case struct {
 	MissingFacts         []string `json:"missing_facts,omitempty"`
 	Violations           []string `json:"violations,omitempty"`
 	Error                string   `json:"error,omitempty"`
+	// Rubric is the draft's quality score per rubric criterion; null for a criterion
+	// nothing scored (human-sounding without a judge model).
+	Rubric map[string]*float64 `json:"rubric,omitempty"`
 
 	expect        *dataset.Expect
 	abstained     bool
@@ -107,6 +110,12 @@ func Assess(o Outcome, src *Sources) Case {
 	at, account := t.UpdatedAt, t.Account.Eligibility()
 	c.Confidence, c.abstained = r.Confidence, r.Abstained
 	c.RawConfidence = drafts.Confidence(r.Scores, r.Unsupported)
+	if r.Rubric != nil {
+		c.Rubric = map[string]*float64{}
+		for _, sc := range r.Rubric.Scores {
+			c.Rubric[sc.Criterion] = sc.Score
+		}
+	}
 
 	claimChunks := supportedChunks(r)
 	for _, s := range r.Sentences {

@@ -16,6 +16,8 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"add":    func(a, b float64) float64 { return a + b },
 	"mul100": func(v float64) float64 { return 100 * v },
 	"mul":    func(a, b float64) float64 { return a * b },
+	// rubricMean is a rubric criterion's mean, or "not scored".
+	"rubricMean": criterionMean,
 }).Parse(reportTemplate))
 
 // Chart geometry, in SVG user units.

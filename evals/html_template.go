@@ -91,6 +91,14 @@ baseline {{pct .R.Baseline.FalseAbstentionRate}}.</p>
 {{range .R.Thresholds}}<tr><td class="num">{{printf "%.2f" .Threshold}}</td><td class="num">{{pct .Forced}}</td><td class="num">{{pct .Caught}}</td><td class="num">{{pct .GroundedForced}}</td></tr>
 {{end}}</table>
 
+<h2>Draft quality (rubric)</h2>
+<table>
+<tr><th>criterion</th><th class="num">system mean</th><th class="num">below 1</th><th class="num">not scored</th><th class="num">baseline mean</th><th class="num">below 1</th><th class="num">not scored</th></tr>
+{{range $i, $c := .R.Rubric}}{{$b := index $.R.Baseline.Rubric $i}}<tr><td>{{$c.Criterion}}</td><td class="num">{{rubricMean $c}}</td><td class="num">{{$c.Flagged}}</td><td class="num">{{$c.NotScored}}</td>
+<td class="num">{{rubricMean $b}}</td><td class="num">{{$b.Flagged}}</td><td class="num">{{$b.NotScored}}</td></tr>
+{{end}}</table>
+<p class="small">Each criterion's mean over the drafts it scored, 0 to 1; a criterion nothing scored (human-sounding without a judge model) is counted apart, never as a number.</p>
+
 <h2>Abstention by policy area (system)</h2>
 <table>
 <tr><th>area</th><th class="num">tickets</th><th class="num">answerable</th><th class="num">abstained</th><th>abstention rate</th><th class="num">useful</th></tr>

@@ -3,6 +3,8 @@ package evals
 import (
 	"cmp"
 	"slices"
+
+	"github.com/supportdraft/supportdraft/rubric"
 )
 
 // Metrics is one arm's figures (the system, or the similarity-only baseline). The first
@@ -48,7 +50,49 @@ type Metrics struct {
 	// Calibration's figures (abstention_recall, confidence_auroc, …) sit beside the
 	// contract's at the top level of the arm.
 	Calibration
-	Cases []Case `json:"cases"`
+	// Rubric is the draft-quality rubric per criterion, in the rubric's order.
+	Rubric []CriterionStats `json:"rubric"`
+	Cases  []Case           `json:"cases"`
+}
+
+// CriterionStats is one rubric criterion over the drafts built: the mean score of those
+// scored on it, how many fell short of 1, and how many nothing scored (human-sounding
+// with the local judge), which are left out of the mean rather than counted as anything.
+type CriterionStats struct {
+	Criterion string  `json:"criterion"`
+	Scored    int     `json:"scored"`
+	NotScored int     `json:"not_scored"`
+	Mean      float64 `json:"mean"`
+	Flagged   int     `json:"flagged"`
+}
+
+// rubricStats summarises the rubric scores of the cases that built a draft.
+func rubricStats(cases []Case) []CriterionStats {
+	out := make([]CriterionStats, 0, len(rubric.Criteria))
+	for _, name := range rubric.Criteria {
+		st := CriterionStats{Criterion: name}
+		sum := 0.0
+		for _, c := range cases {
+			if c.Failed() {
+				continue
+			}
+			v := c.Rubric[name]
+			if v == nil {
+				st.NotScored++
+				continue
+			}
+			st.Scored++
+			sum += *v
+			if *v < 1 {
+				st.Flagged++
+			}
+		}
+		if st.Scored > 0 {
+			st.Mean = sum / float64(st.Scored)
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // Counts are the numerators and denominators behind the rates.
@@ -174,6 +218,7 @@ func Summarise(cases []Case) Metrics {
 	}
 	slices.SortFunc(m.PerArea, func(a, b AreaStats) int { return cmp.Compare(a.Area, b.Area) })
 	m.Calibration = Calibrate(cases)
+	m.Rubric = rubricStats(cases)
 	return m
 }
 

@@ -145,6 +145,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 
 	fmt.Fprintln(w)
+	if err := r.writeRubric(w); err != nil {
+		return err
+	}
+
+	fmt.Fprintln(w)
 	if err := r.Retrieval.WriteTable(w); err != nil {
 		return err
 	}
@@ -172,6 +177,29 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "\nconfidence mapping: %s\n", r.Run.Calibration)
 	fmt.Fprintf(w, "\nskipped lines: %d   failed drafts: %d   wall time: %.1f s\n", r.SkippedLines, len(r.Run.Failures), r.ElapsedS)
 	return nil
+}
+
+// writeRubric prints the draft-quality rubric per criterion for both arms: the mean of the
+// drafts scored, how many fell short, and how many nothing scored.
+func (r *Report) writeRubric(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "rubric criterion\tsystem mean\tbelow 1\tnot scored\tbaseline mean\tbelow 1\tnot scored")
+	for i, s := range r.Rubric {
+		b := CriterionStats{}
+		if i < len(r.Baseline.Rubric) {
+			b = r.Baseline.Rubric[i]
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t%d\n", s.Criterion, criterionMean(s), s.Flagged, s.NotScored,
+			criterionMean(b), b.Flagged, b.NotScored)
+	}
+	return tw.Flush()
+}
+
+func criterionMean(s CriterionStats) string {
+	if s.Scored == 0 {
+		return "not scored"
+	}
+	return fmt.Sprintf("%.2f", s.Mean)
 }
 
 // writeCalibration prints the reliability bins of both arms (drafts per bin, mean

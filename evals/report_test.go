@@ -94,7 +94,8 @@ func TestWriteTable(t *testing.T) {
 		t.Errorf("table lacks the stale row with both arms' rates:\n%s", out)
 	}
 	for _, want := range []string{"useful_abstention_rate", "MISSED",
-		"grounded", "refunds", "skipped lines: 1", "abstention_recall", "false_abstention_rate  ", "confidence_auroc", "[0.9, 1.0)", "forced review below"} {
+		"grounded", "refunds", "skipped lines: 1", "abstention_recall", "false_abstention_rate  ", "confidence_auroc", "[0.9, 1.0)", "forced review below",
+		"rubric criterion", "forbidden_phrases"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -121,6 +122,9 @@ func TestHTMLIsSelfContained(t *testing.T) {
 		if strings.Contains(page, banned) {
 			t.Errorf("report contains %q", banned)
 		}
+	}
+	if !regexp.MustCompile(`(?s)Draft quality \(rubric\).*?<td>forbidden_phrases</td>.*?<td>tone</td>`).MatchString(page) {
+		t.Error("the rubric table does not list the criteria")
 	}
 	if !strings.Contains(page, "T-&lt;script&gt;") {
 		t.Error("ticket ID was not escaped")

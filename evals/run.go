@@ -29,6 +29,7 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/retrieval"
+	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -57,6 +58,8 @@ type Options struct {
 	// Providers draft, judge and embed; nil = the local deterministic providers with the
 	// hashing embedder, the product's default.
 	Providers *providers.Set
+	// Rubric scores each draft's quality; nil = the embedded default.
+	Rubric *rubric.Rubric
 	// Stderr receives skipped-line reports, per-ticket failures and the progress bar;
 	// nil discards them.
 	Stderr     io.Writer
@@ -90,7 +93,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 
 	st, err := stack.Open(ctx, stack.Options{DatabaseURL: opts.DatabaseURL, Scratch: "eval", PoolSize: 2*concurrency + 4,
-		TemporalAddress: opts.TemporalAddress, TemporalNamespace: opts.TemporalNamespace, Providers: p})
+		TemporalAddress: opts.TemporalAddress, TemporalNamespace: opts.TemporalNamespace, Providers: p, Rubric: opts.Rubric})
 	if err != nil {
 		return nil, err
 	}

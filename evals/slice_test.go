@@ -2,14 +2,17 @@ package evals
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/rubric"
 )
 
 // sliceSize is CI's slice of the shipped set: the first 80 tickets run from July to
@@ -61,6 +64,72 @@ func TestEvalSlice(t *testing.T) {
 	}
 	if rep.Baseline.StaleSourceRate <= 0 {
 		t.Errorf("baseline stale_source_rate = %.4f, want > 0: similarity-only retrieval over a slice with superseded policy should quote stale versions", rep.Baseline.StaleSourceRate)
+	}
+	checkRubricReported(t, rep)
+}
+
+// checkRubricReported reads the rubric from what `eval --json` writes and `eval` prints:
+// every criterion of both arms, four scored in code on every draft built, human-sounding
+// not scored with the local judge (never a made-up number), and each case's own scores.
+func checkRubricReported(t *testing.T, rep *Report) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "report.json")
+	if err := rep.WriteJSON(path, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Drafted   int              `json:"drafted"`
+		Abstained int              `json:"abstained"`
+		Rubric    []CriterionStats `json:"rubric"`
+		Baseline  struct {
+			Rubric []CriterionStats `json:"rubric"`
+		} `json:"baseline"`
+		Cases []struct {
+			TicketID string              `json:"ticket_id"`
+			Rubric   map[string]*float64 `json:"rubric"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	built := out.Drafted + out.Abstained
+	if len(out.Rubric) != len(rubric.Criteria) || len(out.Baseline.Rubric) != len(rubric.Criteria) {
+		t.Fatalf("rubric criteria in the JSON: system %d, baseline %d, want %d each", len(out.Rubric), len(out.Baseline.Rubric), len(rubric.Criteria))
+	}
+	for i, c := range out.Rubric {
+		t.Logf("rubric %s: mean %.3f over %d scored, %d below 1, %d not scored", c.Criterion, c.Mean, c.Scored, c.Flagged, c.NotScored)
+		if c.Criterion != rubric.Criteria[i] {
+			t.Errorf("rubric criterion %d is %q, want %q", i, c.Criterion, rubric.Criteria[i])
+		}
+		want := CriterionStats{Criterion: c.Criterion, Scored: built}
+		if c.Criterion == rubric.HumanSounding {
+			want = CriterionStats{Criterion: c.Criterion, NotScored: built}
+		}
+		if c.Scored != want.Scored || c.NotScored != want.NotScored {
+			t.Errorf("rubric %s: %d scored and %d not, want %d and %d", c.Criterion, c.Scored, c.NotScored, want.Scored, want.NotScored)
+		}
+		if c.Scored > 0 && (c.Mean <= 0 || c.Mean > 1) {
+			t.Errorf("rubric %s: mean %.3f outside (0, 1]", c.Criterion, c.Mean)
+		}
+	}
+	for _, c := range out.Cases {
+		if _, ok := c.Rubric[rubric.Formatting]; !ok {
+			t.Errorf("case %s has no rubric scores in the JSON", c.TicketID)
+			break
+		}
+	}
+	var table strings.Builder
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"rubric criterion", rubric.ForbiddenPhrases, rubric.HumanSounding + "  ", "not scored"} {
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("the printed report lacks %q", want)
+		}
 	}
 }
 

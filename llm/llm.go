@@ -9,6 +9,7 @@ package llm
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/supportdraft/supportdraft/policy"
@@ -42,6 +43,11 @@ type Request struct {
 	Search Searcher `json:"-"`
 	// Truncation says what RequestFromTicket's caps (DefaultLimits) left out of Messages.
 	Truncation Truncation `json:"-"`
+	// Categories is the set a writer's Answer.Category must come from: the triage buckets
+	// of the agent the ticket belongs to. Empty means any category is accepted.
+	Categories []string `json:"categories,omitempty"`
+	// Bucket is the triage bucket the intake funnel gave the ticket, if it came that way.
+	Bucket string `json:"bucket,omitempty"`
 }
 
 // RequestFromTicket builds the model's view of a ticket revision. It copies only author
@@ -91,6 +97,39 @@ type Answer struct {
 	// abstention, one entry naming what was asked; for a partial answer, one per open
 	// question. The rejection log keeps them, so gaps can rank what customers ask about.
 	Unanswered []Unanswered `json:"unanswered,omitempty"`
+	// Category is the triage bucket the writer files the question under, one of
+	// Request.Categories; empty when the writer could not tell.
+	Category string `json:"category,omitempty"`
+	// Reasoning says in a few sentences what the writer quoted and why, or why it
+	// abstained, for the reviewer; at most MaxReasoning characters.
+	Reasoning string `json:"reasoning,omitempty"`
+}
+
+// MaxReasoning bounds Answer.Reasoning in characters: a reviewer reads it beside the
+// reply, and a model asked for a short reason sometimes writes an essay.
+const MaxReasoning = 400
+
+// BoundReasoning cuts s to MaxReasoning characters at a word boundary, marking the cut.
+func BoundReasoning(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= MaxReasoning {
+		return s
+	}
+	cut := string(r[:MaxReasoning-1])
+	if i := strings.LastIndexByte(cut, ' '); i > MaxReasoning/2 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}
+
+// ValidCategory reports whether c is one of allowed; any non-empty c is valid when
+// allowed is empty.
+func ValidCategory(c string, allowed []string) bool {
+	if len(allowed) == 0 {
+		return c != ""
+	}
+	return slices.Contains(allowed, c)
 }
 
 // Unanswered is one question no eligible policy answers.
@@ -148,19 +187,40 @@ type Scores struct {
 // Clamped returns the scores with each clamped to [0,1], NaN read as 0: a model's scores
 // are bounded by its prompt, not by its output schema.
 func (s Scores) Clamped() Scores {
-	unit := func(x float64) float64 {
-		if x != x || x < 0 { // NaN counts as nothing
-			return 0
-		}
-		return min(x, 1)
+	return Scores{Faithfulness: Unit(s.Faithfulness), Coverage: Unit(s.Coverage), Fit: Unit(s.Fit)}
+}
+
+// Unit clamps a model's score to [0,1], NaN read as 0.
+func Unit(x float64) float64 {
+	if x != x || x < 0 { // NaN counts as nothing
+		return 0
 	}
-	return Scores{Faithfulness: unit(s.Faithfulness), Coverage: unit(s.Coverage), Fit: unit(s.Fit)}
+	return min(x, 1)
 }
 
 // Judge checks single claims and scores whole drafts against their evidence.
 type Judge interface {
 	JudgeClaim(ctx context.Context, sentence, quote, chunkText string) (Judgement, error)
 	Score(ctx context.Context, question string, reply string, evidence []policy.Evidence) (Scores, error)
+}
+
+// StyleGuide is what a rubric tells a judge model about how a reply should sound.
+type StyleGuide struct {
+	HumanSounding string `json:"human_sounding"`
+	Tone          string `json:"tone"`
+}
+
+// Style is a judge model's reading of how a reply sounds, each score in [0,1].
+type Style struct {
+	HumanSounding float64 `json:"human_sounding"`
+	Tone          float64 `json:"tone"`
+	Reasoning     string  `json:"reasoning"`
+}
+
+// StyleJudge is a judge that can also read how a reply sounds, which code cannot: the
+// rubric's human-sounding and tone criteria. The local rule judge is not one.
+type StyleJudge interface {
+	Style(ctx context.Context, reply string, guide StyleGuide) (Style, error)
 }
 
 // Searcher is eligible-only retrieval, handed to the tool-use writer so a model can search

@@ -22,6 +22,7 @@ import (
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
+	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/temporalclient"
 	"github.com/supportdraft/supportdraft/worker"
@@ -33,7 +34,9 @@ type Stack struct {
 	Temporal  client.Client
 	Providers providers.Set
 	Vocab     *guard.Vocabulary
-	closers   []func()
+	// Rubric scores every draft's quality; nil is the embedded default.
+	Rubric  *rubric.Rubric
+	closers []func()
 }
 
 // Options says where the parts come from.
@@ -58,11 +61,13 @@ type Options struct {
 	Providers providers.Set
 	// Vocab is the guard's commitment vocabulary; nil is the default one.
 	Vocab *guard.Vocabulary
+	// Rubric is the draft-quality rubric; nil is the embedded default.
+	Rubric *rubric.Rubric
 }
 
 // Open builds the parts. Close releases them.
 func Open(ctx context.Context, opts Options) (*Stack, error) {
-	s := &Stack{Providers: opts.Providers, Vocab: opts.Vocab}
+	s := &Stack{Providers: opts.Providers, Vocab: opts.Vocab, Rubric: opts.Rubric}
 	if err := s.open(ctx, opts); err != nil {
 		s.Close()
 		return nil, err
@@ -142,7 +147,11 @@ func (s *Stack) Import(ctx context.Context, dir string) (*store.ImportResult, []
 
 // Activities are the draft workflow's steps over the stack's store and providers.
 func (s *Stack) Activities() *activities.Activities {
-	return activities.New(s.Store, s.Providers, s.Vocab)
+	a := activities.New(s.Store, s.Providers, s.Vocab)
+	if s.Rubric != nil {
+		a.Rubric = s.Rubric
+	}
+	return a
 }
 
 // Worker is a worker for taskQueue running acts. It alone says whether the model steps

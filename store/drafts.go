@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/rubric"
 )
 
 // SaveIteration stores one draft iteration, numbered by the caller, with its rejections, in
@@ -56,17 +57,18 @@ func saveIteration(ctx context.Context, tx pgx.Tx, r *drafts.Saved, area, buildK
 	b.Queue(`
 		INSERT INTO drafts (ticket_id, iteration, revision, status, eligible_at, plan, region, locale, reply,
 		  model_reply, abstained, note, claims, sentences, bound, evidence, scores, unsupported, confidence, stale_reasons, area,
-		  build_key)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,NULLIF($22, ''))
+		  build_key, rubric, category, reasoning)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,NULLIF($22, ''),$23,$24,$25)
 		ON CONFLICT (ticket_id, iteration) DO UPDATE SET revision = EXCLUDED.revision, status = EXCLUDED.status,
 		  eligible_at = EXCLUDED.eligible_at, plan = EXCLUDED.plan, region = EXCLUDED.region, locale = EXCLUDED.locale,
 		  reply = EXCLUDED.reply, model_reply = EXCLUDED.model_reply, abstained = EXCLUDED.abstained, note = EXCLUDED.note,
 		  claims = EXCLUDED.claims, sentences = EXCLUDED.sentences, bound = EXCLUDED.bound, evidence = EXCLUDED.evidence,
 		  scores = EXCLUDED.scores, unsupported = EXCLUDED.unsupported, confidence = EXCLUDED.confidence,
-		  stale_reasons = EXCLUDED.stale_reasons, area = EXCLUDED.area, build_key = EXCLUDED.build_key, updated_at = now()`,
+		  stale_reasons = EXCLUDED.stale_reasons, area = EXCLUDED.area, build_key = EXCLUDED.build_key,
+		  rubric = EXCLUDED.rubric, category = EXCLUDED.category, reasoning = EXCLUDED.reasoning, updated_at = now()`,
 		r.TicketID, r.Iteration, r.Revision, r.Status, r.EligibleAt, r.Account.Plan, r.Account.Region, r.Account.Locale,
 		r.Reply, r.ModelReply, r.Abstained, r.Note, js(r.Claims), js(r.Sentences), js(r.Bound), js(r.Evidence),
-		js(r.Scores), r.Unsupported, r.Confidence, js(nonNil(r.StaleReasons)), area, buildKey)
+		js(r.Scores), r.Unsupported, r.Confidence, js(nonNil(r.StaleReasons)), area, buildKey, rubricJSON(r), r.Category, r.Reasoning)
 	b.Queue(`DELETE FROM build_failures WHERE ticket_id = $1`, r.TicketID)
 	for _, rj := range rejectionsOf(r) {
 		b.Queue(`INSERT INTO rejections (ticket_id, iteration, sentence, reason, area, subject)
@@ -76,6 +78,15 @@ func saveIteration(ctx context.Context, tx pgx.Tx, r *drafts.Saved, area, buildK
 		return fmt.Errorf("save draft %s #%d (its row, failed build or rejection log): %w", r.TicketID, r.Iteration, err)
 	}
 	return nil
+}
+
+// rubricJSON is the draft's rubric scores for its column; NULL when it was not scored.
+func rubricJSON(r *drafts.Saved) []byte {
+	if r.Rubric == nil {
+		return nil
+	}
+	b, _ := json.Marshal(r.Rubric)
+	return b
 }
 
 // Reasons of the rejection log's lines for questions no eligible policy answers.
@@ -205,16 +216,17 @@ func (s *Store) Iteration(ctx context.Context, ticketID string, iteration int) (
 // loadIteration loads iteration (0: the newest).
 func (s *Store) loadIteration(ctx context.Context, ticketID string, iteration int) (*drafts.Saved, error) {
 	var r drafts.Saved
-	var claims, sentences, bound, evidence, scores, stale []byte
+	var claims, sentences, bound, evidence, scores, stale, quality []byte
 	var edited *string
 	err := s.db.QueryRow(ctx, `
 		SELECT ticket_id, iteration, revision, status, eligible_at, plan, region, locale, reply, model_reply, abstained,
-		       note, claims, sentences, bound, evidence, scores, unsupported, confidence, edited_text, stale_reasons, created_at
+		       note, claims, sentences, bound, evidence, scores, unsupported, confidence, edited_text, stale_reasons, created_at,
+		       rubric, category, reasoning
 		FROM drafts WHERE ticket_id = $1 AND ($2 = 0 OR iteration = $2)
 		ORDER BY iteration DESC LIMIT 1`, ticketID, iteration).Scan(
 		&r.TicketID, &r.Iteration, &r.Revision, &r.Status, &r.EligibleAt, &r.Account.Plan, &r.Account.Region,
 		&r.Account.Locale, &r.Reply, &r.ModelReply, &r.Abstained, &r.Note, &claims, &sentences, &bound, &evidence,
-		&scores, &r.Unsupported, &r.Confidence, &edited, &stale, &r.CreatedAt)
+		&scores, &r.Unsupported, &r.Confidence, &edited, &stale, &r.CreatedAt, &quality, &r.Category, &r.Reasoning)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("draft for ticket %s: %w", ticketID, ErrNotFound)
 	}
@@ -223,6 +235,12 @@ func (s *Store) loadIteration(ctx context.Context, ticketID string, iteration in
 	}
 	if edited != nil {
 		r.EditedText = *edited
+	}
+	if quality != nil {
+		r.Rubric = &rubric.Result{}
+		if err := json.Unmarshal(quality, r.Rubric); err != nil {
+			return nil, fmt.Errorf("draft for ticket %s: stored rubric scores: %w", ticketID, err)
+		}
 	}
 	for _, f := range []struct {
 		raw []byte

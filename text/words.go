@@ -185,3 +185,48 @@ func Words(s string) []string {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 }
+
+// WordSpan is one word of a text with its byte offsets, so text[Start:End] is the word as
+// written; Word is its folded form (Fold) for comparison.
+type WordSpan struct {
+	Word       string
+	Start, End int
+}
+
+// WordSpans splits s into runs of letters and digits, an apostrophe between two letters
+// staying inside its word ("don't"), and keeps where each stands in s: a matcher can then
+// name the span it found in the original text, whatever case or apostrophe it was written
+// with.
+func WordSpans(s string) []WordSpan {
+	var out []WordSpan
+	start := -1
+	var b strings.Builder
+	inWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for i, r := range s {
+		switch {
+		case inWord(r):
+			if start < 0 {
+				start = i
+				b.Reset()
+			}
+			b.WriteRune(FoldRune(r))
+		case start >= 0 && (r == '\'' || r == '’'):
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+			if unicode.IsLetter(next) {
+				b.WriteRune('\'')
+				continue
+			}
+			out = append(out, WordSpan{Word: b.String(), Start: start, End: i})
+			start = -1
+		default:
+			if start >= 0 {
+				out = append(out, WordSpan{Word: b.String(), Start: start, End: i})
+				start = -1
+			}
+		}
+	}
+	if start >= 0 {
+		out = append(out, WordSpan{Word: b.String(), Start: start, End: len(s)})
+	}
+	return out
+}

@@ -59,3 +59,18 @@ func TestLooksGerman(t *testing.T) {
 	assert.True(t, LooksGerman("Die Rechnung ist nicht korrekt und wir können sie nicht bezahlen."))
 	assert.False(t, LooksGerman("The invoice is not correct and we cannot pay it."))
 }
+
+// WordSpans names each word where it stands, folded for comparison, an apostrophe between
+// letters kept inside the word and a typographic one read as the plain one.
+func TestWordSpans(t *testing.T) {
+	s := "Don’t LOG-in: e-mail us, 'quoted' 14 days."
+	var words []string
+	for _, w := range WordSpans(s) {
+		words = append(words, w.Word)
+		if got := Fold(s[w.Start:w.End]); got != w.Word {
+			t.Errorf("span %q at %d:%d folds to %q, want %q", s[w.Start:w.End], w.Start, w.End, got, w.Word)
+		}
+	}
+	want := []string{"don't", "log", "in", "e", "mail", "us", "quoted", "14", "days"}
+	assert.Equal(t, want, words)
+}

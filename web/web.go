@@ -23,6 +23,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -47,7 +48,7 @@ type Pages struct {
 var templates = sync.OnceValues(func() (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
 	for _, name := range []string{"home", "sidebar", "review", "admin", "login", "error"} {
-		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
+		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/quality.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("parse template %s: %w", name, err)
 		}
@@ -92,6 +93,8 @@ var funcs = template.FuncMap{
 		return state
 	},
 	"list": func(xs ...string) []string { return xs },
+	// criterion names a draft-quality rubric criterion for people.
+	"criterion": rubric.Label,
 }
 
 // Register adds the pages' routes to e. Every route is in the route table

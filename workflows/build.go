@@ -109,7 +109,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 	area := activities.Area(w.in.Bucket, evidence) // before the drafter's finds join the evidence
 	draft := llm.Answer{Abstain: true, Reply: drafts.NoEvidenceReply}
 	if len(evidence) > 0 { // nothing eligible: no model call can ground an answer
-		if err := w.modelStep(ctx, a.Generate, activities.GenerateInput{Ticket: ref, At: tc.At, Account: tc.Account, Evidence: evidence}).Get(ctx, &draft); err != nil {
+		if err := w.modelStep(ctx, a.Generate, activities.GenerateInput{Ticket: ref, At: tc.At, Account: tc.Account, Evidence: evidence, Bucket: w.in.Bucket}).Get(ctx, &draft); err != nil {
 			return err
 		}
 	}
@@ -139,6 +139,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 		Abstained: comp.Status == drafts.StatusAbstained, Note: comp.Note, Unanswered: draft.Unanswered, Claims: checks, Sentences: guarded.Sentences,
 		Bound: comp.Bound, Evidence: evidenceRefs(evidence), Scores: score.Scores, Unsupported: comp.Unsupported,
 		Confidence: score.Confidence, CreatedAt: workflow.Now(ctx),
+		Rubric: score.Rubric, Category: draft.Category, Reasoning: draft.Reasoning,
 	}
 	if err := w.save(ctx, &record, area); err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
 	"github.com/supportdraft/supportdraft/llm/openai"
+	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -49,7 +50,7 @@ func (h *harness) openFails(msg *string) {
 }
 
 func TestOpenAIGoodDraftIsKeptAndNothingButEligibilityFieldsLeaves(t *testing.T) {
-	good := llm.Answer{Reply: "Hi,\n\n" + windowQuote + "\n\nBest regards.",
+	good := llm.Answer{Category: "refunds", Reasoning: "Quoted the annual refund window.", Reply: "Hi,\n\n" + windowQuote + "\n\nBest regards.",
 		Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
 	h, srv := openAIHarness(t, llmtest.JSON(good))
 	testenv.SaveTicket(t, h.store, testenv.Ticket("O-1", 1, "pro", "eu", now, refundQuestion))
@@ -69,10 +70,16 @@ func TestOpenAIGoodDraftIsKeptAndNothingButEligibilityFieldsLeaves(t *testing.T)
 	assert.NotContains(t, body, "A-77", "the account ID never reaches the model")
 	assert.Contains(t, body, `"json_schema"`)
 	assert.Contains(t, body, `"strict":true`)
+	assert.Contains(t, body, `"enum":["refunds","cancellation"`, "category is limited to the triage buckets")
+	assert.Equal(t, "refunds", r.Category, "the model's category is kept with the draft")
+	assert.Equal(t, "Quoted the annual refund window.", r.Reasoning)
+	require.NotNil(t, r.Rubric, "every draft is scored against the rubric")
+	assert.Equal(t, 1.0, r.Rubric.Get(rubric.Formatting).Value(), "greeting, one paragraph, sign-off: %+v", r.Rubric.Get(rubric.Formatting).Findings)
 }
 
 func TestOpenAILiesAreStruckAndTheRestKept(t *testing.T) {
 	lie := llm.Answer{
+		Category: "refunds", Reasoning: "Quoted the annual refund window.",
 		Reply: "Hi,\n\n" + windowQuote + " You also have a 30-day refund window on every annual plan. Your account qualifies for a 20% loyalty credit.\n\nBest regards.",
 		Claims: []llm.Claim{
 			{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote},
@@ -104,7 +111,7 @@ func TestOpenAILiesAreStruckAndTheRestKept(t *testing.T) {
 }
 
 func TestOpenAIRateLimitAndServerErrorsAreRetriedByTemporal(t *testing.T) {
-	good := llm.Answer{Reply: windowQuote, Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
+	good := llm.Answer{Category: "refunds", Reasoning: "Quoted the annual refund window.", Reply: windowQuote, Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
 	h, srv := openAIHarness(t, llmtest.Error(429, "slow down"), llmtest.Error(500, "upstream"), llmtest.JSON(good))
 	testenv.SaveTicket(t, h.store, testenv.Ticket("O-3", 1, "pro", "eu", now, refundQuestion))
 	var opened workflows.DraftState
@@ -144,7 +151,7 @@ func TestOpenAIFailuresEndTheBuildWithAClearReason(t *testing.T) {
 // The account's name, carried on the ticket, never reaches the model: the wire holds
 // placeholders, and the agent's draft has the name back.
 func TestOpenAIWireHidesTheAccountsName(t *testing.T) {
-	good := llm.Answer{Reply: "Hi [NAME_1],\n\n" + windowQuote,
+	good := llm.Answer{Category: "refunds", Reasoning: "Quoted the annual refund window.", Reply: "Hi [NAME_1],\n\n" + windowQuote,
 		Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
 	h, srv := openAIHarness(t, llmtest.JSON(good))
 	tk := testenv.Ticket("O-5", 1, "pro", "eu", now, "Jane Doe here, from the finance team. "+refundQuestion+" Thanks, Jane")

@@ -59,7 +59,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	asks := customerAsks(bodies)
 	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
 	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
-		return abstention(german, missingNote(missing), missing), nil
+		return describe(abstention(german, missingNote(missing), missing), req), nil
 	}
 	q := analyseQuestion(req.Subject, bodies, req.Evidence)
 	scope := newAccountScope(req.Account, req.Evidence)
@@ -76,7 +76,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 	picks := pickSentences(used, scope)
 	if len(picks) == 0 { // nothing relevant enough: what was asked is the whole question
-		return abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), nil
+		return describe(abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), req), nil
 	}
 	cited := map[string]bool{}
 	for _, p := range picks {
@@ -98,7 +98,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
 	ans := &llm.Answer{Reply: reply, Claims: claims}
-	return judgeAnswer(ans, german, asks, citedSections(req.Evidence, cited), req.Evidence), nil
+	return describe(judgeAnswer(ans, german, asks, citedSections(req.Evidence, cited), req.Evidence), req), nil
 }
 
 func abstainReply(german bool) string {

@@ -30,7 +30,7 @@ func (a Answerable) Write(ctx context.Context, req llm.Request) (*llm.Answer, er
 	asks := customerAsks(req.CustomerBodies())
 	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
 	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
-		return abstention(german, missingNote(missing), missing), nil
+		return describe(abstention(german, missingNote(missing), missing), req), nil
 	}
 	ans, err := a.Writer.Write(ctx, req)
 	if err != nil || ans.Abstain {
@@ -43,5 +43,9 @@ func (a Answerable) Write(ctx context.Context, req llm.Request) (*llm.Answer, er
 		}
 	}
 	evidence := append(req.Evidence[:len(req.Evidence):len(req.Evidence)], ans.Found...)
-	return judgeAnswer(ans, german, asks, citedSections(evidence, cited), evidence), nil
+	judged := judgeAnswer(ans, german, asks, citedSections(evidence, cited), evidence)
+	if judged != ans { // the model's answer became an abstention: its reasoning no longer holds
+		return describe(judged, req), nil
+	}
+	return judged, nil
 }

@@ -38,7 +38,7 @@ func TestWriterParsesStructuredOutput(t *testing.T) {
 	d, srv := newDrafter(t, 0, nil)
 	srv.Chat(llmtest.JSON(map[string]any{
 		"reply":   "Hi,\n\nAnnual plans can be refunded in full within 14 days of purchase.",
-		"abstain": false,
+		"abstain": false, "category": "refunds", "reasoning": "Quoted the refund window.",
 		"claims": []any{map[string]any{
 			"sentence":  "Annual plans can be refunded in full within 14 days of purchase.",
 			"chunk_ids": []string{refundChunk},
@@ -65,9 +65,9 @@ func TestWriterPassesLiesThrough(t *testing.T) {
 	invented := "Annual plans come with a 30-day refund window."
 	madeUpQuote := "Customers may request a refund within 30 days."
 	srv.Chat(
-		llmtest.JSON(map[string]any{"reply": "Hi,\n\n" + invented, "abstain": false,
+		llmtest.JSON(map[string]any{"reply": "Hi,\n\n" + invented, "abstain": false, "category": "refunds", "reasoning": "Quoted the refund window.",
 			"claims": []any{map[string]any{"sentence": invented, "chunk_ids": []string{refundChunk}, "quote": madeUpQuote}}}),
-		llmtest.JSON(map[string]any{"reply": "Hi,\n\nRefunds are instant.", "abstain": false,
+		llmtest.JSON(map[string]any{"reply": "Hi,\n\nRefunds are instant.", "abstain": false, "category": "refunds", "reasoning": "Quoted the refund window.",
 			"claims": []any{map[string]any{"sentence": "Refunds are instant.", "chunk_ids": []string{"billing/made-up@9#nowhere"}, "quote": "Refunds are instant."}}}),
 	)
 	ctx := context.Background()
@@ -98,8 +98,8 @@ func TestWriterMalformedOutput(t *testing.T) {
 		{"not JSON", llmtest.Reply{Content: `{"reply": "Hi", "abstain": fals`}, "invalid character"},
 		{"wrong type", llmtest.Reply{Content: `{"reply": "Hi", "abstain": "no", "claims": []}`}, "cannot unmarshal"},
 		{"missing field", llmtest.Reply{Content: `{"reply": "Hi", "abstain": false}`}, `missing "claims"`},
-		{"claim without quote", llmtest.Reply{Content: `{"reply": "Hi", "abstain": false, "claims": [{"sentence": "x", "chunk_ids": []}]}`}, "claim 0"},
-		{"empty reply", llmtest.Reply{Content: `{"reply": " ", "abstain": false, "claims": []}`}, "empty reply"},
+		{"claim without quote", llmtest.Reply{Content: `{"reply": "Hi", "abstain": false, "category": "refunds", "reasoning": "r", "claims": [{"sentence": "x", "chunk_ids": []}]}`}, "claim 0"},
+		{"empty reply", llmtest.Reply{Content: `{"reply": " ", "abstain": false, "category": "refunds", "reasoning": "Quoted the refund window.", "claims": []}`}, "empty reply"},
 		{"truncated", llmtest.Reply{Content: `{"reply": "Hi`, FinishReason: "length"}, "truncated"},
 		{"no content", llmtest.Reply{}, "empty content"},
 	}
@@ -134,7 +134,7 @@ func TestOpenAIErrorsAreClassifiedWithoutHiddenRetries(t *testing.T) {
 	srv.Chat(
 		llmtest.Error(http.StatusTooManyRequests, "rate limited"),
 		llmtest.Error(http.StatusInternalServerError, "upstream exploded"),
-		llmtest.JSON(map[string]any{"reply": "Hi", "abstain": true, "claims": []any{}}),
+		llmtest.JSON(map[string]any{"reply": "Hi", "abstain": true, "category": "refunds", "reasoning": "Nothing answers it.", "claims": []any{}}),
 		llmtest.Error(http.StatusBadRequest, "invalid schema"),
 		llmtest.Error(http.StatusUnauthorized, "bad key"),
 		llmtest.Error(http.StatusRequestTimeout, "slow"),
@@ -196,7 +196,7 @@ func TestWriterToolUse(t *testing.T) {
 	srv.Chat(
 		llmtest.Call("call_1", "search_policy", `{"query": "upgrade proration"}`),
 		llmtest.Call("call_2", "search_policy", `{"query": "payment methods"}`),
-		llmtest.JSON(map[string]any{"reply": "Hi,\n\nUpgrades mid-cycle are charged pro rata for the remaining days.", "abstain": false,
+		llmtest.JSON(map[string]any{"reply": "Hi,\n\nUpgrades mid-cycle are charged pro rata for the remaining days.", "abstain": false, "category": "refunds", "reasoning": "Quoted the refund window.",
 			"claims": []any{map[string]any{"sentence": "Upgrades mid-cycle are charged pro rata for the remaining days.",
 				"chunk_ids": []string{extra.ChunkID}, "quote": "Upgrades mid-cycle are charged pro rata for the remaining days."}}}),
 	)
@@ -265,7 +265,7 @@ func TestOpenAIDraftRequestOnTheWire(t *testing.T) {
 	}
 	req := llm.RequestFromTicket(tk, llmtest.Evidence(t, "evidence.json"))
 	d, srv := newDrafter(t, 0, nil)
-	srv.Chat(llmtest.JSON(map[string]any{"reply": "Hi", "abstain": true, "claims": []any{}}))
+	srv.Chat(llmtest.JSON(map[string]any{"reply": "Hi", "abstain": true, "category": "refunds", "reasoning": "Nothing answers it.", "claims": []any{}}))
 	_, err := d.Write(context.Background(), req)
 	require.NoError(t, err)
 
@@ -282,7 +282,7 @@ func TestOpenAIDraftRequestOnTheWire(t *testing.T) {
 	require.NoError(t, json.Unmarshal(reqs[0].Body, &body))
 	assert.Equal(t, "draft-model", body["model"])
 	schema := assertStrictSchema(t, body, "support_draft")
-	assert.ElementsMatch(t, []any{"reply", "abstain", "claims"}, schema["required"])
+	assert.ElementsMatch(t, []any{"reply", "abstain", "claims", "category", "reasoning"}, schema["required"])
 	assert.NotContains(t, strings.ToLower(wire[strings.Index(wire, `"response_format"`):]), "confidence")
 }
 
@@ -322,7 +322,7 @@ func TestWriterUsesRequestSearcher(t *testing.T) {
 	d, srv := newDrafter(t, 1, nil)
 	srv.Chat(
 		llmtest.Call("call_1", "search_policy", `{"query": "refund"}`),
-		llmtest.JSON(map[string]any{"reply": "Hi", "abstain": true, "claims": []any{}}),
+		llmtest.JSON(map[string]any{"reply": "Hi", "abstain": true, "category": "refunds", "reasoning": "Nothing answers it.", "claims": []any{}}),
 	)
 	req := refundRequest(t)
 	called := 0
@@ -340,7 +340,7 @@ func TestWriterUsesRequestSearcher(t *testing.T) {
 func TestAnswerableAbstainsBeforeAskingTheModel(t *testing.T) {
 	t.Parallel()
 	d, srv := newDrafter(t, 0, nil)
-	srv.Chat(llmtest.JSON(map[string]any{"reply": "Hi,\n\nYes, we accept Bitcoin and USDC.", "abstain": false,
+	srv.Chat(llmtest.JSON(map[string]any{"reply": "Hi,\n\nYes, we accept Bitcoin and USDC.", "abstain": false, "category": "refunds", "reasoning": "Quoted the refund window.",
 		"claims": []any{map[string]any{"sentence": "Yes, we accept Bitcoin and USDC.", "chunk_ids": []string{"billing/payment-methods@3#accepted-methods"},
 			"quote": "We accept Visa, Mastercard and American Express."}}}))
 	req := llmtest.CustomerRequest("Crypto", "Can we pay in Bitcoin or USDC?", llmtest.ProEU, llmtest.Evidence(t, "evidence.json"))
@@ -365,9 +365,9 @@ func TestAnswerableAbstainsOnAReplyAboutSomethingElse(t *testing.T) {
 	offTopic := "Invoices are issued in the currency of the billing country."
 	d, srv := newDrafter(t, 0, nil)
 	srv.Chat(
-		llmtest.JSON(map[string]any{"reply": "Hi,\n\n" + offTopic, "abstain": false,
+		llmtest.JSON(map[string]any{"reply": "Hi,\n\n" + offTopic, "abstain": false, "category": "refunds", "reasoning": "Quoted the refund window.",
 			"claims": []any{map[string]any{"sentence": offTopic, "chunk_ids": []string{"billing/invoices@2#downloading-invoices"}, "quote": offTopic}}}),
-		llmtest.JSON(map[string]any{"reply": "Hi,\n\nAnnual plans can be refunded in full within 14 days of purchase.", "abstain": false,
+		llmtest.JSON(map[string]any{"reply": "Hi,\n\nAnnual plans can be refunded in full within 14 days of purchase.", "abstain": false, "category": "refunds", "reasoning": "Quoted the refund window.",
 			"claims": []any{map[string]any{"sentence": "Annual plans can be refunded in full within 14 days of purchase.",
 				"chunk_ids": []string{refundChunk}, "quote": "Annual plans can be refunded in full within 14 days of purchase."}}}),
 	)

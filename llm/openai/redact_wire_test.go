@@ -23,7 +23,7 @@ func TestOpenAIDraftWireIsRedacted(t *testing.T) {
 		Messages: []ticket.Message{{Author: "customer", Body: "Card 4111 1111 1111 1111 was charged. Call me on +44 20 7946 0958 " +
 			"or refund to DE89 3704 0044 0532 0130 00. Mail: jane.doe@example.com. Can we get a refund?"}}}
 	d, srv := newDrafter(t, 0, nil)
-	srv.Chat(llmtest.JSON(map[string]any{"reply": "We will reply to [EMAIL_1] within 14 days.", "abstain": false, "claims": []any{}}))
+	srv.Chat(llmtest.JSON(map[string]any{"reply": "We will reply to [EMAIL_1] within 14 days.", "abstain": false, "category": "refunds", "reasoning": "Quoted the window.", "claims": []any{}}))
 	draft, err := d.Write(context.Background(), llm.RequestFromTicket(tk, llmtest.Evidence(t, "evidence.json")))
 	require.NoError(t, err)
 	assert.Equal(t, "We will reply to jane.doe@example.com within 14 days.", draft.Reply, "placeholders are restored for the agent")

@@ -57,12 +57,12 @@ func searchTool() (openai.ChatCompletionToolUnionParam, error) {
 // tools, so the model has to commit to a structured answer. Counting turns as well as
 // searches bounds the loop even for a model that only ever calls unknown tools: at most
 // d.rounds+1 requests.
-func (d *Writer) draftWithTools(ctx context.Context, params openai.ChatCompletionNewParams, given []policy.Evidence, search llm.Searcher) (*llm.Answer, error) {
+func (d *Writer) draftWithTools(ctx context.Context, params openai.ChatCompletionNewParams, req llm.Request, search llm.Searcher) (*llm.Answer, error) {
 	tool, err := searchTool()
 	if err != nil {
 		return nil, err
 	}
-	seen := dedupEvidence(nil, given...)
+	seen := dedupEvidence(nil, req.Evidence...)
 	known := len(seen) // seen[known:] is what the searches found
 	searches := 0
 	for turn := 0; ; turn++ {
@@ -80,7 +80,7 @@ func (d *Writer) draftWithTools(ctx context.Context, params openai.ChatCompletio
 			return nil, fmt.Errorf("draft with %s: %w", d.model, err)
 		}
 		if len(msg.ToolCalls) == 0 {
-			return finishDraft(d.model, msg, finish, seen[known:])
+			return finishDraft(d.model, req, msg, finish, seen[known:])
 		}
 		if !offer {
 			return nil, fmt.Errorf("draft with %s: %w", d.model, malformed("tool call on the final turn, where no tools were offered"))
