@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/supportdraft/supportdraft/agent"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 func TestPrintDraftShowsQuality(t *testing.T) {
 	reply := "Hi,\n\nRefunds take 5 days.\n\nBest regards."
 	scores := rubric.Default().Score(reply)
-	v := workflows.NewDraftView(&drafts.Saved{TicketID: "T-1", Revision: 1, Iteration: 1, Status: drafts.StatusReady,
+	v := workflows.NewDraftView(agent.Default, &drafts.Saved{TicketID: "T-1", Revision: 1, Iteration: 1, Status: drafts.StatusReady,
 		Reply: reply, Rubric: &scores, Category: "refunds", Reasoning: "Quoted the refund timing."})
 	var out strings.Builder
 	printDraft(&out, v)
