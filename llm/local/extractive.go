@@ -118,7 +118,6 @@ type question struct {
 	weight map[string]float64
 	focus  map[string]bool   // stems of the subject and of the asking sentences
 	kinds  quantityKind      // the kinds of number it asks for; 0 when it asks for none
-	steps  bool              // it asks how to do something (asksSteps)
 	topics map[string]string // subject terms it names (billing period, item, segment, tax)
 }
 
@@ -148,7 +147,6 @@ func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence
 		q.focus[st] = true
 	}
 	q.kinds = askedKinds(strings.Join(asking, "\n"))
-	q.steps = asksSteps(asking)
 	chunkStems := make([]map[string]bool, len(evidence))
 	for i, ev := range evidence {
 		chunkStems[i] = text.StemSet(ev.Title + "\n" + ev.Text)

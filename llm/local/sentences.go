@@ -62,9 +62,6 @@ func pickSentences(chunks []rankedChunk, scope accountScope) []pick {
 			if statesKind(s, q.kinds) {
 				score += 0.3
 			}
-			if q.steps && isStep(s) {
-				score += stepBonus
-			}
 			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, score: score, extra: rc.extra})
 		}
 	}
@@ -109,12 +106,6 @@ func pickSentences(chunks []rankedChunk, scope accountScope) []pick {
 	})
 	return picks
 }
-
-// stepBonus lifts a step ("Go to the Subscription section and click Cancel plan.") when
-// the customer asks how to do something: of sentences sharing as many question words, the
-// one that tells them what to do answers. Half the lift of a number of the kind asked for,
-// because a step sentence is read from its form alone.
-const stepBonus = 0.15
 
 // sentenceShare is how close to a chunk's best sentence another must score to be quoted too.
 const sentenceShare = 0.6
