@@ -276,7 +276,20 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 		}
 		out = append(out, rankedChunk{ev: ev, order: i, relevance: rel, standing: standing, covers: covers, asked: q})
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].standing > out[b].standing })
+	// The fused order decides only between sections that match about as well: retrieval
+	// reads the whole message, backstory and pasted instructions included, where relevance
+	// weighs the asking clauses, so a section far less relevant never overtakes.
+	best := 0.0
+	for _, rc := range out {
+		best = max(best, rc.relevance)
+	}
+	close := func(rc rankedChunk) bool { return rc.relevance >= closeShare*best }
+	sort.SliceStable(out, func(a, b int) bool {
+		if close(out[a]) != close(out[b]) {
+			return close(out[a])
+		}
+		return out[a].standing > out[b].standing
+	})
 	return out
 }
 
@@ -403,3 +416,7 @@ const (
 	relevanceRankHalf = 20.0
 	orderRankHalf     = 4.0
 )
+
+// closeShare is how close to the best relevance a section must come for the fused order
+// to decide between them.
+const closeShare = 0.8
