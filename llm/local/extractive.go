@@ -283,10 +283,10 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 	for _, rc := range out {
 		best = max(best, rc.relevance)
 	}
-	close := func(rc rankedChunk) bool { return rc.relevance >= closeShare*best }
+	contends := func(rc rankedChunk) bool { return rc.relevance >= closeShare*best }
 	sort.SliceStable(out, func(a, b int) bool {
-		if close(out[a]) != close(out[b]) {
-			return close(out[a])
+		if contends(out[a]) != contends(out[b]) {
+			return contends(out[a])
 		}
 		return out[a].standing > out[b].standing
 	})
