@@ -60,7 +60,11 @@ type Case struct {
 	FactsFound           int      `json:"facts_found"`
 	MissingFacts         []string `json:"missing_facts,omitempty"`
 	Violations           []string `json:"violations,omitempty"`
-	Error                string   `json:"error,omitempty"`
+	// Reply and Note are the draft as the agent would see it, so a miss can be read
+	// (which sentence was quoted, what the abstention note named) without a replay.
+	Reply string `json:"reply,omitempty"`
+	Note  string `json:"note,omitempty"`
+	Error string `json:"error,omitempty"`
 	// Rubric is the draft's quality score per rubric criterion; null for a criterion
 	// nothing scored (human-sounding without a judge model).
 	Rubric map[string]*float64 `json:"rubric,omitempty"`
@@ -109,6 +113,7 @@ func Assess(o Outcome, src *Sources) Case {
 	}
 	at, account := t.UpdatedAt, t.Account.Eligibility()
 	c.Confidence, c.abstained = r.Confidence, r.Abstained
+	c.Reply, c.Note = r.Reply, r.Note
 	c.RawConfidence = drafts.Confidence(r.Scores, r.Unsupported)
 	if r.Rubric != nil {
 		c.Rubric = map[string]*float64{}

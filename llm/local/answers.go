@@ -132,9 +132,15 @@ func clauseTopicStems(clause string) []string {
 
 // askingWords are the stems of the phrases that ask for a kind of quantity ("timeline",
 // "deadline", "how long"): they say what type of answer a clause wants, not its subject.
+// A "what …" phrase is left out: in "Do you have a switching discount?" or "what discount
+// do we get?" the noun is what the clause asks about, and dropping it left the clause
+// without a subject to judge.
 var askingWords = func() map[string]bool {
 	set := map[string]bool{}
 	for _, a := range numberAsks {
+		if strings.HasPrefix(a.phrase, " what ") {
+			continue
+		}
 		for _, st := range text.ContentStems(a.phrase) {
 			set[st] = true
 		}

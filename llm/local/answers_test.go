@@ -93,3 +93,22 @@ func TestExtractiveNamesTheClauseNoQuotedSectionAnswers(t *testing.T) {
 		t.Errorf("unanswered %+v, note %q: want the loyalty question named", d.Unanswered, d.Note)
 	}
 }
+
+// The noun of a "what …" phrase is what a clause asks about, not the way it asks: a
+// question about a switching discount (help-center ticket wording) keeps "discount" in
+// its subject, so a section on another discount is judged against it.
+func TestWhatPhraseNounStaysInTheSubject(t *testing.T) {
+	t.Parallel()
+	for clause, want := range map[string]string{
+		"Do you have a switching discount for customers coming from GA?": "discount",
+		"What discount do nonprofits get on yearly billing?":             "discount",
+	} {
+		got := clauseTopicStems(clause)
+		if !slices.Contains(got, want) {
+			t.Errorf("clauseTopicStems(%q) = %v, want %q among them", clause, got, want)
+		}
+	}
+	if got := clauseTopicStems("What's the deadline for the refund request?"); slices.Contains(got, "deadlin") {
+		t.Errorf("asking words are still not the subject: %v", got)
+	}
+}

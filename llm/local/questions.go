@@ -33,7 +33,7 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 		q.topics = scope.topics(a)
 		for _, rc := range rankEvidence(q, evidence, scope) {
 			if rc.relevance < threshold {
-				break
+				continue
 			}
 			if !isChosen(chosen, rc.ev.ChunkID) {
 				rc.extra = true
