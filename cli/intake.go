@@ -34,7 +34,7 @@ func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) erro
 	}
 	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
 		NotifySlack: cfg.SlackChannel != ""}
-	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg),
+	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg, nil),
 		Retriever: st.Activities().Retriever, StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
 	return nil
 }
@@ -110,7 +110,7 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 				return usageError{err}
 			}
 			st, err := intakereplay.StartStack(cmd.Context(), intakereplay.StackOptions{DatabaseURL: cfg.DatabaseURL,
-				TemporalAddress: cfg.TemporalAddress, Rules: rules, Support: support, Triager: providers.Triager(cfg), Draft: draft, Corpus: corpus})
+				TemporalAddress: cfg.TemporalAddress, Rules: rules, Support: support, Triager: providers.Triager(cfg, nil), Draft: draft, Corpus: corpus})
 			if err != nil {
 				return err
 			}

@@ -37,8 +37,9 @@ func Query(m *Message) string {
 	return m.Subject + "\n" + stripQuoted(m.Body)
 }
 
-// Ground weighs t against the eligible sections closest to the message (evidence).
-func Ground(t *Triage, m *Message, evidence []policy.Evidence) *Triage {
+// Ground weighs t against the eligible sections closest to the message (evidence), naming
+// the bucket from the agent's set (nil: the default agent's).
+func Ground(t *Triage, m *Message, evidence []policy.Evidence, buckets BucketSet) *Triage {
 	if t == nil || !t.NeedsResponse || t.Bucket != BucketNotBilling || len(evidence) == 0 {
 		return t
 	}
@@ -48,7 +49,7 @@ func Ground(t *Triage, m *Message, evidence []policy.Evidence) *Triage {
 	}
 	out := *t
 	out.Unsure = true
-	if b := sectionBucket(ev); b != "" {
+	if b := sectionBucket(ev, buckets); b != "" {
 		out.Bucket = b
 	}
 	out.Reason = fmt.Sprintf("%s; but eligible policy %s holds %.0f%% of it (%s): drafted for review", t.Reason,
@@ -94,35 +95,20 @@ func closestSection(query string, evidence []policy.Evidence) (policy.Evidence, 
 	return best, bestShare, bestShared
 }
 
-// bucketWords are the words that name each billing bucket, as a policy's area or title
-// would: the buckets' own names.
-var bucketWords = []struct {
-	bucket string
-	words  string
-}{
-	{BucketRefunds, "refund refunds"},
-	{BucketCancellation, "cancel cancellation cancelling"},
-	{BucketPaymentFailed, "failed payment payments"},
-	{BucketInvoiceTax, "invoice invoices tax taxes"},
-	{BucketPricingDiscounts, "pricing price prices discount discounts"},
-	{BucketPlanChange, "upgrade downgrade change changes"},
-	{BucketAccountData, "data"},
-}
-
-// sectionBucket is the bucket whose name words the section's area and title share most;
-// "" when none.
-func sectionBucket(ev policy.Evidence) string {
+// sectionBucket is the bucket of buckets whose policy words the section's area and title
+// share most; "" when none.
+func sectionBucket(ev policy.Evidence, buckets BucketSet) string {
 	have := text.StemSet(ev.Area + "\n" + ev.Title)
 	best, bestN := "", 0
-	for _, b := range bucketWords {
+	for _, b := range buckets.topics() {
 		n := 0
-		for st := range text.StemSet(b.words) {
+		for st := range text.StemSet(b.PolicyWords) {
 			if have[st] {
 				n++
 			}
 		}
 		if n > bestN {
-			best, bestN = b.bucket, n
+			best, bestN = b.Name, n
 		}
 	}
 	return best

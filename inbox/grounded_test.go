@@ -33,7 +33,7 @@ func TestGroundDraftsForReviewWhatPolicyAnswers(t *testing.T) {
 	if tr.Bucket != BucketNotBilling {
 		t.Fatalf("the classifier put the quota question in %q; the test needs a message its cues miss", tr.Bucket)
 	}
-	got := Ground(tr, billing, practiceSections)
+	got := Ground(tr, billing, practiceSections, nil)
 	if !got.Unsure || !strings.Contains(got.Reason, "going-over-the-quota") {
 		t.Errorf("grounded triage = %+v, want unsure (drafted for review) citing the quota section", got)
 	}
@@ -43,7 +43,7 @@ func TestGroundDraftsForReviewWhatPolicyAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Ground(tr, product, practiceSections); got.Unsure || got.Bucket != BucketNotBilling {
+	if got := Ground(tr, product, practiceSections, nil); got.Unsure || got.Bucket != BucketNotBilling {
 		t.Errorf("grounded triage of a product question = %+v, want not billing, not unsure", got)
 	}
 }
@@ -58,7 +58,7 @@ func TestSectionBucketReadsAreaAndTitle(t *testing.T) {
 		{practiceSections[3], BucketPaymentFailed},
 		{practiceSections[0], ""},
 	} {
-		if got := sectionBucket(c.ev); got != c.want {
+		if got := sectionBucket(c.ev, nil); got != c.want {
 			t.Errorf("sectionBucket(%s) = %q, want %q", c.ev.ChunkID, got, c.want)
 		}
 	}

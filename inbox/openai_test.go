@@ -36,7 +36,7 @@ func TestOpenAITriageThroughTheFakeServer(t *testing.T) {
 			t.Parallel()
 			srv := llmtest.New(t)
 			srv.Chat(tc.reply)
-			tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini")
+			tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini", nil)
 			got, err := tr.Triage(context.Background(), msg)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
@@ -73,7 +73,7 @@ func TestOpenAITriageThroughTheFakeServer(t *testing.T) {
 				t.Fatal(err)
 			}
 			if body.Model != "triage-mini" || body.ResponseFormat.Type != "json_schema" || !body.ResponseFormat.JSONSchema.Strict ||
-				len(body.ResponseFormat.JSONSchema.Schema.Properties["bucket"].Enum) != len(inbox.Buckets) {
+				len(body.ResponseFormat.JSONSchema.Schema.Properties["bucket"].Enum) != len(inbox.DefaultBuckets().Names()) {
 				t.Fatalf("request is not strict structured output with the bucket enum: %s", reqs[0].Body)
 			}
 			if strings.Contains(string(reqs[0].Body), "A-77") || strings.Contains(string(reqs[0].Body), "ana@") {
@@ -92,7 +92,7 @@ func TestOpenAITriageWireIsRedacted(t *testing.T) {
 		Body:    "Hi, this is Ana Lopez. Call me on +49 170 1234567 or write to ana.lopez@customer.example. My card 4111-1111-1111-1111 was charged twice. Thanks, Ana"}
 	srv := llmtest.New(t)
 	srv.Chat(llmtest.JSON(map[string]any{"needs_response": true, "bucket": "refunds", "reason": "double charge"}))
-	tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini")
+	tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini", nil)
 	if _, err := tr.Triage(context.Background(), msg); err != nil {
 		t.Fatal(err)
 	}
