@@ -16,9 +16,9 @@ import (
 // evalFlags are the eval command's flags.
 type evalFlags struct {
 	agent, corpus, tickets, jsonOut, htmlOut, reviews string
-	limit, concurrency                         int
-	maxStale, maxUnsupported                   float64
-	noProgress                                 bool
+	limit, concurrency                                int
+	maxStale, maxUnsupported                          float64
+	noProgress                                        bool
 }
 
 func newEvalCmd() *cobra.Command {
