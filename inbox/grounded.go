@@ -22,9 +22,13 @@ const TriageK = 10
 
 // A section is evidence that a message is about what it covers when it shares at least
 // minShared specific words with it (held by some retrieved sections, not all) and either
-// holds minShare of the message's words by weight or shares manyShared specific words: a
-// product question shares a word or two with billing policy ("backup", "workspace"), a
-// chatty billing question several of the section's own ("charged", "billing period").
+// holds minShare of the message's words by weight, shares manyShared specific words, or
+// finds minShared of them in its document's title or its heading: a product question
+// shares a word or two with billing policy ("backup", "workspace"), a chatty billing
+// question several of the section's own ("charged", "billing period"), and a title or
+// heading names what a section is about, as the lexical arm weighs it (title > heading >
+// body), so two of its words rarely meet in a message by chance ("holder name" beside
+// "Name mismatch" of "Failed and returned payouts").
 const (
 	minShare   = 0.5
 	minShared  = 2
@@ -44,7 +48,7 @@ func Ground(t *Triage, m *Message, evidence []policy.Evidence, buckets BucketSet
 		return t
 	}
 	ev, share, shared := closestSection(Query(m), evidence)
-	if len(shared) < minShared || (share < minShare && len(shared) < manyShared) {
+	if len(shared) < minShared || (share < minShare && len(shared) < manyShared && titled(ev, shared) < minShared) {
 		return t
 	}
 	out := *t
@@ -93,6 +97,22 @@ func closestSection(query string, evidence []policy.Evidence) (policy.Evidence, 
 	}
 	sort.Strings(bestShared)
 	return best, bestShare, bestShared
+}
+
+// titled counts the stems of shared that the section's document title or heading holds.
+func titled(ev policy.Evidence, shared []string) int {
+	names := ev.Title
+	if line, _, _ := strings.Cut(ev.Text, "\n"); strings.HasSuffix(ev.ChunkID, "#"+policy.Slug(line)) {
+		names += "\n" + line
+	}
+	have := text.StemSet(names)
+	n := 0
+	for _, st := range shared {
+		if have[st] {
+			n++
+		}
+	}
+	return n
 }
 
 // sectionBucket is the bucket of buckets whose policy words the section's area and title
