@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -95,7 +96,8 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).
 prints it on the report. A sample agent (evals/agents/ID/agent.yaml) brings its own
 messages.jsonl, rules, corpus/, support addresses and triage buckets, so
 "intake replay --agent payments" needs no other flag; --messages, --rules and --corpus
-still override its files.`,
+still override its files. The default agent (billing) needs no sample: its buckets are
+built in and the flags name its files.`,
 		Example: `  supportdraft intake replay --messages evals/messages.jsonl --rules evals/rules.yaml --corpus evals/corpus
   supportdraft intake replay --agent payments
   SUPPORTDRAFT_SUPPORT_ADDRESSES=billing@quokka.example supportdraft intake replay --messages set.jsonl --json`,
@@ -111,14 +113,18 @@ still override its files.`,
 					return usagef("--agent: %v", err)
 				}
 				ctx = agent.With(ctx, agentID)
+				// The default agent needs no sample: its buckets are built in and the
+				// flags name its files. Another agent's buckets come only from its sample.
 				sample, err := evals.FindSample(".", agentID)
-				if err != nil {
+				switch {
+				case err == nil:
+					messages = cmp.Or(messages, sample.Messages())
+					rulesFile = cmp.Or(rulesFile, sample.Rules)
+					corpus = cmp.Or(corpus, sample.Corpus())
+					addresses, buckets = sample.Addresses, sample.Buckets
+				case !errors.Is(err, evals.ErrNoSample) || agentID != agent.Default:
 					return usagef("--agent: %v", err)
 				}
-				messages = cmp.Or(messages, sample.Messages())
-				rulesFile = cmp.Or(rulesFile, sample.Rules)
-				corpus = cmp.Or(corpus, sample.Corpus())
-				addresses, buckets = sample.Addresses, sample.Buckets
 			}
 			if messages == "" {
 				return usagef("--messages is required without a sample --agent")

@@ -45,15 +45,19 @@ type sampleFile struct {
 	Buckets         inbox.BucketSet `yaml:"buckets"`
 }
 
+// ErrNoSample is the error FindSample wraps for an agent with no sample.
+var ErrNoSample = errors.New("no sample")
+
 // FindSample loads the sample agent id from SamplesDir under root (the repository's
-// root, where the commands run). An agent with no sample there is an error that says so.
+// root, where the commands run). An agent with no sample there is an error wrapping
+// ErrNoSample.
 func FindSample(root, id string) (*Sample, error) {
 	if err := agent.CheckID(id); err != nil {
 		return nil, err
 	}
 	dir := filepath.Join(root, SamplesDir, id)
 	if _, err := os.Stat(filepath.Join(dir, "agent.yaml")); errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("agent %q has no sample under %s: name its files with flags", id, filepath.Join(root, SamplesDir))
+		return nil, fmt.Errorf("agent %q has %w under %s: name its files with flags", id, ErrNoSample, filepath.Join(root, SamplesDir))
 	}
 	return LoadSample(dir)
 }

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 
@@ -84,25 +83,6 @@ var defaultBuckets = func() BucketSet {
 
 // DefaultBuckets is the default agent's (billing's) set.
 func DefaultBuckets() BucketSet { return defaultBuckets }
-
-// LoadBuckets reads a file whose `buckets:` section is a bucket set (an agent file, or a
-// file of the set alone); other keys are the caller's to check. Errors name the file.
-func LoadBuckets(file string) (BucketSet, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, fmt.Errorf("buckets: %w", err)
-	}
-	var doc struct {
-		Buckets BucketSet `yaml:"buckets"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("buckets in %s: %s", file, yaml.FormatError(err, false, false))
-	}
-	if err := doc.Buckets.Check(); err != nil {
-		return nil, fmt.Errorf("buckets in %s: %w", file, err)
-	}
-	return doc.Buckets, nil
-}
 
 // ParseBuckets parses a document holding only `buckets: [{name, policy_words, cues}]`,
 // refusing unknown keys, and checks the set.
