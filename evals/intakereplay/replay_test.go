@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/supportdraft/supportdraft/evals"
-	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/evals/intakereplay"
+	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/internal/testdb"
 )
 
