@@ -76,7 +76,7 @@ func New(s *store.Store, p providers.Set, vocab *guard.Vocabulary) *Activities {
 		Sources:     sources.New(s, vocab),
 		K:           DefaultK,
 		Rubric:      rubric.Default(),
-		Categories:  inbox.Buckets,
+		Categories:  inbox.DefaultBuckets().Names(),
 	}
 }
 

@@ -27,6 +27,9 @@ type Intake struct {
 	Rules   *inbox.Rules
 	Support *inbox.Support
 	Triager inbox.Triager
+	// Buckets is the agent's triage set the Triager sorts into (nil: the default
+	// agent's); Ground names a rescued message's bucket from it.
+	Buckets inbox.BucketSet
 	// Retriever reads a message the triager calls not billing against the eligible policy
 	// (inbox.Ground); nil leaves the triager's answer as it is.
 	Retriever *retrieval.Retriever
@@ -99,7 +102,7 @@ func (a *Intake) Triage(ctx context.Context, ref MessageRef) (*inbox.Triage, err
 		activity.GetLogger(ctx).Warn("triage: eligible retrieval failed; the triager's answer stands", "message", m.MessageID, "error", err)
 		return t, nil
 	}
-	return inbox.Ground(t, m, evidence), nil
+	return inbox.Ground(t, m, evidence, a.Buckets), nil
 }
 
 // OpenDraftInput asks for a surviving message's draft.

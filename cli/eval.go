@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/evals"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/rubric"
@@ -14,16 +16,16 @@ import (
 
 // evalFlags are the eval command's flags.
 type evalFlags struct {
-	corpus, tickets, jsonOut, htmlOut, reviews string
-	limit, concurrency                         int
-	maxStale, maxUnsupported                   float64
-	noProgress                                 bool
+	agent, corpus, tickets, jsonOut, htmlOut, reviews string
+	limit, concurrency                                int
+	maxStale, maxUnsupported                          float64
+	noProgress                                        bool
 }
 
 func newEvalCmd() *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval --corpus DIR --tickets FILE.jsonl",
+		Use:   "eval --corpus DIR --tickets FILE.jsonl | eval --agent ID",
 		Short: "Replay a labelled ticket set at each ticket's own time and measure the drafts",
 		Long: `eval replays every ticket of a labelled set through the same Temporal workflow and
 activities that draft for agents, at the ticket's updated_at, against the corpus as it stood
@@ -69,6 +71,11 @@ refitted with supportdraft calibrate); expected_calibration_error is the mapping
 raw_expected_calibration_error the raw score's, and the table names the sets the mapping
 was fitted on: on any other set both are out of sample.
 
+--agent runs the eval for that agent (its context carries the agent down to the store,
+which keeps each agent's rows apart) and prints the agent on the figures. A sample agent
+(evals/agents/ID/agent.yaml) needs no other flag: its corpus/ and tickets.jsonl are the
+defaults, and --corpus or --tickets still override them.
+
 --reviews compares a QA reviewer's labels with the automatic ones, per label, with
 Cohen's kappa. Its lines are {"ticket_id": "...", "label": "grounded", "note": "..."}.
 
@@ -88,6 +95,9 @@ checked, so a failing run can still be read.`,
   supportdraft eval --corpus evals/corpus --tickets evals/tickets.jsonl --limit 80 \
       --max-stale 0 --max-unsupported 0.01 --no-progress
 
+  # the payments-operations sample agent, from its own files
+  supportdraft eval --agent payments
+
   # compare a reviewer's labels with the eval's
   supportdraft eval --corpus evals/corpus --tickets evals/tickets.jsonl --reviews qa.jsonl`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -101,8 +111,9 @@ checked, so a failing run can still be read.`,
 	// A mistyped flag is a usage error too (exit 2), like every other bad input.
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	fl := cmd.Flags()
-	fl.StringVar(&f.corpus, "corpus", "", "directory of policy version files (required)")
-	fl.StringVar(&f.tickets, "tickets", "", "JSONL file of labelled tickets (required)")
+	fl.StringVar(&f.agent, "agent", "", "the agent to evaluate as; a sample agent's files (evals/agents/ID) are the defaults")
+	fl.StringVar(&f.corpus, "corpus", "", "directory of policy version files (required without a sample --agent)")
+	fl.StringVar(&f.tickets, "tickets", "", "JSONL file of labelled tickets (required without a sample --agent)")
 	fl.StringVar(&f.jsonOut, "json", "", `write the JSON report to this file ("-": stdout, instead of the table)`)
 	fl.StringVar(&f.htmlOut, "html", "", "write a self-contained HTML report with a chart per metric to this file")
 	fl.StringVar(&f.reviews, "reviews", "", "JSONL file of a QA reviewer's labels to compare with the automatic ones")
@@ -115,6 +126,21 @@ checked, so a failing run can still be read.`,
 }
 
 func runEval(cmd *cobra.Command, f evalFlags) error {
+	ctx := cmd.Context()
+	if f.agent != "" {
+		if err := agent.CheckID(f.agent); err != nil {
+			return usagef("--agent: %v", err)
+		}
+		ctx = agent.With(ctx, f.agent)
+		if f.corpus == "" || f.tickets == "" {
+			sample, err := evals.FindSample(".", f.agent)
+			if err != nil {
+				return usagef("--agent: %v", err)
+			}
+			f.corpus = cmp.Or(f.corpus, sample.Corpus())
+			f.tickets = cmp.Or(f.tickets, sample.Tickets())
+		}
+	}
 	switch {
 	case f.corpus == "":
 		return usagef("--corpus is required: the directory of policy version files, e.g. --corpus evals/corpus")
@@ -148,7 +174,7 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 	if err != nil {
 		return usageError{fmt.Errorf("SUPPORTDRAFT_RUBRIC: %w", err)}
 	}
-	rep, err := evals.Run(cmd.Context(), evals.Options{
+	rep, err := evals.Run(ctx, evals.Options{
 		Corpus: f.corpus, Tickets: f.tickets, DatabaseURL: cfg.DatabaseURL,
 		TemporalAddress: cfg.TemporalAddress, TemporalNamespace: cfg.TemporalNamespace,
 		Limit: f.limit, Concurrency: f.concurrency, Providers: &p, Rubric: quality,

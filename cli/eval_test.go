@@ -42,6 +42,8 @@ func TestEvalUsageErrorsExit2(t *testing.T) {
 		{"corpus that does not parse", []string{"--corpus", badCorpus, "--tickets", evalTickets}, "v1.md"},
 		{"stray argument", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "extra"}, "eval takes no arguments"},
 		{"unknown flag", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "--max-stales", "0"}, "unknown flag: --max-stales"},
+		{"agent with no sample", []string{"--agent", "ledger"}, `agent "ledger" has no sample`},
+		{"bad agent ID", []string{"--agent", "Pay Ments", "--corpus", evalCorpus, "--tickets", evalTickets}, `agent ID "Pay Ments"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,6 +71,43 @@ func TestEvalHelpTeaches(t *testing.T) {
 		if cmd.Flags().Lookup(flag) == nil {
 			t.Errorf("no --%s flag", flag)
 		}
+	}
+}
+
+// `eval --agent payments` from the repository's root replays the sample's own corpus and
+// tickets and prints the agent on its figures. Not parallel: it sets DATABASE_URL and
+// changes directory.
+func TestEvalAgentSample(t *testing.T) {
+	dbURL := os.Getenv("TEST_DATABASE_URL")
+	if dbURL == "" || os.Getenv("TEMPORAL_ADDRESS") == "" {
+		t.Fatal("TEST_DATABASE_URL and TEMPORAL_ADDRESS must be set: run the tests with scripts/test.sh")
+	}
+	t.Setenv("DATABASE_URL", dbURL)
+	t.Chdir("..")
+	jsonOut := filepath.Join(t.TempDir(), "eval.json")
+	out, err, code := run(t, newEvalCmd(), "--agent", "payments", "--limit", "4", "--json", jsonOut, "--no-progress")
+	if err != nil || code != 0 {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	if !strings.HasPrefix(out, "agent: payments\n") {
+		t.Errorf("stdout does not start with the agent:\n%s", out)
+	}
+	var rep struct {
+		Tickets int `json:"tickets"`
+		Run     struct {
+			Agent  string `json:"agent"`
+			Corpus string `json:"corpus"`
+		} `json:"run"`
+	}
+	b, err := os.ReadFile(jsonOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tickets != 4 || rep.Run.Agent != "payments" || rep.Run.Corpus != filepath.Join("evals", "agents", "payments", "corpus") {
+		t.Errorf("JSON: %+v, want 4 tickets of the payments sample", rep)
 	}
 }
 

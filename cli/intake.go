@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +12,9 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/config"
+	"github.com/supportdraft/supportdraft/evals"
 	"github.com/supportdraft/supportdraft/evals/intakereplay"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/providers"
@@ -34,7 +38,7 @@ func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) erro
 	}
 	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
 		NotifySlack: cfg.SlackChannel != ""}
-	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg),
+	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg, nil),
 		Retriever: st.Activities().Retriever, StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
 	return nil
 }
@@ -67,7 +71,7 @@ imap reads a mailbox.`,
 }
 
 func newIntakeReplayCmd() *cobra.Command {
-	var messages, rulesFile, corpus string
+	var agentID, messages, rulesFile, corpus string
 	var asJSON, draft bool
 	cmd := &cobra.Command{
 		Use:   "replay",
@@ -86,8 +90,16 @@ Survivors are drafted too only with --draft, from the same corpus; each draft is
 discarded once built.
 
 The rules come from --rules, else SUPPORTDRAFT_RULES; support addresses from
-SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
+SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).
+
+--agent replays as that agent (its context carries the agent down to the store) and
+prints it on the report. A sample agent (evals/agents/ID/agent.yaml) brings its own
+messages.jsonl, rules, corpus/, support addresses and triage buckets, so
+"intake replay --agent payments" needs no other flag; --messages, --rules and --corpus
+still override its files. The default agent (billing) needs no sample: its buckets are
+built in and the flags name its files.`,
 		Example: `  supportdraft intake replay --messages evals/messages.jsonl --rules evals/rules.yaml --corpus evals/corpus
+  supportdraft intake replay --agent payments
   SUPPORTDRAFT_SUPPORT_ADDRESSES=billing@quokka.example supportdraft intake replay --messages set.jsonl --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -95,10 +107,30 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 			if err != nil {
 				return err
 			}
-			if rulesFile == "" {
-				rulesFile = cfg.Rules
+			ctx, addresses, buckets := cmd.Context(), cfg.SupportAddresses, inbox.BucketSet(nil)
+			if agentID != "" {
+				if err := agent.CheckID(agentID); err != nil {
+					return usagef("--agent: %v", err)
+				}
+				ctx = agent.With(ctx, agentID)
+				// The default agent needs no sample: its buckets are built in and the
+				// flags name its files. Another agent's buckets come only from its sample.
+				sample, err := evals.FindSample(".", agentID)
+				switch {
+				case err == nil:
+					messages = cmp.Or(messages, sample.Messages())
+					rulesFile = cmp.Or(rulesFile, sample.Rules)
+					corpus = cmp.Or(corpus, sample.Corpus())
+					addresses, buckets = sample.Addresses, sample.Buckets
+				case !errors.Is(err, evals.ErrNoSample) || agentID != agent.Default:
+					return usagef("--agent: %v", err)
+				}
 			}
-			rules, support, err := loadScreens(rulesFile, cfg.SupportAddresses)
+			if messages == "" {
+				return usagef("--messages is required without a sample --agent")
+			}
+			rulesFile = cmp.Or(rulesFile, cfg.Rules)
+			rules, support, err := loadScreens(rulesFile, addresses)
 			if err != nil {
 				return err
 			}
@@ -109,28 +141,29 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 			if err != nil {
 				return usageError{err}
 			}
-			st, err := intakereplay.StartStack(cmd.Context(), intakereplay.StackOptions{DatabaseURL: cfg.DatabaseURL,
-				TemporalAddress: cfg.TemporalAddress, Rules: rules, Support: support, Triager: providers.Triager(cfg), Draft: draft, Corpus: corpus})
+			st, err := intakereplay.StartStack(ctx, intakereplay.StackOptions{DatabaseURL: cfg.DatabaseURL, TemporalAddress: cfg.TemporalAddress,
+				Rules: rules, Support: support, Triager: providers.Triager(cfg, buckets), Buckets: buckets, Draft: draft, Corpus: corpus})
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			report, err := intakereplay.Replay(cmd.Context(), st, msgs, cmd.ErrOrStderr())
+			report, err := intakereplay.Replay(ctx, st, msgs, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
+			report.Agent = agent.IDs(ctx)[0]
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), report)
 			}
 			return printFunnel(cmd.OutOrStdout(), report)
 		},
 	}
-	cmd.Flags().StringVar(&messages, "messages", "", "JSONL file of inbound messages (required)")
+	cmd.Flags().StringVar(&agentID, "agent", "", "the agent to replay as; a sample agent's files (evals/agents/ID) are the defaults")
+	cmd.Flags().StringVar(&messages, "messages", "", "JSONL file of inbound messages (required without a sample --agent)")
 	cmd.Flags().StringVar(&rulesFile, "rules", "", "rules YAML file (default: SUPPORTDRAFT_RULES)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON, with every decision")
 	cmd.Flags().BoolVar(&draft, "draft", false, "also draft the survivors (local providers, on the scratch schema)")
 	cmd.Flags().StringVar(&corpus, "corpus", "", `the policy corpus triage reads messages against and drafts answer from (with --draft, default "corpus/sample")`)
-	_ = cmd.MarkFlagRequired("messages")
 	return cmd
 }
 
@@ -138,6 +171,9 @@ SUPPORTDRAFT_SUPPORT_ADDRESSES (default billing@*, support@*, help@*).`,
 // whose decision differs from their label.
 func printFunnel(w io.Writer, r inbox.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	if r.Agent != "" {
+		fmt.Fprintf(tw, "agent\t%s\n", r.Agent)
+	}
 	fmt.Fprintf(tw, "messages in\t%d\n", r.Messages)
 	for _, s := range []struct {
 		name string

@@ -55,3 +55,27 @@ func TestIntakeReplayCommand(t *testing.T) {
 	assert.Equal(t, inbox.DecisionReview, r.Decisions[4].Decision, "support only in bcc is forced to review")
 	assert.Equal(t, reports[0], reports[1], "a second replay of the same file gives the same report")
 }
+
+// `intake replay --agent payments` runs from the repository's root with the sample's own
+// messages, rules, corpus, addresses and buckets, and names the agent on the report; an
+// agent with no sample is a usage error that says so. Not parallel: it sets DATABASE_URL
+// and changes directory.
+func TestIntakeReplayAgent(t *testing.T) {
+	_, url := testdb.New(t)
+	t.Setenv("DATABASE_URL", url)
+	t.Chdir("..")
+	out, err, _ := run(t, newIntakeReplayCmd(), "--agent", "payments", "--json")
+	require.NoError(t, err)
+	var r inbox.Report
+	require.NoError(t, json.NewDecoder(strings.NewReader(out)).Decode(&r), out)
+	assert.Equal(t, "payments", r.Agent)
+	assert.GreaterOrEqual(t, r.Messages, 60)
+	require.NotNil(t, r.BucketAccuracy)
+	assert.GreaterOrEqual(t, *r.BucketAccuracy, 0.90, "payments mail sorted into the payments buckets")
+	assert.Zero(t, *r.GenuineDropped)
+
+	_, err, code := run(t, newIntakeReplayCmd(), "--agent", "ledger")
+	require.Error(t, err)
+	assert.Equal(t, 2, code, "a usage error")
+	assert.Contains(t, err.Error(), `agent "ledger" has no sample`)
+}

@@ -77,7 +77,7 @@ func newPoller(st *stack.Stack, cfg config.Config) (*mailbox.Poller, error) {
 			Mailbox: cfg.IMAPMailbox, TLS: cfg.IMAPTLS, Poll: cfg.IMAPPoll},
 		Store: st.Store,
 		Target: intake.Target{Store: st.Store, Temporal: st.Temporal, TaskQueue: workflows.TaskQueue,
-			RemoteTriage: providers.Triager(cfg).Remote(), Draft: true, Own: own, Agents: st.Store},
+			RemoteTriage: providers.Triager(cfg, nil).Remote(), Draft: true, Own: own, Agents: st.Store},
 		Log: slog.Default(),
 	}, nil
 }

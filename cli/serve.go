@@ -190,7 +190,7 @@ func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 		return err
 	}
 	srv := st.API(api.Config{
-		TaskQueue: workflows.TaskQueue, RemoteTriage: providers.Triager(cfg).Remote(), TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
+		TaskQueue: workflows.TaskQueue, RemoteTriage: providers.Triager(cfg, nil).Remote(), TemporalUI: cfg.TemporalUI, Namespace: cfg.TemporalNamespace,
 		IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
 		Tickets:      ticket.Sets{Plans: h.Plans, Regions: h.Regions, Locales: h.Locales},
 		AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins,

@@ -23,6 +23,7 @@ func TestHandwrittenLabels(t *testing.T) {
 		"heldout/tickets.jsonl",
 		"helpcenter/tickets.jsonl",
 		"helpcenter/heldout.jsonl",
+		"agents/payments/tickets.jsonl",
 	} {
 		t.Run(set, func(t *testing.T) {
 			t.Parallel()

@@ -25,6 +25,9 @@ type Report struct {
 
 // RunInfo says what was evaluated, with what, and what failed.
 type RunInfo struct {
+	// Agent is the agent the run acted for: its context's (agent.IDs), the default
+	// agent's unless --agent named one.
+	Agent       string `json:"agent"`
 	Corpus      string `json:"corpus"`
 	Tickets     string `json:"tickets"`
 	Versions    int    `json:"versions"`
@@ -123,6 +126,9 @@ func (r *Report) WriteJSON(path string, w io.Writer) error {
 // WriteTable prints the comparison, the labels with their mean confidence, the abstention
 // rate per area and, if reviews were given, the agreement with the reviewer.
 func (r *Report) WriteTable(w io.Writer) error {
+	if r.Run.Agent != "" {
+		fmt.Fprintf(w, "agent: %s\n\n", r.Run.Agent)
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tsystem\tbaseline\ttarget")
 	for _, row := range metricRows {

@@ -23,6 +23,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/evals/dataset"
 	"github.com/supportdraft/supportdraft/internal/reference"
@@ -132,7 +133,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep.SkippedLines, rep.Skipped = len(skipped), append([]SkippedLine{}, skipped...)
-	rep.Run = RunInfo{Corpus: opts.Corpus, Tickets: opts.Tickets, Versions: len(versions), Concurrency: concurrency,
+	rep.Run = RunInfo{Agent: strings.Join(agent.IDs(ctx), ","), Corpus: opts.Corpus, Tickets: opts.Tickets, Versions: len(versions), Concurrency: concurrency,
 		Drafter: fmt.Sprintf("%T", p.Writer), Judge: fmt.Sprintf("%T", p.Judge), Embedder: p.Embedder.Name(),
 		Calibration: calibrationName(st.Activities().Calibration),
 		StartedAt:   start.UTC(), Failures: rep.Run.Failures}

@@ -45,11 +45,11 @@ func TestClassifier(t *testing.T) {
 
 func TestTriageCheck(t *testing.T) {
 	t.Parallel()
-	if err := (&Triage{NeedsResponse: true, Bucket: "shipping"}).Check(); err == nil {
+	if err := (&Triage{NeedsResponse: true, Bucket: "shipping"}).Check(nil); err == nil {
 		t.Fatal("an unknown bucket must be refused")
 	}
 	tr := &Triage{NeedsResponse: false, Bucket: BucketRefunds}
-	if err := tr.Check(); err != nil || tr.Bucket != "" {
+	if err := tr.Check(nil); err != nil || tr.Bucket != "" {
 		t.Fatalf("no response needed carries no bucket, got %+v, %v", tr, err)
 	}
 }

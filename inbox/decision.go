@@ -26,7 +26,9 @@ const (
 	StageNone       = "none"
 )
 
-// Buckets are the triage categories. Every one but BucketNotBilling gets a draft.
+// The default agent's (billing's) buckets, named for the code and tests that speak of
+// them; the set itself is data (buckets/billing.yaml, BucketSet). BucketNotBilling is
+// every agent's: not the agent's topic, left to people.
 const (
 	BucketRefunds          = "refunds"
 	BucketCancellation     = "cancellation"
@@ -37,20 +39,6 @@ const (
 	BucketAccountData      = "account_data"
 	BucketNotBilling       = "not_billing"
 )
-
-// Buckets lists every bucket, for schemas and validation.
-var Buckets = []string{BucketRefunds, BucketCancellation, BucketPlanChange, BucketPaymentFailed,
-	BucketInvoiceTax, BucketPricingDiscounts, BucketAccountData, BucketNotBilling}
-
-// ValidBucket reports whether b is one of Buckets.
-func ValidBucket(b string) bool {
-	for _, x := range Buckets {
-		if x == b {
-			return true
-		}
-	}
-	return false
-}
 
 // Decision is the funnel's answer for one message: what happens, which stage decided it,
 // the triage bucket when triage ran, and why in words. It carries no message text.

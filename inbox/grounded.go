@@ -22,9 +22,13 @@ const TriageK = 10
 
 // A section is evidence that a message is about what it covers when it shares at least
 // minShared specific words with it (held by some retrieved sections, not all) and either
-// holds minShare of the message's words by weight or shares manyShared specific words: a
-// product question shares a word or two with billing policy ("backup", "workspace"), a
-// chatty billing question several of the section's own ("charged", "billing period").
+// holds minShare of the message's words by weight, shares manyShared specific words, or
+// finds minShared of them in its document's title or its heading: a product question
+// shares a word or two with billing policy ("backup", "workspace"), a chatty billing
+// question several of the section's own ("charged", "billing period"), and a title or
+// heading names what a section is about, as the lexical arm weighs it (title > heading >
+// body), so two of its words rarely meet in a message by chance ("holder name" beside
+// "Name mismatch" of "Failed and returned payouts").
 const (
 	minShare   = 0.5
 	minShared  = 2
@@ -37,18 +41,19 @@ func Query(m *Message) string {
 	return m.Subject + "\n" + stripQuoted(m.Body)
 }
 
-// Ground weighs t against the eligible sections closest to the message (evidence).
-func Ground(t *Triage, m *Message, evidence []policy.Evidence) *Triage {
+// Ground weighs t against the eligible sections closest to the message (evidence), naming
+// the bucket from the agent's set (nil: the default agent's).
+func Ground(t *Triage, m *Message, evidence []policy.Evidence, buckets BucketSet) *Triage {
 	if t == nil || !t.NeedsResponse || t.Bucket != BucketNotBilling || len(evidence) == 0 {
 		return t
 	}
 	ev, share, shared := closestSection(Query(m), evidence)
-	if len(shared) < minShared || (share < minShare && len(shared) < manyShared) {
+	if len(shared) < minShared || (share < minShare && len(shared) < manyShared && titled(ev, shared) < minShared) {
 		return t
 	}
 	out := *t
 	out.Unsure = true
-	if b := sectionBucket(ev); b != "" {
+	if b := sectionBucket(ev, buckets); b != "" {
 		out.Bucket = b
 	}
 	out.Reason = fmt.Sprintf("%s; but eligible policy %s holds %.0f%% of it (%s): drafted for review", t.Reason,
@@ -94,35 +99,36 @@ func closestSection(query string, evidence []policy.Evidence) (policy.Evidence, 
 	return best, bestShare, bestShared
 }
 
-// bucketWords are the words that name each billing bucket, as a policy's area or title
-// would: the buckets' own names.
-var bucketWords = []struct {
-	bucket string
-	words  string
-}{
-	{BucketRefunds, "refund refunds"},
-	{BucketCancellation, "cancel cancellation cancelling"},
-	{BucketPaymentFailed, "failed payment payments"},
-	{BucketInvoiceTax, "invoice invoices tax taxes"},
-	{BucketPricingDiscounts, "pricing price prices discount discounts"},
-	{BucketPlanChange, "upgrade downgrade change changes"},
-	{BucketAccountData, "data"},
+// titled counts the stems of shared that the section's document title or heading holds.
+func titled(ev policy.Evidence, shared []string) int {
+	names := ev.Title
+	if line, _, _ := strings.Cut(ev.Text, "\n"); strings.HasSuffix(ev.ChunkID, "#"+policy.Slug(line)) {
+		names += "\n" + line
+	}
+	have := text.StemSet(names)
+	n := 0
+	for _, st := range shared {
+		if have[st] {
+			n++
+		}
+	}
+	return n
 }
 
-// sectionBucket is the bucket whose name words the section's area and title share most;
-// "" when none.
-func sectionBucket(ev policy.Evidence) string {
+// sectionBucket is the bucket of buckets whose policy words the section's area and title
+// share most; "" when none.
+func sectionBucket(ev policy.Evidence, buckets BucketSet) string {
 	have := text.StemSet(ev.Area + "\n" + ev.Title)
 	best, bestN := "", 0
-	for _, b := range bucketWords {
+	for _, b := range buckets.topics() {
 		n := 0
-		for st := range text.StemSet(b.words) {
+		for st := range text.StemSet(b.PolicyWords) {
 			if have[st] {
 				n++
 			}
 		}
 		if n > bestN {
-			best, bestN = b.bucket, n
+			best, bestN = b.Name, n
 		}
 	}
 	return best

@@ -33,7 +33,7 @@ func TestGroundDraftsForReviewWhatPolicyAnswers(t *testing.T) {
 	if tr.Bucket != BucketNotBilling {
 		t.Fatalf("the classifier put the quota question in %q; the test needs a message its cues miss", tr.Bucket)
 	}
-	got := Ground(tr, billing, practiceSections)
+	got := Ground(tr, billing, practiceSections, nil)
 	if !got.Unsure || !strings.Contains(got.Reason, "going-over-the-quota") {
 		t.Errorf("grounded triage = %+v, want unsure (drafted for review) citing the quota section", got)
 	}
@@ -43,7 +43,7 @@ func TestGroundDraftsForReviewWhatPolicyAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Ground(tr, product, practiceSections); got.Unsure || got.Bucket != BucketNotBilling {
+	if got := Ground(tr, product, practiceSections, nil); got.Unsure || got.Bucket != BucketNotBilling {
 		t.Errorf("grounded triage of a product question = %+v, want not billing, not unsure", got)
 	}
 }
@@ -58,7 +58,7 @@ func TestSectionBucketReadsAreaAndTitle(t *testing.T) {
 		{practiceSections[3], BucketPaymentFailed},
 		{practiceSections[0], ""},
 	} {
-		if got := sectionBucket(c.ev); got != c.want {
+		if got := sectionBucket(c.ev, nil); got != c.want {
 			t.Errorf("sectionBucket(%s) = %q, want %q", c.ev.ChunkID, got, c.want)
 		}
 	}
@@ -80,5 +80,27 @@ func TestListRequestTellsARequestFromANewsletter(t *testing.T) {
 	}
 	if r := Filters(request, nil); r.Outcome != OutcomeReview || r.Stage != StageUnsure {
 		t.Errorf("Filters(team list request) = %+v, want review at stage unsure", r)
+	}
+}
+
+// Two of a message's specific words in a section's document title or heading are
+// evidence on their own, however much else the message says; the same words in the body
+// alone are not.
+func TestGroundReadsTitleAndHeading(t *testing.T) {
+	msg := &Message{Subject: "Question", Body: "Colleagues in other offices keep telling stories about quotas and overage " +
+		"for companies that grow quickly over the summer, and what applies to ours?"}
+	tr := &Triage{NeedsResponse: true, Bucket: BucketNotBilling, Reason: "no cue"}
+	sections := []policy.Evidence{
+		{ChunkID: "billing/storage@1#billing-above-the-quota", Title: "Quota and overage", Area: "storage",
+			Text: "Billing above the quota\nStorage above the quota is billed at $0.02 per GB, measured on the highest daily usage."},
+		practiceSections[2], practiceSections[3],
+	}
+	if got := Ground(tr, msg, sections, nil); !got.Unsure {
+		t.Fatalf("two title words shared: got %+v, want drafted for review", got)
+	}
+	sections[0].Title, sections[0].Text = "Storage", "Extra usage\nStorage above the quota is billed with overage at $0.02 per GB, measured on the highest daily usage."
+	sections[0].ChunkID = "billing/storage@1#extra-usage"
+	if got := Ground(tr, msg, sections, nil); got.Unsure {
+		t.Fatalf("the same words in the body only: got %+v, want not billing", got)
 	}
 }

@@ -36,7 +36,7 @@ func TestOpenAITriageThroughTheFakeServer(t *testing.T) {
 			t.Parallel()
 			srv := llmtest.New(t)
 			srv.Chat(tc.reply)
-			tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini")
+			tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini", nil)
 			got, err := tr.Triage(context.Background(), msg)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
@@ -73,7 +73,7 @@ func TestOpenAITriageThroughTheFakeServer(t *testing.T) {
 				t.Fatal(err)
 			}
 			if body.Model != "triage-mini" || body.ResponseFormat.Type != "json_schema" || !body.ResponseFormat.JSONSchema.Strict ||
-				len(body.ResponseFormat.JSONSchema.Schema.Properties["bucket"].Enum) != len(inbox.Buckets) {
+				len(body.ResponseFormat.JSONSchema.Schema.Properties["bucket"].Enum) != len(inbox.DefaultBuckets().Names()) {
 				t.Fatalf("request is not strict structured output with the bucket enum: %s", reqs[0].Body)
 			}
 			if strings.Contains(string(reqs[0].Body), "A-77") || strings.Contains(string(reqs[0].Body), "ana@") {
@@ -92,7 +92,7 @@ func TestOpenAITriageWireIsRedacted(t *testing.T) {
 		Body:    "Hi, this is Ana Lopez. Call me on +49 170 1234567 or write to ana.lopez@customer.example. My card 4111-1111-1111-1111 was charged twice. Thanks, Ana"}
 	srv := llmtest.New(t)
 	srv.Chat(llmtest.JSON(map[string]any{"needs_response": true, "bucket": "refunds", "reason": "double charge"}))
-	tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini")
+	tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini", nil)
 	if _, err := tr.Triage(context.Background(), msg); err != nil {
 		t.Fatal(err)
 	}
@@ -108,5 +108,43 @@ func TestOpenAITriageWireIsRedacted(t *testing.T) {
 	}
 	if !strings.Contains(wire, "charged twice") || !strings.Contains(wire, "customer.example") {
 		t.Errorf("the question and the sender's domain still go: %s", wire)
+	}
+}
+
+// The model's schema and prompt name the agent's buckets, and its answer is checked
+// against them: a billing bucket from a payments agent's model is an error.
+func TestOpenAITriageUsesTheAgentsBuckets(t *testing.T) {
+	t.Parallel()
+	set, err := inbox.ParseBuckets([]byte("buckets:\n  - name: payouts\n    policy_words: payouts\n    cues: {\"payout\": 3}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t)
+	srv.Chat(llmtest.JSON(map[string]any{"needs_response": true, "bucket": "refunds", "reason": "x"}))
+	tr := inbox.NewOpenAITriager(openai.NewClient(openai.Config{BaseURL: srv.URL, APIKey: "test"}), "triage-mini", set)
+	msg := &inbox.Message{From: inbox.Address{Email: "a@merchant.example"}, Subject: "Payout", Body: "Where is our payout?"}
+	if _, err := tr.Triage(context.Background(), msg); err == nil || !strings.Contains(err.Error(), `bucket "refunds"`) {
+		t.Fatalf("error %v, want the billing bucket refused", err)
+	}
+	var body struct {
+		Messages       []struct{ Content string } `json:"messages"`
+		ResponseFormat struct {
+			JSONSchema struct {
+				Schema struct {
+					Properties map[string]struct {
+						Enum []string `json:"enum"`
+					} `json:"properties"`
+				} `json:"schema"`
+			} `json:"json_schema"`
+		} `json:"response_format"`
+	}
+	if err := json.Unmarshal(srv.RequestsTo("/chat/completions")[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if enum := body.ResponseFormat.JSONSchema.Schema.Properties["bucket"].Enum; strings.Join(enum, ",") != "payouts,not_billing" {
+		t.Errorf("bucket enum = %v, want [payouts not_billing]", enum)
+	}
+	if !strings.Contains(body.Messages[0].Content, "payouts, or not_billing") || strings.Contains(body.Messages[0].Content, "refunds") {
+		t.Errorf("the prompt must name the agent's buckets only: %s", body.Messages[0].Content)
 	}
 }

@@ -3,7 +3,9 @@ package inbox
 // Report is the funnel over a set of messages, in the JSON shape `intake replay --json`
 // prints (a fixed contract).
 type Report struct {
-	Messages int `json:"messages"`
+	// Agent is the agent the messages were replayed as.
+	Agent    string `json:"agent,omitempty"`
+	Messages int    `json:"messages"`
 	// Stages counts the messages each skipping stage stopped.
 	Stages       StageCounts `json:"stages"`
 	ForcedReview int         `json:"forced_review"` // drafted, forced to review

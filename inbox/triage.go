@@ -6,7 +6,7 @@ import (
 )
 
 // Triage is the answer of the funnel's last layer: does the message warrant a response,
-// and which billing bucket does it belong to.
+// and which of the agent's buckets does it belong to.
 type Triage struct {
 	NeedsResponse bool   `json:"needs_response"`
 	Bucket        string `json:"bucket"`
@@ -24,15 +24,16 @@ type Triager interface {
 	Remote() bool
 }
 
-// Check refuses an answer outside the contract: a bucket that is not one of Buckets, or a
-// message that needs no response yet carries a bucket other than none.
-func (t *Triage) Check() error {
+// Check refuses an answer outside the contract: a bucket that is not one of the agent's
+// set (nil: the default agent's), or a message that needs no response yet carries a
+// bucket other than none.
+func (t *Triage) Check(buckets BucketSet) error {
 	if !t.NeedsResponse {
 		t.Bucket = ""
 		return nil
 	}
-	if !ValidBucket(t.Bucket) {
-		return fmt.Errorf("triage bucket %q is not one of %v", t.Bucket, Buckets)
+	if !buckets.Valid(t.Bucket) {
+		return fmt.Errorf("triage bucket %q is not one of %v", t.Bucket, buckets.Names())
 	}
 	return nil
 }

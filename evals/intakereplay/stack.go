@@ -29,6 +29,8 @@ type StackOptions struct {
 	Rules           *inbox.Rules
 	Support         *inbox.Support
 	Triager         inbox.Triager
+	// Buckets is the agent's triage set the Triager sorts into (nil: the default agent's).
+	Buckets inbox.BucketSet
 	// Draft also starts draft workflows for survivors, with the local providers, over
 	// Corpus imported into the scratch schema (no corpus: every draft abstains).
 	Draft  bool
@@ -64,7 +66,7 @@ func StartStack(ctx context.Context, opts StackOptions) (*Stack, error) {
 	st.worker = parts.Worker(st.TaskQueue, parts.Activities())
 	template := workflows.DraftInput{IdleTimeout: time.Hour, CheckBudget: 2 * time.Second}
 	worker.RegisterIntake(st.worker, &activities.Intake{Store: parts.Store, Rules: opts.Rules, Support: opts.Support,
-		Triager: opts.Triager, Retriever: parts.Activities().Retriever, StartDraft: workflows.DraftStarter(parts.Temporal, st.TaskQueue, template)})
+		Triager: opts.Triager, Buckets: opts.Buckets, Retriever: parts.Activities().Retriever, StartDraft: workflows.DraftStarter(parts.Temporal, st.TaskQueue, template)})
 	if err := st.worker.Start(); err != nil {
 		parts.Close()
 		return nil, fmt.Errorf("start intake worker: %w", err)

@@ -21,7 +21,7 @@ func TestExtractiveCategoryAndReasoning(t *testing.T) {
 	ev := llmtest.Evidence(t, "evidence.json")
 	req := llmtest.CustomerRequest("Refund for my annual plan",
 		"Hi, I bought the annual plan last week and we no longer need it. Can I get a refund?", llmtest.ProEU, ev)
-	req.Categories = inbox.Buckets
+	req.Categories = inbox.DefaultBuckets().Names()
 
 	fromAreas, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
@@ -39,7 +39,7 @@ func TestExtractiveCategoryAndReasoning(t *testing.T) {
 	req.Bucket = "shipping" // not one of this agent's buckets
 	notAllowed, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
-	assert.True(t, llm.ValidCategory(notAllowed.Category, inbox.Buckets), "a bucket outside the allowed set is never used")
+	assert.True(t, llm.ValidCategory(notAllowed.Category, inbox.DefaultBuckets().Names()), "a bucket outside the allowed set is never used")
 }
 
 // An abstention's reasoning says why, in the words of its note, within the bound.
@@ -47,7 +47,7 @@ func TestExtractiveAbstentionReasoning(t *testing.T) {
 	t.Parallel()
 	req := llmtest.CustomerRequest("Alipay", "Can we pay with Alipay or WeChat Pay instead of a card?", llmtest.ProEU,
 		llmtest.Evidence(t, "evidence.json"))
-	req.Categories = inbox.Buckets
+	req.Categories = inbox.DefaultBuckets().Names()
 	d, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
 	require.True(t, d.Abstain, d.Reply)
