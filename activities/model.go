@@ -145,15 +145,17 @@ type ScoreInput struct {
 }
 
 // Score is the judge's faithfulness, coverage and fit, and the confidence: the capped
-// combination of the three (drafts.Confidence) read through the calibration mapping.
+// combination of the three (drafts.Confidence) read through the calibration mapping, and
+// capped below the review threshold when fit is low (drafts.CapFit).
 type Score struct {
 	Scores     llm.Scores `json:"scores"`
 	Confidence float64    `json:"confidence"`
 }
 
-// Score asks the judge for the three dimensions, combines them in code and calibrates the
-// result. It is the build's last reader of the ticket revision, so this worker lets go of
-// it afterwards.
+// Score asks the judge for the three dimensions, combines them in code, calibrates the
+// result and holds a draft whose fit is low below the review threshold (drafts.CapFit).
+// It is the build's last reader of the ticket revision, so this worker lets go of it
+// afterwards.
 func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 	t, err := a.ticket(ctx, in.Ticket)
 	if err != nil {
@@ -164,7 +166,7 @@ func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 		return nil, modelError("score draft", err)
 	}
 	a.tickets.forget(in.Ticket)
-	return &Score{Scores: s, Confidence: a.Calibration.Apply(drafts.Confidence(s, in.Unsupported))}, nil
+	return &Score{Scores: s, Confidence: drafts.CapFit(a.Calibration.Apply(drafts.Confidence(s, in.Unsupported)), s)}, nil
 }
 
 // withNames hands the ticket account's names to a remote model client, which hides them
