@@ -45,6 +45,14 @@ var purgeTargets = []purgeTarget{
 		"(text IS NOT NULL OR checks IS NOT NULL) AND created_at < $1", "text = NULL, checks = NULL"},
 	{"drafts", "the agent's edited text (the draft, its verdicts and scores stay)", "edited_at",
 		"edited_text IS NOT NULL AND edited_at < $1", "edited_text = NULL"},
+	{"drafts", "the reply, the drafter's reply and the note, and the words of each claim and guarded sentence (bindings, evidence, verdicts, scores and counts stay)", "created_at",
+		"purged_at IS NULL AND created_at < $1",
+		"reply = '', model_reply = '', note = '', " +
+			"claims = (SELECT coalesce(jsonb_agg(c - 'sentence' - 'quote' - 'failure' - 'reasoning'), '[]'::jsonb) FROM jsonb_array_elements(claims) c), " +
+			"sentences = (SELECT coalesce(jsonb_agg(x - 'text' - 'reason' - 'placeholders'), '[]'::jsonb) FROM jsonb_array_elements(sentences) x), " +
+			"purged_at = now()"},
+	{"build_failures", "why the ticket's last build failed, which may quote a model's or the help desk's answer (ticket, revision and date stay)", "failed_at",
+		"reason <> '' AND failed_at < $1", "reason = ''"},
 	{"send_checks", "the sentences an unsupported verdict quoted and the agent's override reason (verdict, each sentence's reason and the date stay)", "at",
 		"at < $1 AND (override_reason <> '' OR jsonb_path_exists(unsupported, '$[*].sentence'))",
 		"unsupported = (SELECT coalesce(jsonb_agg(u - 'sentence'), '[]'::jsonb) FROM jsonb_array_elements(unsupported) u), override_reason = ''"},
