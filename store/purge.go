@@ -64,6 +64,8 @@ var purgeTargets = []purgeTarget{
 		"reason <> '' AND at < $1", "reason = ''"},
 	{"funnel_events", "why the inbox passed, skipped or held a message, which may name the sender or quote the triage model (stage, outcome, bucket and date stay)", "at",
 		"reason <> '' AND at < $1", "reason = ''"},
+	{"traces", "the traced term, which may quote a draft or a ticket (outcome, account and counts stay)", "traced_at",
+		"term <> '' AND traced_at < $1", "term = ''"},
 	{"rejections", "struck and unanswered sentences and what they asked about (reason, area and date stay, so gaps still counts them)", "at",
 		"purged_at IS NULL AND at < $1", "sentence = '', subject = '', purged_at = now()"},
 }

@@ -33,6 +33,7 @@ var purgedColumns = []string{
 	"send_checks.override_reason", "send_checks.unsupported",
 	"sent_replies.override_reason",
 	"ticket_revisions.account_name", "ticket_revisions.messages", "ticket_revisions.subject",
+	"traces.term",
 }
 
 // keptColumns are the text columns that hold no customer or agent text, and why. A new
@@ -66,7 +67,8 @@ func init() {
 		"agent_texts.kind", "api_tokens.role", "drafts.area", "drafts.locale", "drafts.plan", "drafts.region", "drafts.status",
 		"funnel_events.bucket", "funnel_events.outcome", "funnel_events.stage", "rejections.area", "review_notes.action",
 		"review_queue.bucket", "review_queue.state", "send_checks.cause", "send_checks.verdict", "sent_replies.verdict",
-		"ticket_revisions.channel", "ticket_revisions.locale", "ticket_revisions.plan", "ticket_revisions.region")
+		"ticket_revisions.channel", "ticket_revisions.locale", "ticket_revisions.plan", "ticket_revisions.region",
+		"traces.locale", "traces.outcome", "traces.plan", "traces.region")
 	keep("a hash or a signature, never the text",
 		"agent_texts.sha256", "api_tokens.hash", "sent_replies.text_sha256", "sign_in_codes.hash", "slack_requests.signature",
 		"ticket_revisions.content_sha256")
@@ -74,7 +76,7 @@ func init() {
 		"accepted_contradictions.accepted_by", "api_tokens.name", "kill_switch.changed_by", "review_notes.decided_by", "review_queue.decided_by", "sent_replies.agent")
 	keep("written by the system about policy: chunk references, scores, stale and gate reasons, rule names, a refusal naming a header",
 		"drafts.bound", "drafts.evidence", "drafts.scores", "drafts.stale_reasons", "imap_messages.refused", "rejections.reason",
-		"review_queue.forced_review", "send_checks.reasons", "send_checks.review")
+		"review_queue.forced_review", "send_checks.reasons", "send_checks.review", "traces.first_ref")
 }
 
 // textColumns lists every column of the schema that can hold words, as table.column.
@@ -151,6 +153,8 @@ func TestPurgeLeavesNoOldCustomerTextInAnyTable(t *testing.T) {
 			 VALUES ($1, 'th-1', now(), jsonb_build_object('subject', $2::text, 'body', $2::text, 'from', jsonb_build_object('name', $2::text)))`,
 			`INSERT INTO rejections (ticket_id, iteration, area, sentence, reason, subject) VALUES ($1, 1, 'refunds', $2, 'no eligible source', $2)`,
 			`INSERT INTO build_failures (ticket_id, revision, reason) VALUES ($1, 1, $2)`,
+			`INSERT INTO traces (term, judged_at, outcome, matches, eligible_statements, sent_matches, first_ref)
+			 VALUES ($2, now(), 'absent', 0, 0, 0, $1)`,
 		} {
 			_, err := db.Exec(ctx, q, id, words)
 			require.NoError(t, err, q)
@@ -208,6 +212,8 @@ func idColumn(table string) string {
 	switch table {
 	case "funnel_events", "inbox_messages":
 		return "message_id"
+	case "traces":
+		return "first_ref"
 	}
 	return "ticket_id"
 }
