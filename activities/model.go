@@ -150,18 +150,20 @@ type ScoreInput struct {
 }
 
 // Score is the judge's faithfulness, coverage and fit, and the confidence: the capped
-// combination of the three (drafts.Confidence) read through the calibration mapping; and
-// the reply's draft-quality rubric scores.
+// combination of the three (drafts.Confidence) read through the calibration mapping and
+// capped below the review threshold when fit is low (drafts.CapFit); and the reply's
+// draft-quality rubric scores.
 type Score struct {
 	Scores     llm.Scores     `json:"scores"`
 	Confidence float64        `json:"confidence"`
 	Rubric     *rubric.Result `json:"rubric,omitempty"`
 }
 
-// Score asks the judge for the three dimensions, combines them in code and calibrates the
-// result, and scores the reply against the rubric: in code, and, when the judge is a model
-// that reads style (llm.StyleJudge), its human-sounding and tone scores too. It is the
-// build's last reader of the ticket revision, so this worker lets go of it afterwards.
+// Score asks the judge for the three dimensions, combines them in code, calibrates the
+// result and holds a draft whose fit is low below the review threshold (drafts.CapFit),
+// and scores the reply against the rubric: in code, and, when the judge is a model that
+// reads style (llm.StyleJudge), its human-sounding and tone scores too. It is the build's
+// last reader of the ticket revision, so this worker lets go of it afterwards.
 func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 	t, err := a.ticket(ctx, in.Ticket)
 	if err != nil {
@@ -177,7 +179,7 @@ func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 		return nil, err
 	}
 	a.tickets.forget(in.Ticket)
-	return &Score{Scores: s, Confidence: a.Calibration.Apply(drafts.Confidence(s, in.Unsupported)), Rubric: quality}, nil
+	return &Score{Scores: s, Confidence: drafts.CapFit(a.Calibration.Apply(drafts.Confidence(s, in.Unsupported)), s), Rubric: quality}, nil
 }
 
 // rubricScore scores reply against the rubric in code and joins a style-reading judge's

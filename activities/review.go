@@ -23,6 +23,9 @@ func (a *Activities) RecordSent(ctx context.Context, r review.SentReply) error {
 	return a.Store.RecordSent(ctx, &r)
 }
 
+// ErrHalted is the error type of a hand-off the kill switch refused.
+const ErrHalted = "Halted"
+
 // HandOffInput names the approved draft iteration to hand to the help desk.
 type HandOffInput struct {
 	TicketID   string    `json:"ticket_id"`
@@ -46,14 +49,14 @@ func (a *Activities) HandOff(ctx context.Context, in HandOffInput) (*HandOffResu
 		return &HandOffResult{}, nil
 	}
 	// The kill switch holds hand-offs too: a retryable error, so the draft goes out on a
-	// later attempt once the switch is lifted, or the hand-off ends failed with this
-	// reason (the review entry shows it) if it stays on past the retries.
+	// later attempt once the switch is lifted, or returns to the review queue with this
+	// reason if it stays on past the retries.
 	halted, err := a.Store.Halted(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if halted {
-		return nil, temporal.NewApplicationError("drafting is halted by the kill switch: the hand-off waits until it is lifted", "Halted")
+		return nil, temporal.NewApplicationError("drafting is halted by the kill switch: the hand-off waits until it is lifted", ErrHalted)
 	}
 	d, err := a.Store.Iteration(ctx, in.TicketID, in.Iteration)
 	if err != nil {

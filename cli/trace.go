@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -25,39 +26,45 @@ func newTraceCmd() *cobra.Command {
 	var corpusDir, plan, region, locale, atFlag, draftTicket, vocabularyPath string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   `trace --corpus DIR "TERM"`,
+		Use:   `trace [--corpus DIR] "TERM"`,
 		Short: "Find where a drafted term came from: absent, not eligible, or contradicted",
 		Long: `trace answers the first question to ask when a draft asserted a term nobody expected
 (a refund window, a credit, a cancellation right), before anyone touches a prompt: is it
 written anywhere the drafting system could read?
 
-It searches every version in the corpus directory (drafts, superseded versions, every
-locale, help-center articles and macros) by wording and by concept: the same number and
-unit (here "one month" does match "30 days", unlike in the guard), the same commercial
-verbs in any language the vocabulary knows, and the topic words of the term. Then it
-says which of these it is, because each needs a different fix:
+It searches every version in the live policy store at DATABASE_URL (drafts, retired and
+superseded versions, every locale, help-center articles and macros), or in a corpus
+directory with --corpus, by wording and by concept: the same number and unit (here "one
+month" does match "30 days", unlike in the guard), the same commercial verbs in any
+language the vocabulary knows, and the subject of the term (a verb alone is no match: "a
+refund for the hardware kit" needs the kit). Then it says which of these it is, because
+each needs a different fix:
 
   absent                nobody wrote it: the drafter invented it; the guard strikes it
-  present_not_eligible  written only where this account may not read it (superseded,
-                        draft, other plan, region or locale): a scoping or index problem
+  present_not_eligible  written only where this account may not read it (draft, other
+                        plan, region or locale): a scoping or index problem
+  present_stale         written only in versions this account could read once, since
+                        superseded or expired: rebuild the drafts, check the index
   present_contradicted  an eligible version states another value for the same term:
                         fix it at the document, not in the prompt
   present_eligible      an eligible version states it: the claim is grounded
+
+Over the store it also searches the replies the help desk reported sending (their text
+while retention keeps it) and lists those that state the term, and it records the
+outcome in the traces table, which the admin page lists.
 
 Eligibility is judged at --at (default now) for --plan, --region and --locale; any of
 them left out means "any", and the output says so. --draft TICKET (needs DATABASE_URL)
 also compares the account the ticket's latest draft was built for with the account on
 the ticket now, and judges eligibility for the account now unless flags say otherwise:
 a correct policy applied to a stale plan produces a false sentence from true inputs.`,
-		Example: `  supportdraft trace --corpus corpus/sample "30-day refund window"
+		Example: `  supportdraft trace --plan pro --region eu "30-day refund window"
+  supportdraft trace --corpus corpus/sample "30-day refund window"
   supportdraft trace --corpus corpus/sample --plan pro --region eu --locale en "30-day refund window"
   supportdraft trace --corpus corpus/sample --plan pro --region eu --at 2026-01-15 --json "refund within one month"
   supportdraft trace --corpus corpus/sample --draft T-1001 "30-day refund window"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if corpusDir == "" {
-				return usagef("trace needs --corpus DIR: the policy corpus to search (e.g. corpus/sample)")
-			}
 			at, err := parseInstant("--at", atFlag, time.Now())
 			if err != nil {
 				return err
@@ -66,9 +73,33 @@ a correct policy applied to a stale plan produces a false sentence from true inp
 			if err != nil {
 				return err
 			}
-			versions, err := policy.ParseDir(corpusDir)
-			if err != nil {
-				return usageError{fmt.Errorf("--corpus: %w", err)}
+			for _, f := range []struct{ flag, value string }{{"--plan", plan}, {"--region", region}, {"--locale", locale}} {
+				if f.value != "" && !traceScope.MatchString(f.value) {
+					return usagef("%s %q: use a name such as pro, eu or de-AT (letters, digits, '_' and '-')", f.flag, f.value)
+				}
+			}
+			term := strings.Join(args, " ")
+			if strings.TrimSpace(term) == "" {
+				return usagef("TERM is empty: quote the claim from the draft, e.g. \"30-day refund window\"")
+			}
+			var s *store.Store
+			var versions []*policy.Version
+			var sent []provenance.SentReply
+			if corpusDir != "" {
+				if versions, err = policy.ParseDir(corpusDir); err != nil {
+					return usageError{fmt.Errorf("--corpus: %w", err)}
+				}
+			} else {
+				if s, _, err = openStore(cmd.Context()); err != nil {
+					return fmt.Errorf("trace reads the policy store at DATABASE_URL (or give --corpus DIR): %w", err)
+				}
+				defer s.Close()
+				if versions, err = s.AllVersions(cmd.Context()); err != nil {
+					return err
+				}
+				if sent, err = s.SentReplies(cmd.Context()); err != nil {
+					return err
+				}
 			}
 			account := provenance.Account{Plan: plan, Region: region, Locale: locale, At: at}
 			var check *provenance.AccountCheck
@@ -82,9 +113,14 @@ a correct policy applied to a stale plan produces a false sentence from true inp
 				account.Region = firstNonEmpty(region, c.Now.Region)
 				account.Locale = firstNonEmpty(locale, c.Now.Locale)
 			}
-			res, err := provenance.Trace(versions, strings.Join(args, " "), account, vocab)
+			res, err := provenance.Trace(versions, sent, term, account, vocab)
 			if err != nil {
 				return usageError{err}
+			}
+			if s != nil {
+				if _, err := s.RecordTrace(cmd.Context(), res); err != nil {
+					return err
+				}
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), traceOutput{Result: res, AccountCheck: check})
@@ -94,7 +130,7 @@ a correct policy applied to a stale plan produces a false sentence from true inp
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&corpusDir, "corpus", "", "policy corpus directory to search (required)")
+	f.StringVar(&corpusDir, "corpus", "", "policy corpus directory to search instead of the store (nothing is recorded)")
 	f.StringVar(&plan, "plan", "", "account plan to judge eligibility for (default: any)")
 	f.StringVar(&region, "region", "", "account region (default: any)")
 	f.StringVar(&locale, "locale", "", "account locale, e.g. en or de (default: any)")
@@ -104,6 +140,9 @@ a correct policy applied to a stale plan produces a false sentence from true inp
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
 }
+
+// traceScope is what a plan, region or locale flag may hold: the front matter's names.
+var traceScope = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
 // checkDraftAccount loads the ticket's latest draft and latest revision and compares the
 // accounts they carry.
@@ -146,7 +185,11 @@ func printTrace(w io.Writer, res *provenance.Result, check *provenance.AccountCh
 	if res.Account.Plan == "" || res.Account.Region == "" {
 		fmt.Fprintln(w, "          (no --plan/--region: eligibility judged for any account)")
 	}
-	fmt.Fprintf(w, "searched: %d versions, %d sentences (drafts, superseded, every locale, help center, macros)\n\n", res.Versions, res.Sentences)
+	fmt.Fprintf(w, "searched: %d versions, %d sentences (drafts, superseded, every locale, help center, macros)", res.Versions, res.Sentences)
+	if res.RepliesRead > 0 {
+		fmt.Fprintf(w, ", %d sent replies", res.RepliesRead)
+	}
+	fmt.Fprint(w, "\n\n")
 	fmt.Fprintf(w, "OUTCOME: %s\n%s\n", res.Outcome, res.Explanation)
 
 	if len(res.Matches) > 0 {
@@ -176,6 +219,12 @@ func printTrace(w io.Writer, res *provenance.Result, check *provenance.AccountCh
 				fmt.Fprintf(w, "  %s  [%s]  ELIGIBLE\n    %s\n", s.Ref, s.Locale, s.Path)
 			}
 			fmt.Fprintf(w, "    #%s  %q\n      states: %s\n", anchor(s.ChunkID), s.Quote, strings.Join(s.Values, ", "))
+		}
+	}
+	if len(res.Sent) > 0 {
+		fmt.Fprintf(w, "\nSent to customers (%d sentences):\n", len(res.Sent))
+		for _, m := range res.Sent {
+			fmt.Fprintf(w, "  %s #%d, sent %s  %q\n      matched: %s\n", m.TicketID, m.Iteration, m.SentAt.UTC().Format(time.RFC3339), m.Quote, m.How)
 		}
 	}
 	if check != nil {

@@ -19,6 +19,22 @@ func Confidence(s llm.Scores, unsupported int) float64 {
 
 func clamp(x float64) float64 { return max(0, min(1, x)) }
 
+// LowFit is the judge's fit below which the cited policy does not fit the ticket: the
+// reply answers a subject, plan or region the customer did not ask about. Chosen from the
+// eval's fits (docs/drafting.md) so that it holds back almost no grounded draft.
+const LowFit = 0.40
+
+// CapFit holds a draft whose fit is low below ReviewThreshold, in proportion to its fit,
+// whatever its calibrated confidence: a reply can quote its sources faithfully and cover
+// every word of the question while answering another customer's case (an account or a
+// subject the ticket does not have), and faithfulness, which weighs most, cannot see that.
+func CapFit(confidence float64, s llm.Scores) float64 {
+	if s.Fit >= LowFit {
+		return confidence
+	}
+	return min(confidence, ReviewThreshold*clamp(s.Fit)/LowFit)
+}
+
 // ReviewThreshold is the confidence below which a draft is forced to review before an
 // agent may send it. Chosen from the eval's threshold sweep (docs/decisions/
 // 003-review-threshold.md): it catches most not-grounded drafts while holding back

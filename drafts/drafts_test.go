@@ -33,6 +33,15 @@ func TestConfidenceWeightsAndCaps(t *testing.T) {
 	}
 }
 
+func TestCapFitHoldsALowFitBelowTheReviewThreshold(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, 0.95, CapFit(0.95, llm.Scores{Fit: LowFit}), "fit at the line: untouched")
+	assert.Equal(t, 0.3, CapFit(0.3, llm.Scores{Fit: 0.35}), "already below the cap: untouched")
+	assert.Less(t, CapFit(0.99, llm.Scores{Fit: LowFit - 0.001}), ReviewThreshold)
+	assert.InDelta(t, ReviewThreshold/2, CapFit(0.99, llm.Scores{Fit: LowFit / 2}), 1e-9, "in proportion to the fit")
+	assert.Equal(t, 0.0, CapFit(0.99, llm.Scores{Fit: -1}))
+}
+
 func TestVerifySpans(t *testing.T) {
 	t.Parallel()
 	evidence := []policy.Evidence{{ChunkID: "billing/refunds@4#window", Text: "Annual plans can be refunded\nwithin 14 days of purchase."}}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -94,7 +95,7 @@ type SentenceResult struct {
 // checkedSource is a source with its numbers and verbs read once per Check.
 type checkedSource struct {
 	id    string
-	macro string // normalised text of a macro source, "" otherwise
+	macro string // normalised text of fixed wording (a macro, a section marked fixed), "" otherwise
 	// forAgents: a section written for support agents, never quoted to a customer.
 	forAgents bool
 	analysis
@@ -176,7 +177,7 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 	for i, s := range sources {
 		// A source reads the same against the same plan names every time: remembered
 		// (v.read), since the same chunks back draft after draft.
-		key := s.ChunkID + "\x00" + s.Source + "\x00" + names + "\x00" + s.Text
+		key := s.ChunkID + "\x00" + s.Source + "\x00" + strconv.FormatBool(s.Fixed) + "\x00" + s.Audience + "\x00" + names + "\x00" + s.Text
 		cs := v.read.Get(key, func() checkedSource { return v.readSource(s, ctx.names) })
 		for _, u := range cs.units {
 			for w := range u.words {
@@ -196,9 +197,9 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 // readSource reads one source's numbers, verbs, units and subjects against the plan
 // names of every source of the check.
 func (v *Vocabulary) readSource(s policy.Evidence, names map[string]bool) checkedSource {
-	cs := checkedSource{id: s.ChunkID, forAgents: forAgentsSection(s.ChunkID), analysis: v.analyse(s.Text), units: v.units(s.Text, names),
-		subjects: v.subjectsOf(s.Text, names)}
-	if s.Macro() {
+	cs := checkedSource{id: s.ChunkID, forAgents: s.ForAgents() || forAgentsSection(s.ChunkID), analysis: v.analyse(s.Text),
+		units: v.units(s.Text, names), subjects: v.subjectsOf(s.Text, names)}
+	if s.FixedWording() {
 		cs.macro = normalise(s.Text)
 	}
 	return cs
@@ -314,7 +315,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		return r
 	}
 	if fixed != "" {
-		r.SourceID, r.Reason = fixed, "paraphrases the fixed wording of "+fixed+": quote the macro word for word, or leave it out"
+		r.SourceID, r.Reason = fixed, "paraphrases the fixed wording of "+fixed+": quote it word for word, or leave it out"
 		return r
 	}
 	r.Reason = missingReason(c, candidates)
@@ -501,7 +502,8 @@ func kindNames(flags []Flag) []string {
 	return out
 }
 
-// verbatimMacro returns the ID of a macro source that contains sentence word for word.
+// verbatimMacro returns the ID of a fixed-wording source (a macro, a section marked fixed)
+// that contains sentence word for word.
 func verbatimMacro(sentence string, sources []checkedSource) string {
 	n := normalise(sentence)
 	for _, s := range sources {

@@ -13,8 +13,15 @@ type Evidence struct {
 	Area    string  `json:"area"`
 	Text    string  `json:"text"`
 	Score   float64 `json:"score"`
+	// Fixed and Audience are the section's marks from its front matter (Chunk).
+	Fixed    bool   `json:"fixed,omitempty"`
+	Audience string `json:"audience,omitempty"`
 }
 
-// Macro reports whether the chunk is fixed, approved wording (source: macro), which backs a
-// sentence that repeats it word for word.
-func (e Evidence) Macro() bool { return e.Source == SourceMacro }
+// FixedWording reports whether the chunk is fixed, approved wording (a macro, or a section
+// marked fixed), which backs a sentence only when the sentence repeats it word for word.
+func (e Evidence) FixedWording() bool { return e.Source == SourceMacro || e.Fixed }
+
+// ForAgents reports whether the chunk is marked as written for support agents: context
+// for the drafter and the agent, never quoted in a customer reply.
+func (e Evidence) ForAgents() bool { return e.Audience == AudienceAgents }

@@ -65,11 +65,17 @@ type frontMatter struct {
 	Regions       []string `yaml:"regions"`
 	Locale        string   `yaml:"locale"`
 	Owner         string   `yaml:"owner"`
+	Fixed         any      `yaml:"fixed"` // any: "yes" or 1 is refused, not read as true
+	Audience      string   `yaml:"audience"`
+	// Sections marks single sections by anchor (the heading's slug), each with fixed and
+	// audience; decoded loosely so that an unknown key gets our message.
+	Sections map[string]map[string]any `yaml:"sections"`
 }
 
 // knownFields lists the front matter fields in the order docs/contracts.md documents them.
 var knownFields = []string{"doc_id", "version", "status", "source", "title", "area",
-	"effective_from", "effective_to", "approved_at", "plans", "regions", "locale", "owner"}
+	"effective_from", "effective_to", "approved_at", "plans", "regions", "locale", "owner",
+	"fixed", "audience", "sections"}
 
 const timeHint = "an RFC 3339 time such as 2026-03-01T00:00:00Z"
 
@@ -88,6 +94,9 @@ var fieldHints = map[string]string{
 	"regions":        `a list of regions such as [eu, uk], or ["*"] for every region`,
 	"locale":         "a language code such as en or de",
 	"owner":          "a team name such as billing-ops",
+	"fixed":          "true when the text is fixed wording, quoted only word for word (or false)",
+	"audience":       "customers or agents (agents: context for the drafter and the agent, never quoted to a customer)",
+	"sections":       "a map from a section's anchor (its heading's slug, such as notes-for-agents) to its own fixed and audience",
 }
 
 var (
@@ -127,7 +136,102 @@ func Parse(path string, data []byte) (*Version, error) {
 		return nil, &ParseError{Path: path, Msg: "has no policy text after the front matter",
 			Fix: "write the policy as Markdown below the closing \"---\" line"}
 	}
+	if errs := markChunks(path, &fm, keys, v.Chunks); len(errs) > 0 {
+		return nil, errors.Join(asErrors(errs)...)
+	}
 	return v, nil
+}
+
+// sectionKeys are the keys a section under sections may set.
+var sectionKeys = []string{"fixed", "audience"}
+
+// markChunks sets each chunk's fixed and audience from the front matter: the document's
+// values, then its section's under sections (a long section's parts share its marks).
+// Unknown values, keys and anchors are refused, naming the field.
+func markChunks(path string, fm *frontMatter, keys map[string]int, chunks []Chunk) []*ParseError {
+	var errs []*ParseError
+	fail := func(field, msg, fix string) {
+		errs = append(errs, &ParseError{Path: path, Line: keys[strings.SplitN(field, ".", 2)[0]], Field: field, Msg: msg, Fix: fix})
+	}
+	docFixed := parseFixed("fixed", fm.Fixed, fail)
+	docAudience := parseAudience("audience", fm.Audience, AudienceCustomers, fail)
+	var anchors []string // one per section: a long section's later parts are not named
+	for i, c := range chunks {
+		if i == 0 || c.Heading != chunks[i-1].Heading {
+			anchors = append(anchors, c.Anchor)
+		}
+	}
+	for i := range chunks {
+		chunks[i].Fixed, chunks[i].Audience = docFixed, docAudience
+	}
+	for _, anchor := range slices.Sorted(maps.Keys(fm.Sections)) {
+		marks := fm.Sections[anchor]
+		field := "sections." + anchor
+		if !slices.Contains(anchors, anchor) {
+			fail(field, "names no section of this file", "use one of the sections' anchors: "+strings.Join(anchors, ", "))
+			continue
+		}
+		for _, k := range slices.Sorted(maps.Keys(marks)) {
+			if !slices.Contains(sectionKeys, k) {
+				fail(field+"."+k, "is not a section mark", "remove it; a section sets only "+strings.Join(sectionKeys, " and "))
+			}
+		}
+		for i, c := range chunks {
+			if c.Anchor != anchor && !strings.HasPrefix(c.Anchor, anchor+"-part-") {
+				continue
+			}
+			if raw, ok := marks["fixed"]; ok {
+				chunks[i].Fixed = parseFixed(field+".fixed", raw, fail)
+			}
+			if raw, ok := marks["audience"]; ok {
+				a, isString := raw.(string)
+				if !isString {
+					fail(field+".audience", fmt.Sprintf("has %v, which is not a word", raw), "use "+fieldHints["audience"])
+					continue
+				}
+				chunks[i].Audience = parseAudience(field+".audience", a, docAudience, fail)
+			}
+		}
+	}
+	return uniqueErrors(errs)
+}
+
+// parseFixed accepts only a YAML boolean; no value is false.
+func parseFixed(field string, raw any, fail func(field, msg, fix string)) bool {
+	switch b := raw.(type) {
+	case nil:
+		return false
+	case bool:
+		return b
+	}
+	fail(field, fmt.Sprintf("has %v, which is not true or false", raw), "use "+fieldHints["fixed"])
+	return false
+}
+
+// parseAudience accepts customers or agents; no value is def.
+func parseAudience(field, raw, def string, fail func(field, msg, fix string)) string {
+	switch a := strings.TrimSpace(raw); a {
+	case "":
+		return def
+	case AudienceCustomers, AudienceAgents:
+		return a
+	default:
+		fail(field, fmt.Sprintf("has %q", a), "use "+fieldHints["audience"])
+		return def
+	}
+}
+
+// uniqueErrors drops repeats: a section split into parts is checked once per part.
+func uniqueErrors(errs []*ParseError) []*ParseError {
+	var out []*ParseError
+	seen := map[string]bool{}
+	for _, e := range errs {
+		if !seen[e.Error()] {
+			seen[e.Error()] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // decodeFrontMatter decodes the header strictly. go-yaml v1.19.2 panics on a YAML tag in

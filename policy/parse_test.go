@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const knownFieldList = "doc_id, version, status, source, title, area, effective_from, effective_to, approved_at, plans, regions, locale, owner"
+const knownFieldList = "doc_id, version, status, source, title, area, effective_from, effective_to, approved_at, plans, regions, locale, owner, fixed, audience, sections"
 
 func TestParseRefusals(t *testing.T) {
 	t.Parallel()
@@ -43,7 +43,7 @@ func TestParseRefusals(t *testing.T) {
 			`:9: field "approved_at" (2026-04-01T00:00:00Z) must be before effective_to (2026-03-01T00:00:00Z): correct the approval time, or move effective_to after it`}},
 		{"unknown-field.md", []string{
 			`:7: unknown field "efective_from": remove it or correct its name; the fields are ` + knownFieldList,
-			`:10: unknown field "audience": remove it or correct its name; the fields are ` + knownFieldList}},
+			`:10: unknown field "audiance": remove it or correct its name; the fields are ` + knownFieldList}},
 		{"bad-status.md", []string{
 			`:4: field "status" has "published": use one of draft, approved or superseded`}},
 		{"bad-version.md", []string{
@@ -114,8 +114,8 @@ func TestParseDefaults(t *testing.T) {
 		assert.Equal(t, "## Refund window\n\nAnnual plans can be refunded in full within 14 days of purchase.\n", v.Body)
 		assert.Equal(t, []Chunk{{
 			ID: "billing/refunds-annual@4#refund-window", Anchor: "refund-window", Heading: "Refund window", Ord: 0,
-			Text: "Refund window\nAnnual plans can be refunded in full within 14 days of purchase.",
-		}}, v.Chunks)
+			Text: "Refund window\nAnnual plans can be refunded in full within 14 days of purchase.", Audience: AudienceCustomers,
+		}}, v.Chunks, "no fixed or audience: quotable, not fixed")
 	})
 	t.Run("every field as written, offsets normalised to UTC", func(t *testing.T) {
 		v := parseFixture(t, "parse/full.md")

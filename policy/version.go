@@ -51,7 +51,19 @@ type Chunk struct {
 	Heading string `json:"heading"` // heading text, "" for text before the first heading
 	Ord     int    `json:"ord"`     // position in the document, from 0
 	Text    string `json:"text"`    // the section's text, Markdown stripped to plain prose
+	// Fixed: the section is fixed wording (legal text, a macro's reply), quoted only word
+	// for word; set by the front matter's fixed, for the document or the section.
+	Fixed bool `json:"fixed,omitempty"`
+	// Audience is who the section is written for: AudienceCustomers, or AudienceAgents
+	// (context for the drafter and the agent, never quoted to a customer).
+	Audience string `json:"audience,omitempty"`
 }
+
+// Audiences a section can be written for (the front matter's audience).
+const (
+	AudienceCustomers = "customers"
+	AudienceAgents    = "agents"
+)
 
 // Ref returns "doc_id@version", the form cited in ticket labels and stale reasons.
 func (v *Version) Ref() string { return fmt.Sprintf("%s@%d", v.DocID, v.Version) }

@@ -80,3 +80,13 @@ func scope(list []string) string {
 }
 
 func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
+// retired reports whether the account could read v once (approved, in its scope) and v
+// has been superseded or has expired by a.At.
+func retired(v *policy.Version, w policy.Window, a Account) bool {
+	if v.Status == policy.StatusDraft || w.From == nil || w.To == nil || a.At.Before(*w.To) {
+		return false
+	}
+	return (a.Plan == "" || inScope(v.Plans, a.Plan)) && (a.Region == "" || inScope(v.Regions, a.Region)) &&
+		(a.Locale == "" || strings.EqualFold(v.Locale, a.Locale))
+}

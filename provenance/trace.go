@@ -22,6 +22,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
@@ -36,6 +37,7 @@ type Outcome string
 const (
 	Absent              Outcome = "absent"               // no version states it
 	PresentNotEligible  Outcome = "present_not_eligible" // stated only where the account may not read it
+	PresentStale        Outcome = "present_stale"        // stated in versions the account could read once, retired since
 	PresentContradicted Outcome = "present_contradicted" // an eligible version states another value
 	PresentEligible     Outcome = "present_eligible"     // an eligible version states it: grounded
 )
@@ -52,6 +54,25 @@ type Match struct {
 	How      string `json:"how"` // what matched: wording, amounts, verbs, topic words
 	Eligible bool   `json:"eligible"`
 	WhyNot   string `json:"why_not"` // "" when eligible
+	// Stale: the account could read this version once; it was superseded or expired since.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// SentReply is a reply the help desk reported sending, with its text.
+type SentReply struct {
+	TicketID  string    `json:"ticket_id"`
+	Iteration int       `json:"iteration"`
+	SentAt    time.Time `json:"sent_at"`
+	Text      string    `json:"-"`
+}
+
+// SentMatch is a sentence of a sent reply that states the term: where it reached a customer.
+type SentMatch struct {
+	TicketID  string    `json:"ticket_id"`
+	Iteration int       `json:"iteration"`
+	SentAt    time.Time `json:"sent_at"`
+	Quote     string    `json:"quote"`
+	How       string    `json:"how"`
 }
 
 // Statement is a sentence of an eligible version that states another value for the term.
@@ -83,6 +104,9 @@ type Result struct {
 	EligibleStatements []Statement `json:"eligible_statements"`
 	Versions           int         `json:"versions_searched"`
 	Sentences          int         `json:"sentences_searched"`
+	// Sent lists the sentences of sent replies that state the term (with Trace's sent).
+	Sent        []SentMatch `json:"sent"`
+	RepliesRead int         `json:"sent_replies_searched"`
 }
 
 // term is a parsed search term.
@@ -122,14 +146,26 @@ func readTerm(phrase string, vocab *guard.Vocabulary) term {
 //     repeated stale or out-of-scope text; current policy says otherwise);
 //   - matches, none eligible, and no eligible statement: present_not_eligible;
 //   - no match: absent (eligible statements are still listed, as what policy does say).
-func Trace(versions []*policy.Version, text string, account Account, vocab *guard.Vocabulary) (*Result, error) {
+//
+// A match in a version the account could read once (superseded or expired since, scope
+// fitting) with no eligible match or statement is present_stale. sent are the replies the
+// help desk reported sending: their sentences that state the term are listed, which says
+// whether the term reached customers; they do not change the outcome.
+func Trace(versions []*policy.Version, sent []SentReply, text string, account Account, vocab *guard.Vocabulary) (*Result, error) {
 	t := readTerm(text, vocab)
 	if len(t.amounts) == 0 && len(t.verbs) == 0 && len(t.topic) == 0 {
 		return nil, fmt.Errorf("term %q has no number, duration, commercial verb or content word to search for: quote the claim from the draft, e.g. \"30-day refund window\"", text)
 	}
 	res := &Result{Term: text, Account: account, Versions: len(versions),
 		ReadAs:  Reading{Amounts: []string{}, Verbs: nonNil(t.verbs), Topic: nonNil(t.topic)},
-		Matches: []Match{}, EligibleStatements: []Statement{}}
+		Matches: []Match{}, EligibleStatements: []Statement{}, Sent: []SentMatch{}, RepliesRead: len(sent)}
+	for _, r := range sent {
+		for _, st := range statements.ReadText(r.Text, vocab) {
+			if how, ok := t.match(st); ok {
+				res.Sent = append(res.Sent, SentMatch{TicketID: r.TicketID, Iteration: r.Iteration, SentAt: r.SentAt, Quote: st.Text, How: how})
+			}
+		}
+	}
 	for _, a := range t.amounts {
 		res.ReadAs.Amounts = append(res.ReadAs.Amounts, a.Describe())
 	}
@@ -148,7 +184,7 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 		why := whyNot(s.Version, wins[s.Version], account)
 		m := Match{Ref: s.Version.Ref(), ChunkID: s.Chunk.ID, Path: s.Version.Path, Source: s.Version.Source,
 			Status: string(s.Version.Status), Locale: s.Version.Locale, Quote: s.Text, How: how,
-			Eligible: len(why) == 0, WhyNot: strings.Join(why, "; ")}
+			Eligible: len(why) == 0, WhyNot: strings.Join(why, "; "), Stale: retired(s.Version, wins[s.Version], account)}
 		res.Matches = append(res.Matches, m)
 		areas[s.Version.Area] = true
 		if m.Eligible && !eligibleDocs[s.Version.DocID] {
@@ -194,6 +230,8 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 		res.Outcome = PresentEligible
 	case len(res.Matches) > 0 && len(res.EligibleStatements) > 0:
 		res.Outcome = PresentContradicted
+	case slices.ContainsFunc(res.Matches, func(m Match) bool { return m.Stale }):
+		res.Outcome = PresentStale
 	case len(res.Matches) > 0:
 		res.Outcome = PresentNotEligible
 	default:
@@ -208,9 +246,10 @@ func Trace(versions []*policy.Version, text string, account Account, vocab *guar
 
 // match reports whether s states the term, and how. A sentence states it when it has the
 // term's wording, or every amount of the term (months read as days) and every commercial
-// verb; a term with neither needs all its topic words in the sentence or its heading, and
-// one with amounts but no verb needs at least one topic word, so that "14 days" about
-// suspension is not taken for a "14-day refund window" written without the verb.
+// verb; a term with neither needs all its topic words in the sentence or its heading, one
+// with amounts but no verb needs at least one topic word, so that "14 days" about
+// suspension is not taken for a "14-day refund window" written without the verb, and one
+// with verbs but no amount, or a subject of two words or more, needs half its topic words.
 func (t term) match(s *statements.Statement) (string, bool) {
 	if t.norm != "" && strings.Contains(text.Fold(s.Text), t.norm) {
 		return "same wording", true
@@ -237,6 +276,13 @@ func (t term) match(s *statements.Statement) (string, bool) {
 		how = append(how, "verb "+verb)
 	}
 	if len(t.verbs) == 0 && len(t.topic) > 0 && len(topic) == 0 {
+		return "", false
+	}
+	// The verb alone is no match: "a refund for the hardware kit" is about the kit, and a
+	// sentence on refunds of annual plans does not state it. A term needs half its
+	// subject's words when it has no amount or names its subject in two words or more
+	// ("60-day gift card refund" is not a 60-day refund of a plan).
+	if (len(t.amounts) == 0 || len(t.topic) >= 2) && len(t.topic) > 0 && 2*len(topic) < len(t.topic) {
 		return "", false
 	}
 	if len(topic) > 0 {
@@ -280,6 +326,9 @@ func advice(o Outcome, eligibleMatch bool) (explanation, remedy string) {
 	case Absent:
 		return "No version of any document (drafts, superseded versions, every locale, help center and macros) states this, by wording or by concept: nobody at the company wrote it, the drafter invented it.",
 			"Do not add a prompt instruction: the guard strikes the sentence because no source carries it. If customers keep asking, write and approve the missing policy (`supportdraft gaps` lists what the corpus could not answer)."
+	case PresentStale:
+		return "The term is written only in versions this account could read once and that were superseded or expired since, and no eligible version states another value for it: the draft or the index is behind the policy.",
+			"Rebuild the drafts that quote it (approving the newer version marks them stale) and check that the index holds the current version: `supportdraft policy list` shows which version is live."
 	case PresentNotEligible:
 		return "The term is written only in versions this account may not use at this time (stale, draft, or another plan, region or locale), and no eligible version states another value for it.",
 			"This is a corpus scoping problem, not an invention: find out why the drafter could read these versions (retrieval filters, a stale index, wrong plans/regions/locale in the front matter), and retire or re-scope the document. Also check the account state the draft was given (--draft TICKET): a correct policy applied to a stale plan yields a false sentence built from true inputs."

@@ -108,7 +108,7 @@ func TestTraceOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res, err := Trace(versions, tt.term, tt.account, v)
+			res, err := Trace(versions, nil, tt.term, tt.account, v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -158,13 +158,16 @@ func TestTraceSampleCorpus(t *testing.T) {
 		{Account{Plan: "pro", Region: "eu", At: now}, PresentContradicted},
 		{Account{Plan: "pro", Region: "eu", At: at("2026-01-15T00:00:00Z")}, PresentEligible},
 		{Account{Plan: "pro", Region: "us", At: now}, PresentEligible},
-		{Account{Plan: "enterprise", Region: "eu", At: now}, PresentNotEligible},
+		// The help-center article (every plan, 30 days) was superseded: enterprise could
+		// read it once, and no current version speaks to enterprise.
+		{Account{Plan: "enterprise", Region: "eu", At: now}, PresentStale},
+		{Account{Plan: "enterprise", Region: "eu", At: at("2025-07-01T00:00:00Z")}, PresentEligible},
 		// For any account the US/APAC policy is eligible somewhere, and the EU policy's
 		// 14 days never reaches the same customer: grounded, not contradicted.
 		{Account{At: now}, PresentEligible},
 	}
 	for _, tt := range tests {
-		res, err := Trace(versions, "30-day refund window", tt.account, v)
+		res, err := Trace(versions, nil, "30-day refund window", tt.account, v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +176,7 @@ func TestTraceSampleCorpus(t *testing.T) {
 		}
 	}
 
-	res, err := Trace(versions, "30-day refund window", tests[0].account, v)
+	res, err := Trace(versions, nil, "30-day refund window", tests[0].account, v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +201,7 @@ func TestTraceSampleCorpus(t *testing.T) {
 func TestTraceTwoEligibleDocumentsDisagree(t *testing.T) {
 	t.Parallel()
 	versions := corpus(t, filepath.Join("..", "contradictions", "testdata", "lint-conflict"))
-	res, err := Trace(versions, "30-day refund window", Account{Plan: "pro", Region: "eu", At: at("2026-06-01T00:00:00Z")}, vocab(t))
+	res, err := Trace(versions, nil, "30-day refund window", Account{Plan: "pro", Region: "eu", At: at("2026-06-01T00:00:00Z")}, vocab(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +215,7 @@ func TestTraceTwoEligibleDocumentsDisagree(t *testing.T) {
 
 func TestTraceRefusesEmptyTerm(t *testing.T) {
 	t.Parallel()
-	_, err := Trace(nil, "the", Account{At: time.Now()}, vocab(t))
+	_, err := Trace(nil, nil, "the", Account{At: time.Now()}, vocab(t))
 	if err == nil || !strings.Contains(err.Error(), `"the"`) {
 		t.Fatalf("err = %v, want one naming the term", err)
 	}
@@ -239,6 +242,28 @@ func TestAmountReading(t *testing.T) {
 		}
 		if got := statements.AmountOf(qa[0]).Same(statements.AmountOf(qb[0])); got != tt.same {
 			t.Errorf("%q same as %q = %v, want %v", tt.a, tt.b, got, tt.same)
+		}
+	}
+}
+
+// The probe's finding: "a refund for the hardware kit" came back present_eligible on the
+// verb alone. The subject (the kit) is nowhere in the corpus: absent. A term naming a
+// subject the corpus has still matches.
+func TestTraceMatchesTheSubjectNotTheVerbAlone(t *testing.T) {
+	t.Parallel()
+	versions := corpus(t, filepath.Join("..", "corpus", "sample"))
+	account := Account{Plan: "pro", Region: "eu", At: at("2026-11-30T00:00:00Z")}
+	for term, want := range map[string]Outcome{
+		"a refund for the hardware kit":    Absent,
+		"refund of the annual plan":        PresentEligible,
+		"a refund for the disputed charge": PresentEligible,
+	} {
+		res, err := Trace(versions, nil, term, account, vocab(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != want {
+			t.Errorf("%q: outcome %s, want %s (matches %+v)", term, res.Outcome, want, res.Matches)
 		}
 	}
 }

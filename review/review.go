@@ -60,7 +60,8 @@ type Entry struct {
 	ReviewUntil time.Time  `json:"review_until"`
 	DecidedBy   string     `json:"decided_by,omitempty"`
 	DecidedAt   *time.Time `json:"decided_at,omitempty"`
-	// HandOffError is why the hand-off failed (State HandOffFailed) or was held (Held).
+	// HandOffError is why the hand-off failed (State HandOffFailed) or was held (Held), or
+	// why an approved draft waits again (Waiting: the kill switch held its hand-off).
 	HandOffError string `json:"handoff_error,omitempty"`
 	// OverrideReason is the reviewer's reason for clearing the gate without approval
 	// (State Overridden).

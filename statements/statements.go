@@ -136,6 +136,20 @@ func Read(versions []*policy.Version, vocab *guard.Vocabulary) []*Statement {
 	return out
 }
 
+// ReadText splits a text that is not policy (a sent reply) into statements the same way;
+// they have no version, chunk or heading.
+func ReadText(s string, vocab *guard.Vocabulary) []*Statement {
+	var out []*Statement
+	for _, sen := range text.Split(s) {
+		st := &Statement{Text: sen.Text, Verbs: vocab.Verbs(sen.Text), Words: ContentStems(sen.Text)}
+		for _, q := range text.Quantities(sen.Text) {
+			st.Amounts = append(st.Amounts, AmountOf(q))
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
 // nonTopic are words that carry no topic in a policy sentence beyond the stopwords: the
 // units amounts already capture, and number words.
 var nonTopic = func() map[string]bool {

@@ -15,10 +15,20 @@ import (
 // or superseded; drafts never are), with its chunks, as the corpus files would parse: what
 // an approval is checked against and what `policy lint` reads.
 func (s *Store) StoredVersions(ctx context.Context) ([]*policy.Version, error) {
+	return s.versions(ctx, false)
+}
+
+// AllVersions reads every version in the policy store, drafts included, with its chunks:
+// what `supportdraft trace` searches (retired, draft, every locale).
+func (s *Store) AllVersions(ctx context.Context) ([]*policy.Version, error) {
+	return s.versions(ctx, true)
+}
+
+func (s *Store) versions(ctx context.Context, drafts bool) ([]*policy.Version, error) {
 	rows, err := s.db.Query(ctx, `
 		SELECT id, doc_id, version, status, source, title, area, effective_from, effective_to, approved_at,
 		       plans, regions, locale, owner, path, content_hash
-		FROM versions WHERE status <> 'draft' ORDER BY doc_id, version`)
+		FROM versions WHERE status <> 'draft' OR $1 ORDER BY doc_id, version`, drafts)
 	if err != nil {
 		return nil, fmt.Errorf("read stored versions: %w", err)
 	}
@@ -39,16 +49,16 @@ func (s *Store) StoredVersions(ctx context.Context) ([]*policy.Version, error) {
 		return nil, fmt.Errorf("read stored versions: %w", err)
 	}
 	chunks, err := s.db.Query(ctx, `
-		SELECT c.version_id, c.id, c.anchor, c.heading, c.ord, c.text
+		SELECT c.version_id, c.id, c.anchor, c.heading, c.ord, c.text, c.fixed, c.audience
 		FROM chunks c JOIN versions v ON v.id = c.version_id
-		WHERE v.status <> 'draft' ORDER BY c.version_id, c.ord`)
+		WHERE v.status <> 'draft' OR $1 ORDER BY c.version_id, c.ord`, drafts)
 	if err != nil {
 		return nil, fmt.Errorf("read stored chunks: %w", err)
 	}
 	for chunks.Next() {
 		var id int64
 		var c policy.Chunk
-		if err := chunks.Scan(&id, &c.ID, &c.Anchor, &c.Heading, &c.Ord, &c.Text); err != nil {
+		if err := chunks.Scan(&id, &c.ID, &c.Anchor, &c.Heading, &c.Ord, &c.Text, &c.Fixed, &c.Audience); err != nil {
 			chunks.Close()
 			return nil, fmt.Errorf("read stored chunks: %w", err)
 		}

@@ -116,7 +116,7 @@ lexical_arm AS (
   FROM scored WHERE score > 0
   ORDER BY score DESC, id COLLATE "C"
   LIMIT %[4]d)
-SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, v.locale, c.heading,
+SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, c.fixed, c.audience, v.locale, c.heading,
        -((c.embedding::vector(%[5]d)) <#> $1::vector(%[5]d)), coalesce(a.rank, 0)::int, coalesce(l.score, 0), coalesce(l.rank, 0)::int, 0::float8, 0
 FROM (SELECT chunk_id AS id FROM vector_arm UNION SELECT id FROM lexical_arm) u
 JOIN chunks c ON c.id = u.id

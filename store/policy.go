@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -294,9 +295,10 @@ func insertChunks(ctx context.Context, tx pgx.Tx, versionID int64, chunks []poli
 	}
 	batch := &pgx.Batch{}
 	for i, c := range chunks {
-		batch.Queue(`INSERT INTO chunks (id, version_id, anchor, heading, ord, text, embedder, embedding)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-			c.ID, versionID, c.Anchor, c.Heading, c.Ord, c.Text, embedder, pgvector.NewVector(vectors[i]))
+		batch.Queue(`INSERT INTO chunks (id, version_id, anchor, heading, ord, text, embedder, embedding, fixed, audience)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+			c.ID, versionID, c.Anchor, c.Heading, c.Ord, c.Text, embedder, pgvector.NewVector(vectors[i]),
+			c.Fixed, cmp.Or(c.Audience, policy.AudienceCustomers))
 	}
 	return tx.SendBatch(ctx, batch).Close()
 }

@@ -45,6 +45,15 @@ var purgeTargets = []purgeTarget{
 		"(text IS NOT NULL OR checks IS NOT NULL) AND created_at < $1", "text = NULL, checks = NULL"},
 	{"drafts", "the agent's edited text (the draft, its verdicts and scores stay)", "edited_at",
 		"edited_text IS NOT NULL AND edited_at < $1", "edited_text = NULL"},
+	{"drafts", "the reply, the drafter's reply, the note and the writer's reasoning, the words of each claim and guarded sentence, and the words the rubric's findings quote (bindings, evidence, verdicts, scores and counts stay)", "created_at",
+		"purged_at IS NULL AND created_at < $1",
+		"reply = '', model_reply = '', note = '', reasoning = '', " +
+			"rubric = CASE WHEN rubric ? 'scores' THEN jsonb_set(rubric, '{scores}', (SELECT coalesce(jsonb_agg(sc - 'findings'), '[]'::jsonb) FROM jsonb_array_elements(rubric->'scores') sc)) ELSE rubric END, " +
+			"claims = (SELECT coalesce(jsonb_agg(c - 'sentence' - 'quote' - 'failure' - 'reasoning'), '[]'::jsonb) FROM jsonb_array_elements(claims) c), " +
+			"sentences = (SELECT coalesce(jsonb_agg(x - 'text' - 'reason' - 'placeholders'), '[]'::jsonb) FROM jsonb_array_elements(sentences) x), " +
+			"purged_at = now()"},
+	{"build_failures", "why the ticket's last build failed, which may quote a model's or the help desk's answer (ticket, revision and date stay)", "failed_at",
+		"reason <> '' AND failed_at < $1", "reason = ''"},
 	{"send_checks", "the sentences an unsupported verdict quoted and the agent's override reason (verdict, each sentence's reason and the date stay)", "at",
 		"at < $1 AND (override_reason <> '' OR jsonb_path_exists(unsupported, '$[*].sentence'))",
 		"unsupported = (SELECT coalesce(jsonb_agg(u - 'sentence'), '[]'::jsonb) FROM jsonb_array_elements(unsupported) u), override_reason = ''"},
@@ -56,6 +65,8 @@ var purgeTargets = []purgeTarget{
 		"reason <> '' AND at < $1", "reason = ''"},
 	{"funnel_events", "why the inbox passed, skipped or held a message, which may name the sender or quote the triage model (stage, outcome, bucket and date stay)", "at",
 		"reason <> '' AND at < $1", "reason = ''"},
+	{"traces", "the traced term, which may quote a draft or a ticket (outcome, account and counts stay)", "traced_at",
+		"term <> '' AND traced_at < $1", "term = ''"},
 	{"rejections", "struck and unanswered sentences and what they asked about (reason, area and date stay, so gaps still counts them)", "at",
 		"purged_at IS NULL AND at < $1", "sentence = '', subject = '', purged_at = now()"},
 }

@@ -32,6 +32,8 @@ type adminView struct {
 	// Accepted are the contradictions an operator let an approval through with
 	// (policy approve --accept-contradiction), newest first.
 	Accepted []store.AcceptedContradiction
+	// Traces are the newest `supportdraft trace` outcomes over the store.
+	Traces []store.TraceRecord
 	// Flip is the kill-switch button's JSON body: the opposite state, and who asked.
 	Flip  string
 	Since time.Time
@@ -42,6 +44,9 @@ type adminView struct {
 
 // maxAccepted bounds the accepted contradictions the admin page lists.
 const maxAccepted = 50
+
+// maxTraces bounds the traces the admin page lists.
+const maxTraces = 20
 
 // maxOverrides bounds the overrides the admin page lists; the total counts them all.
 const maxOverrides = 50
@@ -87,12 +92,16 @@ func (p *Pages) admin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	traces, err := p.Store.Traces(ctx, maxTraces)
+	if err != nil {
+		return err
+	}
 	halted, err := p.Store.KillSwitchState(ctx) // the live switch, as intake and rebuilds read it
 	if err != nil {
 		return err
 	}
 	v := adminView{Chart: abstentionChart(weeks, since, time.Now()), Gaps: gaps, Checks: checks, Unchecked: unchecked,
-		Overrides: overrides, OverrideTotal: overrideTotal, KillSwitch: halted, Accepted: accepted, Since: since,
+		Overrides: overrides, OverrideTotal: overrideTotal, KillSwitch: halted, Accepted: accepted, Traces: traces, Since: since,
 		Choice: choiceOf(c, "/app/admin")}
 	v.Funnel, v.Inbound = funnel(counts)
 	who, _ := auth.From(c)

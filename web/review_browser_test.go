@@ -18,6 +18,7 @@ import (
 	"github.com/supportdraft/supportdraft/contradictions"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/provenance"
 )
 
 // The review dashboard with a short review window: Kill asks for confirmation and a
@@ -116,6 +117,10 @@ func TestAdminInABrowser(t *testing.T) {
 		A: contradictions.Side{Ref: "billing/refunds-annual@6", ChunkID: "billing/refunds-annual@6#refund-window", Values: []string{"30 days"}},
 		B: contradictions.Side{Ref: "billing/refunds-annual@4", ChunkID: "billing/refunds-annual@4#refund-window", Values: []string{"14 days"}}}},
 		accepted, "ops@example.com"))
+	traced := "a refund for the hardware kit " + id
+	_, err := st.store.RecordTrace(t.Context(), &provenance.Result{Term: traced, Outcome: provenance.Absent,
+		Account: provenance.Account{Plan: "pro", Region: "eu", At: at}, Matches: []provenance.Match{}})
+	require.NoError(t, err)
 
 	admin := browser(t, 1280, 1000)
 	within(t, admin, "open the admin view",
@@ -136,6 +141,9 @@ func TestAdminInABrowser(t *testing.T) {
 	for _, want := range []string{"refund (days)", "billing/refunds-annual@6", "section “refund window”", "says 30 days", "billing/refunds-annual@4", "says 14 days", "Accepted by ops@example.com", accepted} {
 		assert.Contains(t, contradiction, want, "the accepted contradiction, in words")
 	}
+	trace, err := chromedp.Run(admin, chromedp.Evaluate[string](`[...document.querySelectorAll('table.traces tbody tr')].map(r => [...r.cells].map(c => c.textContent).join('|')).find(t => t.includes(`+jsString(id)+`)) || ''`))
+	require.NoError(t, err)
+	assert.Contains(t, trace, "“"+traced+"”|pro / eu|absent|nowhere|0|", "the trace, listed")
 	bars, err := chromedp.Run(admin, chromedp.Evaluate[[]string](`[...document.querySelectorAll('svg.chart rect.bar title')].map(t => t.textContent)`))
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(bars, "\n"), "week of "+monday(time.Now()), "the abstention chart draws this week's draft")

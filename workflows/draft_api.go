@@ -134,6 +134,9 @@ type DraftInput struct {
 	// ReviewDelay is how long a queued draft can be pulled back or killed before it may
 	// reach the help desk; zero means 10 minutes.
 	ReviewDelay time.Duration `json:"review_delay,omitempty"`
+	// HandOffAttempts is how many times an approved draft's hand-off is tried (the help
+	// desk unreachable, the kill switch on) before the entry says why; zero means 8.
+	HandOffAttempts int `json:"handoff_attempts,omitempty"`
 	// NotifySlack posts each queued iteration to the reviewers' Slack channel (the
 	// NotifyReviewers activity). Off in runs started before it existed, so their
 	// histories replay unchanged.

@@ -16,6 +16,10 @@ import (
 // defaultReviewDelay is the review window when DraftInput.ReviewDelay is zero.
 const defaultReviewDelay = 10 * time.Minute
 
+// defaultHandOffAttempts is how many times a hand-off is tried when
+// DraftInput.HandOffAttempts is zero.
+const defaultHandOffAttempts = 8
+
 // enqueue puts the draft just built into the review queue with a fresh window, replacing
 // the entry of an earlier iteration (and its window). Called under the lock.
 func (w *run) enqueue(ctx workflow.Context) {
@@ -86,10 +90,14 @@ func (w *run) handOff(ctx workflow.Context, entry *review.Entry) {
 	if !deliver || w.holdStale(ctx, entry) {
 		return
 	}
+	attempts := w.in.HandOffAttempts
+	if attempts <= 0 {
+		attempts = defaultHandOffAttempts
+	}
 	opts := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 15 * time.Second,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2,
-			MaximumInterval: time.Minute, MaximumAttempts: 8},
+			MaximumInterval: time.Minute, MaximumAttempts: int32(attempts)},
 	})
 	in := activities.HandOffInput{TicketID: entry.TicketID, Iteration: entry.Iteration, ApprovedBy: entry.DecidedBy}
 	if entry.DecidedAt != nil {
@@ -106,6 +114,11 @@ func (w *run) handOff(ctx workflow.Context, entry *review.Entry) {
 		}
 		var appErr *temporal.ApplicationError
 		switch {
+		case errors.As(err, &appErr) && appErr.Type() == activities.ErrHalted:
+			// Nothing was delivered: the approval is void and the draft waits in the queue
+			// again, so a reviewer approves it once the switch is lifted.
+			entry.State, entry.DecidedBy, entry.DecidedAt = review.Waiting, "", nil
+			entry.HandOffError = "the kill switch held the hand-off past its retries: approve the draft again once the switch is lifted"
 		case errors.As(err, &appErr):
 			entry.State, entry.HandOffError = review.HandOffFailed, appErr.Message()
 		case err != nil:
@@ -183,6 +196,7 @@ func (w *run) approve(ctx workflow.Context, d ReviewDecision) (*review.Entry, er
 		if w.review == nil || w.review.State != review.Waiting {
 			return rejected("only a draft waiting in the review queue can be approved")
 		}
+		w.review.HandOffError = "" // a hand-off the kill switch held: this approval tries again
 		if w.review.WindowOpen(workflow.Now(ctx)) {
 			w.review.Decide(review.Approved, d.By, workflow.Now(ctx))
 			w.saveReview(ctx)

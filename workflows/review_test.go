@@ -123,6 +123,34 @@ func TestReviewHandOffRecordedOrFailed(t *testing.T) {
 	}
 }
 
+// A hand-off the kill switch holds past its retries does not end failed: the draft returns
+// to the queue, waiting, with the reason; a reviewer's new approval (the switch lifted)
+// hands it off.
+func TestReviewHandOffHeldByTheKillSwitchReturnsToTheQueue(t *testing.T) {
+	f := newFlow(t, true)
+	halted := true
+	f.handOff = func(int) (*activities.HandOffResult, error) {
+		if halted {
+			return nil, temporal.NewApplicationError("drafting is halted by the kill switch", activities.ErrHalted)
+		}
+		return &activities.HandOffResult{Delivered: true}, nil
+	}
+	var again review.Entry
+	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+	f.at(3*time.Minute, workflows.UpdateApprove, nil, nil, alice)
+	f.env.RegisterDelayedCallback(func() { halted = false }, 40*time.Minute)
+	f.at(45*time.Minute, workflows.UpdateApprove, &again, nil, alice)
+	f.at(50*time.Minute, workflows.UpdateDiscard, nil, nil)
+	f.runInput(&workflows.DraftInput{TicketID: "T-1", Revision: 1, IdleTimeout: 2 * time.Hour, HandOffAttempts: 3})
+
+	assert.Equal(t, []string{review.Waiting, review.Approved, review.Waiting, review.Approved, review.HandedOff, review.Closed}, f.states())
+	held := f.reviews[2]
+	assert.Contains(t, held.HandOffError, "kill switch")
+	assert.Empty(t, held.DecidedBy, "the approval is void: nothing was delivered")
+	assert.Empty(t, again.HandOffError, "a new approval clears the reason")
+	assert.Len(t, f.handOffs, 4, "three attempts while halted, one after")
+}
+
 // A draft nobody approved stays in the queue past its window; approval then hands it off at once.
 func TestReviewWindowExpiryLeavesTheDraftWaitingForApproval(t *testing.T) {
 	f := newFlow(t, true)

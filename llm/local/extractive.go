@@ -211,7 +211,8 @@ func chunkHeading(chunkText string) string {
 
 // internalSection reports whether a chunk is written for agents rather than customers
 // ("Notes for agents", "When to use this macro"): quoting it to a customer would answer
-// nothing they asked.
+// nothing they asked. A section marked audience: agents in its front matter is too
+// (policy.Evidence.ForAgents), whatever its heading.
 func internalSection(heading string) bool {
 	for _, t := range text.Tokenize(heading) {
 		switch t.Text {
@@ -240,7 +241,7 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 		words := text.StemSet(ev.Title + "\n" + ev.Text)
 		topic := text.StemSet(ev.Title + "\n" + heading)
 		rel := 0.0 // a high score alone never makes a section quotable
-		if !internalSection(heading) {
+		if !internalSection(heading) && !ev.ForAgents() {
 			lexical := weightedOverlap(q, words)
 			// The heading names what the section answers and the title what its document
 			// answers: matching them counts extra. The heading counts beyond a full match,

@@ -115,9 +115,13 @@ func draftUserMessage(req llm.Request) string {
 	b.WriteString("Policy evidence:\n")
 	for i, ev := range req.Evidence {
 		fmt.Fprintf(&b, "[%d] chunk_id: %s\ntitle: %s\n", i+1, ev.ChunkID, ev.Title)
-		if ev.Source == "macro" {
-			// Macros are fixed, approved wording: a model may use one only word for word.
-			b.WriteString("kind: approved macro: if you use it, copy its sentences verbatim; never reword it\n")
+		switch {
+		case ev.ForAgents():
+			// Written for agents: context for the model, never quoted (the guard strikes it).
+			b.WriteString("kind: guidance for support agents: use it to understand the case; never quote or restate it to the customer\n")
+		case ev.FixedWording():
+			// Macros and sections marked fixed: a model may use them only word for word.
+			b.WriteString("kind: fixed, approved wording: if you use it, copy its sentences verbatim; never reword it\n")
 		}
 		fmt.Fprintf(&b, "text:\n%s\n\n", strings.TrimSpace(ev.Text))
 	}
