@@ -2,12 +2,13 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
-	"go.temporal.io/sdk/activity"
-
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/retrieval"
@@ -22,14 +23,19 @@ func (a *Activities) Halted(ctx context.Context) (bool, error) {
 
 // Intake holds the funnel's steps and their dependencies: the rules and support addresses
 // read at start, the triager, and the one call that starts or joins draft workflows.
+// Rules, Buckets and Triager are the deployment's; an agent whose settings give its own
+// rules or buckets is screened and triaged with those (forAgent).
 type Intake struct {
 	Store   *store.Store
 	Rules   *inbox.Rules
 	Support *inbox.Support
 	Triager inbox.Triager
-	// Buckets is the agent's triage set the Triager sorts into (nil: the default
-	// agent's); Ground names a rescued message's bucket from it.
+	// Buckets is the triage set the Triager sorts into (nil: the default agent's); Ground
+	// names a rescued message's bucket from it.
 	Buckets inbox.BucketSet
+	// TriagerFor builds a triager over an agent's own buckets (providers.Triager); nil
+	// triages every agent's mail with Triager.
+	TriagerFor func(inbox.BucketSet) inbox.Triager
 	// Retriever reads a message the triager calls not billing against the eligible policy
 	// (inbox.Ground); nil leaves the triager's answer as it is.
 	Retriever *retrieval.Retriever
@@ -78,7 +84,47 @@ func (a *Intake) Screen(ctx context.Context, ref MessageRef) (*Screening, error)
 	if err != nil {
 		return nil, permanentIfMissing(err)
 	}
-	return &Screening{Filters: inbox.Filters(m, a.Rules), Recipients: inbox.RecipientStep(m, a.Support)}, nil
+	own, err := a.forAgent(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Screening{Filters: inbox.Filters(m, own.rules), Recipients: inbox.RecipientStep(m, a.Support)}, nil
+}
+
+// agentIntake is what one agent's mail is screened and triaged with.
+type agentIntake struct {
+	rules   *inbox.Rules
+	buckets inbox.BucketSet
+	triager inbox.Triager
+}
+
+// forAgent returns the rules, buckets and triager of the agent ctx acts for: its own
+// where its settings give them (`supportdraft agent create --file`), else the
+// deployment's. The agent is read each time, so an update applies to the next message.
+func (a *Intake) forAgent(ctx context.Context) (agentIntake, error) {
+	out := agentIntake{rules: a.Rules, buckets: a.Buckets, triager: a.Triager}
+	id, err := agent.ID(ctx)
+	if err != nil {
+		return out, temporal.NewNonRetryableApplicationError(err.Error(), "AgentUnknown", err)
+	}
+	ag, err := a.Store.GetAgent(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return out, nil
+	}
+	if err != nil {
+		return out, fmt.Errorf("read agent %s: %w", id, err)
+	}
+	rules, err := ag.IntakeRules()
+	if err != nil {
+		return out, temporal.NewNonRetryableApplicationError(fmt.Sprintf("agent %s: rules: %v", id, err), "AgentSettings", err)
+	}
+	if rules != nil {
+		out.rules = rules
+	}
+	if ag.Buckets != nil && a.TriagerFor != nil {
+		out.buckets, out.triager = ag.Buckets, a.TriagerFor(ag.Buckets)
+	}
+	return out, nil
 }
 
 // Triage is the fifth layer: the triager's answer, weighed against the eligible policy
@@ -89,7 +135,11 @@ func (a *Intake) Triage(ctx context.Context, ref MessageRef) (*inbox.Triage, err
 	if err != nil {
 		return nil, permanentIfMissing(err)
 	}
-	t, err := a.Triager.Triage(ctx, m)
+	own, err := a.forAgent(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := own.triager.Triage(ctx, m)
 	if err != nil || a.Retriever == nil || t == nil || t.Bucket != inbox.BucketNotBilling {
 		return t, err
 	}
@@ -102,7 +152,7 @@ func (a *Intake) Triage(ctx context.Context, ref MessageRef) (*inbox.Triage, err
 		activity.GetLogger(ctx).Warn("triage: eligible retrieval failed; the triager's answer stands", "message", m.MessageID, "error", err)
 		return t, nil
 	}
-	return inbox.Ground(t, m, evidence, a.Buckets), nil
+	return inbox.Ground(t, m, evidence, own.buckets), nil
 }
 
 // OpenDraftInput asks for a surviving message's draft.

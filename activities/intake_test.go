@@ -2,6 +2,7 @@ package activities_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/internal/testenv"
@@ -59,4 +61,38 @@ func TestActivitiesCalibrateWithTheEmbeddedMapping(t *testing.T) {
 	assert.Equal(t, want.Version, acts.Calibration.Version)
 	assert.Equal(t, want.Apply(0.85), acts.Calibration.Apply(0.85))
 	assert.NotEqual(t, 0.85, acts.Calibration.Apply(0.85), "the mapping must change the raw score somewhere")
+}
+
+// An agent whose settings give its own rules and buckets has its mail screened and
+// triaged with them; the default agent's mail keeps the deployment's. The settings are
+// the sample payments agent's file, stored as `supportdraft agent create --file` does.
+func TestIntakeUsesTheAgentsOwnRulesAndBuckets(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	payments, err := agent.LoadFile(filepath.Join("..", "evals", "agents", "payments", "agent.yaml"))
+	require.NoError(t, err)
+	require.NoError(t, s.CreateAgent(context.Background(), payments))
+	support, err := inbox.NewSupport(payments.Addresses)
+	require.NoError(t, err)
+	intake := &activities.Intake{Store: s, Rules: &inbox.Rules{}, Support: support, Triager: inbox.Classifier{},
+		TriagerFor: func(b inbox.BucketSet) inbox.Triager { return inbox.Classifier{Buckets: b} }}
+	at := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		agent, bucket string
+		review        bool
+	}{{"payments", "chargebacks", true}, {agent.Default, "refunds", false}} {
+		ctx := agent.With(context.Background(), tc.agent)
+		id := "<dispute-" + tc.agent + "@merchant.example>"
+		require.NoError(t, s.SaveMessage(ctx, &inbox.Message{MessageID: id, ThreadID: id, ReceivedAt: at,
+			From: inbox.Address{Email: "owner@merchant.example"}, To: []string{"payments@tillpoint.example"},
+			Subject: "Chargeback on order 5512", Body: "A cardholder opened a chargeback on order 5512 and wants a refund. " +
+				"Our solicitor says we should send evidence. What is the deadline for the evidence?"}))
+		got, err := intake.Triage(ctx, activities.MessageRef{MessageID: id})
+		require.NoError(t, err)
+		assert.Equal(t, tc.bucket, got.Bucket, "%s: %s", tc.agent, got.Reason)
+		screen, err := intake.Screen(ctx, activities.MessageRef{MessageID: id})
+		require.NoError(t, err)
+		assert.Equal(t, tc.review, screen.Filters.Outcome == inbox.OutcomeReview,
+			"%s: the payments rules force review on a solicitor, the deployment's (none here) do not: %+v", tc.agent, screen.Filters)
+	}
 }

@@ -6,10 +6,13 @@ import (
 	"net/mail"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/supportdraft/supportdraft/inbox"
 )
 
 // Agent is one agent of a deployment as the agents table and its YAML file hold it: the
@@ -28,32 +31,23 @@ type Agent struct {
 // relative to where the service runs, and read when it loads the agent.
 type Settings struct {
 	// RulesFile is an intake rules file (inbox.LoadRules); Rules the same rules inline.
-	RulesFile string `yaml:"rules_file,omitempty" json:"rules_file,omitempty"`
-	Rules     []Rule `yaml:"rules,omitempty" json:"rules,omitempty"`
+	// LoadFile reads the file into Rules, so the agents table holds the rules themselves
+	// and every worker applies the same ones.
+	RulesFile string       `yaml:"rules_file,omitempty" json:"rules_file,omitempty"`
+	Rules     []inbox.Rule `yaml:"rules,omitempty" json:"rules,omitempty"`
 	// VocabularyFile adds commitment vocabulary to the built-in one (guard.LoadVocabulary).
 	VocabularyFile string `yaml:"vocabulary_file,omitempty" json:"vocabulary_file,omitempty"`
-	// Buckets are the triage buckets of the agent's mail, with the phrases that point to each.
-	Buckets []Bucket `yaml:"buckets,omitempty" json:"buckets,omitempty"`
+	// Buckets are the triage buckets of the agent's mail (inbox.BucketSet); none: the
+	// default agent's.
+	Buckets inbox.BucketSet `yaml:"buckets,omitempty" json:"buckets,omitempty"`
 	// ReviewDelay is how long a queued draft can be pulled back (a Go duration, "10m").
 	ReviewDelay string `yaml:"review_delay,omitempty" json:"review_delay,omitempty"`
 	// ReviewThreshold is the confidence below which a draft is marked low-confidence.
-	ReviewThreshold float64   `yaml:"review_threshold,omitempty" json:"review_threshold,omitempty"`
-	Rubric          string    `yaml:"rubric,omitempty" json:"rubric,omitempty"`
-	HelpDesk        *HelpDesk `yaml:"helpdesk,omitempty" json:"helpdesk,omitempty"`
-	Slack           *Slack    `yaml:"slack,omitempty" json:"slack,omitempty"`
-}
-
-// Rule is one intake rule, in the rules file's format.
-type Rule struct {
-	Action  string   `yaml:"action" json:"action"`
-	From    []string `yaml:"from,omitempty" json:"from,omitempty"`
-	Phrases []string `yaml:"phrases,omitempty" json:"phrases,omitempty"`
-}
-
-// Bucket is one triage bucket: its name and the phrases that point to it.
-type Bucket struct {
-	Name    string   `yaml:"name" json:"name"`
-	Phrases []string `yaml:"phrases" json:"phrases"`
+	ReviewThreshold float64 `yaml:"review_threshold,omitempty" json:"review_threshold,omitempty"`
+	// Rubric is a draft-quality rubric file (rubric.Load).
+	Rubric   string    `yaml:"rubric,omitempty" json:"rubric,omitempty"`
+	HelpDesk *HelpDesk `yaml:"helpdesk,omitempty" json:"helpdesk,omitempty"`
+	Slack    *Slack    `yaml:"slack,omitempty" json:"slack,omitempty"`
 }
 
 // HelpDesk is where the agent's approved drafts are handed off. The secret is never
@@ -68,7 +62,8 @@ type Slack struct {
 	Channel string `yaml:"channel" json:"channel"`
 }
 
-// LoadFile reads and checks the agent file at path. Errors name the file.
+// LoadFile reads and checks the agent file at path. Files it names are relative to it;
+// its rules file is read into the agent's rules. Errors name the file.
 func LoadFile(path string) (Agent, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -78,7 +73,28 @@ func LoadFile(path string) (Agent, error) {
 	if err != nil {
 		return Agent{}, fmt.Errorf("agent file %s: %w", path, err)
 	}
+	dir := filepath.Dir(path)
+	for _, f := range []*string{&a.RulesFile, &a.VocabularyFile, &a.Rubric} {
+		if *f != "" && !filepath.IsAbs(*f) {
+			*f = filepath.Join(dir, *f)
+		}
+	}
+	if a.RulesFile != "" {
+		rules, err := inbox.LoadRules(a.RulesFile)
+		if err != nil {
+			return Agent{}, fmt.Errorf("agent file %s: rules_file: %w", path, err)
+		}
+		a.Rules, a.RulesFile = rules.Rules, ""
+	}
 	return a, nil
+}
+
+// IntakeRules are the agent's intake rules, checked; nil when it has none of its own.
+func (s Settings) IntakeRules() (*inbox.Rules, error) {
+	if len(s.Rules) == 0 {
+		return nil, nil
+	}
+	return inbox.NewRules(s.Rules)
 }
 
 // Parse reads an agent file strictly: an unknown or misspelt field is refused, not
@@ -117,22 +133,13 @@ func (s Settings) check() error {
 	if s.RulesFile != "" && len(s.Rules) > 0 {
 		return errors.New("rules_file and rules: give the rules one way, not both")
 	}
-	for i, r := range s.Rules {
-		if r.Action == "" {
-			return fmt.Errorf("rules[%d].action: missing", i)
-		}
+	if _, err := s.IntakeRules(); err != nil {
+		return fmt.Errorf("rules: %w", err)
 	}
-	seen := map[string]bool{}
-	for i, b := range s.Buckets {
-		switch {
-		case b.Name == "":
-			return fmt.Errorf("buckets[%d].name: missing", i)
-		case seen[b.Name]:
-			return fmt.Errorf("buckets[%d].name: %q is listed twice", i, b.Name)
-		case len(b.Phrases) == 0:
-			return fmt.Errorf("buckets[%d].phrases: bucket %q needs at least one phrase", i, b.Name)
+	if s.Buckets != nil {
+		if err := s.Buckets.Check(); err != nil {
+			return fmt.Errorf("buckets: %w", err)
 		}
-		seen[b.Name] = true
 	}
 	if s.ReviewDelay != "" {
 		if d, err := time.ParseDuration(s.ReviewDelay); err != nil || d < 0 {

@@ -6,12 +6,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/goccy/go-yaml"
 	"github.com/spf13/cobra"
 
 	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/guard"
-	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -170,21 +169,12 @@ func agentFromFlags(cmd *cobra.Command, id, file, name string, addresses []strin
 	return a, nil
 }
 
-// checkAgentFiles parses what the agent's settings name in the formats the service reads
-// them with: its rules, inline or from their file, and its vocabulary file.
+// checkAgentFiles parses the vocabulary and rubric files the agent's settings name in the
+// formats the service reads them with (its rules were read and checked with the agent file).
 func checkAgentFiles(a agent.Agent) error {
-	if a.RulesFile != "" {
-		if _, err := inbox.LoadRules(a.RulesFile); err != nil {
-			return fmt.Errorf("rules_file: %w", err)
-		}
-	}
-	if len(a.Rules) > 0 {
-		data, err := yaml.Marshal(map[string]any{"rules": a.Rules})
-		if err != nil {
-			return err
-		}
-		if _, err := inbox.ParseRules(data); err != nil {
-			return fmt.Errorf("rules: %w", err)
+	if a.Rubric != "" {
+		if _, err := rubric.Load(a.Rubric); err != nil {
+			return fmt.Errorf("rubric: %w", err)
 		}
 	}
 	if a.VocabularyFile != "" {

@@ -38,7 +38,8 @@ func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) erro
 	}
 	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
 		NotifySlack: cfg.SlackChannel != ""}
-	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: providers.Triager(cfg, nil),
+	triagerFor := func(b inbox.BucketSet) inbox.Triager { return providers.Triager(cfg, b) }
+	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: triagerFor(nil), TriagerFor: triagerFor,
 		Retriever: st.Activities().Retriever, StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
 	return nil
 }
@@ -108,6 +109,7 @@ built in and the flags name its files.`,
 				return err
 			}
 			ctx, addresses, buckets := cmd.Context(), cfg.SupportAddresses, inbox.BucketSet(nil)
+			var sampleRules *inbox.Rules // a sample agent's own rules, unless --rules names a file
 			if agentID != "" {
 				if err := agent.CheckID(agentID); err != nil {
 					return usagef("--agent: %v", err)
@@ -119,7 +121,9 @@ built in and the flags name its files.`,
 				switch {
 				case err == nil:
 					messages = cmp.Or(messages, sample.Messages())
-					rulesFile = cmp.Or(rulesFile, sample.Rules)
+					if sampleRules, err = sample.IntakeRules(); err != nil {
+						return usagef("--agent: %v", err)
+					}
 					corpus = cmp.Or(corpus, sample.Corpus())
 					addresses, buckets = sample.Addresses, sample.Buckets
 				case !errors.Is(err, evals.ErrNoSample) || agentID != agent.Default:
@@ -129,10 +133,15 @@ built in and the flags name its files.`,
 			if messages == "" {
 				return usagef("--messages is required without a sample --agent")
 			}
-			rulesFile = cmp.Or(rulesFile, cfg.Rules)
+			if sampleRules == nil || rulesFile != "" {
+				rulesFile = cmp.Or(rulesFile, cfg.Rules)
+			}
 			rules, support, err := loadScreens(rulesFile, addresses)
 			if err != nil {
 				return err
+			}
+			if rulesFile == "" && sampleRules != nil {
+				rules = sampleRules
 			}
 			if draft && corpus == "" {
 				corpus = "corpus/sample"

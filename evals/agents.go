@@ -5,45 +5,24 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
-
-	"github.com/goccy/go-yaml"
 
 	"github.com/supportdraft/supportdraft/agent"
-	"github.com/supportdraft/supportdraft/inbox"
 )
 
 // SamplesDir holds the sample agents, one directory per agent ID, each with its agent
 // file (agent.yaml), corpus/, tickets.jsonl, messages.jsonl and rules.yaml.
 const SamplesDir = "evals/agents"
 
-// Sample is a sample agent: what its agent file says, and where its sets are.
+// Sample is a sample agent: its agent file, and where its sets are.
 type Sample struct {
-	Dir             string
-	ID              string
-	Name            string
-	Addresses       []string
-	Rules           string // the rules file's path
-	ReviewDelay     time.Duration
-	ReviewThreshold float64
-	Buckets         inbox.BucketSet
+	Dir string
+	agent.Agent
 }
 
 // Corpus, Tickets and Messages are the sample's sets.
 func (s *Sample) Corpus() string   { return filepath.Join(s.Dir, "corpus") }
 func (s *Sample) Tickets() string  { return filepath.Join(s.Dir, "tickets.jsonl") }
 func (s *Sample) Messages() string { return filepath.Join(s.Dir, "messages.jsonl") }
-
-// sampleFile is the agent file as written; unknown keys are refused.
-type sampleFile struct {
-	ID              string          `yaml:"id"`
-	Name            string          `yaml:"name"`
-	Addresses       []string        `yaml:"addresses"`
-	Rules           string          `yaml:"rules"`
-	ReviewDelay     string          `yaml:"review_delay"`
-	ReviewThreshold float64         `yaml:"review_threshold"`
-	Buckets         inbox.BucketSet `yaml:"buckets"`
-}
 
 // ErrNoSample is the error FindSample wraps for an agent with no sample.
 var ErrNoSample = errors.New("no sample")
@@ -62,48 +41,20 @@ func FindSample(root, id string) (*Sample, error) {
 	return LoadSample(dir)
 }
 
-// LoadSample reads dir/agent.yaml strictly: errors name the file and the field.
+// LoadSample reads dir/agent.yaml as `supportdraft agent create --file` does (strictly;
+// errors name the file and the field); a sample also needs its addresses, and its ID is
+// its directory's name.
 func LoadSample(dir string) (*Sample, error) {
 	file := filepath.Join(dir, "agent.yaml")
-	data, err := os.ReadFile(file)
+	a, err := agent.LoadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	var f sampleFile
-	if err := yaml.UnmarshalWithOptions(data, &f, yaml.Strict()); err != nil {
-		return nil, fmt.Errorf("%s: %s", file, yaml.FormatError(err, false, false))
+	if filepath.Base(dir) != a.ID {
+		return nil, fmt.Errorf("%s: field id is %q but the directory is %q", file, a.ID, filepath.Base(dir))
 	}
-	if err := agent.CheckID(f.ID); err != nil {
-		return nil, fmt.Errorf("%s: field id: %w", file, err)
+	if len(a.Addresses) == 0 {
+		return nil, fmt.Errorf("%s: field addresses: a sample agent needs the addresses its messages are sent to", file)
 	}
-	if filepath.Base(dir) != f.ID {
-		return nil, fmt.Errorf("%s: field id is %q but the directory is %q", file, f.ID, filepath.Base(dir))
-	}
-	if f.Name == "" || len(f.Addresses) == 0 {
-		return nil, fmt.Errorf("%s: fields name and addresses are required", file)
-	}
-	if _, err := inbox.NewSupport(f.Addresses); err != nil {
-		return nil, fmt.Errorf("%s: field addresses: %w", file, err)
-	}
-	s := &Sample{Dir: dir, ID: f.ID, Name: f.Name, Addresses: f.Addresses, ReviewThreshold: f.ReviewThreshold, Buckets: f.Buckets}
-	if f.ReviewDelay != "" {
-		if s.ReviewDelay, err = time.ParseDuration(f.ReviewDelay); err != nil || s.ReviewDelay < 0 {
-			return nil, fmt.Errorf("%s: field review_delay %q: write a duration such as 10m", file, f.ReviewDelay)
-		}
-	}
-	if f.ReviewThreshold < 0 || f.ReviewThreshold > 1 {
-		return nil, fmt.Errorf("%s: field review_threshold %g: use a confidence between 0 and 1", file, f.ReviewThreshold)
-	}
-	if f.Buckets != nil {
-		if err := f.Buckets.Check(); err != nil {
-			return nil, fmt.Errorf("%s: field buckets: %w", file, err)
-		}
-	}
-	if f.Rules != "" {
-		s.Rules = filepath.Join(dir, f.Rules)
-		if _, err := inbox.LoadRules(s.Rules); err != nil {
-			return nil, fmt.Errorf("%s: field rules: %w", file, err)
-		}
-	}
-	return s, nil
+	return &Sample{Dir: dir, Agent: a}, nil
 }

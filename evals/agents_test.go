@@ -21,7 +21,7 @@ func TestPaymentsSampleLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.ID != "payments" || s.Rules == "" || s.Buckets == nil || s.ReviewDelay == 0 {
+	if s.ID != "payments" || len(s.Rules) == 0 || s.Buckets == nil || s.ReviewDelay == "" {
 		t.Fatalf("sample = %+v, want rules, buckets and a review delay", s)
 	}
 	versions, err := policy.ParseDir(s.Corpus())

@@ -2,6 +2,7 @@ package inbox
 
 import (
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -13,12 +14,12 @@ import (
 // Bucket is one triage category of an agent: the cue words that point a message at it,
 // and the words a policy section's area or title names it by.
 type Bucket struct {
-	Name string `yaml:"name"`
+	Name string `yaml:"name" json:"name"`
 	// PolicyWords name the bucket as a section's area or title would ("refund refunds"):
 	// a message the triager found no cue in but the corpus answers (Ground) goes to the
 	// bucket its closest section names.
-	PolicyWords string `yaml:"policy_words"`
-	Cues        Cues   `yaml:"cues"`
+	PolicyWords string `yaml:"policy_words" json:"policy_words"`
+	Cues        Cues   `yaml:"cues" json:"cues"`
 }
 
 // BucketSet is an agent's triage vocabulary, in the order ties are broken. The entry named
@@ -41,6 +42,51 @@ func (c *Cues) UnmarshalYAML(unmarshal func(any) error) error {
 	if err := unmarshal(&m); err != nil {
 		return errors.New("cues: write a mapping of cue text to an integer weight, e.g. {\"refund\": 3}")
 	}
+	return c.fromMap(m)
+}
+
+// MarshalYAML writes the cues as the mapping UnmarshalYAML reads, in their order.
+func (c Cues) MarshalYAML() (any, error) { return c.toMap(), nil }
+
+// MarshalJSON writes the cues as pairs, [["refund", 3], …]: a JSON object would lose their
+// order, which breaks ties. The agents table keeps an agent's buckets this way.
+func (c Cues) MarshalJSON() ([]byte, error) {
+	pairs := make([][2]any, len(c))
+	for i, x := range c {
+		pairs[i] = [2]any{x.text, x.weight}
+	}
+	return json.Marshal(pairs)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, checked as UnmarshalYAML checks a file.
+func (c *Cues) UnmarshalJSON(data []byte) error {
+	var pairs [][2]any
+	if err := json.Unmarshal(data, &pairs); err != nil {
+		return fmt.Errorf("cues: %w", err)
+	}
+	m := make(yaml.MapSlice, len(pairs))
+	for i, p := range pairs {
+		w, ok := p[1].(float64)
+		if !ok || w != float64(int(w)) {
+			return fmt.Errorf("cue %v: the weight %v is not an integer", p[0], p[1])
+		}
+		m[i] = yaml.MapItem{Key: p[0], Value: int(w)}
+	}
+	*c = nil
+	return c.fromMap(m)
+}
+
+func (c Cues) toMap() yaml.MapSlice {
+	m := make(yaml.MapSlice, len(c))
+	for i, x := range c {
+		m[i] = yaml.MapItem{Key: x.text, Value: x.weight}
+	}
+	return m
+}
+
+// fromMap appends the cues of m, refusing a cue that is not lower-case text, is listed
+// twice, or weighs 0 or more than 9 either way.
+func (c *Cues) fromMap(m yaml.MapSlice) error {
 	seen := map[string]bool{}
 	for _, item := range m {
 		text, ok := item.Key.(string)

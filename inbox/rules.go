@@ -24,12 +24,12 @@ const (
 // Rule is one line of the rules file: a rule matches when any of its sender globs or any
 // of its phrases does.
 type Rule struct {
-	Action string `yaml:"action"`
+	Action string `yaml:"action" json:"action"`
 	// From are globs on the sender address (path.Match syntax, case-insensitive), e.g.
 	// "*@adtechpartners.example" or "billing-*@*.vendor.example".
-	From []string `yaml:"from"`
+	From []string `yaml:"from" json:"from,omitempty"`
 	// Phrases are case-insensitive phrases looked for in the subject or the body.
-	Phrases []string `yaml:"phrases"`
+	Phrases []string `yaml:"phrases" json:"phrases,omitempty"`
 	line    int
 }
 
@@ -67,12 +67,33 @@ func ParseRules(data []byte) (*Rules, error) {
 		return nil, err
 	}
 	for i := range r.Rules {
-		rule := &r.Rules[i]
 		if i < len(lines) {
-			rule.line = lines[i]
+			r.Rules[i].line = lines[i]
 		}
+	}
+	return &r, r.prepare()
+}
+
+// NewRules checks and normalises rules held as data (an agent's settings) as ParseRules
+// does a file's; an error names the rule by its position.
+func NewRules(rules []Rule) (*Rules, error) {
+	r := &Rules{Rules: make([]Rule, len(rules))}
+	for i, rule := range rules {
+		r.Rules[i] = Rule{Action: rule.Action, From: append([]string(nil), rule.From...), Phrases: append([]string(nil), rule.Phrases...)}
+	}
+	return r, r.prepare()
+}
+
+// prepare checks each rule and folds its globs and phrases to the case and form the
+// matcher compares.
+func (r *Rules) prepare() error {
+	for i := range r.Rules {
+		rule := &r.Rules[i]
 		if err := rule.check(); err != nil {
-			return nil, fmt.Errorf("line %d: rule %d: %w", rule.line, i+1, err)
+			if rule.line > 0 {
+				return fmt.Errorf("line %d: rule %d: %w", rule.line, i+1, err)
+			}
+			return fmt.Errorf("rule %d: %w", i+1, err)
 		}
 		for j, g := range rule.From {
 			rule.From[j] = strings.ToLower(strings.TrimSpace(g))
@@ -81,7 +102,7 @@ func ParseRules(data []byte) (*Rules, error) {
 			rule.Phrases[j] = strings.ToLower(text.CollapseSpace(text.Normalize(p)))
 		}
 	}
-	return &r, nil
+	return nil
 }
 
 // ruleLines is the line where each rule of the file starts, for error messages.

@@ -7,6 +7,7 @@ package stack
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/policy"
@@ -98,6 +100,15 @@ func (s *Stack) open(ctx context.Context, opts Options) error {
 	}
 	s.Store = st
 	s.closers = append(s.closers, st.Close)
+	if opts.Scratch != "" {
+		// A scratch schema holds the default agent only; an eval or replay acting for
+		// another needs its row before anything is stored under it.
+		for _, id := range agent.IDs(ctx) {
+			if err := st.CreateAgent(ctx, agent.Agent{ID: id, Name: id}); err != nil && !errors.Is(err, store.ErrAgentExists) {
+				return err
+			}
+		}
+	}
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -29,25 +29,23 @@ func TestLabelledSetsKeepEveryGenuineMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	paymentsRules, err := payments.IntakeRules()
+	if err != nil {
+		t.Fatal(err)
+	}
 	sets := []struct {
-		name, messages, corpus, rules string
-		addresses                     []string
-		buckets                       inbox.BucketSet
+		name, messages, corpus string
+		rules                  *inbox.Rules
+		addresses              []string
+		buckets                inbox.BucketSet
 	}{
-		{"billing", "../../evals/messages.jsonl", "../../evals/corpus", "", inbox.DefaultSupportAddresses, nil},
-		{"payments", payments.Messages(), payments.Corpus(), payments.Rules, payments.Addresses, payments.Buckets},
+		{"billing", "../../evals/messages.jsonl", "../../evals/corpus", billingRules, inbox.DefaultSupportAddresses, nil},
+		{"payments", payments.Messages(), payments.Corpus(), paymentsRules, payments.Addresses, payments.Buckets},
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			rules := billingRules
-			if set.rules != "" {
-				var err error
-				if rules, err = inbox.LoadRules(set.rules); err != nil {
-					t.Fatal(err)
-				}
-			}
 			support, err := inbox.NewSupport(set.addresses)
 			if err != nil {
 				t.Fatal(err)
@@ -56,7 +54,7 @@ func TestLabelledSetsKeepEveryGenuineMessage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := intakereplay.StartStack(ctx, intakereplay.StackOptions{DatabaseURL: testdb.URL(t), TemporalAddress: temporal, Rules: rules,
+			st, err := intakereplay.StartStack(ctx, intakereplay.StackOptions{DatabaseURL: testdb.URL(t), TemporalAddress: temporal, Rules: set.rules,
 				Support: support, Triager: inbox.Classifier{Buckets: set.buckets}, Buckets: set.buckets, Corpus: set.corpus})
 			if err != nil {
 				t.Fatal(err)

@@ -1,4 +1,4 @@
-// Package replay runs inbound message sets through the real funnel on a scratch stack,
+// Package intakereplay runs inbound message sets through the real funnel on a scratch stack,
 // isolated from live traffic and from other runs: `intake replay` reports on labelled
 // sets with it, and `bench intake` measures it.
 package intakereplay
