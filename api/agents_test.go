@@ -271,7 +271,7 @@ func TestSessionsActForTheirTokensAgents(t *testing.T) {
 		}
 	}
 	require.NotNil(t, cookie)
-	sess, err := ts.creds.Guard.Sessions.Decode(cookie.Value, time.Now())
+	sess, err := ts.creds.Authorizer.Sessions.Decode(cookie.Value, time.Now())
 	require.NoError(t, err)
 	assert.Equal(t, []string{agent.Default, "payments"}, sess.Agents)
 

@@ -42,7 +42,7 @@ type Server struct {
 	Vocab *guard.Vocabulary
 	// Auth checks every route against the route table (auth/routes.go). Required: there
 	// is no unauthenticated mode.
-	Auth    *auth.Guard
+	Auth    *auth.Authorizer
 	Config  Config
 	Log     *slog.Logger
 	metrics *metrics

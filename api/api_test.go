@@ -37,7 +37,7 @@ type testAPI struct {
 func serve(t *testing.T, srv *api.Server) *testAPI {
 	t.Helper()
 	creds := testenv.Auth(t, srv.Store)
-	srv.Auth = creds.Guard
+	srv.Auth = creds.Authorizer
 	ts := &testAPI{Server: httptest.NewServer(srv.Handler()), creds: creds, store: srv.Store}
 	t.Cleanup(ts.Close)
 	return ts

@@ -52,7 +52,7 @@ func (ts *testAPI) do(t *testing.T, r request) (int, string) {
 // routes lists every route the server registers, with its parameters filled in.
 func routes(t *testing.T) []request {
 	t.Helper()
-	srv := &api.Server{Auth: auth.NewGuard(nil, []byte("k"), nil, nil)}
+	srv := &api.Server{Auth: auth.NewAuthorizer(nil, []byte("k"), nil, nil)}
 	var out []request
 	for _, r := range srv.Handler().Routes() {
 		path := strings.NewReplacer(":ticket", "T-AUTH-1", "*", "x").Replace(r.Path)
@@ -63,7 +63,7 @@ func routes(t *testing.T) []request {
 }
 
 func TestEveryRouteIsInTheRouteTable(t *testing.T) {
-	srv := &api.Server{Auth: auth.NewGuard(nil, []byte("k"), nil, nil)}
+	srv := &api.Server{Auth: auth.NewAuthorizer(nil, []byte("k"), nil, nil)}
 	for _, r := range srv.Handler().Routes() {
 		_, ok := auth.Lookup(r.Method, r.Path)
 		assert.True(t, ok, "%s %s has no entry in auth/routes.go", r.Method, r.Path)
@@ -77,7 +77,7 @@ func TestRouteRoleMatrix(t *testing.T) {
 	t.Parallel()
 	ts := authAPI(t)
 	ctx := context.Background()
-	g := ts.creds.Guard
+	g := ts.creds.Authorizer
 
 	revoked, hash := auth.NewToken()
 	row, err := ts.store.CreateToken(ctx, "revoked", string(auth.Admin), nil, hash)

@@ -23,7 +23,7 @@ import (
 // Postgres restarted during a batch of drafts and send-checks, on a private cluster (the
 // shared one is never restarted: see internal/pgtest). Builds in flight ride out the
 // restart on their retries and each is saved once; send-checks while it is down answer
-// unchecked (the auth guard still knows the hook's token), go to the spool, and reach
+// unchecked (the authorizer still knows the hook's token), go to the spool, and reach
 // send_checks once it is back.
 func TestPostgresRestartLosesNoDraftAndNoVerdict(t *testing.T) {
 	t.Parallel()

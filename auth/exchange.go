@@ -50,7 +50,7 @@ func SignInLink(ctx context.Context, codes TokenStore, tokenID int64, next strin
 // histories and logs. The redirect takes the code out of the address bar; next must be a
 // page of this app, so the link cannot be used to send anyone elsewhere. Help-desk tokens
 // get no session: they only deliver signed webhooks.
-func (g *Guard) Exchange(c echo.Context) error {
+func (g *Authorizer) Exchange(c echo.Context) error {
 	next := c.FormValue("next")
 	if !safeNext(next) {
 		next = "/app/login"
@@ -79,7 +79,7 @@ func (g *Guard) Exchange(c echo.Context) error {
 
 // exchangeToken finds the token a sign-in presents: a one-time code from a link (GET), or
 // the token itself from the sign-in form (POST).
-func (g *Guard) exchangeToken(c echo.Context) (store.Token, error) {
+func (g *Authorizer) exchangeToken(c echo.Context) (store.Token, error) {
 	ctx := c.Request().Context()
 	if c.Request().Method == http.MethodGet {
 		code := c.QueryParam("code")

@@ -8,7 +8,7 @@ import (
 	"github.com/supportdraft/supportdraft/store"
 )
 
-// KnownTokenGrace is how long after the store last confirmed a token the guard still
+// KnownTokenGrace is how long after the store last confirmed a token the authorizer still
 // accepts it while the store cannot answer at all (Postgres down or unreachable).
 const KnownTokenGrace = 15 * time.Minute
 

@@ -18,7 +18,7 @@ import (
 	"github.com/supportdraft/supportdraft/store"
 )
 
-// TokenStore is the part of the store the guard reads: tokens by hash and ID, one-time
+// TokenStore is the part of the store the authorizer reads: tokens by hash and ID, one-time
 // sign-in codes, and the signatures of webhooks already delivered.
 type TokenStore interface {
 	ActiveTokenByHash(ctx context.Context, hash []byte) (store.Token, error)
@@ -42,14 +42,14 @@ type Principal struct {
 
 const principalKey = "auth.principal"
 
-// From returns the caller of a request that passed the guard.
+// From returns the caller of a request that passed the authorizer.
 func From(c echo.Context) (Principal, bool) {
 	p, ok := c.Get(principalKey).(Principal)
 	return p, ok
 }
 
-// Guard authenticates and authorises every request against the route table.
-type Guard struct {
+// Authorizer authenticates and authorises every request against the route table.
+type Authorizer struct {
 	Tokens          TokenStore
 	Sessions        Sessions
 	WebhookSecret   []byte // empty: signed webhooks are refused (503) until one is configured
@@ -65,11 +65,11 @@ type Guard struct {
 // replayCheckTimeout bounds the store's replay check: past it, memory decides.
 const replayCheckTimeout = 2 * time.Second
 
-// NewGuard builds a guard; now is the clock (time.Now outside tests).
-func NewGuard(tokens TokenStore, sessionKey, webhookSecret []byte, log *slog.Logger) *Guard {
-	return &Guard{Tokens: tokens, Sessions: Sessions{Key: sessionKey}, WebhookSecret: webhookSecret, Now: time.Now, Log: log,
+// NewAuthorizer builds a guard; now is the clock (time.Now outside tests).
+func NewAuthorizer(tokens TokenStore, sessionKey, webhookSecret []byte, log *slog.Logger) *Authorizer {
+	return &Authorizer{Tokens: tokens, Sessions: Sessions{Key: sessionKey}, WebhookSecret: webhookSecret, Now: time.Now, Log: log,
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "supportdraft_auth_refused_total", Help: "Requests refused by the auth guard, by HTTP status (401 no or bad credentials, 403 wrong role or CSRF).",
+			Name: "supportdraft_auth_refused_total", Help: "Requests refused by the auth middleware, by HTTP status (401 no or bad credentials, 403 wrong role or CSRF).",
 		}, []string{"status"}),
 		webhooks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "supportdraft_webhook_signatures_total", Help: "Help-desk webhook signatures checked, by result (ok, missing, bad, stale, replayed).",
@@ -80,8 +80,8 @@ func NewGuard(tokens TokenStore, sessionKey, webhookSecret []byte, log *slog.Log
 	}
 }
 
-// Collectors are the guard's counters, for the API's Prometheus registry.
-func (g *Guard) Collectors() []prometheus.Collector {
+// Collectors are the authorizer's counters, for the API's Prometheus registry.
+func (g *Authorizer) Collectors() []prometheus.Collector {
 	return []prometheus.Collector{g.refused, g.webhooks, g.replayFallbacks}
 }
 
@@ -89,7 +89,7 @@ func (g *Guard) Collectors() []prometheus.Collector {
 // session cookie (with a CSRF token on unsafe methods) whose role the route admits; the
 // help-desk role must also sign its bodies. It runs after routing, so c.Path() is the
 // route pattern the table is keyed by.
-func (g *Guard) Middleware() echo.MiddlewareFunc {
+func (g *Authorizer) Middleware() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			access, known := Lookup(c.Request().Method, c.Path())
@@ -132,7 +132,7 @@ func unauthorized(msg string) error { return echo.NewHTTPError(http.StatusUnauth
 
 // authenticate reads the bearer token, or else the session cookie. A session's token
 // must still be active, and an unsafe request made with it must carry its CSRF token.
-func (g *Guard) authenticate(c echo.Context) (Principal, error) {
+func (g *Authorizer) authenticate(c echo.Context) (Principal, error) {
 	ctx := c.Request().Context()
 	if h := c.Request().Header.Get(echo.HeaderAuthorization); h != "" {
 		scheme, tok, _ := strings.Cut(strings.TrimSpace(h), " ")
@@ -179,14 +179,14 @@ func (g *Guard) authenticate(c echo.Context) (Principal, error) {
 }
 
 // noteRemembered logs a token accepted from memory because the store could not answer.
-func (g *Guard) noteRemembered(remembered bool, t store.Token) {
+func (g *Authorizer) noteRemembered(remembered bool, t store.Token) {
 	if remembered {
 		g.Log.Warn("token store unavailable: accepting a token it confirmed recently", "token", t.ID, "role", t.Role)
 	}
 }
 
 // tokenError turns a failed lookup into 401 (unknown or revoked) or a logged 500.
-func (g *Guard) tokenError(err error, what string) error {
+func (g *Authorizer) tokenError(err error, what string) error {
 	if errors.Is(err, store.ErrNotFound) {
 		return unauthorized(what + " is unknown or revoked")
 	}
@@ -199,7 +199,7 @@ func (g *Guard) tokenError(err error, what string) error {
 // store, which every replica shares, and this process's memory; when the store cannot
 // answer within a few seconds memory alone decides, so an outage neither lets a replay
 // through here nor turns the send hook's "unchecked" answer into a 503.
-func (g *Guard) verifyWebhook(c echo.Context) error {
+func (g *Authorizer) verifyWebhook(c echo.Context) error {
 	if len(g.WebhookSecret) == 0 {
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "signed webhooks are not configured on this server: set SUPPORTDRAFT_WEBHOOK_SECRET")
 	}
@@ -227,7 +227,7 @@ func (g *Guard) verifyWebhook(c echo.Context) error {
 
 // fresh records a verified delivery and reports whether it is new: new to this process
 // and, when the store answers, to every replica.
-func (g *Guard) fresh(ctx context.Context, signed Signed) bool {
+func (g *Authorizer) fresh(ctx context.Context, signed Signed) bool {
 	newHere := g.recent.add(signed, g.Now())
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replayCheckTimeout)
 	defer cancel()

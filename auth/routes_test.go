@@ -47,7 +47,7 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"POST /v1/drafts/:ticket/override":   review,
 		"POST /v1/sign-in-links":             agents,
 	}
-	// Public to the guard because Zendesk cannot send our credentials: the events carry
+	// Public to the authorizer because Zendesk cannot send our credentials: the events carry
 	// Zendesk's webhook signature and the sidebar's first load its app JWT, each verified
 	// by the handler (api/zendesk.go); the sidebar's assets carry no data.
 	zendeskVerified := []string{"POST /v1/zendesk/events", "POST /app/zendesk/sidebar", "GET /app/zendesk/assets/*"}

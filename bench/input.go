@@ -50,7 +50,7 @@ func Input(ctx context.Context, databaseURL, temporalAddress string, requests in
 	defer st.Close()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := st.API(api.Config{TaskQueue: "bench-input", CheckBudget: time.Second, IdleTimeout: time.Hour}, quiet)
-	srv.Auth = auth.NewGuard(st.Store, []byte(randomID()+"-bench-session-key"), nil, quiet)
+	srv.Auth = auth.NewAuthorizer(st.Store, []byte(randomID()+"-bench-session-key"), nil, quiet)
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	tok, hash := auth.NewToken()

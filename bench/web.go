@@ -64,7 +64,7 @@ func Web(ctx context.Context, databaseURL, temporalAddress string, opts WebOptio
 	defer w.Stop()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := st.API(api.Config{TaskQueue: "bench-" + run, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}, quiet)
-	guard := auth.NewGuard(st.Store, []byte(run+"-bench-session-key"), nil, quiet)
+	guard := auth.NewAuthorizer(st.Store, []byte(run+"-bench-session-key"), nil, quiet)
 	srv.Auth = guard
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()

@@ -130,7 +130,7 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 		return nil, err
 	}
 	srv := st.API(api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}, quiet)
-	srv.Auth = auth.NewGuard(st.Store, []byte(run+"-bench-session-key"), nil, quiet)
+	srv.Auth = auth.NewAuthorizer(st.Store, []byte(run+"-bench-session-key"), nil, quiet)
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	apiClient := api.NewClient(ts.URL, token)

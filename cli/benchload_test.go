@@ -64,7 +64,7 @@ func loadDeployment(t *testing.T, c client.Client, killable bool) (apiURL, datab
 	}
 	t.Cleanup(w.Stop)
 	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil)
-	srv.Auth = testenv.Auth(t, s).Guard
+	srv.Auth = testenv.Auth(t, s).Authorizer
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	if !killable {

@@ -153,16 +153,16 @@ func reembed(ctx context.Context, st *stack.Stack) error {
 	return nil
 }
 
-// newGuard builds the API's auth guard from the configuration. Without a configured
+// newAuthorizer builds the API's authorizer from the configuration. Without a configured
 // session key each process signs sessions with its own random key: sessions then end
 // when the process does, and every API replica needs the same key.
-func newGuard(st *stack.Stack, cfg config.Config) *auth.Guard {
+func newAuthorizer(st *stack.Stack, cfg config.Config) *auth.Authorizer {
 	key := []byte(cfg.SessionKey)
 	if len(key) == 0 {
 		key = make([]byte, 32)
 		_, _ = rand.Read(key)
 	}
-	return auth.NewGuard(st.Store, key, []byte(cfg.WebhookSecret), slog.Default())
+	return auth.NewAuthorizer(st.Store, key, []byte(cfg.WebhookSecret), slog.Default())
 }
 
 // serveAPI runs the HTTP API until ctx ends, then shuts it down gracefully. Send-check
@@ -198,7 +198,7 @@ func serveAPI(ctx context.Context, st *stack.Stack, cfg config.Config) error {
 		Zendesk: zd, FrameAncestors: cfg.FrameAncestors,
 		OwnAddresses: own, NotifySlack: cfg.SlackChannel != "", Slack: slackConfig(cfg),
 	}, slog.Default())
-	srv.Auth = newGuard(st, cfg)
+	srv.Auth = newAuthorizer(st, cfg)
 	httpSrv := api.NewHTTPServer(cfg.HTTPAddr, srv.Handler())
 	errc := make(chan error, 1)
 	go func() { errc <- httpSrv.ListenAndServe() }()

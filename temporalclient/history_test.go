@@ -51,7 +51,7 @@ func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	defer w.Stop()
 	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil)
 	creds := testenv.Auth(t, s)
-	srv.Auth = creds.Guard
+	srv.Auth = creds.Authorizer
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	post := func(path string, body any) {

@@ -48,7 +48,7 @@ func newStackWith(t *testing.T, cfg api.Config) *stack {
 	creds := testenv.Auth(t, s)
 	cfg.TaskQueue, cfg.CheckBudget, cfg.IdleTimeout = tq, 30*time.Second, time.Hour
 	srv := parts.API(cfg, nil)
-	srv.Auth = creds.Guard
+	srv.Auth = creds.Authorizer
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return &stack{Server: ts, creds: creds, store: s}

@@ -11,10 +11,10 @@ import (
 
 // Creds are one token per role in a test store and the guard that knows them.
 type Creds struct {
-	Tokens map[auth.Role]string
-	IDs    map[auth.Role]int64
-	Secret []byte // the help-desk webhook secret
-	Guard  *auth.Guard
+	Tokens     map[auth.Role]string
+	IDs        map[auth.Role]int64
+	Secret     []byte // the help-desk webhook secret
+	Authorizer *auth.Authorizer
 }
 
 // Auth creates a token of every role in s and a guard over s with a fixed webhook secret.
@@ -29,7 +29,7 @@ func Auth(t testing.TB, s *store.Store) *Creds {
 		}
 		c.Tokens[r], c.IDs[r] = tok, row.ID
 	}
-	c.Guard = auth.NewGuard(s, []byte(Unique("session-key-")), c.Secret, slog.New(slog.DiscardHandler))
+	c.Authorizer = auth.NewAuthorizer(s, []byte(Unique("session-key-")), c.Secret, slog.New(slog.DiscardHandler))
 	return c
 }
 
