@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -45,9 +46,19 @@ type Intake struct {
 }
 
 // DraftStarter starts a ticket's draft workflow, or brings a new revision into the running
-// one, with the triage bucket and the forced-review reason ("" when none). It returns once
-// the workflow has accepted the revision, not once the draft is built.
-type DraftStarter func(ctx context.Context, ticketID string, revision int, bucket, forcedReview string) error
+// one. It returns once the workflow has accepted the revision, not once the draft is built.
+type DraftStarter func(ctx context.Context, d DraftStart) error
+
+// DraftStart is what a surviving message asks of its ticket's draft: the revision, the
+// triage bucket and the forced-review reason ("" when none), and the agent's review window
+// (0: the deployment's).
+type DraftStart struct {
+	TicketID     string
+	Revision     int
+	Bucket       string
+	ForcedReview string
+	ReviewDelay  time.Duration
+}
 
 // MessageRef names a stored inbound message.
 type MessageRef struct {
@@ -181,7 +192,13 @@ func (a *Intake) OpenDraft(ctx context.Context, in OpenDraftInput) (*DraftOpened
 	if err != nil {
 		return nil, err
 	}
-	if err := a.StartDraft(ctx, t.TicketID, t.Revision, in.Bucket, in.ForcedReview); err != nil {
+	settings, err := a.Store.AgentSettings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	start := DraftStart{TicketID: t.TicketID, Revision: t.Revision, Bucket: in.Bucket, ForcedReview: in.ForcedReview,
+		ReviewDelay: settings.Window()}
+	if err := a.StartDraft(ctx, start); err != nil {
 		return nil, fmt.Errorf("draft for ticket %s revision %d: %w", t.TicketID, t.Revision, err)
 	}
 	return &DraftOpened{TicketID: t.TicketID, Revision: t.Revision}, nil

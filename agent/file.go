@@ -89,6 +89,16 @@ func LoadFile(path string) (Agent, error) {
 	return a, nil
 }
 
+// Window is the agent's review window, or 0 to keep the deployment's (Check has refused
+// a ReviewDelay that does not parse).
+func (s Settings) Window() time.Duration {
+	d, err := time.ParseDuration(s.ReviewDelay)
+	if err != nil {
+		return 0
+	}
+	return d
+}
+
 // IntakeRules are the agent's intake rules, checked; nil when it has none of its own.
 func (s Settings) IntakeRules() (*inbox.Rules, error) {
 	if len(s.Rules) == 0 {

@@ -180,6 +180,9 @@ func TestReviewPageNamesTheAgentsOfAMultiAgentReviewer(t *testing.T) {
 	t.Parallel()
 	ts, s := stackAPI(t)
 	addAgents(t, s)
+	// The payments agent's own review window (its agent file's review_delay).
+	_, err := s.Pool().Exec(context.Background(), `UPDATE agents SET settings = '{"review_delay": "37m"}' WHERE id = 'payments'`)
+	require.NoError(t, err)
 	id, paid := testenv.Unique("RA-"), testenv.Unique("RP-")
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
 		"Our annual Pro plan renewed five days ago. Can we still get a refund?"), nil))
@@ -223,8 +226,10 @@ func TestReviewPageNamesTheAgentsOfAMultiAgentReviewer(t *testing.T) {
 
 	var q struct {
 		Queue []struct {
-			TicketID string `json:"ticket_id"`
-			AgentID  string `json:"agent_id"`
+			TicketID    string    `json:"ticket_id"`
+			AgentID     string    `json:"agent_id"`
+			QueuedAt    time.Time `json:"queued_at"`
+			ReviewUntil time.Time `json:"review_until"`
 		}
 	}
 	queued := func(tok string) map[string]string {
@@ -233,6 +238,9 @@ func TestReviewPageNamesTheAgentsOfAMultiAgentReviewer(t *testing.T) {
 		agents := map[string]string{}
 		for _, it := range q.Queue {
 			agents[it.TicketID] = it.AgentID
+			if it.TicketID == paid {
+				assert.Equal(t, 37*time.Minute, it.ReviewUntil.Sub(it.QueuedAt).Round(time.Minute), "the payments agent's review window")
+			}
 		}
 		return agents
 	}

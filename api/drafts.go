@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -97,8 +98,12 @@ func (s *Server) open(c echo.Context, t *ticket.Ticket, save bool) error {
 			return err
 		}
 	}
+	settings, err := s.Store.AgentSettings(ctx)
+	if err != nil {
+		return err
+	}
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
-		CheckBudget: s.Config.CheckBudget, ReviewDelay: s.Config.ReviewDelay,
+		CheckBudget: s.Config.CheckBudget, ReviewDelay: cmp.Or(settings.Window(), s.Config.ReviewDelay),
 		NotifySlack: s.Config.NotifySlack}
 	view, err := workflows.Open(ctx, s.Temporal, workflowID, s.Config.TaskQueue, in)
 	if err != nil {

@@ -182,6 +182,20 @@ func (s *Store) GetAgent(ctx context.Context, id string) (agent.Agent, error) {
 	return a, err
 }
 
+// AgentSettings are the settings of the one agent ctx acts for; an agent without a row
+// (a scratch schema's) has none.
+func (s *Store) AgentSettings(ctx context.Context) (agent.Settings, error) {
+	id, err := agent.ID(ctx)
+	if err != nil {
+		return agent.Settings{}, err
+	}
+	a, err := s.GetAgent(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return agent.Settings{}, nil
+	}
+	return a.Settings, err
+}
+
 // ListAgents lists every agent of the deployment by ID.
 func (s *Store) ListAgents(ctx context.Context) ([]agent.Agent, error) {
 	rows, err := s.db.Query(ctx, agentColumns+` ORDER BY id`)

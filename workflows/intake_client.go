@@ -64,15 +64,19 @@ func DuplicateDecision(messageID string) inbox.Decision {
 // DraftStarter returns the intake's one call into the draft workflow: update-with-start
 // "open" on the ticket's workflow, returning once the workflow accepted the revision (the
 // build runs on without the intake waiting for it). template carries the settings every
-// draft gets (idle timeout, check budget, review delay); the triage bucket and the
-// forced-review reason go into the input of a workflow this message starts. A running
+// draft gets (idle timeout, check budget, review delay); the triage bucket, the
+// forced-review reason and the agent's own review window go into the input of a workflow
+// this message starts. A running
 // workflow only learns the new revision: its bucket and review flag are the thread's first.
 // ctx is the intake activity's, so the draft acts for the intake's agent.
 func DraftStarter(c client.Client, taskQueue string, template DraftInput) activities.DraftStarter {
-	return func(ctx context.Context, ticketID string, revision int, bucket, forcedReview string) error {
+	return func(ctx context.Context, d activities.DraftStart) error {
 		in := template
-		in.TicketID, in.Revision, in.Bucket, in.ForcedReview = ticketID, revision, bucket, forcedReview
-		workflowID, err := DraftWorkflowIDFor(ctx, ticketID)
+		in.TicketID, in.Revision, in.Bucket, in.ForcedReview = d.TicketID, d.Revision, d.Bucket, d.ForcedReview
+		if d.ReviewDelay > 0 {
+			in.ReviewDelay = d.ReviewDelay
+		}
+		workflowID, err := DraftWorkflowIDFor(ctx, d.TicketID)
 		if err != nil {
 			return err
 		}
@@ -84,7 +88,7 @@ func DraftStarter(c client.Client, taskQueue string, template DraftInput) activi
 		_, err = c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 			StartWorkflowOperation: start,
 			UpdateOptions: client.UpdateWorkflowOptions{UpdateName: UpdateOpen,
-				Args: []any{OpenRequest{Revision: revision}}, WaitForStage: client.WorkflowUpdateStageAccepted},
+				Args: []any{OpenRequest{Revision: d.Revision}}, WaitForStage: client.WorkflowUpdateStageAccepted},
 		})
 		return err
 	}
