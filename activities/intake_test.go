@@ -14,6 +14,7 @@ import (
 	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // Triage reads a message its classifier finds no billing topic in against the eligible
@@ -27,7 +28,7 @@ func TestTriageGroundsNotBillingInEligiblePolicy(t *testing.T) {
 	message := func(id, subject, body string) activities.MessageRef {
 		require.NoError(t, s.SaveMessage(ctx, &inbox.Message{MessageID: id, ThreadID: id, ReceivedAt: at,
 			From: inbox.Address{Email: "ana@customer.example"}, To: []string{"billing@company.example"}, Subject: subject, Body: body,
-			Account: &inbox.Account{ID: "A-1", Plan: "pro", Region: "eu"}}))
+			Account: &ticket.Account{ID: "A-1", Plan: "pro", Region: "eu"}}))
 		return activities.MessageRef{MessageID: id}
 	}
 	intake := &activities.Intake{Store: s, Triager: inbox.Classifier{}, Retriever: testenv.Activities(t, s, nil).Retriever}

@@ -17,6 +17,7 @@ import (
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
@@ -47,7 +48,7 @@ func message(id, thread string, earlier int, subject, body string) *inbox.Messag
 	return &inbox.Message{MessageID: id, ThreadID: thread, ReceivedAt: asked, Subject: subject, Body: body,
 		From: inbox.Address{Email: "ana@customer.example", Name: "Ana"}, To: []string{"billing@company.example"},
 		Thread:  inbox.Thread{EarlierMessages: earlier},
-		Account: &inbox.Account{ID: "A-77", Plan: "pro", Region: "eu", Locale: "en"}}
+		Account: &ticket.Account{ID: "A-77", Plan: "pro", Region: "eu", Locale: "en"}}
 }
 
 // TestWebhookToDraft follows one customer thread from the help desk's webhook to a built

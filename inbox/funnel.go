@@ -141,7 +141,7 @@ func Revision(prev *ticket.Ticket, m *Message) *ticket.Ticket {
 	}
 	acc := ticket.Account{Plan: UnknownAccount, Region: UnknownAccount}
 	if m.Account != nil {
-		acc = ticket.Account{ID: m.Account.ID, Plan: m.Account.Plan, Region: m.Account.Region, Locale: m.Account.Locale}
+		acc = *m.Account
 	}
 	acc.Name = m.From.Name // hidden from a remote model (package redact), never sent
 	if prev == nil {

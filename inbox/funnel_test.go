@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"github.com/supportdraft/supportdraft/ticket"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func TestRevisionKeepsTheWholeThread(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 2, 9, 14, 0, 0, time.UTC)
 	first := &Message{MessageID: "<1@x>", ThreadID: "th-1", ReceivedAt: at, Subject: "Refund", Body: "Can I get a refund?",
-		From: Address{Email: "ana@customer.example", Name: "Ana Ruiz"}, Account: &Account{ID: "A-1", Plan: "pro", Region: "eu", Locale: "de"}}
+		From: Address{Email: "ana@customer.example", Name: "Ana Ruiz"}, Account: &ticket.Account{ID: "A-1", Plan: "pro", Region: "eu", Locale: "de"}}
 	r1 := Revision(nil, first)
 	if r1.TicketID != "th-1" || r1.Revision != 1 || r1.Account.Plan != "pro" || len(r1.Messages) != 1 || r1.Subject != "Refund" ||
 		r1.Account.Name != "Ana Ruiz" {

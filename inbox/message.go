@@ -33,8 +33,9 @@ type Message struct {
 	Subject    string            `json:"subject"`
 	Body       string            `json:"body"`
 	Thread     Thread            `json:"thread"`
-	// Account is absent when the sender is not a known customer.
-	Account *Account `json:"account,omitempty"`
+	// Account is the sender's customer account as the help desk matched it; absent when
+	// the sender is not a known customer. The person's name comes from From, never here.
+	Account *ticket.Account `json:"account,omitempty"`
 	// Expect is present only in labelled sets.
 	Expect *Expect `json:"expect,omitempty"`
 }
@@ -49,14 +50,6 @@ type Address struct {
 type Thread struct {
 	AgentReplied    bool `json:"agent_replied"`
 	EarlierMessages int  `json:"earlier_messages"`
-}
-
-// Account is the sender's customer account, when the help desk matched one.
-type Account struct {
-	ID     string `json:"id"`
-	Plan   string `json:"plan"`
-	Region string `json:"region"`
-	Locale string `json:"locale,omitempty"`
 }
 
 // Expect is a labelled message's expected funnel outcome.
@@ -154,6 +147,9 @@ func (m *Message) Validate() error {
 		}
 		if !shortText(a.ID, ticket.MaxAccountIDBytes) {
 			return fmt.Errorf(`message %s: field "account.id" must be printable text of at most %d bytes`, id, ticket.MaxAccountIDBytes)
+		}
+		if a.Name != "" {
+			return fmt.Errorf(`message %s: field "account.name" is not part of a message: the sender's name is "from.name"`, id)
 		}
 	}
 	if e := m.Expect; e != nil {

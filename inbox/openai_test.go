@@ -10,12 +10,13 @@ import (
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
 	"github.com/supportdraft/supportdraft/llm/openai"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 func TestOpenAITriageThroughTheFakeServer(t *testing.T) {
 	t.Parallel()
 	msg := &inbox.Message{From: inbox.Address{Email: "ana@customer.example"}, Subject: "Refund", Body: "Can we get a refund of the annual plan?",
-		Account: &inbox.Account{ID: "A-77", Plan: "pro", Region: "eu"}}
+		Account: &ticket.Account{ID: "A-77", Plan: "pro", Region: "eu"}}
 	cases := []struct {
 		name    string
 		reply   llmtest.Reply

@@ -12,12 +12,13 @@ import (
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 func inboundMessage(id, thread, body string) *inbox.Message {
 	return &inbox.Message{MessageID: id, ThreadID: thread, ReceivedAt: time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC),
 		From: inbox.Address{Email: "ana@customer.example"}, To: []string{"billing@company.example"}, Subject: "Refund", Body: body,
-		Account: &inbox.Account{ID: "A-1", Plan: "pro", Region: "eu"}, Expect: &inbox.Expect{Decision: inbox.DecisionDraft}}
+		Account: &ticket.Account{ID: "A-1", Plan: "pro", Region: "eu"}, Expect: &inbox.Expect{Decision: inbox.DecisionDraft}}
 }
 
 func TestMessagesKeepTheirFirstCopyWithoutLabels(t *testing.T) {

@@ -164,7 +164,7 @@ func recordIntake(ctx context.Context) error {
 		ReceivedAt: time.Now().UTC(), From: inbox.Address{Email: "ana@customer.example", Name: "Ana Ruiz"},
 		To: []string{"billing@company.example"}, Subject: "Refund for annual plan",
 		Body:    "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?",
-		Account: &inbox.Account{ID: "A-1", Plan: "pro", Region: "eu", Locale: "en"}}
+		Account: &ticket.Account{ID: "A-1", Plan: "pro", Region: "eu", Locale: "en"}}
 	res, err := st.Deliver(ctx, m)
 	if err != nil {
 		return err
