@@ -80,11 +80,16 @@ func TestSidebarActionsFirstInABrowser(t *testing.T) {
 	flagged := text(t, ctx, "#guard ul.unsupported")
 	assert.Contains(t, flagged, "60 days")
 	assert.NotContains(t, flagged, "Thanks for asking", "a sentence that commits to nothing is not flagged")
+	assert.Contains(t, text(t, ctx, "#guard .otherwise"), "within 14 days of the purchase date or the renewal date", "what policy in force says instead, as the agent types")
 
 	within(t, ctx, "send check", chromedp.Click(chromedp.ID("send-check")), chromedp.WaitVisible(chromedp.ID("override-reason")))
 	assert.Equal(t, "unsupported", text(t, ctx, "#verdict .verdict"))
 	assert.Contains(t, text(t, ctx, "#verdict ul.unsupported"), "You can get a full refund within 60 days of renewal.", "the verdict names the sentence")
 	assert.Contains(t, text(t, ctx, "#verdict ul.unsupported"), "No policy in force for this account says this.", "and says why in words")
+	otherwise := text(t, ctx, "#verdict .otherwise")
+	assert.Contains(t, otherwise, "Policy in force says:")
+	assert.Contains(t, otherwise, "Annual Pro and Business plans can be refunded in full within 14 days of the purchase date or the renewal date.",
+		"the eligible policy sentence that says otherwise, beside the sentence")
 	within(t, ctx, "an override needs a reason", chromedp.Click(chromedp.ID("override")), chromedp.Sleep(300*time.Millisecond))
 	assert.True(t, visible(t, ctx, "#override-reason"), "no reason: nothing is sent")
 	reason := "Billing lead approved a goodwill refund in BL-7"

@@ -342,7 +342,7 @@
           return;
         }
         guard.appendChild(el("p", "bad", bad.length + (bad.length === 1 ? " sentence is" : " sentences are") + " not backed by current policy:"));
-        guard.appendChild(sentenceList(bad.map(function (s) { return { sentence: s.text, reason: s.reason }; })));
+        guard.appendChild(sentenceList(bad.map(function (s) { return { sentence: s.text, reason: s.reason, otherwise: s.otherwise }; })));
       }).catch(function (err) {
         if (mine === seq) { showError(guard, "Could not check:", err); }
       });
@@ -430,8 +430,9 @@
     }
   }
 
-  // sentenceList lists sentences with why each is flagged in words, the guard's own
-  // reason under "Details".
+  // sentenceList lists sentences with why each is flagged in words and, where policy in
+  // force speaks of the same thing, what it says instead; the guard's own reason and the
+  // policy's source go under "Details".
   function sentenceList(items) {
     var ul = el("ul", "unsupported");
     items.forEach(function (s) {
@@ -439,10 +440,16 @@
       li.appendChild(el("strong", "", s.sentence));
       var why = plainReason(s.reason);
       if (why) { li.appendChild(el("span", "", " — " + why)); }
+      if (s.otherwise && s.otherwise.text) {
+        var says = el("p", "small otherwise", "Policy in force says: ");
+        says.appendChild(el("q", "", s.otherwise.text));
+        li.appendChild(says);
+      }
       if (s.reason) {
         var d = el("details", "details");
         d.appendChild(el("summary", "", "Details"));
         d.appendChild(el("p", "small", s.reason));
+        if (s.otherwise && s.otherwise.source_id) { d.appendChild(el("p", "small", "Policy source: " + s.otherwise.source_id)); }
         li.appendChild(d);
       }
       ul.appendChild(li);
