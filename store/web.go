@@ -142,30 +142,74 @@ func (s *Store) UncheckedByCause(ctx context.Context, since time.Time) ([]LabelC
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[LabelCount])
 }
 
-// ReviewPage is the first limit drafts of the review queue, oldest first, without their
-// replies (the dashboard opens one draft at a time), and how many wait in all; ticket, if
-// set and queued, is included even beyond the limit, so a link to it always opens it.
-func (s *Store) ReviewPage(ctx context.Context, limit int, ticket string) ([]review.Item, int, error) {
+// QueueRow is one entry of the review dashboard's queue: the queue's item without its
+// reply, the policy area of its draft and the reviewer it is assigned to ("" for nobody).
+type QueueRow struct {
+	review.Item
+	Area     string
+	Assignee string
+}
+
+// ReviewFilter narrows the review dashboard's queue; an empty field does not filter.
+type ReviewFilter struct {
+	Bucket   string // the intake's triage bucket
+	Area     string // the policy area of the draft
+	Assignee string // the reviewer it is assigned to
+	// Unassigned keeps only the entries nobody is assigned to (Assignee is then ignored).
+	Unassigned bool
+}
+
+// ReviewPage is the first limit drafts of the review queue that pass f, oldest first,
+// without their replies (the dashboard opens one draft at a time), and how many of them
+// wait in all; ticket, if set, queued and passing f, is included even beyond the limit, so
+// a link to it always opens it.
+func (s *Store) ReviewPage(ctx context.Context, limit int, ticket string, f ReviewFilter) ([]QueueRow, int, error) {
 	rows, err := s.db.Query(ctx, `
 		SELECT q.ticket_id, q.iteration, q.state, q.bucket, q.confidence, q.low_confidence, q.forced_review,
 		       q.queued_at, q.review_until, q.decided_by, q.decided_at, q.review_until > now(), coalesce(f.reason, ''), CASE WHEN f.ticket_id IS NULL THEN d.status ELSE 'failed' END,
-		       count(*) OVER ()::int
+		       d.area, coalesce(a.assignee, ''), count(*) OVER ()::int
 		FROM review_queue q JOIN drafts d ON d.ticket_id = q.ticket_id AND d.iteration = q.iteration
 		     LEFT JOIN build_failures f ON f.ticket_id = q.ticket_id
+		     LEFT JOIN review_assignments a ON a.ticket_id = q.ticket_id
 		WHERE q.state IN ('waiting', 'approved', 'held')
-		ORDER BY q.ticket_id = $2 DESC, q.queued_at, q.ticket_id LIMIT $1`, limit, ticket)
+		  AND ($3 = '' OR q.bucket = $3) AND ($4 = '' OR d.area = $4)
+		  AND (CASE WHEN $6 THEN a.ticket_id IS NULL ELSE $5 = '' OR a.assignee = $5 END)
+		ORDER BY q.ticket_id = $2 DESC, q.queued_at, q.ticket_id LIMIT $1`, limit, ticket, f.Bucket, f.Area, f.Assignee, f.Unassigned)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read the review queue: %w", err)
 	}
 	total := 0
-	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (review.Item, error) {
-		var it review.Item
+	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (QueueRow, error) {
+		var it QueueRow
 		err := r.Scan(&it.TicketID, &it.Iteration, &it.State, &it.Bucket, &it.Confidence, &it.LowConfidence,
-			&it.ForcedReview, &it.QueuedAt, &it.ReviewUntil, &it.DecidedBy, &it.DecidedAt, &it.WindowOpen, &it.BuildError, &it.Status, &total)
+			&it.ForcedReview, &it.QueuedAt, &it.ReviewUntil, &it.DecidedBy, &it.DecidedAt, &it.WindowOpen, &it.BuildError, &it.Status,
+			&it.Area, &it.Assignee, &total)
 		return it, err
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("read the review queue: %w", err)
 	}
 	return items, total, nil
+}
+
+// QueueFacets are the values the review dashboard's filters offer: the buckets and
+// areas of the drafts waiting now, and the reviewers assigned to any of them, each sorted.
+type QueueFacets struct {
+	Buckets, Areas, Assignees []string
+}
+
+// ReviewFacets reads the filters' values from the whole queue, not one page of it.
+func (s *Store) ReviewFacets(ctx context.Context) (QueueFacets, error) {
+	var f QueueFacets
+	err := s.db.QueryRow(ctx, `
+		SELECT coalesce(array_agg(DISTINCT q.bucket ORDER BY q.bucket) FILTER (WHERE q.bucket <> ''), '{}'),
+		       coalesce(array_agg(DISTINCT d.area ORDER BY d.area) FILTER (WHERE d.area <> ''), '{}'),
+		       coalesce(array_agg(DISTINCT a.assignee ORDER BY a.assignee) FILTER (WHERE a.assignee IS NOT NULL), '{}')
+		FROM review_queue q JOIN drafts d ON d.ticket_id = q.ticket_id AND d.iteration = q.iteration
+		     LEFT JOIN review_assignments a ON a.ticket_id = q.ticket_id
+		WHERE q.state IN ('waiting', 'approved', 'held')`).Scan(&f.Buckets, &f.Areas, &f.Assignees)
+	if err != nil {
+		return f, fmt.Errorf("read the review queue's filters: %w", err)
+	}
+	return f, nil
 }

@@ -163,6 +163,7 @@
         reason.focus();
       });
     });
+    assignForm(ticket);
     document.getElementById("confirm-no").addEventListener("click", function () { box.hidden = true; pending = null; });
     document.getElementById("confirm-yes").addEventListener("click", function () {
       if (!pending) { return; }
@@ -174,6 +175,28 @@
       box.hidden = true;
       decide(pending, reason.value.trim());
     });
+  }
+
+  // assignForm gives the open draft's review to the chosen reviewer, or to the one signed
+  // in, then reloads with a message saying who has it.
+  function assignForm(ticket) {
+    var f = document.getElementById("assign-form");
+    if (!f) { return; }
+    var select = document.getElementById("assignee");
+    var status = f.querySelector(".form-status");
+    function assign(name) {
+      f.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      post("/v1/drafts/" + ticket + "/assign", { assignee: name }).then(function (res) {
+        sessionStorage.setItem("flash", res.assignee ? "Assigned to " + res.assignee + "." : "Nobody is assigned to this draft now.");
+        location.reload();
+      }).catch(function (err) {
+        f.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+        showError(status, "", err);
+      });
+    }
+    f.addEventListener("submit", function (ev) { ev.preventDefault(); assign(select.value); });
+    var me = document.getElementById("assign-me");
+    if (me) { me.addEventListener("click", function () { assign(f.dataset.me); }); }
   }
 
   // The admin page: pausing drafting asks first; resuming does not.
