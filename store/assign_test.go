@@ -85,3 +85,39 @@ func TestReviewQueueFiltersAndAssignments(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "say when the refund arrives", rv.Reason, "an assignment is no decision's reason")
 }
+
+// The admin page's citations count a version's citing drafts by their latest state and
+// list only the open ones (ready or out of date), newest first: a killed or sent draft is
+// counted, never offered as one to act on.
+func TestCitationsByState(t *testing.T) {
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	mustImport(t, s, file{doc: "cite/doc", version: 1, from: "2026-01-01T00:00:00Z", approved: "2026-01-01T00:00:00Z"})
+	now := time.Now().UTC()
+	for i, d := range []struct{ id, status string }{
+		{"C-READY", drafts.StatusReady}, {"C-KILLED", drafts.StatusKilled}, {"C-SENT", drafts.StatusSent},
+		{"C-SENT2", drafts.StatusSent}, {"C-STALE", drafts.StatusStale},
+	} {
+		r := drafts.Saved{TicketID: d.id, Iteration: 1, Revision: 1, Status: d.status, EligibleAt: now,
+			Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: now.Add(time.Duration(i) * time.Second),
+			Bound: []drafts.BoundVersion{{DocID: "cite/doc", Version: 1}}}
+		require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
+	}
+	all, err := s.Citations(ctx)
+	require.NoError(t, err)
+	var got *store.VersionCitations
+	for i := range all {
+		if all[i].DocID == "cite/doc" {
+			got = &all[i]
+		}
+	}
+	require.NotNil(t, got)
+	assert.Equal(t, 5, got.Drafts)
+	assert.Equal(t, 2, got.Open)
+	assert.Equal(t, []store.LabelCount{{Label: "sent", Count: 2}, {Label: "killed", Count: 1}, {Label: "ready", Count: 1}, {Label: "stale", Count: 1}}, got.ByState)
+	var open []string
+	for _, e := range got.Examples {
+		open = append(open, e.TicketID)
+	}
+	assert.ElementsMatch(t, []string{"C-READY", "C-STALE"}, open, "only the open ones are listed")
+}

@@ -55,17 +55,20 @@ type VersionCitations struct {
 	Title       string
 	Area        string
 	EffectiveTo *time.Time
-	Drafts      int           // latest iterations citing it
-	Open        int           // of which still open (ready or stale)
-	Examples    []CitingDraft // newest first, at most maxCitingExamples
+	Drafts      int          // latest iterations citing it
+	Open        int          // of which still open (ready or stale)
+	ByState     []LabelCount // the citing drafts counted by their state, most first
+	// Examples are the open citing drafts, newest first, at most maxCitingExamples: the
+	// ones an admin may still act on.
+	Examples []CitingDraft
 }
 
 // maxCitingExamples bounds the drafts listed per version; the count says how many more.
 const maxCitingExamples = 20
 
 // Citations lists every policy version with the drafts whose latest iteration binds to it,
-// newest version first within a document. For a superseded version the open ones are the
-// drafts its replacement has made stale.
+// counted by state, newest version first within a document. For a superseded version the
+// open ones are the drafts its replacement has made stale.
 func (s *Store) Citations(ctx context.Context) ([]VersionCitations, error) {
 	rows, err := s.db.Query(ctx, `
 		WITH latest AS (
@@ -73,20 +76,25 @@ func (s *Store) Citations(ctx context.Context) ([]VersionCitations, error) {
 			FROM drafts ORDER BY ticket_id, iteration DESC),
 		cites AS (
 			SELECT b->>'doc_id' AS doc_id, (b->>'version')::int AS version, l.ticket_id, l.iteration, l.status, l.updated_at
-			FROM latest l CROSS JOIN LATERAL jsonb_array_elements(l.bound) b)
+			FROM latest l CROSS JOIN LATERAL jsonb_array_elements(l.bound) b),
+		states AS (
+			SELECT doc_id, version, jsonb_agg(jsonb_build_object('Label', status, 'Count', n) ORDER BY n DESC, status) AS by_state
+			FROM (SELECT doc_id, version, status, count(*)::int AS n FROM cites GROUP BY 1, 2, 3) s GROUP BY 1, 2)
 		SELECT v.doc_id, v.version, v.status, v.title, v.area, v.effective_to,
 		       count(c.ticket_id)::int,
 		       (count(c.ticket_id) FILTER (WHERE c.status IN ('ready', 'stale')))::int,
+		       coalesce(st.by_state, '[]'),
 		       coalesce(jsonb_agg(jsonb_build_object('TicketID', c.ticket_id, 'Iteration', c.iteration, 'Status', c.status)
-		                 ORDER BY c.updated_at DESC) FILTER (WHERE c.ticket_id IS NOT NULL), '[]')
+		                 ORDER BY c.updated_at DESC) FILTER (WHERE c.status IN ('ready', 'stale')), '[]')
 		FROM versions v LEFT JOIN cites c ON c.doc_id = v.doc_id AND c.version = v.version
-		GROUP BY v.id ORDER BY v.doc_id, v.version DESC`)
+		     LEFT JOIN states st ON st.doc_id = v.doc_id AND st.version = v.version
+		GROUP BY v.id, st.by_state ORDER BY v.doc_id, v.version DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("read citations: %w", err)
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (VersionCitations, error) {
 		var v VersionCitations
-		if err := row.Scan(&v.DocID, &v.Version, &v.Status, &v.Title, &v.Area, &v.EffectiveTo, &v.Drafts, &v.Open, &v.Examples); err != nil {
+		if err := row.Scan(&v.DocID, &v.Version, &v.Status, &v.Title, &v.Area, &v.EffectiveTo, &v.Drafts, &v.Open, &v.ByState, &v.Examples); err != nil {
 			return v, fmt.Errorf("read citations: %w", err)
 		}
 		v.Examples = v.Examples[:min(len(v.Examples), maxCitingExamples)]

@@ -137,12 +137,15 @@ func TestReviewFiltersAndAssignmentInABrowser(t *testing.T) {
 }
 
 // The admin page: the kill switch asks before it pauses drafting; an agent's override
-// is listed with its reason; citing drafts are listed under their version; times are
-// shown in the viewer's zone with UTC on hover.
+// is listed with its reason; citing drafts are counted by state under their version and
+// only the open ones listed; times are shown in the viewer's zone with UTC on hover.
 func TestAdminInABrowser(t *testing.T) {
 	st := newStack(t)
 	id := testenv.Unique("ADM-")
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(id, 1, time.Now().UTC().Add(-time.Hour), refundQuestion))
+	killed := testenv.Unique("ADMK-")
+	st.post(t, auth.Agent, "/v1/drafts", refundTicket(killed, 1, time.Now().UTC().Add(-time.Hour), refundQuestion))
+	st.post(t, auth.Reviewer, "/v1/drafts/"+killed+"/kill", map[string]string{"reason": "wrong customer"})
 	reason := "customer was promised this by phone, see BL-9"
 	st.post(t, auth.Agent, "/v1/drafts/"+id+"/send-check", map[string]string{
 		"text": "You can get a full refund within 60 days of renewal.", "override_reason": reason})
@@ -170,17 +173,23 @@ func TestAdminInABrowser(t *testing.T) {
 		accepted, "ops@example.com"))
 
 	admin := browser(t, 1280, 1000)
+	_, err := chromedp.Call(admin, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Kolkata"})
+	require.NoError(t, err)
 	within(t, admin, "open the admin view",
 		chromedp.Navigate(st.signIn(t, auth.Admin, "/app/admin")), chromedp.WaitVisible(chromedp.CSS("#versions-h")))
 	row, err := chromedp.Run(admin, chromedp.Evaluate[string](`(() => {
 		const link = [...document.querySelectorAll('a.draft-link')].find(a => a.textContent === `+jsString(id)+`);
 		if (!link) return '';
 		const tr = link.closest('tr'), table = link.closest('table');
-		return table.previousElementSibling.textContent + ' ' + tr.cells[0].textContent;
+		return table.previousElementSibling.textContent + ' ' + tr.cells[0].textContent + ' | ' + tr.cells[3].textContent;
 	})()`))
 	require.NoError(t, err)
 	assert.Contains(t, row, "billing/refunds-annual")
 	assert.Contains(t, row, "v4", "the draft is listed under the version it cites")
+	assert.Contains(t, row, "2: 1 killed, 1 ready", "citing drafts counted by state")
+	links, err := chromedp.Run(admin, chromedp.Evaluate[string](`[...document.querySelectorAll('a.draft-link')].map(a => a.textContent).join(' ')`))
+	require.NoError(t, err)
+	assert.NotContains(t, links, killed, "a killed draft is counted, not listed as open")
 	assert.Contains(t, text(t, admin, "#overrides-h + p"), "1 reply was sent with an override")
 	assert.Contains(t, text(t, admin, "#overrides-h ~ table"), reason, "the override's reason, for admins")
 	contradiction, err := chromedp.Run(admin, chromedp.Evaluate[string](`[...document.querySelectorAll('ul.accepted li')].map(li => li.textContent).find(t => t.includes(`+jsString(id)+`)) || ''`))
@@ -201,7 +210,13 @@ func TestAdminInABrowser(t *testing.T) {
 	stamp, err := chromedp.Run(admin, chromedp.Attributes(chromedp.CSS("time.local")))
 	require.NoError(t, err)
 	assert.Contains(t, stamp["title"], "UTC", "UTC on hover")
-	assert.NotContains(t, text(t, admin, "time.local"), "UTC", "the viewer's own zone on the page")
+	stamped, err := time.Parse(time.RFC3339, stamp["datetime"])
+	require.NoError(t, err)
+	kolkata, err := time.LoadLocation("Asia/Kolkata")
+	require.NoError(t, err)
+	shown := strings.ReplaceAll(text(t, admin, "time.local"), "\u202f", " ")
+	assert.Contains(t, shown, stamped.In(kolkata).Format("3:04 PM"), "the viewer's own zone on the page (UTC+5:30 here)")
+	assert.NotContains(t, shown, "UTC")
 	a11y(t, admin)
 	screenshot(t, admin, "admin")
 
