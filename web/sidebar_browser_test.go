@@ -115,6 +115,8 @@ func TestSidebarActionsFirstInABrowser(t *testing.T) {
 	assert.Equal(t, "2", strings.TrimSpace(textContent(t, ctx, "#iteration")), "Rebuild shows the new iteration")
 	assert.Contains(t, text(t, ctx, "#flash"), "this is draft 2", "a message after the rebuild")
 	assert.Equal(t, invented, textContent(t, ctx, "#earlier-text"), "the agent's edit is kept as its own version")
+	assert.Contains(t, textContent(t, ctx, "#earlier .diff .added"), "Refunds within 21 days.", "what changed between the drafts: the new window")
+	assert.Contains(t, textContent(t, ctx, "#earlier .diff .removed"), "14-day window", "and the old one")
 	within(t, ctx, "take the earlier edit back", chromedp.Click(chromedp.CSS("#earlier summary")), chromedp.Click(chromedp.ID("use-earlier")))
 	back, err := chromedp.Run(ctx, chromedp.Value(chromedp.ID("editor")))
 	require.NoError(t, err)
@@ -150,6 +152,10 @@ func TestSidebarFollowsTheDraftInABrowser(t *testing.T) {
 	for _, sel := range []string{"#editor", "#send-check", "#rebuild", "#copy"} {
 		assert.False(t, visible(t, ctx, sel), "%s cannot work on a killed draft", sel)
 	}
+	controls, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('main button, main textarea, main input, main select')]
+		.filter(e => e.offsetParent !== null).map(e => e.textContent.trim() || e.id)`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Start a new draft"}, controls, "a killed draft offers only a new draft")
 	a11y(t, ctx)
 
 	pulled := testenv.Unique("PULL-")
