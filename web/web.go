@@ -60,7 +60,7 @@ var funcs = template.FuncMap{
 	"f2":   func(x float64) string { return fmt.Sprintf("%.2f", x) },
 	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 	// iso is the instant for a <time datetime>, which app.js shows in the viewer's zone.
-	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"lower": strings.ToLower,
 	"join":  func(values []string) string { return strings.Join(values, " or ") },
 	// section names a chunk's section in words: "billing/refunds@4#refund-window" is
