@@ -175,6 +175,7 @@ func (s *Server) Handler() *echo.Echo {
 	v1.POST("/drafts/:ticket/pull", s.pull, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/kill", s.kill, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/override", s.override, checkTicketParam, s.checkOrigin)
+	v1.POST("/drafts/:ticket/assign", s.assign, checkTicketParam, s.checkOrigin)
 	v1.POST("/drafts/:ticket/sent", s.sent, checkTicketParam, s.checkOrigin)
 	// Zendesk signs its events its own way (verified in the handler) and posts the app's
 	// JWT from its own origin, so neither route takes the Origin check.

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -78,6 +80,37 @@ func bindReason(c echo.Context) (string, error) {
 		return "", badRequest(`field "reason" must be valid text of at most 2,000 bytes`)
 	}
 	return b.Reason, nil
+}
+
+// assignBody is POST /v1/drafts/{ticket}/assign: the reviewer to take the review, "" for
+// nobody.
+type assignBody struct {
+	Assignee *string `json:"assignee"`
+}
+
+// assign gives a queued review to a reviewer, or to nobody. It is bookkeeping for the
+// review dashboard, not a decision, so it goes to the store and not to the workflow.
+func (s *Server) assign(c echo.Context) error {
+	var b assignBody
+	if err := decodeBody(c, `{"assignee": "reviewer's name, or \"\" for nobody"}`, &b); err != nil {
+		return err
+	}
+	if b.Assignee == nil {
+		return badRequest(`field "assignee" is required: a reviewer's name, or "" for nobody`)
+	}
+	assignee := strings.TrimSpace(*b.Assignee)
+	if len(assignee) > 200 || !validText(assignee) {
+		return badRequest(`field "assignee" must be valid text of at most 200 bytes`)
+	}
+	id := c.Param("ticket")
+	err := s.Store.AssignReview(c.Request().Context(), id, assignee, caller(c))
+	if errors.Is(err, store.ErrNotFound) {
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("ticket %s is not waiting for review", id))
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]string{"ticket_id": id, "assignee": assignee})
 }
 
 // overrideBody is POST /v1/drafts/{ticket}/override: why the reviewer lets the draft be

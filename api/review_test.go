@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/review"
@@ -44,6 +45,21 @@ func TestReviewQueueApproveKillAndSentThroughTheAPI(t *testing.T) {
 	assert.NotEmpty(t, approved.DecidedBy, "the reviewer's token name")
 
 	var e struct{ Error string }
+	var assigned map[string]string
+	require.Equal(t, http.StatusOK, callAs(t, ts, auth.Reviewer, "POST", "/v1/drafts/"+kept+"/assign", map[string]string{"assignee": " Ana "}, &assigned))
+	assert.Equal(t, "Ana", assigned["assignee"], "an approved draft in its window can still be assigned")
+	assert.Equal(t, http.StatusBadRequest, callAs(t, ts, auth.Reviewer, "POST", "/v1/drafts/"+kept+"/assign", map[string]string{}, &e))
+	assert.Contains(t, e.Error, `field "assignee" is required`)
+	assert.Equal(t, http.StatusNotFound, callAs(t, ts, auth.Reviewer, "POST", "/v1/drafts/NO-SUCH-TICKET/assign", map[string]string{"assignee": "Ana"}, &e))
+	assert.Equal(t, "ticket NO-SUCH-TICKET is not waiting for review", e.Error)
+	assert.Equal(t, http.StatusForbidden, callAs(t, ts, auth.Agent, "POST", "/v1/drafts/"+kept+"/assign", map[string]string{"assignee": "Ana"}, nil),
+		"agents do not assign reviews")
+	notes, err := s.ReviewNotes(t.Context(), kept)
+	require.NoError(t, err)
+	require.NotEmpty(t, notes)
+	last := notes[len(notes)-1]
+	assert.Equal(t, []string{"assign", "Ana", approved.DecidedBy}, []string{last.Action, last.Assignee, last.By}, "noted with who assigned it")
+
 	require.Equal(t, http.StatusBadRequest, call(t, ts, "POST", "/v1/drafts/"+killed+"/kill", `{"reason": "x", "extra": 1}`, &e))
 	assert.Contains(t, e.Error, "extra", "a decision's body is strict JSON")
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+killed+"/kill", map[string]string{"reason": "promises a refund outside policy"}, nil))

@@ -47,6 +47,8 @@ var routes = map[string]Access{
 	"POST /v1/slack/interactions": public,
 	// A reviewer lets a gated draft be sent without approving it, with a reason.
 	"POST /v1/drafts/:ticket/override": reviewDrafts,
+	// A reviewer takes a queued review, or gives it to another reviewer or to nobody.
+	"POST /v1/drafts/:ticket/assign": reviewDrafts,
 
 	// The payload codec for the Temporal Web UI: decoding shows customer text, so only
 	// reviewers and admins; the CORS preflight carries no credentials and no data.

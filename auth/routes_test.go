@@ -45,6 +45,7 @@ func TestRouteTableIsThePolicy(t *testing.T) {
 		"POST /v1/drafts/:ticket/pull":       review,
 		"POST /v1/drafts/:ticket/kill":       review,
 		"POST /v1/drafts/:ticket/override":   review,
+		"POST /v1/drafts/:ticket/assign":     review,
 		"POST /v1/sign-in-links":             agents,
 	}
 	// Public to the authorizer because Zendesk cannot send our credentials: the events carry

@@ -11,6 +11,9 @@ import (
 type Unbacked struct {
 	Sentence string `json:"sentence"`
 	Reason   string `json:"reason"`
+	// Otherwise is the eligible policy sentence nearest to it, what the agent can say
+	// instead; absent when no eligible sentence speaks of the same thing.
+	Otherwise *guard.Otherwise `json:"otherwise,omitempty"`
 }
 
 // UnsupportedWarning is shown with an unsupported verdict.
@@ -25,7 +28,7 @@ func UnbackedCommitments(v *guard.Vocabulary, text string, sources *guard.Source
 	var out []Unbacked
 	for _, s := range res.Sentences {
 		if !s.Kept && len(s.Placeholders) == 0 {
-			out = append(out, Unbacked{Sentence: s.Text, Reason: s.Reason})
+			out = append(out, Unbacked{Sentence: s.Text, Reason: s.Reason, Otherwise: s.Otherwise})
 		}
 	}
 	return out

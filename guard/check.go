@@ -90,6 +90,11 @@ type SentenceResult struct {
 	Reason       string   `json:"reason"`
 	SourceID     string   `json:"source_id"`
 	Placeholders []string `json:"placeholders,omitempty"`
+	// Otherwise is what eligible policy says instead of a struck commitment, when checked
+	// against any source (ModeAnySource: the agent's edits and the send hook). Drafting
+	// leaves it out: a draft's strikes show their claims' own quotes, and a draft row
+	// keeps no policy text.
+	Otherwise *Otherwise `json:"otherwise,omitempty"`
 }
 
 // checkedSource is a source with its numbers and verbs read once per Check.
@@ -309,6 +314,9 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		// Backed by its words: it must not restate a candidate with the opposite polarity.
 		if id, unit, ok := contradicted(polarity(body), candidates); ok {
 			r.SourceID, r.Reason = id, fmt.Sprintf("says the opposite of %s: %q", id, unit)
+			if mode == ModeAnySource {
+				r.Otherwise = &Otherwise{SourceID: id, Text: unit}
+			}
 			return r
 		}
 		r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
@@ -319,6 +327,9 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		return r
 	}
 	r.Reason = missingReason(c, candidates)
+	if mode == ModeAnySource {
+		r.Otherwise = nearest(c, candidates)
+	}
 	return r
 }
 

@@ -28,12 +28,15 @@ func (s *Store) KillSwitchState(ctx context.Context) (KillSwitch, error) {
 	return k, nil
 }
 
-// ReviewNote is a reviewer's reason for a decision on one iteration.
+// ReviewNote is a reviewer's reason for a decision on one iteration, or an assignment of
+// its review.
 type ReviewNote struct {
-	Action string // approve | pull | kill
-	By     string
-	Reason string
-	At     time.Time
+	Iteration int
+	Action    string // approve | pull | kill | assign
+	By        string
+	Reason    string
+	Assignee  string // assign: who it went to, "" for nobody
+	At        time.Time
 }
 
 // AddReviewNote keeps the reason a reviewer gave with a decision the workflow took.
@@ -44,6 +47,54 @@ func (s *Store) AddReviewNote(ctx context.Context, ticketID string, iteration in
 		return fmt.Errorf("keep the review note of ticket %s #%d: %w", ticketID, iteration, err)
 	}
 	return nil
+}
+
+// ReviewNotes lists the notes on a ticket's reviews, oldest first: the reasons given with
+// decisions and who assigned the review to whom.
+func (s *Store) ReviewNotes(ctx context.Context, ticketID string) ([]ReviewNote, error) {
+	rows, err := s.db.Query(ctx, `SELECT iteration, action, decided_by, reason, assignee, at FROM review_notes
+		WHERE ticket_id = $1 ORDER BY at, id`, ticketID)
+	if err != nil {
+		return nil, fmt.Errorf("read the review notes of ticket %s: %w", ticketID, err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[ReviewNote])
+	if err != nil {
+		return nil, fmt.Errorf("read the review notes of ticket %s: %w", ticketID, err)
+	}
+	return out, nil
+}
+
+// AssignReview gives the review of a queued ticket to assignee, or to nobody when
+// assignee is "", and notes who did it (review_notes, action 'assign'), in one
+// transaction. ErrNotFound when the ticket is not waiting for review.
+func (s *Store) AssignReview(ctx context.Context, ticketID, assignee, by string) error {
+	return s.inTx(ctx, func(tx pgx.Tx) error {
+		var iteration int
+		err := tx.QueryRow(ctx, `SELECT iteration FROM review_queue WHERE ticket_id = $1 AND state IN ('waiting', 'approved', 'held')
+			FOR UPDATE`, ticketID).Scan(&iteration)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("ticket %s is not waiting for review: %w", ticketID, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("assign the review of ticket %s: %w", ticketID, err)
+		}
+		if assignee == "" {
+			_, err = tx.Exec(ctx, `DELETE FROM review_assignments WHERE ticket_id = $1`, ticketID)
+		} else {
+			_, err = tx.Exec(ctx, `INSERT INTO review_assignments (ticket_id, assignee, assigned_by) VALUES ($1, $2, $3)
+				ON CONFLICT (ticket_id) DO UPDATE SET assignee = excluded.assignee, assigned_by = excluded.assigned_by, at = now()`,
+				ticketID, assignee, by)
+		}
+		if err != nil {
+			return fmt.Errorf("assign the review of ticket %s: %w", ticketID, err)
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO review_notes (ticket_id, iteration, action, decided_by, reason, assignee)
+			VALUES ($1, $2, 'assign', $3, '', $4)`, ticketID, iteration, by, assignee)
+		if err != nil {
+			return fmt.Errorf("note the assignment of ticket %s: %w", ticketID, err)
+		}
+		return nil
+	})
 }
 
 // ReviewDecision is a ticket's queue entry with the reason given with its latest
@@ -85,13 +136,14 @@ func (s *Store) Decided(ctx context.Context, limit int) ([]ReviewDecision, error
 	return out, nil
 }
 
-// decidedSelect reads a queue entry with the reason of the newest note on its iteration.
+// decidedSelect reads a queue entry with the reason of the newest decision's note on its
+// iteration (an assignment is no decision).
 const decidedSelect = `
 	SELECT q.ticket_id, q.iteration, q.state, q.bucket, q.confidence, q.low_confidence, q.forced_review,
 	       q.queued_at, q.review_until, q.decided_by, q.decided_at, q.handoff_error, coalesce(n.reason, '')
 	FROM review_queue q
 	LEFT JOIN LATERAL (SELECT reason FROM review_notes r WHERE r.ticket_id = q.ticket_id AND r.iteration = q.iteration
-	                   ORDER BY r.at DESC, r.id DESC LIMIT 1) n ON true`
+	                   AND r.action <> 'assign' ORDER BY r.at DESC, r.id DESC LIMIT 1) n ON true`
 
 func scanDecision(r pgx.CollectableRow) (ReviewDecision, error) {
 	var d ReviewDecision

@@ -61,7 +61,7 @@ func init() {
 		"agent_texts.ticket_id", "build_failures.ticket_id", "drafts.build_key", "drafts.ticket_id", "funnel_events.message_id",
 		"funnel_events.thread_id", "imap_messages.mailbox", "imap_messages.message_id", "inbox_messages.message_id",
 		"inbox_messages.thread_id", "inbox_revisions.message_id", "inbox_revisions.ticket_id", "rejections.ticket_id",
-		"review_notes.ticket_id", "review_queue.ticket_id", "send_checks.ticket_id", "sent_replies.ticket_id",
+		"review_assignments.ticket_id", "review_notes.ticket_id", "review_queue.ticket_id", "send_checks.ticket_id", "sent_replies.ticket_id",
 		"ticket_revisions.account_id", "ticket_revisions.ticket_id", "webhook_deliveries.delivery")
 	keep("a label from a fixed set: status, verdict, kind, stage, bucket, plan, region, locale, area",
 		"agent_texts.kind", "api_tokens.role", "drafts.area", "drafts.locale", "drafts.plan", "drafts.region", "drafts.status",
@@ -80,7 +80,7 @@ func init() {
 	keep("retrieval's lexeme lookup: chunk IDs and policy terms", "chunk_terms.chunk_id", "chunk_terms.terms")
 	keep("the triage bucket the writer filed the question under", "drafts.category")
 	keep("who acted: staff names kept for the audit, and a token's label",
-		"accepted_contradictions.accepted_by", "api_tokens.name", "kill_switch.changed_by", "review_notes.decided_by", "review_queue.decided_by", "sent_replies.agent")
+		"accepted_contradictions.accepted_by", "api_tokens.name", "review_assignments.assignee", "review_assignments.assigned_by", "review_notes.assignee", "kill_switch.changed_by", "review_notes.decided_by", "review_queue.decided_by", "sent_replies.agent")
 	keep("written by the system about policy: chunk references, scores, stale and gate reasons, rule names, a refusal naming a header",
 		"drafts.bound", "drafts.evidence", "drafts.scores", "drafts.stale_reasons", "imap_messages.refused", "rejections.reason",
 		"review_queue.forced_review", "send_checks.reasons", "send_checks.review", "traces.first_ref")

@@ -84,6 +84,16 @@ func (s *Store) ListTokens(ctx context.Context) ([]Token, error) {
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[Token])
 }
 
+// TokenNames lists the distinct names of the unrevoked tokens with one of roles, sorted:
+// the people the review page can assign a review to.
+func (s *Store) TokenNames(ctx context.Context, roles ...string) ([]string, error) {
+	rows, err := s.db.Query(ctx, `SELECT DISTINCT name FROM api_tokens WHERE revoked_at IS NULL AND role = ANY($1) ORDER BY name`, roles)
+	if err != nil {
+		return nil, fmt.Errorf("list token names: %w", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
 // RevokeToken revokes the token with this ID; revoking twice is not an error.
 func (s *Store) RevokeToken(ctx context.Context, id int64) error {
 	tag, err := s.db.Exec(ctx, `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1`, id)

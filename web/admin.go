@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/inbox"
@@ -59,53 +60,38 @@ type docView struct {
 
 func (p *Pages) admin(c echo.Context) error {
 	ctx := c.Request().Context()
-	since := time.Now().Add(-adminWindow)
-	cites, err := p.Store.Citations(ctx)
-	if err != nil {
+	now := time.Now()
+	v := adminView{Since: now.Add(-adminWindow)}
+	var (
+		cites  []store.VersionCitations
+		weeks  []store.AreaWeek
+		counts []store.StageOutcome
+	)
+	// The page's reads do not depend on each other: they run at once, so the page waits
+	// for the slowest (the citations, over every draft), not for their sum.
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { cites, err = p.Store.Citations(gctx); return err })
+	g.Go(func() (err error) { weeks, err = p.Store.Abstentions(gctx, v.Since); return err })
+	g.Go(func() (err error) { v.Gaps, err = p.Store.Gaps(gctx, v.Since); return err })
+	g.Go(func() (err error) { v.Checks, err = p.Store.SendCheckCounts(gctx, v.Since); return err })
+	g.Go(func() (err error) { v.Unchecked, err = p.Store.UncheckedByCause(gctx, v.Since); return err })
+	g.Go(func() (err error) { counts, err = p.Store.FunnelStageCounts(gctx, v.Since); return err })
+	g.Go(func() (err error) {
+		v.Overrides, v.OverrideTotal, err = p.Store.Overrides(gctx, v.Since, maxOverrides)
+		return err
+	})
+	g.Go(func() (err error) { v.Accepted, err = p.Store.AcceptedContradictions(gctx, maxAccepted); return err })
+	g.Go(func() (err error) { v.Traces, err = p.Store.Traces(gctx, maxTraces); return err })
+	// The live switch, as intake and rebuilds read it.
+	g.Go(func() (err error) { v.KillSwitch, err = p.Store.KillSwitchState(gctx); return err })
+	if err := g.Wait(); err != nil {
 		return err
 	}
-	weeks, err := p.Store.Abstentions(ctx, since)
-	if err != nil {
-		return err
-	}
-	gaps, err := p.Store.Gaps(ctx, since)
-	if err != nil {
-		return err
-	}
-	checks, err := p.Store.SendCheckCounts(ctx, since)
-	if err != nil {
-		return err
-	}
-	unchecked, err := p.Store.UncheckedByCause(ctx, since)
-	if err != nil {
-		return err
-	}
-	counts, err := p.Store.FunnelStageCounts(ctx, since)
-	if err != nil {
-		return err
-	}
-	overrides, overrideTotal, err := p.Store.Overrides(ctx, since, maxOverrides)
-	if err != nil {
-		return err
-	}
-	accepted, err := p.Store.AcceptedContradictions(ctx, maxAccepted)
-	if err != nil {
-		return err
-	}
-	traces, err := p.Store.Traces(ctx, maxTraces)
-	if err != nil {
-		return err
-	}
-	halted, err := p.Store.KillSwitchState(ctx) // the live switch, as intake and rebuilds read it
-	if err != nil {
-		return err
-	}
-	v := adminView{Chart: abstentionChart(weeks, since, time.Now()), Gaps: gaps, Checks: checks, Unchecked: unchecked,
-		Overrides: overrides, OverrideTotal: overrideTotal, KillSwitch: halted, Accepted: accepted, Traces: traces, Since: since,
-		Choice: choiceOf(c, "/app/admin")}
+	v.Chart = abstentionChart(weeks, v.Since, now)
+	v.Choice = choiceOf(c, "/app/admin")
 	v.Funnel, v.Inbound = funnel(counts)
 	who, _ := auth.From(c)
-	flip, err := json.Marshal(map[string]any{"halted": !halted.Halted, "by": "admin page: " + who.Name})
+	flip, err := json.Marshal(map[string]any{"halted": !v.KillSwitch.Halted, "by": "admin page: " + who.Name})
 	if err != nil {
 		return err
 	}

@@ -85,13 +85,68 @@ func TestReviewDecisionsInABrowser(t *testing.T) {
 	assert.NotRegexp(t, developerWords, visibleText(t, ctx))
 }
 
+// The review queue narrowed by bucket and by who has a draft: a reviewer takes one with
+// "Assign to me", the row says so, the draft's history notes who assigned it, and the
+// "assigned to me" and "nobody" filters split the queue between them.
+func TestReviewFiltersAndAssignmentInABrowser(t *testing.T) {
+	st := newStack(t)
+	asked := time.Now().UTC().Add(-time.Hour)
+	refund, other := testenv.Unique("FILR-"), testenv.Unique("FILO-")
+	st.post(t, auth.Agent, "/v1/drafts", refundTicket(refund, 1, asked, refundQuestion))
+	st.post(t, auth.Agent, "/v1/drafts", refundTicket(other, 1, asked, "Can we still get a refund of the annual charge?"))
+	// Filed under a bucket as the intake funnel files an email's draft.
+	_, err := st.store.Pool().Exec(t.Context(), `UPDATE review_queue SET bucket = 'refunds' WHERE ticket_id = $1`, refund)
+	require.NoError(t, err)
+
+	ctx := browser(t, 1280, 1000)
+	within(t, ctx, "open the review page", chromedp.Navigate(st.signIn(t, auth.Reviewer, "/app/review")), chromedp.WaitVisible(chromedp.ID("filters")))
+	a11y(t, ctx)
+	within(t, ctx, "filter by the refunds bucket", chromedp.SetValue(chromedp.ID("f-bucket"), "refunds"), chromedp.Click(chromedp.ID("filter")),
+		chromedp.WaitVisible(chromedp.ID("clear-filter")))
+	queue := text(t, ctx, "table.queue tbody")
+	assert.Contains(t, queue, refund)
+	assert.NotContains(t, queue, other, "another bucket's draft is filtered out")
+
+	within(t, ctx, "open the draft under the filter", chromedp.Click(chromedp.CSS(`table.queue a[href*="`+refund+`"]`)),
+		chromedp.WaitVisible(chromedp.ID("assign-me")))
+	assert.Contains(t, text(t, ctx, "tr.selected"), refund)
+	assert.NotContains(t, text(t, ctx, "table.queue tbody"), other, "the filter stays while a draft is open")
+	within(t, ctx, "assign it to me", chromedp.Click(chromedp.ID("assign-me")), chromedp.WaitVisible(chromedp.ID("flash")))
+	assert.Equal(t, "Assigned to test reviewer.", text(t, ctx, "#flash"))
+	assert.Equal(t, "test reviewer (you)", text(t, ctx, "tr.selected td.assignee"), "who has it, on the row")
+	assert.Contains(t, text(t, ctx, "#notes"), "test reviewer assigned the review to test reviewer", "the assignment in the draft's history")
+	assert.False(t, visible(t, ctx, "#assign-me"), "nothing to take: it is mine")
+	var noted string
+	require.NoError(t, st.store.Pool().QueryRow(t.Context(),
+		`SELECT decided_by || ' → ' || assignee FROM review_notes WHERE ticket_id = $1 AND action = 'assign'`, refund).Scan(&noted))
+	assert.Equal(t, "test reviewer → test reviewer", noted, "recorded in the review notes")
+
+	within(t, ctx, "only mine", chromedp.Navigate(st.URL+"/app/review?assigned=me"), chromedp.WaitVisible(chromedp.ID("clear-filter")))
+	queue = text(t, ctx, "table.queue tbody")
+	assert.Contains(t, queue, refund)
+	assert.NotContains(t, queue, other)
+	within(t, ctx, "only nobody's", chromedp.SetValue(chromedp.ID("f-assigned"), "none"), chromedp.Click(chromedp.ID("filter")),
+		chromedp.WaitReady(chromedp.CSS(`#f-assigned option[value="none"][selected]`)))
+	queue = text(t, ctx, "table.queue tbody")
+	assert.Contains(t, queue, other)
+	assert.NotContains(t, queue, refund, "an assigned draft is not nobody's")
+	within(t, ctx, "give it back to nobody", chromedp.Navigate(st.URL+"/app/review?ticket="+url.QueryEscape(refund)), chromedp.WaitVisible(chromedp.ID("assignee")),
+		chromedp.SetValue(chromedp.ID("assignee"), ""), chromedp.Click(chromedp.ID("assign")), chromedp.WaitVisible(chromedp.ID("flash")))
+	assert.Equal(t, "Nobody is assigned to this draft now.", text(t, ctx, "#flash"))
+	assert.Equal(t, "—", text(t, ctx, "tr.selected td.assignee"))
+	assert.NotRegexp(t, developerWords, visibleText(t, ctx))
+}
+
 // The admin page: the kill switch asks before it pauses drafting; an agent's override
-// is listed with its reason; citing drafts are listed under their version; times are
-// shown in the viewer's zone with UTC on hover.
+// is listed with its reason; citing drafts are counted by state under their version and
+// only the open ones listed; times are shown in the viewer's zone with UTC on hover.
 func TestAdminInABrowser(t *testing.T) {
 	st := newStack(t)
 	id := testenv.Unique("ADM-")
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(id, 1, time.Now().UTC().Add(-time.Hour), refundQuestion))
+	killed := testenv.Unique("ADMK-")
+	st.post(t, auth.Agent, "/v1/drafts", refundTicket(killed, 1, time.Now().UTC().Add(-time.Hour), refundQuestion))
+	st.post(t, auth.Reviewer, "/v1/drafts/"+killed+"/kill", map[string]string{"reason": "wrong customer"})
 	reason := "customer was promised this by phone, see BL-9"
 	st.post(t, auth.Agent, "/v1/drafts/"+id+"/send-check", map[string]string{
 		"text": "You can get a full refund within 60 days of renewal.", "override_reason": reason})
@@ -123,17 +178,23 @@ func TestAdminInABrowser(t *testing.T) {
 	require.NoError(t, err)
 
 	admin := browser(t, 1280, 1000)
+	_, err = chromedp.Call(admin, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Kolkata"})
+	require.NoError(t, err)
 	within(t, admin, "open the admin view",
 		chromedp.Navigate(st.signIn(t, auth.Admin, "/app/admin")), chromedp.WaitVisible(chromedp.CSS("#versions-h")))
 	row, err := chromedp.Run(admin, chromedp.Evaluate[string](`(() => {
 		const link = [...document.querySelectorAll('a.draft-link')].find(a => a.textContent === `+jsString(id)+`);
 		if (!link) return '';
 		const tr = link.closest('tr'), table = link.closest('table');
-		return table.previousElementSibling.textContent + ' ' + tr.cells[0].textContent;
+		return table.previousElementSibling.textContent + ' ' + tr.cells[0].textContent + ' | ' + tr.cells[3].textContent;
 	})()`))
 	require.NoError(t, err)
 	assert.Contains(t, row, "billing/refunds-annual")
 	assert.Contains(t, row, "v4", "the draft is listed under the version it cites")
+	assert.Contains(t, row, "2: 1 killed, 1 ready", "citing drafts counted by state")
+	links, err := chromedp.Run(admin, chromedp.Evaluate[string](`[...document.querySelectorAll('a.draft-link')].map(a => a.textContent).join(' ')`))
+	require.NoError(t, err)
+	assert.NotContains(t, links, killed, "a killed draft is counted, not listed as open")
 	assert.Contains(t, text(t, admin, "#overrides-h + p"), "1 reply was sent with an override")
 	assert.Contains(t, text(t, admin, "#overrides-h ~ table"), reason, "the override's reason, for admins")
 	contradiction, err := chromedp.Run(admin, chromedp.Evaluate[string](`[...document.querySelectorAll('ul.accepted li')].map(li => li.textContent).find(t => t.includes(`+jsString(id)+`)) || ''`))
@@ -157,7 +218,13 @@ func TestAdminInABrowser(t *testing.T) {
 	stamp, err := chromedp.Run(admin, chromedp.Attributes(chromedp.CSS("time.local")))
 	require.NoError(t, err)
 	assert.Contains(t, stamp["title"], "UTC", "UTC on hover")
-	assert.NotContains(t, text(t, admin, "time.local"), "UTC", "the viewer's own zone on the page")
+	stamped, err := time.Parse(time.RFC3339, stamp["datetime"])
+	require.NoError(t, err)
+	kolkata, err := time.LoadLocation("Asia/Kolkata")
+	require.NoError(t, err)
+	shown := strings.ReplaceAll(text(t, admin, "time.local"), "\u202f", " ")
+	assert.Contains(t, shown, stamped.In(kolkata).Format("3:04 PM"), "the viewer's own zone on the page (UTC+5:30 here)")
+	assert.NotContains(t, shown, "UTC")
 	a11y(t, admin)
 	screenshot(t, admin, "admin")
 

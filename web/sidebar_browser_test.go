@@ -80,11 +80,16 @@ func TestSidebarActionsFirstInABrowser(t *testing.T) {
 	flagged := text(t, ctx, "#guard ul.unsupported")
 	assert.Contains(t, flagged, "60 days")
 	assert.NotContains(t, flagged, "Thanks for asking", "a sentence that commits to nothing is not flagged")
+	assert.Contains(t, text(t, ctx, "#guard .otherwise"), "within 14 days of the purchase date or the renewal date", "what policy in force says instead, as the agent types")
 
 	within(t, ctx, "send check", chromedp.Click(chromedp.ID("send-check")), chromedp.WaitVisible(chromedp.ID("override-reason")))
 	assert.Equal(t, "unsupported", text(t, ctx, "#verdict .verdict"))
 	assert.Contains(t, text(t, ctx, "#verdict ul.unsupported"), "You can get a full refund within 60 days of renewal.", "the verdict names the sentence")
 	assert.Contains(t, text(t, ctx, "#verdict ul.unsupported"), "No policy in force for this account says this.", "and says why in words")
+	otherwise := text(t, ctx, "#verdict .otherwise")
+	assert.Contains(t, otherwise, "Policy in force says:")
+	assert.Contains(t, otherwise, "Annual Pro and Business plans can be refunded in full within 14 days of the purchase date or the renewal date.",
+		"the eligible policy sentence that says otherwise, beside the sentence")
 	within(t, ctx, "an override needs a reason", chromedp.Click(chromedp.ID("override")), chromedp.Sleep(300*time.Millisecond))
 	assert.True(t, visible(t, ctx, "#override-reason"), "no reason: nothing is sent")
 	reason := "Billing lead approved a goodwill refund in BL-7"
@@ -99,7 +104,8 @@ func TestSidebarActionsFirstInABrowser(t *testing.T) {
 	_, err = st.store.Import(context.Background(), []*policy.Version{{DocID: "billing/refunds-annual", Version: 6, Status: policy.StatusApproved,
 		Source: "wiki", Title: "Refunds on annual plans", Area: "refunds", EffectiveFrom: &approved, ApprovedAt: &approved,
 		Plans: []string{"pro", "business"}, Regions: []string{"eu", "uk"}, Locale: "en", ContentHash: "v6",
-		Chunks: []policy.Chunk{{ID: "billing/refunds-annual@6#refund-window", Anchor: "refund-window", Text: "Refunds within 21 days."}}}}, testenv.Embedder)
+		Chunks: []policy.Chunk{{ID: "billing/refunds-annual@6#refund-window", Anchor: "refund-window", Heading: "Refund window",
+			Text: "Refund window\nAnnual Pro and Business plans can be refunded in full within 21 days of the purchase date or the renewal date."}}}}, testenv.Embedder)
 	require.NoError(t, err)
 	within(t, ctx, "the stale banner appears without a reload", chromedp.WaitVisible(chromedp.ID("stale-banner")))
 	assert.Contains(t, text(t, ctx, "#stale-reasons"), "v6")
@@ -110,6 +116,8 @@ func TestSidebarActionsFirstInABrowser(t *testing.T) {
 	assert.Equal(t, "2", strings.TrimSpace(textContent(t, ctx, "#iteration")), "Rebuild shows the new iteration")
 	assert.Contains(t, text(t, ctx, "#flash"), "this is draft 2", "a message after the rebuild")
 	assert.Equal(t, invented, textContent(t, ctx, "#earlier-text"), "the agent's edit is kept as its own version")
+	assert.Contains(t, textContent(t, ctx, "#earlier .diff .added"), "within 21 days", "what changed between the drafts: the new window")
+	assert.Contains(t, textContent(t, ctx, "#earlier .diff .removed"), "within 14 days", "and the old one")
 	within(t, ctx, "take the earlier edit back", chromedp.Click(chromedp.CSS("#earlier summary")), chromedp.Click(chromedp.ID("use-earlier")))
 	back, err := chromedp.Run(ctx, chromedp.Value(chromedp.ID("editor")))
 	require.NoError(t, err)
@@ -145,6 +153,10 @@ func TestSidebarFollowsTheDraftInABrowser(t *testing.T) {
 	for _, sel := range []string{"#editor", "#send-check", "#rebuild", "#copy"} {
 		assert.False(t, visible(t, ctx, sel), "%s cannot work on a killed draft", sel)
 	}
+	controls, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('main button, main textarea, main input, main select')]
+		.filter(e => e.offsetParent !== null).map(e => e.textContent.trim() || e.id)`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Start a new draft"}, controls, "a killed draft offers only a new draft")
 	a11y(t, ctx)
 
 	pulled := testenv.Unique("PULL-")

@@ -62,13 +62,7 @@ var funcs = template.FuncMap{
 	"f2":   func(x float64) string { return fmt.Sprintf("%.2f", x) },
 	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 	// iso is the instant for a <time datetime>, which app.js shows in the viewer's zone.
-	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"day": func(t *time.Time) string {
-		if t == nil {
-			return "open"
-		}
-		return t.UTC().Format("2006-01-02")
-	},
+	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"lower": strings.ToLower,
 	"join":  func(values []string) string { return strings.Join(values, " or ") },
 	// section names a chunk's section in words: "billing/refunds@4#refund-window" is
@@ -95,6 +89,18 @@ var funcs = template.FuncMap{
 	"list": func(xs ...string) []string { return xs },
 	// criterion names a draft-quality rubric criterion for people.
 	"criterion": rubric.Label,
+	// draftStatus names a draft's status for people.
+	"draftStatus": func(status string) string {
+		switch status {
+		case "stale":
+			return "out of date"
+		case "abstained":
+			return "no policy answer"
+		case "discarded":
+			return "thrown away"
+		}
+		return status
+	},
 }
 
 // Register adds the pages' routes to e. Every route is in the route table

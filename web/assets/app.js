@@ -174,6 +174,7 @@
         reason.focus();
       });
     });
+    assignForm(ticket);
     document.getElementById("confirm-no").addEventListener("click", function () { box.hidden = true; pending = null; });
     document.getElementById("confirm-yes").addEventListener("click", function () {
       if (!pending) { return; }
@@ -185,6 +186,28 @@
       box.hidden = true;
       decide(pending, reason.value.trim());
     });
+  }
+
+  // assignForm gives the open draft's review to the chosen reviewer, or to the one signed
+  // in, then reloads with a message saying who has it.
+  function assignForm(ticket) {
+    var f = document.getElementById("assign-form");
+    if (!f) { return; }
+    var select = document.getElementById("assignee");
+    var status = f.querySelector(".form-status");
+    function assign(name) {
+      f.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      post("/v1/drafts/" + ticket + "/assign", { assignee: name }).then(function (res) {
+        sessionStorage.setItem("flash", res.assignee ? "Assigned to " + res.assignee + "." : "Nobody is assigned to this draft now.");
+        location.reload();
+      }).catch(function (err) {
+        f.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+        showError(status, "", err);
+      });
+    }
+    f.addEventListener("submit", function (ev) { ev.preventDefault(); assign(select.value); });
+    var me = document.getElementById("assign-me");
+    if (me) { me.addEventListener("click", function () { assign(f.dataset.me); }); }
   }
 
   // The admin page: pausing drafting asks first; resuming does not.
@@ -353,7 +376,7 @@
           return;
         }
         guard.appendChild(el("p", "bad", bad.length + (bad.length === 1 ? " sentence is" : " sentences are") + " not backed by current policy:"));
-        guard.appendChild(sentenceList(bad.map(function (s) { return { sentence: s.text, reason: s.reason }; })));
+        guard.appendChild(sentenceList(bad.map(function (s) { return { sentence: s.text, reason: s.reason, otherwise: s.otherwise }; })));
       }).catch(function (err) {
         if (mine === seq) { showError(guard, "Could not check:", err); }
       });
@@ -441,8 +464,9 @@
     }
   }
 
-  // sentenceList lists sentences with why each is flagged in words, the guard's own
-  // reason under "Details".
+  // sentenceList lists sentences with why each is flagged in words and, where policy in
+  // force speaks of the same thing, what it says instead; the guard's own reason and the
+  // policy's source go under "Details".
   function sentenceList(items) {
     var ul = el("ul", "unsupported");
     items.forEach(function (s) {
@@ -450,10 +474,16 @@
       li.appendChild(el("strong", "", s.sentence));
       var why = plainReason(s.reason);
       if (why) { li.appendChild(el("span", "", " — " + why)); }
+      if (s.otherwise && s.otherwise.text) {
+        var says = el("p", "small otherwise", "Policy in force says: ");
+        says.appendChild(el("q", "", s.otherwise.text));
+        li.appendChild(says);
+      }
       if (s.reason) {
         var d = el("details", "details");
         d.appendChild(el("summary", "", "Details"));
         d.appendChild(el("p", "small", s.reason));
+        if (s.otherwise && s.otherwise.source_id) { d.appendChild(el("p", "small", "Policy source: " + s.otherwise.source_id)); }
         li.appendChild(d);
       }
       ul.appendChild(li);
