@@ -58,6 +58,8 @@ type DraftStart struct {
 	Bucket       string
 	ForcedReview string
 	ReviewDelay  time.Duration
+	// ReviewThreshold is the agent's own confidence threshold for review (0: the default).
+	ReviewThreshold float64
 }
 
 // MessageRef names a stored inbound message.
@@ -197,7 +199,7 @@ func (a *Intake) OpenDraft(ctx context.Context, in OpenDraftInput) (*DraftOpened
 		return nil, err
 	}
 	start := DraftStart{TicketID: t.TicketID, Revision: t.Revision, Bucket: in.Bucket, ForcedReview: in.ForcedReview,
-		ReviewDelay: settings.Window()}
+		ReviewDelay: settings.Window(), ReviewThreshold: settings.ReviewThreshold}
 	if err := a.StartDraft(ctx, start); err != nil {
 		return nil, fmt.Errorf("draft for ticket %s revision %d: %w", t.TicketID, t.Revision, err)
 	}

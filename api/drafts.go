@@ -103,7 +103,7 @@ func (s *Server) open(c echo.Context, t *ticket.Ticket, save bool) error {
 		return err
 	}
 	in := &workflows.DraftInput{TicketID: t.TicketID, Revision: t.Revision, IdleTimeout: s.Config.IdleTimeout,
-		CheckBudget: s.Config.CheckBudget, ReviewDelay: cmp.Or(settings.Window(), s.Config.ReviewDelay),
+		CheckBudget: s.Config.CheckBudget, ReviewDelay: cmp.Or(settings.Window(), s.Config.ReviewDelay), ReviewThreshold: settings.ReviewThreshold,
 		NotifySlack: s.Config.NotifySlack}
 	view, err := workflows.Open(ctx, s.Temporal, workflowID, s.Config.TaskQueue, in)
 	if err != nil {

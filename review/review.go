@@ -83,7 +83,7 @@ func (e *Entry) Gate() []drafts.ReviewReason {
 	}
 	if e.LowConfidence {
 		out = append(out, drafts.ReviewReason{Kind: "low_confidence",
-			Message: fmt.Sprintf("confidence %.2f is below the review threshold %.2f", e.Confidence, LowConfidence)})
+			Message: fmt.Sprintf("confidence %.2f is below the review threshold", e.Confidence)})
 	}
 	return out
 }

@@ -229,6 +229,15 @@ func (p *Pages) citations(ctx context.Context, r *drafts.Saved, v *sidebarView) 
 	return nil
 }
 
+// lowConfidence is the queue's mark when the draft is the queued iteration (its agent's
+// threshold decided it), else the default threshold.
+func lowConfidence(r *drafts.Saved, rv *store.ReviewDecision) bool {
+	if rv != nil && rv.Iteration == r.Iteration {
+		return rv.LowConfidence
+	}
+	return r.Confidence < review.LowConfidence
+}
+
 // draftState is the chip for a draft: its ending first (with who ended it), then a
 // reviewer's pull-back, then staleness, abstention and a failed build, then confidence
 // against the review threshold, so a weak draft never wears "ready".
@@ -262,7 +271,7 @@ func draftState(r *drafts.Saved, rv *store.ReviewDecision) chip {
 		return chip{"rebuild failed", "stale", "The last rebuild failed; this is the draft before it."}
 	case r.Abstained:
 		return chip{"no policy answer", "unchecked", "No policy in force answers this question. Write the reply yourself."}
-	case r.Confidence < review.LowConfidence:
+	case lowConfidence(r, rv):
 		return chip{"low confidence", "unsupported", "Read every sentence against its source before sending."}
 	}
 	return chip{"ready", "ok", "Every sentence is backed by policy in force. Read it, then send."}

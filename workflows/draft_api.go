@@ -134,6 +134,10 @@ type DraftInput struct {
 	// ReviewDelay is how long a queued draft can be pulled back or killed before it may
 	// reach the help desk; zero means 10 minutes.
 	ReviewDelay time.Duration `json:"review_delay,omitempty"`
+	// ReviewThreshold is the confidence below which a queued draft is marked low confidence
+	// and must be reviewed before it is sent (the agent's own); zero means
+	// drafts.ReviewThreshold.
+	ReviewThreshold float64 `json:"review_threshold,omitempty"`
 	// HandOffAttempts is how many times an approved draft's hand-off is tried (the help
 	// desk unreachable, the kill switch on) before the entry says why; zero means 8.
 	HandOffAttempts int `json:"handoff_attempts,omitempty"`

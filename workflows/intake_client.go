@@ -76,6 +76,7 @@ func DraftStarter(c client.Client, taskQueue string, template DraftInput) activi
 		if d.ReviewDelay > 0 {
 			in.ReviewDelay = d.ReviewDelay
 		}
+		in.ReviewThreshold = d.ReviewThreshold
 		workflowID, err := DraftWorkflowIDFor(ctx, d.TicketID)
 		if err != nil {
 			return err

@@ -27,9 +27,13 @@ func (w *run) enqueue(ctx workflow.Context) {
 	if delay <= 0 {
 		delay = defaultReviewDelay
 	}
+	threshold := w.in.ReviewThreshold
+	if threshold <= 0 {
+		threshold = review.LowConfidence
+	}
 	now := workflow.Now(ctx)
 	w.review = &review.Entry{TicketID: w.in.TicketID, Iteration: w.draft.Iteration, State: review.Waiting,
-		Bucket: w.in.Bucket, Confidence: w.draft.Confidence, LowConfidence: w.draft.Confidence < review.LowConfidence,
+		Bucket: w.in.Bucket, Confidence: w.draft.Confidence, LowConfidence: w.draft.Confidence < threshold,
 		ForcedReview: w.in.ForcedReview, QueuedAt: now, ReviewUntil: now.Add(delay)}
 	w.saveReview(ctx)
 	w.startWindow()

@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -239,4 +240,24 @@ func TestReviewLowConfidenceDraftIsMarked(t *testing.T) {
 	f.run(time.Hour)
 	require.NotNil(t, opened.Review)
 	assert.True(t, opened.Review.LowConfidence)
+}
+
+// An agent's own review threshold decides the mark: the same 0.9 draft is ready under the
+// default 0.80 and low confidence under an agent's 0.95.
+func TestReviewThresholdIsTheAgents(t *testing.T) {
+	for _, tc := range []struct {
+		threshold float64
+		low       bool
+	}{{0, false}, {0.95, true}} {
+		t.Run(fmt.Sprint(tc.threshold), func(t *testing.T) {
+			f := newFlow(t, true)
+			f.confidence = 0.9
+			var opened workflows.DraftView
+			f.at(time.Second, workflows.UpdateOpen, &opened, nil, workflows.OpenRequest{Revision: 1})
+			f.at(5*time.Minute, workflows.UpdateDiscard, nil, nil)
+			f.runInput(&workflows.DraftInput{TicketID: "T-1", Revision: 1, IdleTimeout: time.Hour, ReviewThreshold: tc.threshold})
+			require.NotNil(t, opened.Review)
+			assert.Equal(t, tc.low, opened.Review.LowConfidence, "threshold %g", tc.threshold)
+		})
+	}
 }
