@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"fmt"
+	"go.temporal.io/sdk/temporal"
 	"strings"
 	"time"
 
@@ -182,12 +183,32 @@ func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 	return &Score{Scores: s, Confidence: drafts.CapFit(a.Calibration.Apply(drafts.Confidence(s, in.Unsupported)), s), Rubric: quality}, nil
 }
 
+// rubricFor is the rubric of the agent ctx acts for: its own when its file names one,
+// else the deployment's (SUPPORTDRAFT_RUBRIC, or the embedded default).
+func (a *Activities) rubricFor(ctx context.Context) (*rubric.Rubric, error) {
+	settings, err := a.Store.AgentSettings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	own, err := settings.QualityRubric()
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError("the agent's rubric: "+err.Error(), "AgentSettings", err)
+	}
+	switch {
+	case own != nil:
+		return own, nil
+	case a.Rubric != nil:
+		return a.Rubric, nil
+	}
+	return rubric.Default(), nil
+}
+
 // rubricScore scores reply against the rubric in code and joins a style-reading judge's
 // human-sounding and tone scores; without one those stay as code left them.
 func (a *Activities) rubricScore(ctx context.Context, reply string) (*rubric.Result, error) {
-	r := a.Rubric
-	if r == nil {
-		r = rubric.Default()
+	r, err := a.rubricFor(ctx)
+	if err != nil {
+		return nil, err
 	}
 	res := r.Score(reply)
 	sj, ok := a.Judge.(llm.StyleJudge)

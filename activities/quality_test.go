@@ -2,6 +2,8 @@ package activities_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
@@ -60,4 +63,35 @@ func TestScoreRunsTheRubric(t *testing.T) {
 	reqs := srv.RequestsTo("/chat/completions")
 	require.Len(t, reqs, 2)
 	assert.Contains(t, string(reqs[1].Body), "no boilerplate", "the rubric's human-sounding guidance reaches the model")
+}
+
+// An agent whose file names its own rubric has its drafts scored with it; the default
+// agent's keep the deployment's. The rubric travels in the agent's row, read once at load.
+func TestScoreUsesTheAgentsRubric(t *testing.T) {
+	t.Parallel()
+	s := testenv.Store(t)
+	testdata, err := filepath.Abs("testdata")
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "payments.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("id: payments\nname: Payments\nrubric: "+
+		filepath.Join(testdata, "payments-rubric.yaml")+"\n"), 0o600))
+	payments, err := agent.LoadFile(file)
+	require.NoError(t, err)
+	require.NotEmpty(t, payments.RubricYAML)
+	require.NoError(t, s.CreateAgent(context.Background(), payments))
+	at := time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC)
+	acts := testenv.Activities(t, s, nil)
+	for _, tc := range []struct {
+		agent, rubric string
+		forbidden     float64
+	}{{"payments", "payments@2", 0}, {agent.Default, "billing-default@1", 1}} {
+		ctx := agent.With(context.Background(), tc.agent)
+		id := "T-rubric-" + tc.agent
+		require.NoError(t, s.SaveTicket(ctx, testenv.Ticket(id, 1, "pro", "eu", at, "When do the funds arrive?")))
+		got, err := acts.Score(ctx, activities.ScoreInput{Ticket: activities.TicketRef{TicketID: id, Revision: 1},
+			Reply: "Hi,\n\nYour funds are guaranteed to arrive within 2 days.\n\nBest regards."})
+		require.NoError(t, err)
+		assert.Equal(t, tc.rubric, got.Rubric.Rubric, tc.agent)
+		assert.Equal(t, tc.forbidden, got.Rubric.Get(rubric.ForbiddenPhrases).Value(), tc.agent)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/supportdraft/supportdraft/inbox"
+	"github.com/supportdraft/supportdraft/rubric"
 )
 
 // Agent is one agent of a deployment as the agents table and its YAML file hold it: the
@@ -44,10 +45,13 @@ type Settings struct {
 	ReviewDelay string `yaml:"review_delay,omitempty" json:"review_delay,omitempty"`
 	// ReviewThreshold is the confidence below which a draft is marked low-confidence.
 	ReviewThreshold float64 `yaml:"review_threshold,omitempty" json:"review_threshold,omitempty"`
-	// Rubric is a draft-quality rubric file (rubric.Load).
-	Rubric   string    `yaml:"rubric,omitempty" json:"rubric,omitempty"`
-	HelpDesk *HelpDesk `yaml:"helpdesk,omitempty" json:"helpdesk,omitempty"`
-	Slack    *Slack    `yaml:"slack,omitempty" json:"slack,omitempty"`
+	// Rubric is a draft-quality rubric file; LoadFile checks it (rubric.Parse) and keeps its
+	// text in RubricYAML, so the agents table holds the rubric itself and every worker
+	// scores with the same one.
+	Rubric     string    `yaml:"rubric,omitempty" json:"rubric,omitempty"`
+	RubricYAML string    `yaml:"-" json:"rubric_yaml,omitempty"`
+	HelpDesk   *HelpDesk `yaml:"helpdesk,omitempty" json:"helpdesk,omitempty"`
+	Slack      *Slack    `yaml:"slack,omitempty" json:"slack,omitempty"`
 }
 
 // HelpDesk is where the agent's approved drafts are handed off. The secret is never
@@ -79,6 +83,16 @@ func LoadFile(path string) (Agent, error) {
 			*f = filepath.Join(dir, *f)
 		}
 	}
+	if a.Rubric != "" {
+		data, err := os.ReadFile(a.Rubric)
+		if err != nil {
+			return Agent{}, fmt.Errorf("agent file %s: rubric: %w", path, err)
+		}
+		if _, err := rubric.Parse(a.Rubric, data); err != nil {
+			return Agent{}, fmt.Errorf("agent file %s: rubric: %w", path, err)
+		}
+		a.RubricYAML = string(data)
+	}
 	if a.RulesFile != "" {
 		rules, err := inbox.LoadRules(a.RulesFile)
 		if err != nil {
@@ -97,6 +111,14 @@ func (s Settings) Window() time.Duration {
 		return 0
 	}
 	return d
+}
+
+// QualityRubric is the agent's own draft-quality rubric, or nil to keep the deployment's.
+func (s Settings) QualityRubric() (*rubric.Rubric, error) {
+	if s.RubricYAML == "" {
+		return nil, nil
+	}
+	return rubric.Parse(s.Rubric, []byte(s.RubricYAML))
 }
 
 // IntakeRules are the agent's intake rules, checked; nil when it has none of its own.

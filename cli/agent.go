@@ -10,7 +10,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/guard"
-	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -169,14 +168,9 @@ func agentFromFlags(cmd *cobra.Command, id, file, name string, addresses []strin
 	return a, nil
 }
 
-// checkAgentFiles parses the vocabulary and rubric files the agent's settings name in the
-// formats the service reads them with (its rules were read and checked with the agent file).
+// checkAgentFiles parses the vocabulary file the agent's settings name in the format the
+// service reads it with (its rules and rubric were read and checked with the agent file).
 func checkAgentFiles(a agent.Agent) error {
-	if a.Rubric != "" {
-		if _, err := rubric.Load(a.Rubric); err != nil {
-			return fmt.Errorf("rubric: %w", err)
-		}
-	}
 	if a.VocabularyFile != "" {
 		if _, err := guard.LoadVocabulary(a.VocabularyFile); err != nil {
 			return fmt.Errorf("vocabulary_file: %w", err)
