@@ -33,3 +33,7 @@ func draftWorkflowID(ctx context.Context, ticketID string) (string, error) {
 	}
 	return workflows.DraftWorkflowID(id, ticketID), nil
 }
+
+// agentLabel is the agent a request acted for, as the metrics' agent label: every
+// request a counter counts is about one ticket, so it names one agent.
+func agentLabel(ctx context.Context) string { return strings.Join(agent.IDs(ctx), ",") }

@@ -95,6 +95,9 @@ func TestAgentTokensReachOnlyTheirAgentsWorkflows(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, code, "send-check with a billing token: %s", msg)
 	code, msg = callToken(t, ts, payments, false, "GET", "/v1/drafts/"+id, nil, nil)
 	assert.Equal(t, http.StatusOK, code, "read with the payments token: %s", msg)
+	code, msg = callToken(t, ts, payments, false, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": v.Reply}, nil)
+	assert.Equal(t, http.StatusOK, code, "send-check with the payments token: %s", msg)
+	assert.Contains(t, get(t, ts, "/metrics", auth.Admin), `supportdraft_send_checks_total{agent="payments",verdict=`, "metrics name the agent")
 
 	code, msg = callToken(t, ts, both, false, "POST", "/v1/drafts/"+id+"/edit", edit, nil)
 	assert.Equal(t, http.StatusBadRequest, code)

@@ -97,15 +97,15 @@ func newMetrics() *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		sendChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "supportdraft_send_checks_total", Help: "Send-checks answered, by verdict.",
-		}, []string{"verdict"}),
+			Name: "supportdraft_send_checks_total", Help: "Send-checks answered, by agent and verdict.",
+		}, []string{"agent", "verdict"}),
 		unchecked: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "supportdraft_unchecked_sends_total",
-			Help: "Sends allowed without a full check, by cause (check_failed: the draft, ticket or policy versions could not be read; guard_failed: the text could not be read against policy).",
-		}, []string{"cause"}),
+			Help: "Sends allowed without a full check, by agent and cause (check_failed: the draft, ticket or policy versions could not be read; guard_failed: the text could not be read against policy).",
+		}, []string{"agent", "cause"}),
 		intake: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "supportdraft_intake_total", Help: "Draft requests at intake, by outcome.",
-		}, []string{"outcome"}),
+			Name: "supportdraft_intake_total", Help: "Draft requests at intake, by agent and outcome.",
+		}, []string{"agent", "outcome"}),
 	}
 	m.inbox = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "supportdraft_inbox_messages_total", Help: "Inbound messages by funnel decision and the stage that decided.",
@@ -131,8 +131,8 @@ func newMetrics() *metrics {
 	}, []string{"reason"})
 	m.reviewOverrides = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "supportdraft_review_overrides_total",
-		Help: "Drafts the review gate held that went out without approval, by how (override: a reviewer cleared the gate; sent: the help desk reported the send with an override reason).",
-	}, []string{"how"})
+		Help: "Drafts the review gate held that went out without approval, by agent and how (override: a reviewer cleared the gate; sent: the help desk reported the send with an override reason).",
+	}, []string{"agent", "how"})
 	m.registry.MustRegister(m.sendChecks, m.unchecked, m.intake, m.inbox, m.failedOpen, m.revisionConflicts, m.rateLimited, m.spooled, m.slackRefused, m.reviewOverrides)
 	m.registry.MustRegister(m.zendesk.collectors()...)
 	return m

@@ -78,7 +78,7 @@ func (s *Server) mayDraft(ctx context.Context) error {
 		return err
 	}
 	if halted {
-		s.metrics.intake.WithLabelValues("halted").Inc()
+		s.metrics.intake.WithLabelValues(agentLabel(ctx), "halted").Inc()
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "drafting is halted by the kill switch (`supportdraft killswitch off` resumes it); write this reply by hand")
 	}
 	return s.reachTemporal(ctx)
@@ -112,7 +112,7 @@ func (s *Server) open(c echo.Context, t *ticket.Ticket, save bool) error {
 		}
 		return err
 	}
-	s.metrics.intake.WithLabelValues("drafted").Inc()
+	s.metrics.intake.WithLabelValues(agentLabel(ctx), "drafted").Inc()
 	return s.respondView(c, view)
 }
 
@@ -263,9 +263,9 @@ func (s *Server) sendCheck(c echo.Context) error {
 // database cannot take goes to the local spool (replayed when the database is back); only
 // if that fails too is it just logged: a failed record never turns into a refused send.
 func (s *Server) answerSendCheck(c echo.Context, ticketID string, res drafts.SendCheck) error {
-	s.metrics.sendChecks.WithLabelValues(res.Verdict).Inc()
+	s.metrics.sendChecks.WithLabelValues(agentLabel(c.Request().Context()), res.Verdict).Inc()
 	if res.Verdict == drafts.VerdictUnchecked {
-		s.metrics.unchecked.WithLabelValues(res.Cause).Inc()
+		s.metrics.unchecked.WithLabelValues(agentLabel(c.Request().Context()), res.Cause).Inc()
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), time.Second)
 	defer cancel()

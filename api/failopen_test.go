@@ -79,7 +79,7 @@ func TestSendCheckFailsOpenForEveryCallerWhilePostgresIsDown(t *testing.T) {
 	assert.Contains(t, e.Error, "try again")
 
 	metrics := get(t, ts, "/metrics", auth.Admin)
-	assert.Contains(t, metrics, `supportdraft_unchecked_sends_total{cause="check_failed"} 2`)
+	assert.Contains(t, metrics, `supportdraft_unchecked_sends_total{agent="billing",cause="check_failed"} 2`)
 	assert.Contains(t, metrics, "supportdraft_webhook_replay_fallbacks_total 2")
 	assert.Equal(t, 2, spool.Pending(), "both verdicts wait on disk for the database")
 }

@@ -95,7 +95,7 @@ func TestReviewGateHoldsTheSendUntilApproved(t *testing.T) {
 		`SELECT review FROM send_checks WHERE ticket_id = $1 ORDER BY id LIMIT 1`, id).Scan(&recorded))
 	require.Len(t, recorded, 1)
 	assert.Equal(t, "forced_review", recorded[0].Kind)
-	assert.Contains(t, get(t, g.ts, "/metrics", auth.Admin), `supportdraft_send_checks_total{verdict="review_pending"} 1`)
+	assert.Contains(t, get(t, g.ts, "/metrics", auth.Admin), `supportdraft_send_checks_total{agent="billing",verdict="review_pending"} 1`)
 
 	var res workflows.SentResult
 	sent["sent_at"] = time.Now().UTC().Add(time.Second) // a new report, not a replay of the refused one
@@ -144,8 +144,8 @@ func TestReviewGateOverrides(t *testing.T) {
 	assert.Equal(t, "bob", agent)
 	assert.Equal(t, sent["override_reason"], kept)
 	metrics := get(t, g.ts, "/metrics", auth.Admin)
-	assert.Contains(t, metrics, `supportdraft_review_overrides_total{how="override"} 1`)
-	assert.Contains(t, metrics, `supportdraft_review_overrides_total{how="sent"} 1`)
+	assert.Contains(t, metrics, `supportdraft_review_overrides_total{agent="billing",how="override"} 1`)
+	assert.Contains(t, metrics, `supportdraft_review_overrides_total{agent="billing",how="sent"} 1`)
 }
 
 // An approved draft that goes stale before its window ends (a new policy version is

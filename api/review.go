@@ -134,7 +134,7 @@ func (s *Server) override(c echo.Context) error {
 	if err := s.update(c.Request().Context(), c.Param("ticket"), workflows.UpdateOverride, d, &e); err != nil {
 		return err
 	}
-	s.metrics.reviewOverrides.WithLabelValues("override").Inc()
+	s.metrics.reviewOverrides.WithLabelValues(agentLabel(c.Request().Context()), "override").Inc()
 	return c.JSON(http.StatusOK, e)
 }
 
@@ -183,7 +183,7 @@ func (s *Server) sent(c echo.Context) error {
 		s.Log.Warn("a reply went out with unresolved placeholders", "ticket", res.TicketID, "iteration", res.Iteration)
 	}
 	if res.Verdict == drafts.VerdictReviewPending {
-		s.metrics.reviewOverrides.WithLabelValues("sent").Inc()
+		s.metrics.reviewOverrides.WithLabelValues(agentLabel(c.Request().Context()), "sent").Inc()
 		s.Log.Warn("a reply went out without the review it needed", "ticket", res.TicketID, "agent", b.Agent)
 	}
 	return c.JSON(http.StatusOK, res)
