@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/supportdraft/supportdraft/activities"
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/helpdesk"
@@ -97,7 +98,7 @@ func TestHandOffPostsTheSignedDraftAndRetriesOnly5xx(t *testing.T) {
 func TestHandOffWithoutAHelpDeskOnlyRecords(t *testing.T) {
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestActivityEnvironment()
-	acts := &activities.Activities{}
+	acts := &activities.Activities{Store: testdb.Tx(t)}
 	env.RegisterActivity(acts)
 	v, err := env.ExecuteActivity(acts.HandOff, activities.HandOffInput{TicketID: "T-8", Iteration: 1})
 	require.NoError(t, err)
@@ -148,4 +149,41 @@ func TestHandOffWaitsForTheKillSwitch(t *testing.T) {
 	require.NoError(t, v.Get(&res))
 	assert.True(t, res.Delivered)
 	assert.Len(t, desk.got, 1)
+}
+
+// An agent whose file names its own help desk hands its approved drafts there, signed with
+// the secret from the environment variable it names; the default agent's go to the
+// deployment's help desk. A missing secret is refused, not retried.
+func TestHandOffGoesToTheAgentsHelpDesk(t *testing.T) {
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	deployment, own := &helpDesk{}, &helpDesk{}
+	deploymentSrv, ownSrv := httptest.NewServer(deployment), httptest.NewServer(own)
+	defer deploymentSrv.Close()
+	defer ownSrv.Close()
+	t.Setenv("PAYMENTS_DESK_SECRET", secret)
+	require.NoError(t, s.CreateAgent(ctx, agent.Agent{ID: "payments", Name: "Payments",
+		Settings: agent.Settings{HelpDesk: &agent.HelpDesk{URL: ownSrv.URL, SecretEnv: "PAYMENTS_DESK_SECRET"}}}))
+	acts := &activities.Activities{Store: s, HelpDesk: helpdesk.New(deploymentSrv.URL, secret)}
+	for _, id := range []string{agent.Default, "payments"} {
+		actx := agent.With(ctx, id)
+		require.NoError(t, s.SaveIteration(actx, &drafts.Saved{TicketID: "T-" + id, Iteration: 1, Revision: 1, Status: drafts.StatusReady,
+			EligibleAt: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Refunds within 14 days.", ModelReply: "Refunds within 14 days."}, "refunds"))
+		res, err := acts.HandOff(actx, activities.HandOffInput{TicketID: "T-" + id, Iteration: 1, ApprovedBy: "alice", ApprovedAt: at})
+		require.NoError(t, err, id)
+		assert.True(t, res.Delivered, id)
+	}
+	require.Len(t, deployment.got, 1)
+	assert.Equal(t, "T-billing", deployment.got[0].body.TicketID)
+	require.Len(t, own.got, 1)
+	assert.Equal(t, "T-payments", own.got[0].body.TicketID)
+	assert.NoError(t, own.got[0].verifyErr, "signed with the agent's secret")
+
+	t.Setenv("PAYMENTS_DESK_SECRET", "")
+	_, err := acts.HandOff(agent.With(ctx, "payments"), activities.HandOffInput{TicketID: "T-payments", Iteration: 1, ApprovedBy: "alice", ApprovedAt: at})
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, err, &appErr)
+	assert.True(t, appErr.NonRetryable())
+	assert.Contains(t, err.Error(), "PAYMENTS_DESK_SECRET")
 }

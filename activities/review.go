@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -34,6 +35,26 @@ type HandOffInput struct {
 	ApprovedAt time.Time `json:"approved_at"`
 }
 
+// helpDeskFor is where the agent ctx acts for hands its approved drafts: its own help
+// desk when its file names one (the signing secret read from the environment variable it
+// names, so no secret is stored), else the deployment's; nil records approvals only.
+func (a *Activities) helpDeskFor(ctx context.Context) (helpdesk.Deliverer, error) {
+	settings, err := a.Store.AgentSettings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h := settings.HelpDesk
+	if h == nil {
+		return a.HelpDesk, nil
+	}
+	secret := os.Getenv(h.SecretEnv)
+	if len(secret) < 32 {
+		err := fmt.Errorf("the agent's help desk: %s must hold its signing secret (at least 32 characters)", h.SecretEnv)
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "AgentSettings", err)
+	}
+	return helpdesk.New(h.URL, secret), nil
+}
+
 // HandOffResult says whether the help desk received the draft. Delivered false with no
 // error: no help desk is configured, and the approval is only recorded.
 type HandOffResult struct {
@@ -45,7 +66,11 @@ type HandOffResult struct {
 // refusal (4xx) is not retried; other failures are, by the workflow's retry policy, with
 // the same idempotency key.
 func (a *Activities) HandOff(ctx context.Context, in HandOffInput) (*HandOffResult, error) {
-	if a.HelpDesk == nil {
+	desk, err := a.helpDeskFor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if desk == nil {
 		return &HandOffResult{}, nil
 	}
 	// The kill switch holds hand-offs too: a retryable error, so the draft goes out on a
@@ -62,7 +87,7 @@ func (a *Activities) HandOff(ctx context.Context, in HandOffInput) (*HandOffResu
 	if err != nil {
 		return nil, permanentIfMissing(err)
 	}
-	err = a.HelpDesk.Deliver(ctx, helpdesk.DraftReply{TicketID: in.TicketID, Iteration: in.Iteration, Reply: d.Reply,
+	err = desk.Deliver(ctx, helpdesk.DraftReply{TicketID: in.TicketID, Iteration: in.Iteration, Reply: d.Reply,
 		ApprovedBy: in.ApprovedBy, ApprovedAt: in.ApprovedAt, IdempotencyKey: fmt.Sprintf("%s/%d", in.TicketID, in.Iteration)})
 	if errors.Is(err, helpdesk.ErrRefused) {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "HelpDeskRefused", err)

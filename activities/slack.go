@@ -18,7 +18,8 @@ type NotifyInput struct {
 // NotifyReviewers posts a queued draft to the reviewers' Slack channel: the customer's
 // latest message, the draft and its scores, with Approve / Pull back / Kill buttons. The
 // texts are read here by ID, so the workflow's history carries none of them. Without a
-// configured channel (Slack nil) it does nothing. It returns the message's Slack timestamp.
+// configured channel (Slack nil) it does nothing; an agent whose file names its own
+// channel has its drafts posted there. It returns the message's Slack timestamp.
 func (a *Activities) NotifyReviewers(ctx context.Context, in NotifyInput) (string, error) {
 	if a.Slack == nil {
 		return "", nil
@@ -41,7 +42,15 @@ func (a *Activities) NotifyReviewers(ctx context.Context, in NotifyInput) (strin
 	if err != nil {
 		return "", err
 	}
-	return a.Slack.Post(ctx, slackreview.Draft{AgentID: agentID, TicketID: in.TicketID, Iteration: in.Iteration, Subject: tk.Subject,
+	settings, err := a.Store.AgentSettings(ctx)
+	if err != nil {
+		return "", err
+	}
+	poster := a.Slack
+	if settings.Slack != nil {
+		poster = poster.In(settings.Slack.Channel)
+	}
+	return poster.Post(ctx, slackreview.Draft{AgentID: agentID, TicketID: in.TicketID, Iteration: in.Iteration, Subject: tk.Subject,
 		Question: question, Reply: d.Reply, Confidence: d.Confidence, Faithfulness: d.Scores.Faithfulness,
 		Coverage: d.Scores.Coverage, Fit: d.Scores.Fit, Bucket: in.Bucket, ForcedReview: in.ForcedReview})
 }

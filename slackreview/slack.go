@@ -31,6 +31,12 @@ func NewPoster(token, channel, apiURL string) *Poster {
 	return &Poster{api: slack.New(token, slack.OptionAPIURL(apiURL)), channel: channel}
 }
 
+// In is the same poster for another channel: an agent whose file names its own reviewers'
+// channel posts there with the deployment's bot.
+func (p *Poster) In(channel string) *Poster {
+	return &Poster{api: p.api, channel: channel}
+}
+
 // Post sends the draft's message with chat.postMessage and returns its timestamp, Slack's
 // ID of the message. Slack's own error code (channel_not_found, invalid_auth…) is in the
 // error.
