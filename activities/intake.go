@@ -2,14 +2,12 @@ package activities
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/retrieval"
@@ -116,26 +114,19 @@ type agentIntake struct {
 // deployment's. The agent is read each time, so an update applies to the next message.
 func (a *Intake) forAgent(ctx context.Context) (agentIntake, error) {
 	out := agentIntake{rules: a.Rules, buckets: a.Buckets, triager: a.Triager}
-	id, err := agent.ID(ctx)
+	settings, err := a.Store.AgentSettings(ctx)
 	if err != nil {
-		return out, temporal.NewNonRetryableApplicationError(err.Error(), "AgentUnknown", err)
+		return out, err
 	}
-	ag, err := a.Store.GetAgent(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return out, nil
-	}
+	rules, err := settings.IntakeRules()
 	if err != nil {
-		return out, fmt.Errorf("read agent %s: %w", id, err)
-	}
-	rules, err := ag.IntakeRules()
-	if err != nil {
-		return out, temporal.NewNonRetryableApplicationError(fmt.Sprintf("agent %s: rules: %v", id, err), "AgentSettings", err)
+		return out, temporal.NewNonRetryableApplicationError("the agent's rules: "+err.Error(), "AgentSettings", err)
 	}
 	if rules != nil {
 		out.rules = rules
 	}
-	if ag.Buckets != nil && a.TriagerFor != nil {
-		out.buckets, out.triager = ag.Buckets, a.TriagerFor(ag.Buckets)
+	if settings.Buckets != nil && a.TriagerFor != nil {
+		out.buckets, out.triager = settings.Buckets, a.TriagerFor(settings.Buckets)
 	}
 	return out, nil
 }
