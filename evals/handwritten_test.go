@@ -13,7 +13,7 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 )
 
-// TestHandwrittenLabels checks the labels of the hand-written sets against their corpora,
+// TestHandwrittenLabels checks the labels of the hand-written and converted sets against their corpora,
 // as docs/architecture.md defines eligibility: a wrong label would make their figures lie.
 // helpcenter's tuning and held-out parts share one corpus and are checked apart, so
 // each part keeps enough unanswerable tickets to measure abstention on its own.
@@ -23,6 +23,8 @@ func TestHandwrittenLabels(t *testing.T) {
 		"heldout/tickets.jsonl",
 		"helpcenter/tickets.jsonl",
 		"helpcenter/heldout.jsonl",
+		"stackfaq/tickets.jsonl",
+		"stackfaq/heldout.jsonl",
 		"agents/payments/tickets.jsonl",
 	} {
 		t.Run(set, func(t *testing.T) {

@@ -57,7 +57,7 @@ func (r *Report) charts() []barChart {
 		}
 		c := barChart{Key: row.key, Target: row.target, Height: chartTop*2 + 2*chartBarH + 8}
 		sysClass := "system-ok"
-		if !row.meets(sys) {
+		if row.missed(&r.Metrics) {
 			sysClass = "system-missed"
 		}
 		for i, b := range []struct {

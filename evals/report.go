@@ -59,6 +59,10 @@ type metricRow struct {
 	target string  // "" when the figure has no target
 	goal   float64 // the target's value, for charts
 	cmp    int     // -1: at most goal, 0: exactly goal, +1: at least goal
+	// has reports whether an arm has a denominator for the figure (nil: always). A set
+	// whose tickets name no must_include facts has no must_include_rate; it shows as "-",
+	// not as a 0% miss.
+	has func(m *Metrics) bool
 }
 
 // metricRows are the contract's figures in contract order, then the calibration figures.
@@ -71,7 +75,8 @@ var metricRows = []metricRow{
 	{key: "useful_abstention_rate", rate: true, get: func(m *Metrics) float64 { return m.UsefulAbstentionRate }, target: "≥ 90%", goal: 0.9, cmp: 1},
 	{key: "citation_precision", rate: true, get: func(m *Metrics) float64 { return m.CitationPrecision }, target: "≥ 95%", goal: 0.95, cmp: 1},
 	{key: "citation_recall", rate: true, get: func(m *Metrics) float64 { return m.CitationRecall }},
-	{key: "must_include_rate", rate: true, get: func(m *Metrics) float64 { return m.MustIncludeRate }, target: "≥ 80%", goal: 0.8, cmp: 1},
+	{key: "must_include_rate", rate: true, get: func(m *Metrics) float64 { return m.MustIncludeRate }, target: "≥ 80%", goal: 0.8, cmp: 1,
+		has: func(m *Metrics) bool { return m.Counts.FactsExpected > 0 }},
 	{key: "must_not_include_violations", get: func(m *Metrics) float64 { return float64(m.MustNotIncludeViolations) }},
 	{key: "abstention_recall", rate: true, get: func(m *Metrics) float64 { return m.AbstentionRecall }, target: "≥ 80%", goal: 0.8, cmp: 1},
 	{key: "false_abstention_rate", rate: true, get: func(m *Metrics) float64 { return m.FalseAbstentionRate }, target: "≤ 10%", goal: 0.1, cmp: -1},
@@ -95,9 +100,18 @@ func (row metricRow) meets(v float64) bool {
 	}
 }
 
+// missed reports whether m's figure is measured and falls short of the row's target.
+func (row metricRow) missed(m *Metrics) bool {
+	return row.measured(m) && !row.meets(row.get(m))
+}
+
+func (row metricRow) measured(m *Metrics) bool { return row.has == nil || row.has(m) }
+
 func (row metricRow) format(m *Metrics) string {
 	v := row.get(m)
 	switch {
+	case !row.measured(m):
+		return "-"
 	case row.rate:
 		return fmt.Sprintf("%.1f%%", 100*v)
 	case row.fixed:
@@ -133,7 +147,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintln(tw, "metric\tsystem\tbaseline\ttarget")
 	for _, row := range metricRows {
 		target := row.target
-		if !row.meets(row.get(&r.Metrics)) {
+		if row.missed(&r.Metrics) {
 			target += "  MISSED"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row.key, row.format(&r.Metrics), row.format(&r.Baseline), target)

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/supportdraft/supportdraft/evals/dataset"
 )
 
 // sampleReport is a report over the hand-made corpus: the system answers from the current
@@ -99,6 +101,32 @@ func TestWriteTable(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestWriteTableShowsAnUnmeasuredRateAsUnmeasured: a set labelled without must_include
+// facts (an outside FAQ set) has no must_include_rate; the table shows "-" and no miss,
+// while a set with facts still shows its rate.
+func TestWriteTableShowsAnUnmeasuredRateAsUnmeasured(t *testing.T) {
+	t.Parallel()
+	src := testSources()
+	current := "Annual plans can be refunded in full within 14 days of purchase."
+	noFacts := &dataset.Expect{Answerable: true, Area: "refunds", Cite: []string{"billing/refunds@2"}}
+	cases := []Case{Assess(Outcome{Ticket: tk("T-1", noFacts), Iteration: answer(current, chunkV2, 2, 0.9)}, src)}
+	r := &Report{Metrics: Summarise(cases), Baseline: Summarise(cases), Run: RunInfo{Failures: []Failure{}}}
+	var buf bytes.Buffer
+	if err := r.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^must_include_rate +- +- +≥ 80%$`).MatchString(buf.String()) {
+		t.Errorf("must_include_rate without facts is not shown as unmeasured:\n%s", buf.String())
+	}
+	buf.Reset()
+	if err := sampleReport().WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^must_include_rate +50\.0% +50\.0% +≥ 80%  MISSED$`).MatchString(buf.String()) {
+		t.Errorf("must_include_rate with facts lost its figures:\n%s", buf.String())
 	}
 }
 
