@@ -25,6 +25,8 @@ func TestHandwrittenLabels(t *testing.T) {
 		"helpcenter/heldout.jsonl",
 		"stackfaq/tickets.jsonl",
 		"stackfaq/heldout.jsonl",
+		"stackfaq/answers/tickets.jsonl",
+		"stackfaq/answers/heldout.jsonl",
 		"agents/payments/tickets.jsonl",
 	} {
 		t.Run(set, func(t *testing.T) {
