@@ -9,9 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	sdkworker "go.temporal.io/sdk/worker"
 
-	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/config"
 	"github.com/supportdraft/supportdraft/evals"
@@ -19,43 +17,14 @@ import (
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/slackreview"
-	"github.com/supportdraft/supportdraft/stack"
-	"github.com/supportdraft/supportdraft/worker"
-	"github.com/supportdraft/supportdraft/workflows"
 )
 
-// registerIntake adds the intake workflow and the funnel's steps to w, wired from the
-// configuration. A malformed rules file or support address list is refused here, at
-// start, naming the file and line.
-func registerIntake(w sdkworker.Worker, st *stack.Stack, cfg config.Config) error {
-	rules, err := inbox.LoadRules(cfg.Rules)
-	if err != nil {
-		return usageError{fmt.Errorf("SUPPORTDRAFT_RULES: %w", err)}
+// slackPoster posts queued drafts to SUPPORTDRAFT_SLACK_CHANNEL; nil when it is unset.
+func slackPoster(cfg config.Config) *slackreview.Poster {
+	if cfg.SlackChannel == "" {
+		return nil
 	}
-	support, err := inbox.NewSupport(cfg.SupportAddresses)
-	if err != nil {
-		return usageError{fmt.Errorf("SUPPORTDRAFT_SUPPORT_ADDRESSES: %w", err)}
-	}
-	template := workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget, ReviewDelay: cfg.ReviewDelay,
-		NotifySlack: cfg.SlackChannel != ""}
-	triagerFor := func(b inbox.BucketSet) inbox.Triager { return providers.Triager(cfg, b) }
-	worker.RegisterIntake(w, &activities.Intake{Store: st.Store, Rules: rules, Support: support, Triager: triagerFor(nil), TriagerFor: triagerFor,
-		Retriever: st.Activities().Retriever, StartDraft: workflows.DraftStarter(st.Temporal, workflows.TaskQueue, template)})
-	return nil
-}
-
-// workerActivities are the draft workflow's steps of a worker process: the stack's, with
-// the help desk approved drafts are handed to (SUPPORTDRAFT_HELPDESK_URL, Zendesk), and
-// the reviewers' Slack channel queued drafts are posted to when SUPPORTDRAFT_SLACK_CHANNEL is set.
-func workerActivities(st *stack.Stack, cfg config.Config) *activities.Activities {
-	acts := st.Activities()
-	if d := handOff(cfg); d != nil {
-		acts.HelpDesk = d
-	}
-	if cfg.SlackChannel != "" {
-		acts.Slack = slackreview.NewPoster(cfg.SlackToken, cfg.SlackChannel, cfg.SlackAPIURL)
-	}
-	return acts
+	return slackreview.NewPoster(cfg.SlackToken, cfg.SlackChannel, cfg.SlackAPIURL)
 }
 
 func newIntakeCmd() *cobra.Command {

@@ -1,19 +1,13 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/supportdraft/supportdraft/config"
-	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
-	"github.com/supportdraft/supportdraft/temporalclient"
-	"github.com/supportdraft/supportdraft/workflows"
 )
 
 func newPurgeCmd() *cobra.Command {
@@ -72,26 +66,4 @@ func printPurge(cmd *cobra.Command, rep *store.PurgeReport, retention time.Durat
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", t.Table, t.Rows, oldest, t.What)
 	}
 	return tw.Flush()
-}
-
-// startRetention makes sure the daily purge is scheduled with this worker's retention, and
-// sets the Temporal namespace's retention to match. The schedule is required: a worker
-// that cannot create it refuses to start, since text would otherwise be kept forever. The
-// namespace is the operator's in some deployments (Temporal Cloud): a refusal there is
-// only logged.
-func startRetention(ctx context.Context, st *stack.Stack, cfg config.Config) error {
-	err := workflows.EnsurePurgeSchedule(ctx, st.Temporal, workflows.PurgeSchedule{
-		ID: workflows.PurgeScheduleID, TaskQueue: workflows.TaskQueue, Retention: cfg.Retention})
-	if err != nil {
-		return err
-	}
-	before, err := temporalclient.SetNamespaceRetention(ctx, st.Temporal, cfg.TemporalNamespace, cfg.Retention)
-	switch {
-	case err != nil:
-		slog.Warn("could not set the Temporal namespace's retention: set it to SUPPORTDRAFT_RETENTION yourself",
-			"namespace", cfg.TemporalNamespace, "retention", cfg.Retention, "error", err)
-	case before != cfg.Retention:
-		slog.Info("Temporal namespace retention set", "namespace", cfg.TemporalNamespace, "from", before, "to", cfg.Retention)
-	}
-	return nil
 }

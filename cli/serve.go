@@ -17,6 +17,7 @@ import (
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/codec"
 	"github.com/supportdraft/supportdraft/config"
+	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/slackreview"
@@ -120,24 +121,27 @@ func openStack(ctx context.Context, cfg config.Config, lazyTemporal bool) (*stac
 	}
 	return stack.Open(ctx, stack.Options{DatabaseURL: cfg.DatabaseURL, TemporalAddress: cfg.TemporalAddress,
 		TemporalNamespace: cfg.TemporalNamespace, LazyTemporal: lazyTemporal, Log: slog.Default(), Security: security,
-		Providers: providers.FromConfig(cfg), Vocab: vocab, Rubric: quality})
+		Providers: providers.FromConfig(cfg), Vocab: vocab, Rubric: quality, HelpDesk: handOff(cfg), Slack: slackPoster(cfg)})
 }
 
-// startWorker starts the one worker a process runs: the draft workflow's activities with
-// the configured help desk and Slack, the intake workflow with the funnel's rules, and the
-// retention schedule. `worker` and `dev` both start it; the caller stops it.
+// startWorker starts the one worker a process runs (`worker` and `dev`), with the funnel's
+// rules and the retention from the configuration. A malformed rules file or support
+// address list is refused here, at start, naming the file and line.
 func startWorker(ctx context.Context, st *stack.Stack, cfg config.Config) (sdkworker.Worker, error) {
-	w := st.Worker(workflows.TaskQueue, workerActivities(st, cfg))
-	if err := registerIntake(w, st, cfg); err != nil {
-		return nil, err
+	rules, err := inbox.LoadRules(cfg.Rules)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("SUPPORTDRAFT_RULES: %w", err)}
 	}
-	if err := startRetention(ctx, st, cfg); err != nil {
-		return nil, err
+	support, err := inbox.NewSupport(cfg.SupportAddresses)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("SUPPORTDRAFT_SUPPORT_ADDRESSES: %w", err)}
 	}
-	if err := w.Start(); err != nil {
-		return nil, fmt.Errorf("start worker: %w", err)
-	}
-	return w, nil
+	triagerFor := func(b inbox.BucketSet) inbox.Triager { return providers.Triager(cfg, b) }
+	return st.StartWorker(ctx, stack.WorkerOptions{
+		Intake: stack.Intake{Rules: rules, Support: support, Triager: triagerFor(nil), TriagerFor: triagerFor,
+			Draft: workflows.DraftInput{IdleTimeout: cfg.IdleTimeout, CheckBudget: cfg.CheckBudget,
+				ReviewDelay: cfg.ReviewDelay, NotifySlack: cfg.SlackChannel != ""}},
+		Retention: cfg.Retention, Namespace: cfg.TemporalNamespace})
 }
 
 // reembed brings chunks embedded by another embedder than the configured one up to date:

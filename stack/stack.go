@@ -22,9 +22,11 @@ import (
 	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/helpdesk"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/rubric"
+	"github.com/supportdraft/supportdraft/slackreview"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/temporalclient"
 	"github.com/supportdraft/supportdraft/worker"
@@ -37,8 +39,13 @@ type Stack struct {
 	Providers providers.Set
 	Vocab     *guard.Vocabulary
 	// Rubric scores every draft's quality; nil is the embedded default.
-	Rubric  *rubric.Rubric
-	closers []func()
+	Rubric *rubric.Rubric
+	// HelpDesk and Slack are where the draft steps hand approved drafts and announce
+	// queued ones; nil for either sends nothing there.
+	HelpDesk helpdesk.Deliverer
+	Slack    *slackreview.Poster
+	log      *slog.Logger
+	closers  []func()
 }
 
 // Options says where the parts come from.
@@ -65,11 +72,19 @@ type Options struct {
 	Vocab *guard.Vocabulary
 	// Rubric is the draft-quality rubric; nil is the embedded default.
 	Rubric *rubric.Rubric
+	// HelpDesk receives approved drafts (a help desk's endpoint, Zendesk); nil: none.
+	HelpDesk helpdesk.Deliverer
+	// Slack posts each queued draft to the reviewers' channel; nil: none.
+	Slack *slackreview.Poster
 }
 
 // Open builds the parts. Close releases them.
 func Open(ctx context.Context, opts Options) (*Stack, error) {
-	s := &Stack{Providers: opts.Providers, Vocab: opts.Vocab, Rubric: opts.Rubric}
+	s := &Stack{Providers: opts.Providers, Vocab: opts.Vocab, Rubric: opts.Rubric, HelpDesk: opts.HelpDesk, Slack: opts.Slack,
+		log: opts.Log}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	if err := s.open(ctx, opts); err != nil {
 		s.Close()
 		return nil, err
@@ -109,11 +124,7 @@ func (s *Stack) open(ctx context.Context, opts Options) error {
 			}
 		}
 	}
-	log := opts.Log
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	copts := client.Options{HostPort: opts.TemporalAddress, Namespace: opts.TemporalNamespace, Logger: tlog.NewStructuredLogger(log)}
+	copts := client.Options{HostPort: opts.TemporalAddress, Namespace: opts.TemporalNamespace, Logger: tlog.NewStructuredLogger(s.log)}
 	if err := opts.Security.Apply(&copts); err != nil {
 		return err
 	}
@@ -131,7 +142,7 @@ func (s *Stack) open(ctx context.Context, opts Options) error {
 
 // New is a stack over parts the caller built and closes itself (tests).
 func New(st *store.Store, c client.Client, p providers.Set, vocab *guard.Vocabulary) *Stack {
-	return &Stack{Store: st, Temporal: c, Providers: p, Vocab: vocab}
+	return &Stack{Store: st, Temporal: c, Providers: p, Vocab: vocab, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 }
 
 // Close releases what Open built, newest first: the Temporal client, the store, then the
@@ -162,6 +173,7 @@ func (s *Stack) Activities() *activities.Activities {
 	if s.Rubric != nil {
 		a.Rubric = s.Rubric
 	}
+	a.HelpDesk, a.Slack = s.HelpDesk, s.Slack
 	return a
 }
 

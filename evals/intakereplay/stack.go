@@ -13,12 +13,10 @@ import (
 
 	sdkworker "go.temporal.io/sdk/worker"
 
-	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/intake"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/stack"
-	"github.com/supportdraft/supportdraft/worker"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -64,9 +62,8 @@ func StartStack(ctx context.Context, opts StackOptions) (*Stack, error) {
 	st := &Stack{parts: parts, Target: intake.Target{Store: parts.Store, Temporal: parts.Temporal, TaskQueue: "intake-" + run,
 		Scope: run, Draft: opts.Draft, RemoteTriage: opts.Triager.Remote()}}
 	st.worker = parts.Worker(st.TaskQueue, parts.Activities())
-	template := workflows.DraftInput{IdleTimeout: time.Hour, CheckBudget: 2 * time.Second}
-	worker.RegisterIntake(st.worker, &activities.Intake{Store: parts.Store, Rules: opts.Rules, Support: opts.Support,
-		Triager: opts.Triager, Buckets: opts.Buckets, Retriever: parts.Activities().Retriever, StartDraft: workflows.DraftStarter(parts.Temporal, st.TaskQueue, template)})
+	parts.RegisterIntake(st.worker, st.TaskQueue, stack.Intake{Rules: opts.Rules, Support: opts.Support,
+		Triager: opts.Triager, Buckets: opts.Buckets, Draft: workflows.DraftInput{IdleTimeout: time.Hour, CheckBudget: 2 * time.Second}})
 	if err := st.worker.Start(); err != nil {
 		parts.Close()
 		return nil, fmt.Errorf("start intake worker: %w", err)
