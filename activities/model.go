@@ -86,6 +86,9 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Answe
 	req.Account = in.Account
 	req.Search = a.Retriever.Searcher(in.At, in.Account)
 	req.Categories, req.Bucket = a.Categories, in.Bucket
+	if req.Terms, err = a.Store.Terms(ctx, strings.Fields(store.QueryWords(req.Question()))); err != nil {
+		return nil, err
+	}
 	d, err := a.Writer.Write(withNames(ctx, t), req)
 	if err != nil {
 		return nil, modelError("draft", err)

@@ -58,9 +58,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	bodies := req.CustomerBodies()
 	asks := customerAsks(bodies)
 	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
-	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
-		return describe(abstention(german, missingNote(missing), missing), req), nil
-	}
+	missing, share := missingConcepts(req.Subject, asks, req.Evidence)
 	q := analyseQuestion(req.Subject, bodies, req.Evidence)
 	scope := newAccountScope(req.Account, req.Evidence)
 	q.topics = scope.topics(strings.Join(append([]string{req.Subject}, asks...), "\n"))
@@ -71,12 +69,20 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 
 	used := chooseChunks(q, ranked, threshold)
+	signals := readSignals(asks, req.Terms, req.Evidence, ranked, used, share)
+	if share >= unanswerableShare {
+		return withSignals(describe(abstention(german, missingNote(missing), missing), req), signals), nil
+	}
+	if model := DefaultAnswerability(); len(used) > 0 && model.Probability(signals) < model.Threshold {
+		asked := unknownWords(asks, req.Terms, req.Evidence, used)
+		return withSignals(describe(abstention(german, gateNote(asked, used[0].ev), asked), req), signals), nil
+	}
 	if len(used) > 0 {
 		used = append(used, openQuestionChunks(asks, used, req.Evidence, threshold, scope)...)
 	}
 	picks := pickSentences(used, scope)
 	if len(picks) == 0 { // nothing relevant enough: what was asked is the whole question
-		return describe(abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), req), nil
+		return withSignals(describe(abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), req), signals), nil
 	}
 	cited := map[string]bool{}
 	for _, p := range picks {
@@ -98,7 +104,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
 	ans := &llm.Answer{Reply: reply, Claims: claims}
-	return describe(judgeAnswer(ans, german, asks, citedSections(req.Evidence, cited), req.Evidence), req), nil
+	return withSignals(describe(judgeAnswer(ans, german, asks, citedSections(req.Evidence, cited), req.Evidence), req), signals), nil
 }
 
 func abstainReply(german bool) string {
