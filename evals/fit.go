@@ -40,9 +40,10 @@ func CalibrationSamples(path string) ([]calibration.Sample, string, error) {
 }
 
 // AnswerabilitySamples reads an eval JSON report and returns, for each labelled ticket
-// whose draft carries the writer's answerability signals, the signals and the label's
-// answerability, with the ticket set the report replayed: what `supportdraft calibrate
-// --answerability` fits the answerability model on.
+// the writer answered (the drafts the answerability model decides on: the drafter's
+// other rules already abstained on the rest), its signals and the label's answerability,
+// with the ticket set the report replayed: what `supportdraft calibrate --answerability`
+// fits the answerability model on.
 func AnswerabilitySamples(path string) ([]local.AnswerabilitySample, string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -59,7 +60,7 @@ func AnswerabilitySamples(path string) ([]local.AnswerabilitySample, string, err
 	}
 	var out []local.AnswerabilitySample
 	for _, c := range rep.Cases {
-		if c.Answerable == nil || len(c.Signals) == 0 {
+		if c.Answerable == nil || len(c.Signals) == 0 || c.Label == LabelAbstained || c.Failed() {
 			continue
 		}
 		out = append(out, local.AnswerabilitySample{Signals: c.Signals, Answerable: *c.Answerable})

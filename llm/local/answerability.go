@@ -36,6 +36,15 @@ const (
 	// SignalMargin is how far the best section's relevance stands above the next one's,
 	// as a share of it: a question one section answers picks it out.
 	SignalMargin = "margin"
+	// SignalLacking is the rarity of the rarest word of substance the chosen sections lack:
+	// its inverse document frequency over the whole knowledge base, 1 for a word no chunk
+	// holds, near 0 for one most chunks hold, 0 when they lack none.
+	SignalLacking = "lacking"
+	// SignalSimilarity is the retrieval's best evidence score (the vector arm's similarity).
+	SignalSimilarity = "similarity"
+	// SignalCoverage is how much of what the customer asks the best section's text covers
+	// (questionCoverage, the rule judge's coverage): its subject words and kind of answer.
+	SignalCoverage = "coverage"
 	// SignalAnswered is the share of the thread's asking clauses the chosen sections
 	// answer (subject support and answer type, answers.go).
 	SignalAnswered = "answered"
@@ -97,7 +106,13 @@ func ParseAnswerability(data []byte) (Answerability, error) {
 }
 
 // signalNames are the signals the drafter reads, in the order the fit reports them.
-var signalNames = []string{SignalMissing, SignalUnknown, SignalHeld, SignalRelevance, SignalMargin, SignalAnswered, SignalTyped}
+var signalNames = []string{SignalMissing, SignalUnknown, SignalHeld, SignalRelevance, SignalMargin, SignalLacking, SignalSimilarity, SignalCoverage, SignalAnswered, SignalTyped}
+
+// againstAnswer are the signals that can only speak against an answer: what the knowledge
+// base or the chosen sections lack. The fit keeps their weights at or below zero and the
+// others' at or above: a set where customers' backstory names things no policy does must
+// not teach the model that an unknown word makes a question answerable.
+var againstAnswer = map[string]bool{SignalMissing: true, SignalUnknown: true, SignalLacking: true}
 
 // AnswerabilitySample is one labelled question: the signals the drafter read and whether
 // the knowledge base answers it.
@@ -107,18 +122,20 @@ type AnswerabilitySample struct {
 }
 
 // Fitting constants: the L2 penalty keeps weights finite on a set a signal separates
-// perfectly, and the threshold is the probability that keeps falseAbstention of the
-// answerable samples above it (or the lowest probability of any unanswerable one, when
-// that holds back fewer).
+// perfectly, and the threshold is the probability below which falseAbstention of the
+// answerable samples fall. The samples are drafts the other rules let through, where
+// answerable ones far outnumber the rest, so the model's probabilities all sit high and
+// the threshold is read from the answerable ones' quantile rather than set at one half.
 const (
 	fitRounds       = 4000
 	fitRate         = 0.5
 	fitPenalty      = 0.01
-	falseAbstention = 0.05
+	falseAbstention = 0.03
 )
 
-// FitAnswerability fits the model by gradient descent on the mean log loss (L2-penalised),
-// from zero weights in a fixed order, so the same samples give the same file.
+// FitAnswerability fits the model by projected gradient descent on the mean log loss
+// (L2-penalised, each weight kept to its signal's direction: againstAnswer), from zero
+// weights in a fixed order, so the same samples give the same file.
 func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
 	if len(samples) == 0 {
 		return Answerability{}, fmt.Errorf("answerability fit: no samples")
@@ -145,8 +162,13 @@ func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
 			}
 		}
 		b -= fitRate * gb / n
-		for i := range w {
+		for i, name := range signalNames {
 			w[i] -= fitRate * (gw[i]/n + fitPenalty*w[i])
+			if againstAnswer[name] {
+				w[i] = min(w[i], 0)
+			} else {
+				w[i] = max(w[i], 0)
+			}
 		}
 	}
 	m := Answerability{Samples: len(samples), Bias: b, Weights: map[string]float64{}}
@@ -168,7 +190,7 @@ func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
 
 // readSignals computes the answerability signals of a question against its evidence,
 // ranked (best first) and the sections chosen to quote.
-func readSignals(asks []string, terms *llm.Terms, evidence []policy.Evidence, ranked, used []rankedChunk, missing float64) map[string]float64 {
+func readSignals(question string, asks []string, terms *llm.Terms, evidence []policy.Evidence, ranked, used []rankedChunk, missing float64) map[string]float64 {
 	s := map[string]float64{SignalMissing: missing}
 	words := substanceWords(asks)
 	have := map[string]bool{}
@@ -186,6 +208,9 @@ func readSignals(asks []string, terms *llm.Terms, evidence []policy.Evidence, ra
 	if len(words) > 0 {
 		s[SignalUnknown] = float64(unknown) / float64(len(words))
 	}
+	for _, ev := range evidence {
+		s[SignalSimilarity] = max(s[SignalSimilarity], clamp01(ev.Score))
+	}
 	best := ranked
 	if len(used) > 0 {
 		best = used
@@ -193,15 +218,21 @@ func readSignals(asks []string, terms *llm.Terms, evidence []policy.Evidence, ra
 	if len(best) > 0 {
 		top := best[0]
 		s[SignalRelevance] = clamp01(top.relevance)
+		s[SignalCoverage] = questionCoverage(question, top.ev.Title+"\n"+top.ev.Text)
 		s[SignalHeld] = corpusHeld(words, terms, evidence, text.StemSet(top.ev.Title+"\n"+top.ev.Text))
 		if len(ranked) > 1 && ranked[0].relevance > 0 {
 			s[SignalMargin] = clamp01((ranked[0].relevance - ranked[1].relevance) / ranked[0].relevance)
 		}
 	}
 	var sections []policy.Evidence
+	chosen := map[string]bool{}
 	for _, u := range used {
 		sections = append(sections, u.ev)
+		for st := range text.StemSet(u.ev.Title + "\n" + u.ev.Text) {
+			chosen[st] = true
+		}
 	}
+	s[SignalLacking] = rarestLacking(words, terms, evidence, chosen)
 	clauses := answerClauses(asks, sections, evidenceIDF(evidence))
 	answered, typed := 0, 0
 	for _, c := range clauses {
@@ -310,4 +341,25 @@ func gateNote(asked []string, best policy.Evidence) string {
 		return "The closest policy (" + best.Title + ") does not answer the question: it needs a reply from the team."
 	}
 	return "The closest policy (" + best.Title + ") does not state " + strings.Join(asked, ", ") + ": the question needs a reply from the team."
+}
+
+// rarestLacking is SignalLacking: the rarity in [0, 1] of the rarest of words the chosen
+// sections (their stems: chosen) lack, over the whole knowledge base (terms), or over the
+// evidence when the knowledge base's was not read.
+func rarestLacking(words []substanceWord, terms *llm.Terms, evidence []policy.Evidence, chosen map[string]bool) float64 {
+	idf := evidenceIDF(evidence)
+	rarest := 0.0
+	for _, w := range words {
+		if chosen[w.stem] || nearWord(w.stem, chosen) || sharesRoot(w.stem, chosen) {
+			continue
+		}
+		r := 1.0 // the rarity of a word no text holds
+		if n, ok := terms.Known(w.text); ok {
+			r = math.Log(float64(terms.Chunks+1)/float64(n+1)) / math.Log(float64(terms.Chunks+1))
+		} else if rarest := idf.Weight(""); rarest > 1 {
+			r = (idf.Weight(w.stem) - 1) / (rarest - 1)
+		}
+		rarest = max(rarest, r)
+	}
+	return clamp01(rarest)
 }

@@ -69,7 +69,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 
 	used := chooseChunks(q, ranked, threshold)
-	signals := readSignals(asks, req.Terms, req.Evidence, ranked, used, share)
+	signals := readSignals(req.Question(), asks, req.Terms, req.Evidence, ranked, used, share)
 	if share >= unanswerableShare {
 		return withSignals(describe(abstention(german, missingNote(missing), missing), req), signals), nil
 	}
