@@ -19,6 +19,9 @@ import (
 type Extractive struct {
 	// MinRelevance is the relevance below which it abstains; 0 means DefaultMinRelevance.
 	MinRelevance float64
+	// Answerability decides, from the signals of a question it would answer, whether the
+	// knowledge base answers it; nil means DefaultAnswerability.
+	Answerability *Answerability
 }
 
 // DefaultMinRelevance is the abstention threshold of the extractive drafter. Relevance
@@ -73,7 +76,11 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	if share >= unanswerableShare {
 		return withSignals(describe(abstention(german, missingNote(missing), missing), req), signals), nil
 	}
-	if model := DefaultAnswerability(); len(used) > 0 && model.Probability(signals) < model.Threshold {
+	model := DefaultAnswerability()
+	if x.Answerability != nil {
+		model = *x.Answerability
+	}
+	if len(used) > 0 && model.Probability(signals) < model.Threshold {
 		asked := unknownWords(asks, req.Terms, req.Evidence, used)
 		return withSignals(describe(abstention(german, gateNote(asked, used[0].ev), asked), req), signals), nil
 	}
