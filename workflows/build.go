@@ -130,7 +130,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 		return err
 	}
 	var score activities.Score
-	if err := w.modelStep(ctx, a.Score, activities.ScoreInput{Ticket: ref, Reply: comp.Reply, Evidence: evidence, Unsupported: comp.Unsupported}).Get(ctx, &score); err != nil {
+	if err := w.modelStep(ctx, a.Score, activities.ScoreInput{Ticket: ref, Reply: comp.Reply, Evidence: evidence, Unsupported: comp.Unsupported, Signals: draft.Signals}).Get(ctx, &score); err != nil {
 		return err
 	}
 	record := drafts.Saved{

@@ -74,6 +74,17 @@ func (m Answerability) Probability(signals map[string]float64) float64 {
 	return 1 / (1 + math.Exp(-z))
 }
 
+// Share is where a question's probability stands between the threshold and certainty, in
+// [0, 1]: 0 at or below the threshold (the drafter abstains there), 1 at probability 1.
+// The drafts the model lets through all score above the threshold, so this spreads them
+// over the scale the judge's fit uses.
+func (m Answerability) Share(signals map[string]float64) float64 {
+	if m.Threshold >= 1 {
+		return 0
+	}
+	return clamp01((m.Probability(signals) - m.Threshold) / (1 - m.Threshold))
+}
+
 //go:embed answerability.json
 var answerabilityFile []byte
 

@@ -121,3 +121,15 @@ func TestAnswerabilityModelDecidesADraft(t *testing.T) {
 		t.Fatalf("embedded model on a stated answer: abstain %v, reply %q", ans.Abstain, ans.Reply)
 	}
 }
+
+// Share spreads the probabilities above the threshold over [0, 1], the scale of the
+// judge's fit that the score activity caps with it: 0 at the threshold and below, rising
+// with the probability.
+func TestAnswerabilityShare(t *testing.T) {
+	t.Parallel()
+	m := Answerability{Weights: map[string]float64{SignalRelevance: 4}, Threshold: 0.8}
+	low, mid, high := m.Share(map[string]float64{SignalRelevance: 0.2}), m.Share(map[string]float64{SignalRelevance: 0.5}), m.Share(map[string]float64{SignalRelevance: 1})
+	if low != 0 || mid <= 0 || high <= mid || high > 1 {
+		t.Fatalf("shares at relevance 0.2, 0.5, 1: %.3f, %.3f, %.3f; want 0, then rising within (0, 1]", low, mid, high)
+	}
+}
