@@ -133,3 +133,33 @@ func TestAnswerabilityShare(t *testing.T) {
 		t.Fatalf("shares at relevance 0.2, 0.5, 1: %.3f, %.3f, %.3f; want 0, then rising within (0, 1]", low, mid, high)
 	}
 }
+
+// writerFunc is a writer standing in for a remote model.
+type writerFunc func(llm.Request) *llm.Answer
+
+func (f writerFunc) Write(_ context.Context, req llm.Request) (*llm.Answer, error) {
+	return f(req), nil
+}
+
+// A remote writer gets the same decision: below the model's threshold it is never asked,
+// and above it its answer carries the signals, so the score activity reads them too.
+func TestAnswerableAsksTheModelFirst(t *testing.T) {
+	t.Parallel()
+	req := llm.Request{Subject: "Backups after cancelling", Evidence: practiceSections, Messages: []llm.Message{{Author: "customer",
+		Body: "How long are our backups kept after we cancel the plan?"}}}
+	called := false
+	remote := writerFunc(func(llm.Request) *llm.Answer {
+		called = true
+		return &llm.Answer{Reply: "Backups are kept for 30 days after the plan ends.",
+			Claims: []llm.Claim{{Sentence: "Backups are kept for 30 days after the plan ends.", ChunkIDs: []string{"help/cancellation@1#your-backups-after-cancelling"}}}}
+	})
+	strict := Answerability{Weights: map[string]float64{SignalRelevance: 1}, Threshold: 0.99}
+	ans, err := Answerable{Writer: remote, Answerability: &strict}.Write(context.Background(), req)
+	if err != nil || !ans.Abstain || called {
+		t.Fatalf("below the threshold: abstain %v, writer called %v, err %v; want an abstention without a call", ans.Abstain, called, err)
+	}
+	ans, err = Answerable{Writer: remote}.Write(context.Background(), req)
+	if err != nil || ans.Abstain || !called || ans.Signals[SignalRelevance] <= 0 {
+		t.Fatalf("embedded model: abstain %v, writer called %v, signals %v, err %v; want the writer's answer with the signals", ans.Abstain, called, ans.Signals, err)
+	}
+}
