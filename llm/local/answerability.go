@@ -65,11 +65,12 @@ type Answerability struct {
 }
 
 // Probability is the model's probability that the knowledge base answers a question with
-// these signals; a signal the model has no weight for does not count.
+// these signals; a signal the model has no weight for does not count. The terms are added
+// in signalNames' order, so the same signals give the same probability to the last bit.
 func (m Answerability) Probability(signals map[string]float64) float64 {
 	z := m.Bias
-	for name, w := range m.Weights {
-		z += w * signals[name]
+	for _, name := range signalNames {
+		z += m.Weights[name] * signals[name]
 	}
 	return 1 / (1 + math.Exp(-z))
 }
