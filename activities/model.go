@@ -12,6 +12,7 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/local"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/redact"
 	"github.com/supportdraft/supportdraft/retrieval"
@@ -86,6 +87,9 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (*llm.Answe
 	req.Account = in.Account
 	req.Search = a.Retriever.Searcher(in.At, in.Account)
 	req.Categories, req.Bucket = a.Categories, in.Bucket
+	if req.Terms, err = a.Store.Terms(ctx, strings.Fields(store.QueryWords(req.Question()))); err != nil {
+		return nil, err
+	}
 	d, err := a.Writer.Write(withNames(ctx, t), req)
 	if err != nil {
 		return nil, modelError("draft", err)
@@ -148,6 +152,9 @@ type ScoreInput struct {
 	Reply       string            `json:"reply"`
 	Evidence    []policy.Evidence `json:"evidence"`
 	Unsupported int               `json:"unsupported"`
+	// Signals are the writer's answerability signals (llm.Answer's); nil for a writer that
+	// reads none.
+	Signals map[string]float64 `json:"signals,omitempty"`
 }
 
 // Score is the judge's faithfulness, coverage and fit, and the confidence: the capped
@@ -178,6 +185,9 @@ func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 	quality, err := a.rubricScore(ctx, in.Reply)
 	if err != nil {
 		return nil, err
+	}
+	if in.Signals != nil {
+		s.Coverage = min(s.Coverage, local.DefaultAnswerability().Share(in.Signals))
 	}
 	a.tickets.forget(in.Ticket)
 	return &Score{Scores: s, Confidence: drafts.CapFit(a.Calibration.Apply(drafts.Confidence(s, in.Unsupported)), s), Rubric: quality}, nil

@@ -9,12 +9,14 @@ import (
 
 	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/evals"
+	"github.com/supportdraft/supportdraft/llm/local"
 )
 
 func newCalibrateCmd() *cobra.Command {
 	var reports []string
 	var out string
 	var version int
+	var answerability bool
 	cmd := &cobra.Command{
 		Use:   "calibrate --report EVAL.json [--report EVAL.json ...] --out FILE.json",
 		Short: "Fit the confidence mapping (isotonic) on eval reports",
@@ -38,6 +40,9 @@ it) and the reliability table. The file names the sets it was fitted on.`,
 				return usagef("--out is required: the mapping file to write, e.g. calibration/confidence.json")
 			case version < 1:
 				return usagef("--version is %d: use 1 or more", version)
+			}
+			if answerability {
+				return fitAnswerability(cmd, reports, out, version)
 			}
 			var samples []calibration.Sample
 			var sets []string
@@ -64,5 +69,36 @@ it) and the reliability table. The file names the sets it was fitted on.`,
 	cmd.Flags().StringArrayVar(&reports, "report", nil, "eval JSON report to fit on (repeatable)")
 	cmd.Flags().StringVar(&out, "out", "", "mapping file to write")
 	cmd.Flags().IntVar(&version, "version", 1, "version number written into the mapping")
+	cmd.Flags().BoolVar(&answerability, "answerability", false,
+		"fit the drafter's answerability model (llm/local/answerability.json) on the reports' labelled tickets instead")
 	return cmd
+}
+
+// fitAnswerability fits the extractive drafter's answerability model (logistic, over the
+// signals each draft of the reports carries, against the label's answerability) and
+// writes it to out.
+func fitAnswerability(cmd *cobra.Command, reports []string, out string, version int) error {
+	var samples []local.AnswerabilitySample
+	var sets []string
+	for _, r := range reports {
+		s, set, err := evals.AnswerabilitySamples(r)
+		if err != nil {
+			return usageError{err}
+		}
+		samples, sets = append(samples, s...), append(sets, set)
+	}
+	m, err := local.FitAnswerability(samples)
+	if err != nil {
+		return err
+	}
+	m.Version, m.FittedOn = version, sets
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", out, err)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "fitted answerability v%d on %d tickets (threshold %.3f) -> %s\n", m.Version, m.Samples, m.Threshold, out)
+	return nil
 }

@@ -110,6 +110,9 @@ type Saved struct {
 	// the question under and why it quoted what it quoted, or abstained.
 	Category  string `json:"category,omitempty"`
 	Reasoning string `json:"reasoning,omitempty"`
+	// Signals are the writer's answerability signals (llm.Answer's): the eval reports them
+	// so the answerability model can be refitted; not kept on the draft row.
+	Signals map[string]float64 `json:"signals,omitempty"`
 }
 
 // Summary is the part of a Saved iteration the workflow keeps in its state: small, no text.

@@ -68,6 +68,10 @@ type Case struct {
 	// Rubric is the draft's quality score per rubric criterion; null for a criterion
 	// nothing scored (human-sounding without a judge model).
 	Rubric map[string]*float64 `json:"rubric,omitempty"`
+	// Answerable is the label's answerability (nil for an unlabelled ticket) and Signals
+	// what the writer read to decide it: the samples the answerability model is fitted on.
+	Answerable *bool              `json:"answerable,omitempty"`
+	Signals    map[string]float64 `json:"signals,omitempty"`
 
 	expect        *dataset.Expect
 	abstained     bool
@@ -101,6 +105,7 @@ func Assess(o Outcome, src *Sources) Case {
 	c := Case{TicketID: t.TicketID, expect: t.Expect}
 	if t.Expect != nil {
 		c.Area = t.Expect.Area
+		c.Answerable = &t.Expect.Answerable
 		if t.Expect.Answerable {
 			c.FactsExpected = len(t.Expect.MustInclude)
 			c.MissingFacts = slices.Clone(t.Expect.MustInclude)
@@ -113,7 +118,7 @@ func Assess(o Outcome, src *Sources) Case {
 	}
 	at, account := t.UpdatedAt, t.Account.Eligibility()
 	c.Confidence, c.abstained = r.Confidence, r.Abstained
-	c.Reply, c.Note = r.Reply, r.Note
+	c.Reply, c.Note, c.Signals = r.Reply, r.Note, r.Signals
 	c.RawConfidence = drafts.Confidence(r.Scores, r.Unsupported)
 	if r.Rubric != nil {
 		c.Rubric = map[string]*float64{}

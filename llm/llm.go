@@ -48,6 +48,9 @@ type Request struct {
 	Categories []string `json:"categories,omitempty"`
 	// Bucket is the triage bucket the intake funnel gave the ticket, if it came that way.
 	Bucket string `json:"bucket,omitempty"`
+	// Terms is how common the question's words are in the whole knowledge base; nil when
+	// the caller did not read them, and writers then judge by the evidence alone.
+	Terms *Terms `json:"-"`
 }
 
 // RequestFromTicket builds the model's view of a ticket revision. It copies only author
@@ -103,6 +106,10 @@ type Answer struct {
 	// Reasoning says in a few sentences what the writer quoted and why, or why it
 	// abstained, for the reviewer; at most MaxReasoning characters.
 	Reasoning string `json:"reasoning,omitempty"`
+	// Signals are what the writer read to decide whether the knowledge base answers the
+	// question (local.Signals by name), kept with the draft so the answerability model can
+	// be refitted from an eval report; empty for a writer that reads none.
+	Signals map[string]float64 `json:"signals,omitempty"`
 }
 
 // MaxReasoning bounds Answer.Reasoning in characters: a reviewer reads it beside the

@@ -130,7 +130,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 		return err
 	}
 	var score activities.Score
-	if err := w.modelStep(ctx, a.Score, activities.ScoreInput{Ticket: ref, Reply: comp.Reply, Evidence: evidence, Unsupported: comp.Unsupported}).Get(ctx, &score); err != nil {
+	if err := w.modelStep(ctx, a.Score, activities.ScoreInput{Ticket: ref, Reply: comp.Reply, Evidence: evidence, Unsupported: comp.Unsupported, Signals: draft.Signals}).Get(ctx, &score); err != nil {
 		return err
 	}
 	record := drafts.Saved{
@@ -139,7 +139,7 @@ func (w *state) buildSteps(ctx workflow.Context) error {
 		Abstained: comp.Status == drafts.StatusAbstained, Note: comp.Note, Unanswered: draft.Unanswered, Claims: checks, Sentences: guarded.Sentences,
 		Bound: comp.Bound, Evidence: evidenceRefs(evidence), Scores: score.Scores, Unsupported: comp.Unsupported,
 		Confidence: score.Confidence, CreatedAt: workflow.Now(ctx),
-		Rubric: score.Rubric, Category: draft.Category, Reasoning: draft.Reasoning,
+		Rubric: score.Rubric, Category: draft.Category, Reasoning: draft.Reasoning, Signals: draft.Signals,
 	}
 	if err := w.save(ctx, &record, area); err != nil {
 		return err

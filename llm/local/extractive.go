@@ -19,6 +19,9 @@ import (
 type Extractive struct {
 	// MinRelevance is the relevance below which it abstains; 0 means DefaultMinRelevance.
 	MinRelevance float64
+	// Answerability decides, from the signals of a question it would answer, whether the
+	// knowledge base answers it; nil means DefaultAnswerability.
+	Answerability *Answerability
 }
 
 // DefaultMinRelevance is the abstention threshold of the extractive drafter. Relevance
@@ -55,28 +58,17 @@ const (
 // Write implements llm.Writer. Same request, same draft: ties are broken by evidence order
 // and sentence position, never by map order.
 func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, error) {
-	bodies := req.CustomerBodies()
-	asks := customerAsks(bodies)
-	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
-	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
-		return describe(abstention(german, missingNote(missing), missing), req), nil
+	r := x.read(req)
+	if ans := r.abstainFirst(req); ans != nil {
+		return ans, nil
 	}
-	q := analyseQuestion(req.Subject, bodies, req.Evidence)
-	scope := newAccountScope(req.Account, req.Evidence)
-	q.topics = scope.topics(strings.Join(append([]string{req.Subject}, asks...), "\n"))
-	ranked := rankEvidence(q, req.Evidence, scope)
-	threshold := x.MinRelevance
-	if threshold == 0 {
-		threshold = DefaultMinRelevance
-	}
-
-	used := chooseChunks(q, ranked, threshold)
+	asks, german, scope, used, threshold, signals := r.asks, r.german, r.scope, r.used, r.threshold, r.signals
 	if len(used) > 0 {
 		used = append(used, openQuestionChunks(asks, used, req.Evidence, threshold, scope)...)
 	}
 	picks := pickSentences(used, scope)
 	if len(picks) == 0 { // nothing relevant enough: what was asked is the whole question
-		return describe(abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), req), nil
+		return withSignals(describe(abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), req), signals), nil
 	}
 	cited := map[string]bool{}
 	for _, p := range picks {
@@ -98,7 +90,56 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
 	ans := &llm.Answer{Reply: reply, Claims: claims}
-	return describe(judgeAnswer(ans, german, asks, citedSections(req.Evidence, cited), req.Evidence), req), nil
+	return withSignals(describe(judgeAnswer(ans, german, asks, citedSections(req.Evidence, cited), req.Evidence), req), signals), nil
+}
+
+// reading is what the drafter reads of a request before it quotes anything: the asking
+// clauses, the words no evidence holds, the sections ranked and chosen, and the
+// answerability signals.
+type reading struct {
+	asks      []string
+	german    bool
+	missing   []string
+	share     float64 // of the words of substance asked about, the share no evidence holds
+	scope     accountScope
+	used      []rankedChunk
+	threshold float64
+	signals   map[string]float64
+	model     Answerability
+}
+
+func (x Extractive) read(req llm.Request) reading {
+	bodies := req.CustomerBodies()
+	r := reading{asks: customerAsks(bodies), german: strings.HasPrefix(strings.ToLower(req.Account.Locale), "de"),
+		threshold: x.MinRelevance, model: DefaultAnswerability()}
+	if r.threshold == 0 {
+		r.threshold = DefaultMinRelevance
+	}
+	if x.Answerability != nil {
+		r.model = *x.Answerability
+	}
+	r.missing, r.share = missingConcepts(req.Subject, r.asks, req.Evidence)
+	q := analyseQuestion(req.Subject, bodies, req.Evidence)
+	r.scope = newAccountScope(req.Account, req.Evidence)
+	q.topics = r.scope.topics(strings.Join(append([]string{req.Subject}, r.asks...), "\n"))
+	ranked := rankEvidence(q, req.Evidence, r.scope)
+	r.used = chooseChunks(q, ranked, r.threshold)
+	r.signals = readSignals(req.Question(), r.asks, req.Terms, req.Evidence, ranked, r.used, r.share)
+	return r
+}
+
+// abstainFirst is the abstention decided before anything is quoted, or nil: most words of
+// substance asked about are in no evidence, or the answerability model finds the sections
+// the drafter would quote do not answer the question.
+func (r reading) abstainFirst(req llm.Request) *llm.Answer {
+	if r.share >= unanswerableShare {
+		return withSignals(describe(abstention(r.german, missingNote(r.missing), r.missing), req), r.signals)
+	}
+	if len(r.used) > 0 && r.model.Probability(r.signals) < r.model.Threshold {
+		asked := unknownWords(r.asks, req.Terms, req.Evidence, r.used)
+		return withSignals(describe(abstention(r.german, gateNote(asked, r.used[0].ev), asked), req), r.signals)
+	}
+	return nil
 }
 
 func abstainReply(german bool) string {

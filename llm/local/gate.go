@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"strings"
 
 	"github.com/supportdraft/supportdraft/llm"
 )
@@ -11,8 +10,10 @@ import (
 // writer (a remote model), so every writer abstains on the same questions:
 //
 //   - before the model is asked: when most of the words of substance the customer asks
-//     about are in no eligible evidence, the question is abstained on, with the note naming
-//     them, and no model call is made;
+//     about are in no eligible evidence, or the answerability model finds that the
+//     sections the extractive drafter would quote do not answer it (answerability.go),
+//     the question is abstained on, with the note naming what is missing, and no model
+//     call is made;
 //   - after it answers: the sections its claims cite are read against each asking clause
 //     (answers.go: idf-weighted subject support in one section, and the answer type the
 //     clause asks for); when they answer none, the model answered a question nobody asked
@@ -23,19 +24,22 @@ import (
 // thread open gets a note naming them, as the extractive drafter's does.
 type Answerable struct {
 	Writer llm.Writer
+	// Answerability is the model deciding before the call; nil means DefaultAnswerability.
+	Answerability *Answerability
 }
 
 // Write implements llm.Writer.
 func (a Answerable) Write(ctx context.Context, req llm.Request) (*llm.Answer, error) {
-	asks := customerAsks(req.CustomerBodies())
-	german := strings.HasPrefix(strings.ToLower(req.Account.Locale), "de")
-	if missing, share := missingConcepts(req.Subject, asks, req.Evidence); share >= unanswerableShare {
-		return describe(abstention(german, missingNote(missing), missing), req), nil
+	r := Extractive{Answerability: a.Answerability}.read(req)
+	if ans := r.abstainFirst(req); ans != nil {
+		return ans, nil
 	}
+	asks, german := r.asks, r.german
 	ans, err := a.Writer.Write(ctx, req)
 	if err != nil || ans.Abstain {
 		return ans, err
 	}
+	ans.Signals = r.signals
 	cited := map[string]bool{}
 	for _, c := range ans.Claims {
 		for _, id := range c.ChunkIDs {

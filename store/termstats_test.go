@@ -1,0 +1,33 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/supportdraft/supportdraft/internal/testdb"
+)
+
+// TestTermsCountsTheWholeKnowledgeBase: the drafter reads how many of the agent's chunks
+// hold each word of a question as the store stems it ("refunded" is refund's), and a word
+// no chunk holds is looked up with 0, so the drafter can tell it from a word not read.
+func TestTermsCountsTheWholeKnowledgeBase(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	mustImport(t, s, file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z"}, file{doc: "b", version: 1, from: "2025-01-01T00:00:00Z"})
+	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"})
+	terms, err := s.Terms(ctx, []string{"Refunded", "saml", "the"})
+	require.NoError(t, err)
+	assert.Equal(t, 6, terms.Chunks)
+	n, ok := terms.Known("refunded")
+	assert.True(t, ok)
+	assert.Equal(t, 3, n, "'refunded' stems to refund in one section of each of three versions")
+	n, ok = terms.Known("SAML")
+	assert.True(t, ok, "a word no chunk holds is read, as held by none")
+	assert.Zero(t, n)
+	_, ok = terms.Known("the")
+	assert.False(t, ok, "a stopword has no lexeme to count")
+}
