@@ -21,9 +21,9 @@ import (
 //     lexeme in the document's title counts TitleWeight times, in the section heading
 //     HeadingWeight times and in the text once, with the inverse document frequency of the
 //     store's term statistics, plus a bonus for each phrase of the query found verbatim;
-//   - the document arm: the same BM25 over each pooled chunk's whole document version, so
-//     a document whose sections share the query's terms between them ranks as a whole;
-//     its rank counts DocWeight for every chunk of that document the other arms kept.
+//   - the document arm: the same BM25 over the whole document version of each chunk the
+//     other arms kept, so a document whose sections share the query's terms between them
+//     ranks as a whole; its rank counts DocWeight for every chunk of that document.
 //
 // Reciprocal-rank fusion needs no common scale between the arms: a cosine and a BM25
 // score are not comparable, their ranks are. RRFK is low so that a first place in one arm
@@ -77,12 +77,15 @@ const MaxPerDoc = 3
 // mean IDF: "Gold Rewards Card" names one product where its three words alone name
 // three.
 //
-// The document arm scores the versions of the pooled chunks whole: a term's frequency is
-// summed over all their chunks (each chunk of a version is eligible when one is), the title
-// counted once, the length is the version's, against the mean of the agent's versions.
-// Its inverse document frequency is the chunk-level one of the store's statistics. Each
-// version it ranks brings its best pooled chunk (by the chunk score) into the result, so a
-// document the chunk arms placed low still has a chunk to cite.
+// The document arm scores whole the versions of the chunks the other two arms kept: a
+// term's frequency is summed over the version's pooled chunks (every chunk with a
+// selective term is pooled, so a selective term is counted in full; reading every chunk
+// of every version would cost more than both other arms), the title counted once; the
+// length is the whole version's (each chunk of a version is eligible when one is), against
+// the mean of the agent's versions. Its inverse document frequency is the chunk-level one
+// of the store's statistics. Each version it ranks brings its best pooled chunk (by the
+// chunk score) into the result, so a document the chunk arms placed low still has a chunk
+// to cite.
 //
 // %[1]s is the FROM and WHERE of the chunks the account may be shown (c aliases chunks),
 // %[2]s and %[3]s the parameters of the query's words and phrases, %[4]d how many chunks
@@ -132,6 +135,7 @@ lexical_arm AS (
 pooled AS MATERIALIZED (
   SELECT DISTINCT ON (c.version_id) c.version_id, s.id AS best
   FROM scored s JOIN chunks c ON c.id = s.id
+  WHERE s.id IN (SELECT id FROM lexical_arm UNION ALL SELECT chunk_id FROM vector_arm)
   ORDER BY c.version_id, s.score DESC, s.id COLLATE "C"),
 doc_stats AS MATERIALIZED (
   SELECT (SELECT tokens FROM lexicon)::float8 / greatest((SELECT count(*) FROM versions), 1) AS avg_len),
@@ -139,7 +143,7 @@ doc_terms AS (
   SELECT d.version_id, u.lexeme,
          sum(cardinality(u.weights) + ` + "%[11]d" + ` * cardinality(array_positions(u.weights, 'B')) - cardinality(array_positions(u.weights, 'A'))) AS tf,
          max(cardinality(array_positions(u.weights, 'A'))) AS title_tf
-  FROM pooled d JOIN chunks c ON c.version_id = d.version_id, unnest(c.lex) u
+  FROM scored s JOIN chunks c ON c.id = s.id JOIN pooled d ON d.version_id = c.version_id, unnest(c.lex) u
   WHERE u.lexeme IN (SELECT lexeme FROM terms)
   GROUP BY 1, 2),
 doc_len AS (
