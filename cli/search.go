@@ -35,8 +35,8 @@ prints the eligible top k: the chunks the drafter would have read, best first. I
 how a QA lead sees why a draft cited what it cited, or missed what it should have.
 
 Only chunks eligible at --at for the account's plan and region are ever searched: that
-filter is applied before any ranking. Inside it, two arms rank chunks and their ranks are
-fused:
+filter is applied before any ranking. Inside it, three arms rank chunks and their ranks
+are fused:
 
   vector   similarity of the question's embedding to each chunk's (the configured
            embedder: the local hashing embedder, or an OpenAI model)
@@ -44,11 +44,13 @@ fused:
            the document title count three times and of the section heading twice, rarer
            words weigh more, and a phrase of the question found as written
            ("Gold Rewards Card") adds a bonus
+  document the same BM25 over the chunk's whole document, so a document whose sections
+           share the question's words between them ranks as a whole
 
-The lexical arm's rank r adds 1/(60 + r) to a chunk's fused score; the vector arm's adds
+The lexical arm's rank r adds 1/(10 + r) to a chunk's fused score; the vector arm's adds
 as much with an embedding model, and a quarter of it with the local hashing embedder,
-whose vectors are themselves a bag of words. A chunk in the account's locale adds half a
-first place. At most three chunks of one document come before the chunks of other
+whose vectors are themselves a bag of words; the document arm's rank of the chunk's
+document adds half of it. A chunk in the account's locale adds half a first place. At most three chunks of one document come before the chunks of other
 documents.
 
 With --ticket, the ticket is searched as a draft searches it: once for its whole text,
@@ -58,7 +60,8 @@ the search that ranked it best. Plan, region and locale come from the ticket's a
 unless flags say otherwise.
 
 Columns: rank (fused), score (fused), vec (the vector arm's rank and similarity), lex
-(the lexical arm's rank and BM25 score), then the chunk doc_id@version#anchor and its
+(the lexical arm's rank and BM25 score), doc (the document arm's rank and BM25 score of
+the chunk's document), then the chunk doc_id@version#anchor and its
 section. A "-" means that arm did not rank the chunk among its best. --at takes an RFC 3339
 time or a date (default now); a draft is judged at the instant it was built.`,
 		Example: `  supportdraft search --query "refund on an annual plan" --plan pro --region eu
@@ -130,16 +133,19 @@ func printSearch(w io.Writer, at time.Time, a policy.Account, queries []string, 
 		fmt.Fprintln(w, "\nNo chunk is eligible for this account at this instant.")
 		return
 	}
-	fmt.Fprintf(w, "\n%4s  %-7s  %-12s  %-12s  %s\n", "rank", "score", "vec", "lex", "chunk")
+	fmt.Fprintf(w, "\n%4s  %-7s  %-12s  %-12s  %-12s  %s\n", "rank", "score", "vec", "lex", "doc", "chunk")
 	for _, h := range hits {
-		vec, lex := "-", "-"
+		vec, lex, doc := "-", "-", "-"
 		if h.VectorRank > 0 {
 			vec = fmt.Sprintf("%d (%.3f)", h.VectorRank, h.Similarity)
 		}
 		if h.TextRank > 0 {
 			lex = fmt.Sprintf("%d (%.2f)", h.TextRank, h.TextScore)
 		}
-		fmt.Fprintf(w, "%4d  %.5f  %-12s  %-12s  %s  %s\n", h.Rank, h.Fused, vec, lex, h.ChunkID, oneLine(h.Title+" › "+h.Heading, 60))
+		if h.DocRank > 0 {
+			doc = fmt.Sprintf("%d (%.2f)", h.DocRank, h.DocScore)
+		}
+		fmt.Fprintf(w, "%4d  %.5f  %-12s  %-12s  %-12s  %s  %s\n", h.Rank, h.Fused, vec, lex, doc, h.ChunkID, oneLine(h.Title+" › "+h.Heading, 60))
 	}
 }
 

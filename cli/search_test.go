@@ -24,14 +24,20 @@ func TestSearchCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines := strings.Split(out, "\n")
-		var first string
+		var header, first string
 		for i, l := range lines {
 			if strings.HasPrefix(strings.TrimSpace(l), "rank") && i+1 < len(lines) {
-				first = lines[i+1]
+				header, first = l, lines[i+1]
 			}
+		}
+		if got := strings.Fields(header); strings.Join(got, " ") != "rank score vec lex doc chunk" {
+			t.Errorf("want a column per arm, got %q", got)
 		}
 		if !strings.Contains(first, "billing/refunds-annual@4#") {
 			t.Errorf("the first hit must be the eligible refunds-annual@4:\n%s", out)
+		}
+		if f := strings.Fields(first); len(f) < 8 || f[6] != "1" {
+			t.Errorf("the first hit's document must be the document arm's first:\n%s", out)
 		}
 		if strings.Contains(out, "refunds-annual@3#") || strings.Contains(out, "refunds-annual@5#") {
 			t.Errorf("a superseded or draft version was listed:\n%s", out)
@@ -70,8 +76,8 @@ func TestSearchCommand(t *testing.T) {
 			if h.Rank != i+1 {
 				t.Errorf("hit %d has fused rank %d", i, h.Rank)
 			}
-			if h.VectorRank == 0 && h.TextRank == 0 {
-				t.Errorf("%s was ranked by neither arm", h.ChunkID)
+			if h.VectorRank == 0 && h.TextRank == 0 && h.DocRank == 0 {
+				t.Errorf("%s was ranked by no arm", h.ChunkID)
 			}
 		}
 		if !docs["billing/refunds-annual"] || !docs["billing/failed-payments"] {

@@ -17,7 +17,8 @@ import (
 )
 
 // Hit is one retrieved chunk: the evidence a draft uses, and how retrieval ranked it. Each
-// arm's rank is 0 when the chunk was not among that arm's best; Fused is the fused score
+// arm's rank is 0 when the chunk was not among that arm's best (DocScore and DocRank are
+// its document's, in the document arm); Fused is the fused score
 // (Fuse) and Rank the fused rank the order follows. Evidence.Score is the similarity: how
 // well the chunk fits the question on an absolute scale, which the drafter and the judge
 // weigh, where the fused score only orders.
@@ -29,6 +30,8 @@ type Hit struct {
 	VectorRank int     `json:"vector_rank"`
 	TextScore  float64 `json:"text_score"`
 	TextRank   int     `json:"text_rank"`
+	DocScore   float64 `json:"doc_score"`
+	DocRank    int     `json:"doc_rank"`
 	Fused      float64 `json:"fused"`
 	Rank       int     `json:"rank"`
 }
@@ -78,7 +81,7 @@ const eligibleWhere = `v.status <> 'draft'
     AND c.embedder = $5`
 
 // Eligible returns the top-k chunks of the set eligible at q.At for q.Account, fused from
-// both arms (Fuse).
+// its arms (Fuse).
 func (s *Store) Eligible(ctx context.Context, q Query) ([]Hit, error) {
 	hits, err := s.Arms(ctx, q)
 	if err != nil {
@@ -225,7 +228,7 @@ const similarityOnlySQL = `
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text,
        -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS score, c.fixed, c.audience, v.locale, c.heading,
        -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity,
-       row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int, 0::float8, 0, 0::float8,
+       row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int, 0::float8, 0, 0::float8, 0, 0::float8,
        row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int
 FROM versions v
 JOIN chunks c ON c.version_id = v.id

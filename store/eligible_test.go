@@ -266,8 +266,9 @@ func TestEligibilityMatrix(t *testing.T) {
 }
 
 // TestEligibleScoresAndLocale pins the ranking contract of store.Eligible: score is the
-// reciprocal-rank fusion of both arms, 1/(RRFK+rank) for the lexical arm's rank and
-// VectorWeight/(RRFK+rank) for the vector arm's,
+// reciprocal-rank fusion of the arms, 1/(RRFK+rank) for the lexical arm's rank,
+// VectorWeight/(RRFK+rank) for the vector arm's and DocWeight/(RRFK+rank) for the
+// document arm's,
 // plus LocaleBonus for chunks in the account's locale, so that of two equally ranked
 // sections the account's language comes first.
 func TestEligibleScoresAndLocale(t *testing.T) {
@@ -295,7 +296,8 @@ func TestEligibleScoresAndLocale(t *testing.T) {
 			for _, h := range hits {
 				require.Positive(t, h.VectorRank, "%s is in the vector arm", h.ChunkID)
 				require.Positive(t, h.TextRank, "%s is in the lexical arm", h.ChunkID)
-				want := 0.5/float64(store.RRFK+h.VectorRank) + 1/float64(store.RRFK+h.TextRank)
+				require.Positive(t, h.DocRank, "%s is in the document arm", h.ChunkID)
+				want := 0.5/float64(store.RRFK+h.VectorRank) + 1/float64(store.RRFK+h.TextRank) + store.DocWeight/float64(store.RRFK+h.DocRank)
 				if h.Locale == locale {
 					want += store.LocaleBonus
 				}

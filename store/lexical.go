@@ -12,7 +12,7 @@ import (
 	"github.com/supportdraft/supportdraft/text"
 )
 
-// Retrieval has two arms over the same eligible set, fused by their ranks (Fuse):
+// Retrieval has three arms over the same eligible set, fused by their ranks (Fuse):
 //
 //   - the vector arm: the Candidates(k) chunks most similar to the query's embedding, with
 //     whichever embedder the store was imported with (the local hashing embedder, or a
@@ -20,17 +20,23 @@ import (
 //   - the lexical arm: BM25 over each chunk's weighted lexemes (migration 0070), where a
 //     lexeme in the document's title counts TitleWeight times, in the section heading
 //     HeadingWeight times and in the text once, with the inverse document frequency of the
-//     store's term statistics, plus a bonus for each phrase of the query found verbatim.
+//     store's term statistics, plus a bonus for each phrase of the query found verbatim;
+//   - the document arm: the same BM25 over the whole document version of each chunk the
+//     other arms kept, so a document whose sections share the query's terms between them
+//     ranks as a whole; its rank counts DocWeight for every chunk of that document.
 //
 // Reciprocal-rank fusion needs no common scale between the arms: a cosine and a BM25
-// score are not comparable, their ranks are.
+// score are not comparable, their ranks are. RRFK is low so that a first place in one arm
+// outweighs middling places in all three: middling agreement is what two bags of words
+// (BM25 and the hashing embedder) give any chunk that shares a few common words.
 const (
 	BM25K1         = 1.2
 	BM25B          = 0.75
 	TitleWeight    = 3
 	HeadingWeight  = 2
 	PhraseWeight   = 1.0
-	RRFK           = 60
+	DocWeight      = 0.5
+	RRFK           = 10
 	MaxPhrases     = 24
 	MaxQueryTerms  = 64
 	SelectiveShare = 0.05
@@ -70,6 +76,16 @@ const MaxPerDoc = 3
 // around a stopword, as written) found in the chunk adds PhraseWeight times its terms'
 // mean IDF: "Gold Rewards Card" names one product where its three words alone name
 // three.
+//
+// The document arm scores whole the versions of the chunks the other two arms kept: a
+// term's frequency is summed over the version's pooled chunks (every chunk with a
+// selective term is pooled, so a selective term is counted in full; reading every chunk
+// of every version would cost more than both other arms), the title counted once; the
+// length is the whole version's (each chunk of a version is eligible when one is), against
+// the mean of the agent's versions. Its inverse document frequency is the chunk-level one
+// of the store's statistics. Each version it ranks brings its best pooled chunk (by the
+// chunk score) into the result, so a document the chunk arms placed low still has a chunk
+// to cite.
 //
 // %[1]s is the FROM and WHERE of the chunks the account may be shown (c aliases chunks),
 // %[2]s and %[3]s the parameters of the query's words and phrases, %[4]d how many chunks
@@ -115,14 +131,43 @@ lexical_arm AS (
   SELECT id, score, row_number() OVER (ORDER BY score DESC, id COLLATE "C") AS rank
   FROM scored WHERE score > 0
   ORDER BY score DESC, id COLLATE "C"
+  LIMIT %[4]d),
+pooled AS MATERIALIZED (
+  SELECT DISTINCT ON (c.version_id) c.version_id, s.id AS best
+  FROM scored s JOIN chunks c ON c.id = s.id
+  WHERE s.id IN (SELECT id FROM lexical_arm UNION ALL SELECT chunk_id FROM vector_arm)
+  ORDER BY c.version_id, s.score DESC, s.id COLLATE "C"),
+doc_stats AS MATERIALIZED (
+  SELECT (SELECT tokens FROM lexicon)::float8 / greatest((SELECT count(*) FROM versions), 1) AS avg_len),
+doc_terms AS (
+  SELECT d.version_id, u.lexeme,
+         sum(cardinality(u.weights) + ` + "%[11]d" + ` * cardinality(array_positions(u.weights, 'B')) - cardinality(array_positions(u.weights, 'A'))) AS tf,
+         max(cardinality(array_positions(u.weights, 'A'))) AS title_tf
+  FROM scored s JOIN chunks c ON c.id = s.id JOIN pooled d ON d.version_id = c.version_id, unnest(c.lex) u
+  WHERE u.lexeme IN (SELECT lexeme FROM terms)
+  GROUP BY 1, 2),
+doc_len AS (
+  SELECT d.version_id, sum(c.lex_len)::float8 AS len FROM pooled d JOIN chunks c ON c.version_id = d.version_id GROUP BY 1),
+doc_scored AS (
+  SELECT x.version_id, sum(t.idf * f.tf * (` + "%[8]g" + ` + 1) / (f.tf + ` + "%[8]g" + ` * (1 - ` + "%[9]g" + ` + ` + "%[9]g" + ` * n.len / s.avg_len))) AS score
+  FROM doc_terms x JOIN terms t USING (lexeme) JOIN doc_len n USING (version_id) CROSS JOIN doc_stats s
+  CROSS JOIN LATERAL (SELECT (x.tf + (` + "%[10]d" + ` + 1) * x.title_tf)::float8 AS tf) f
+  GROUP BY 1),
+doc_arm AS (
+  SELECT d.version_id, d.score, p.best, row_number() OVER (ORDER BY d.score DESC, d.version_id) AS rank
+  FROM doc_scored d JOIN pooled p USING (version_id)
+  WHERE d.score > 0
+  ORDER BY d.score DESC, d.version_id
   LIMIT %[4]d)
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, c.fixed, c.audience, v.locale, c.heading,
-       -((c.embedding::vector(%[5]d)) <#> $1::vector(%[5]d)), coalesce(a.rank, 0)::int, coalesce(l.score, 0), coalesce(l.rank, 0)::int, 0::float8, 0
-FROM (SELECT chunk_id AS id FROM vector_arm UNION SELECT id FROM lexical_arm) u
+       -((c.embedding::vector(%[5]d)) <#> $1::vector(%[5]d)), coalesce(a.rank, 0)::int, coalesce(l.score, 0), coalesce(l.rank, 0)::int,
+       coalesce(d.score, 0), coalesce(d.rank, 0)::int, 0::float8, 0
+FROM (SELECT chunk_id AS id FROM vector_arm UNION SELECT id FROM lexical_arm UNION SELECT best FROM doc_arm) u
 JOIN chunks c ON c.id = u.id
 JOIN versions v ON v.id = c.version_id
 LEFT JOIN vector_arm a ON a.chunk_id = u.id
-LEFT JOIN lexical_arm l ON l.id = u.id`
+LEFT JOIN lexical_arm l ON l.id = u.id
+LEFT JOIN doc_arm d ON d.version_id = c.version_id`
 
 // lexicalSQL is lexicalArm for a statement whose eligible chunks are `from`, whose query
 // words and phrases are the parameters words and phrases, for q.
@@ -177,8 +222,9 @@ func QueryPhrases(query string) []string {
 	return out
 }
 
-// Fuse orders the hits of both arms of q by reciprocal-rank fusion: the lexical arm's rank
-// r adds 1/(RRFK + r), the vector arm's q.VectorWeight/(RRFK + r), and a chunk in the
+// Fuse orders the hits of the arms of q by reciprocal-rank fusion: the lexical arm's rank
+// r adds 1/(RRFK + r), the vector arm's q.VectorWeight/(RRFK + r), the document arm's rank
+// of the chunk's document DocWeight/(RRFK + r), and a chunk in the
 // account's locale adds LocaleBonus. It keeps k of them, at most MaxPerDoc per document
 // first (Diversify), and numbers their fused ranks. Each hit's evidence score is its
 // similarity (see Hit).
@@ -192,6 +238,9 @@ func Fuse(hits []Hit, q Query, k int) []Hit {
 		}
 		if h.TextRank > 0 {
 			h.Fused += 1.0 / float64(RRFK+h.TextRank)
+		}
+		if h.DocRank > 0 {
+			h.Fused += DocWeight / float64(RRFK+h.DocRank)
 		}
 		if h.Locale == q.Account.Locale {
 			h.Fused += LocaleBonus

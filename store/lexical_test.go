@@ -142,3 +142,44 @@ func TestDiversifyHoldsBackAFourthChunkOfOneDocument(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a#0", "a#1", "a#2", "b#5", "c#6", "a#3"}, got)
 }
+
+// TestDocumentArm: the document arm ranks versions whole, so a document whose sections
+// hold the question's terms between them ranks above one that repeats one term in one
+// section, which the chunk-level lexical arm puts first; every chunk of the ranked
+// document carries its document's rank.
+func TestDocumentArm(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	from := "2025-01-01T00:00:00Z"
+	files := []file{
+		{doc: "gifts/split", version: 1, from: from, title: "Gifts",
+			body: "## Sending\n\nA voucher is sent by email to the person you name.\n\n## Validity\n\nThe expiry date is one year after the purchase.\n"},
+		{doc: "gifts/once", version: 1, from: from, title: "Presents",
+			body: "## Sending\n\nThe voucher, a voucher code and a voucher card.\n"},
+	}
+	for i := range 20 {
+		files = append(files, file{doc: fmt.Sprintf("shipping/s%02d", i), version: 1, from: from, title: "Shipping",
+			body: fmt.Sprintf("## Parcels\n\nA parcel leaves the warehouse within %d days.\n", i+1)})
+	}
+	mustImport(t, s, files...)
+	text := "voucher expiry"
+	vec, err := emb.Embed(ctx, []string{text})
+	require.NoError(t, err)
+	arms, err := s.Arms(ctx, store.Query{At: ts(t, "2026-06-01T00:00:00Z"), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: text, Vector: vec[0], Embedder: emb.Name(), K: 5})
+	require.NoError(t, err)
+	docRank := map[string]int{}
+	for _, h := range arms {
+		if h.TextRank == 1 {
+			assert.Equal(t, "gifts/once", h.DocID, "one section saying voucher three times is the best chunk")
+		}
+		if h.DocID == "gifts/split" {
+			assert.Equal(t, 1, h.DocRank, "%s carries its document's rank", h.ChunkID)
+		}
+		if h.DocRank > 0 {
+			docRank[h.DocID] = h.DocRank
+		}
+	}
+	assert.Equal(t, map[string]int{"gifts/split": 1, "gifts/once": 2}, docRank, "the document with both terms is the better document")
+}
