@@ -12,10 +12,9 @@ import (
 )
 
 // VersionRow is one stored version as `policy list` shows it.
-// VersionRow is one stored version as the version listing shows it. It is not
-// policy.Version: it holds the chunk count rather than the chunks, the status as stored,
-// and whether the version is eligible for the asked instant, plan and region, and its JSON
-// (chunks a number, unset dates null) is the listing's contract.
+// VersionRow is one stored version as `supportdraft policy list` shows it. It is not
+// policy.Version: it holds the chunk count rather than the chunks (and no body), and
+// whether the version is eligible for the asked instant, plan and region.
 type VersionRow struct {
 	DocID         string     `json:"doc_id"`
 	Version       int        `json:"version"`
