@@ -22,6 +22,7 @@ import (
 	"github.com/supportdraft/supportdraft/helpdesk"
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/store"
 )
 
 const secret = "0123456789abcdef0123456789abcdef"
@@ -55,11 +56,18 @@ func (h *helpDesk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(status)
 }
 
+// saveReadyDraft saves a ready draft of one refund sentence, eligible at at, for the
+// hand-off and notification tests.
+func saveReadyDraft(t *testing.T, ctx context.Context, s *store.Store, ticketID string, iteration int, at time.Time) {
+	t.Helper()
+	require.NoError(t, s.SaveIteration(ctx, &drafts.Saved{TicketID: ticketID, Iteration: iteration, Revision: 1, Status: drafts.StatusReady,
+		EligibleAt: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Refunds within 14 days.", ModelReply: "Refunds within 14 days."}, "refunds"))
+}
+
 func TestHandOffPostsTheSignedDraftAndRetriesOnly5xx(t *testing.T) {
 	s, _ := testdb.New(t)
 	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
-	require.NoError(t, s.SaveIteration(context.Background(), &drafts.Saved{TicketID: "T-7", Iteration: 2, Revision: 1, Status: drafts.StatusReady,
-		EligibleAt: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Refunds within 14 days.", ModelReply: "Refunds within 14 days."}, "refunds"))
+	saveReadyDraft(t, context.Background(), s, "T-7", 2, at)
 	desk := &helpDesk{statuses: []int{http.StatusInternalServerError, http.StatusOK, http.StatusUnprocessableEntity}}
 	srv := httptest.NewServer(desk)
 	defer srv.Close()
@@ -123,8 +131,7 @@ func TestHandOffWaitsForTheKillSwitch(t *testing.T) {
 	s, _ := testdb.New(t)
 	ctx := context.Background()
 	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
-	require.NoError(t, s.SaveIteration(ctx, &drafts.Saved{TicketID: "T-H", Iteration: 1, Revision: 1, Status: drafts.StatusReady,
-		EligibleAt: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Refunds within 14 days.", ModelReply: "Refunds within 14 days."}, "refunds"))
+	saveReadyDraft(t, ctx, s, "T-H", 1, at)
 	desk := &helpDesk{}
 	srv := httptest.NewServer(desk)
 	defer srv.Close()
@@ -168,8 +175,7 @@ func TestHandOffGoesToTheAgentsHelpDesk(t *testing.T) {
 	acts := &activities.Activities{Store: s, HelpDesk: helpdesk.New(deploymentSrv.URL, secret)}
 	for _, id := range []string{agent.Default, "payments"} {
 		actx := agent.With(ctx, id)
-		require.NoError(t, s.SaveIteration(actx, &drafts.Saved{TicketID: "T-" + id, Iteration: 1, Revision: 1, Status: drafts.StatusReady,
-			EligibleAt: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Refunds within 14 days.", ModelReply: "Refunds within 14 days."}, "refunds"))
+		saveReadyDraft(t, actx, s, "T-"+id, 1, at)
 		res, err := acts.HandOff(actx, activities.HandOffInput{TicketID: "T-" + id, Iteration: 1, ApprovedBy: "alice", ApprovedAt: at})
 		require.NoError(t, err, id)
 		assert.True(t, res.Delivered, id)

@@ -13,10 +13,8 @@ import (
 
 	"github.com/supportdraft/supportdraft/activities"
 	"github.com/supportdraft/supportdraft/agent"
-	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/internal/testenv"
-	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/slackreview"
 )
 
@@ -45,8 +43,7 @@ func TestNotifyReviewersPostsToTheAgentsChannel(t *testing.T) {
 		actx := agent.With(ctx, id)
 		ticketID := "T-slack-" + id
 		require.NoError(t, s.SaveTicket(actx, testenv.Ticket(ticketID, 1, "pro", "eu", at, "When do refunds arrive?")))
-		require.NoError(t, s.SaveIteration(actx, &drafts.Saved{TicketID: ticketID, Iteration: 1, Revision: 1, Status: drafts.StatusReady,
-			EligibleAt: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Refunds within 14 days.", ModelReply: "Refunds within 14 days."}, "refunds"))
+		saveReadyDraft(t, actx, s, ticketID, 1, at)
 		_, err := acts.NotifyReviewers(actx, activities.NotifyInput{TicketID: ticketID, Iteration: 1})
 		require.NoError(t, err, id)
 	}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,27 +26,9 @@ import (
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
-// syncBuffer is a log sink the server and the test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // rawMailAPI is inboxAPI with billing@company.example as our own address and the server's
 // log kept, to check that no customer text reaches it.
-func rawMailAPI(t *testing.T) (*testAPI, *syncBuffer) {
+func rawMailAPI(t *testing.T) (*testAPI, *testenv.LogBuffer) {
 	t.Helper()
 	s := testenv.Store(t)
 	c := testenv.Temporal(t)
@@ -60,7 +41,7 @@ func rawMailAPI(t *testing.T) (*testAPI, *syncBuffer) {
 		StartDraft: workflows.DraftStarter(c, tq, workflows.DraftInput{IdleTimeout: time.Hour, CheckBudget: 30 * time.Second})})
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
-	logs := &syncBuffer{}
+	logs := &testenv.LogBuffer{}
 	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour, OwnAddresses: support},
 		slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	return serve(t, srv), logs

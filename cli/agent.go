@@ -90,12 +90,7 @@ Slack channel. Keep an agent's settings in a YAML file in git and apply it with 
 		Use:   "list",
 		Short: "List the agents",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, _, err := openStore(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withStore(func(cmd *cobra.Command, _ []string, st *store.Store) error {
 			agents, err := st.ListAgents(cmd.Context())
 			if err != nil {
 				return err
@@ -106,7 +101,7 @@ Slack channel. Keep an agent's settings in a YAML file in git and apply it with 
 				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.ID, a.Name, strings.Join(a.Addresses, ","), a.CreatedAt.UTC().Format("2006-01-02 15:04"))
 			}
 			return w.Flush()
-		},
+		}),
 	}
 	show := &cobra.Command{
 		Use:   "show ID",

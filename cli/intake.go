@@ -17,6 +17,7 @@ import (
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/slackreview"
+	"github.com/supportdraft/supportdraft/store"
 )
 
 // slackPoster posts queued drafts to SUPPORTDRAFT_SLACK_CHANNEL; nil when it is unset.
@@ -188,12 +189,7 @@ current state. The API offers the same at GET|POST /v1/admin/killswitch.`,
   supportdraft killswitch off`,
 		Args:      cobra.MaximumNArgs(1),
 		ValidArgs: []string{"on", "off"},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, _, err := openStore(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: withStore(func(cmd *cobra.Command, args []string, s *store.Store) error {
 			if len(args) == 1 {
 				if args[0] != "on" && args[0] != "off" {
 					return usagef("killswitch %q: use on or off", args[0])
@@ -212,7 +208,7 @@ current state. The API offers the same at GET|POST /v1/admin/killswitch.`,
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), "kill switch", state)
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&by, "by", os.Getenv("USER"), "who changes the switch, for the record")
 	return cmd

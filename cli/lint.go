@@ -94,11 +94,7 @@ func lintVersions(cmd *cobra.Command, args []string) ([]*policy.Version, string,
 		}
 		return versions, args[0], nil
 	}
-	cfg, err := loadConfig()
-	if err != nil {
-		return nil, "", err
-	}
-	s, err := store.Open(cmd.Context(), cfg.DatabaseURL)
+	s, _, err := openStore(cmd.Context())
 	if err != nil {
 		return nil, "", err
 	}
@@ -125,11 +121,7 @@ who gave it. They stay open until one of the documents is fixed.`,
 			if limit < 1 || limit > 10000 {
 				return usagef("--limit %d: use 1 to 10000", limit)
 			}
-			cfg, err := loadConfig()
-			if err != nil {
-				return err
-			}
-			s, err := store.Open(cmd.Context(), cfg.DatabaseURL)
+			s, _, err := openStore(cmd.Context())
 			if err != nil {
 				return err
 			}

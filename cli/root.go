@@ -96,3 +96,16 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
+
+// withStore opens the store for a command that needs nothing before it, and closes it
+// after run.
+func withStore(run func(cmd *cobra.Command, args []string, st *store.Store) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		st, _, err := openStore(cmd.Context())
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return run(cmd, args, st)
+	}
+}

@@ -38,16 +38,7 @@ send-check), and every intake workflow (one per inbound message) with the funnel
 A malformed SUPPORTDRAFT_RULES file is refused here, at start, with its line. Run as many as you like; Temporal spreads the work. Chunks embedded with a
 different embedder than the configured one are re-embedded at start.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig()
-			if err != nil {
-				return err
-			}
-			st, err := openStack(cmd.Context(), cfg, false)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withStack(false, func(cmd *cobra.Command, st *stack.Stack, cfg config.Config) error {
 			if err := reembed(cmd.Context(), st); err != nil {
 				return err
 			}
@@ -59,7 +50,7 @@ different embedder than the configured one are re-embedded at start.`,
 			slog.Info("worker running", "task_queue", workflows.TaskQueue, "temporal", cfg.TemporalAddress)
 			<-cmd.Context().Done()
 			return nil
-		},
+		}),
 	}
 }
 
@@ -88,24 +79,32 @@ func newAPICmd() *cobra.Command {
   GET  /readyz                          Postgres and Temporal answer (503 names which does not)
   GET  /metrics                         Prometheus counters (admin token)`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig()
-			if err != nil {
-				return err
-			}
-			// The API starts drafts and reads the store: it embeds nothing and runs no worker.
-			st, err := openStack(cmd.Context(), cfg, true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		// The API starts drafts and reads the store: it embeds nothing and runs no worker.
+		RunE: withStack(true, func(cmd *cobra.Command, st *stack.Stack, cfg config.Config) error {
 			return serveAPI(cmd.Context(), st, cfg)
-		},
+		}),
 	}
 }
 
 // openStack builds the configured stack. lazyTemporal: connect to Temporal on first use, so
 // the API still answers (send-check: "unchecked") while Temporal is down.
+// withStack loads the configuration and opens the stack for a long-running command, and
+// closes the stack after run; lazyTemporal is openStack's.
+func withStack(lazyTemporal bool, run func(cmd *cobra.Command, st *stack.Stack, cfg config.Config) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		cfg, err := loadConfig()
+		if err != nil {
+			return err
+		}
+		st, err := openStack(cmd.Context(), cfg, lazyTemporal)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return run(cmd, st, cfg)
+	}
+}
+
 func openStack(ctx context.Context, cfg config.Config, lazyTemporal bool) (*stack.Stack, error) {
 	vocab, err := vocabulary(cfg.Vocabulary)
 	if err != nil {

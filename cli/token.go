@@ -70,12 +70,7 @@ made with it sees only their drafts, queues and messages.`,
 		Use:   "list",
 		Short: "List tokens (never the tokens themselves)",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, _, err := openStore(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withStore(func(cmd *cobra.Command, _ []string, st *store.Store) error {
 			ts, err := st.ListTokens(cmd.Context())
 			if err != nil {
 				return err
@@ -87,7 +82,7 @@ made with it sees only their drafts, queues and messages.`,
 					t.CreatedAt.UTC().Format("2006-01-02 15:04"), day(t.LastUsedAt), day(t.RevokedAt))
 			}
 			return w.Flush()
-		},
+		}),
 	}
 	revoke := &cobra.Command{
 		Use:   "revoke ID",

@@ -171,40 +171,39 @@ func env(name, def string) string {
 	return def
 }
 
-func boolEnv(name string, def bool) (bool, error) {
+// parseEnv reads the variable name with parse, keeping def when it is unset; a value parse
+// refuses is an error naming the variable, its value and hint.
+func parseEnv[T any](name string, def T, parse func(string) (T, bool), hint string) (T, error) {
 	v := os.Getenv(name)
 	if v == "" {
 		return def, nil
 	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return def, fmt.Errorf("%s=%q: use true or false", name, v)
+	x, ok := parse(v)
+	if !ok {
+		return def, fmt.Errorf("%s=%q: %s", name, v, hint)
 	}
-	return b, nil
+	return x, nil
+}
+
+func boolEnv(name string, def bool) (bool, error) {
+	return parseEnv(name, def, func(v string) (bool, bool) {
+		b, err := strconv.ParseBool(v)
+		return b, err == nil
+	}, "use true or false")
 }
 
 func intEnv(name string, def int) (int, error) {
-	v := os.Getenv(name)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return def, fmt.Errorf("%s=%q: use a whole number", name, v)
-	}
-	return n, nil
+	return parseEnv(name, def, func(v string) (int, bool) {
+		n, err := strconv.Atoi(v)
+		return n, err == nil
+	}, "use a whole number")
 }
 
 func durationEnv(name string, def time.Duration) (time.Duration, error) {
-	v := os.Getenv(name)
-	if v == "" {
-		return def, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return def, fmt.Errorf("%s=%q: use a positive Go duration such as 72h or 1500ms", name, v)
-	}
-	return d, nil
+	return parseEnv(name, def, func(v string) (time.Duration, bool) {
+		d, err := time.ParseDuration(v)
+		return d, err == nil && d > 0
+	}, "use a positive Go duration such as 72h or 1500ms")
 }
 
 // checkHelpDesk refuses a help-desk URL that is not http(s), or one with no secret to sign

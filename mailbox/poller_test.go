@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
@@ -163,24 +162,6 @@ func countDelivered(t *testing.T, s *store.Store, user string) int {
 	return n
 }
 
-// logSink collects a poller's log lines.
-type logSink struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logSink) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logSink) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestPollerTakesEachMessageOnceAcrossACrash appends 20 messages over IMAP — plain,
 // multipart with quoted-printable, HTML-only, ISO-8859-1, Shift_JIS, one with an
 // attachment, a reply, an auto-reply — to a real Dovecot mailbox. A poller in a child
@@ -207,7 +188,7 @@ func TestPollerTakesEachMessageOnceAcrossACrash(t *testing.T) {
 	require.Len(t, batch, 20)
 	appendMail(t, user, batch...)
 
-	childLog := &logSink{}
+	childLog := &testenv.LogBuffer{}
 	child := exec.Command(os.Args[0], "-test.run=^$")
 	child.Env = append(os.Environ(), envChildURL+"="+url, envChildUser+"="+user, envChildQueue+"="+tq)
 	child.Stderr = childLog
@@ -223,7 +204,7 @@ func TestPollerTakesEachMessageOnceAcrossACrash(t *testing.T) {
 	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM imap_messages WHERE mailbox LIKE $1 AND delivered_at IS NULL`, user+"@%").Scan(&inFlight))
 	t.Logf("poller killed after %d of 20 messages delivered, %d claimed and in flight", killedAt, inFlight)
 
-	log := &logSink{}
+	log := &testenv.LogBuffer{}
 	p := poller(s, c, imapAddr(), user, tq, slog.New(slog.NewTextHandler(log, nil)))
 	pctx, stop := context.WithCancel(ctx)
 	var runErr error

@@ -74,7 +74,9 @@ func ChunkID(docID string, version int, anchor string) string {
 }
 
 // Account is what eligibility needs to know about the customer: nothing more is ever sent
-// to a model.
+// to a model. It is a type apart from ticket.Account (which adds the ID and the person's
+// name) so that a saved draft and every model prompt cannot carry either; ticket.Account's
+// Eligibility method is the one way across.
 type Account struct {
 	Plan   string `json:"plan"`
 	Region string `json:"region"`

@@ -10,7 +10,9 @@ import (
 )
 
 // Account is who and when eligibility is judged for. An empty Plan, Region or Locale
-// means "any": trace then judges only what it was told, and says so.
+// means "any": trace then judges only what it was told, and says so. It is not
+// policy.Account because trace is asked about partial accounts at an instant: At is part
+// of the question, and its empty fields are left off the wire.
 type Account struct {
 	Plan   string    `json:"plan,omitempty"`
 	Region string    `json:"region,omitempty"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -75,4 +76,111 @@ func TestOverridesAndKillSwitchState(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, k.Halted)
 	assert.Equal(t, "Ana", k.ChangedBy)
+}
+
+// The review dashboard's queue filters by bucket, by the draft's area and by who the
+// review is assigned to (a reviewer, or nobody); an assignment is shown on the row, noted
+// with who made it, moves or is taken off, is refused for a ticket not waiting, and never
+// becomes the reason shown for a decision.
+func TestReviewQueueFiltersAndAssignments(t *testing.T) {
+	s := testdb.Tx(t)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	for i, q := range []struct{ id, bucket, area, state string }{
+		{"F-REFUND", "refunds", "refunds", review.Waiting},
+		{"F-INVOICE", "invoices", "invoicing", review.Waiting},
+		{"F-REFUND2", "refunds", "invoicing", review.Waiting},
+		{"F-KILLED", "refunds", "refunds", review.Killed},
+	} {
+		r := drafts.Saved{TicketID: q.id, Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: now,
+			Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: now}
+		require.NoError(t, s.SaveIteration(ctx, &r, q.area))
+		at := now.Add(time.Duration(i) * time.Minute)
+		require.NoError(t, s.SaveReview(ctx, &review.Entry{TicketID: q.id, Iteration: 1, State: q.state, Bucket: q.bucket,
+			QueuedAt: at, ReviewUntil: at.Add(time.Hour)}))
+	}
+	page := func(f store.ReviewFilter) []string {
+		t.Helper()
+		rows, total, err := s.ReviewPage(ctx, 10, "", f)
+		require.NoError(t, err)
+		ids := []string{}
+		for _, r := range rows {
+			ids = append(ids, r.TicketID)
+		}
+		assert.Equal(t, len(ids), total)
+		return ids
+	}
+	assert.Equal(t, []string{"F-REFUND", "F-INVOICE", "F-REFUND2"}, page(store.ReviewFilter{}), "waiting ones, oldest first")
+	assert.Equal(t, []string{"F-REFUND", "F-REFUND2"}, page(store.ReviewFilter{Bucket: "refunds"}))
+	assert.Equal(t, []string{"F-INVOICE", "F-REFUND2"}, page(store.ReviewFilter{Area: "invoicing"}))
+	assert.Equal(t, []string{"F-REFUND2"}, page(store.ReviewFilter{Bucket: "refunds", Area: "invoicing"}))
+
+	require.NoError(t, s.AssignReview(ctx, "F-REFUND2", "Ana", "Ben"))
+	require.NoError(t, s.AssignReview(ctx, "F-INVOICE", "Ben", "Ben"))
+	assert.Equal(t, []string{"F-REFUND2"}, page(store.ReviewFilter{Assignee: "Ana"}))
+	assert.Equal(t, []string{"F-REFUND"}, page(store.ReviewFilter{Unassigned: true}))
+	rows, _, err := s.ReviewPage(ctx, 10, "F-REFUND2", store.ReviewFilter{})
+	require.NoError(t, err)
+	assert.Equal(t, "F-REFUND2", rows[0].TicketID, "the opened ticket first")
+	assert.Equal(t, "Ana", rows[0].Assignee, "who has it, on the row")
+	assert.Equal(t, "invoicing", rows[0].Area)
+
+	require.NoError(t, s.AssignReview(ctx, "F-REFUND2", "Ben", "Ana"))
+	require.NoError(t, s.AssignReview(ctx, "F-INVOICE", "", "Ben"))
+	assert.Empty(t, page(store.ReviewFilter{Assignee: "Ana"}), "moved to Ben")
+	assert.Equal(t, []string{"F-REFUND2"}, page(store.ReviewFilter{Assignee: "Ben"}))
+	assert.Equal(t, []string{"F-REFUND", "F-INVOICE"}, page(store.ReviewFilter{Unassigned: true}), "taken off everyone")
+	assert.ErrorIs(t, s.AssignReview(ctx, "F-KILLED", "Ana", "Ben"), store.ErrNotFound, "a decided review is not assigned")
+	assert.ErrorIs(t, s.AssignReview(ctx, "F-NONE", "Ana", "Ben"), store.ErrNotFound)
+
+	facets, err := s.ReviewFacets(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, store.QueueFacets{Buckets: []string{"invoices", "refunds"}, Areas: []string{"invoicing", "refunds"}, Assignees: []string{"Ben"}}, facets)
+
+	notes, err := s.ReviewNotes(ctx, "F-REFUND2")
+	require.NoError(t, err)
+	require.Len(t, notes, 2)
+	assert.Equal(t, []string{"assign Ben→Ana", "assign Ana→Ben"}, []string{
+		notes[0].Action + " " + notes[0].By + "→" + notes[0].Assignee, notes[1].Action + " " + notes[1].By + "→" + notes[1].Assignee})
+	require.NoError(t, s.AddReviewNote(ctx, "F-INVOICE", 1, store.ReviewNote{Action: "pull", By: "Ben", Reason: "say when the refund arrives"}))
+	require.NoError(t, s.AssignReview(ctx, "F-INVOICE", "Ana", "Ben"))
+	rv, err := s.ReviewOf(ctx, "F-INVOICE")
+	require.NoError(t, err)
+	assert.Equal(t, "say when the refund arrives", rv.Reason, "an assignment is no decision's reason")
+}
+
+// The admin page's citations count a version's citing drafts by their latest state and
+// list only the open ones (ready or out of date), newest first: a killed or sent draft is
+// counted, never offered as one to act on.
+func TestCitationsByState(t *testing.T) {
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	mustImport(t, s, file{doc: "cite/doc", version: 1, from: "2026-01-01T00:00:00Z", approved: "2026-01-01T00:00:00Z"})
+	now := time.Now().UTC()
+	for i, d := range []struct{ id, status string }{
+		{"C-READY", drafts.StatusReady}, {"C-KILLED", drafts.StatusKilled}, {"C-SENT", drafts.StatusSent},
+		{"C-SENT2", drafts.StatusSent}, {"C-STALE", drafts.StatusStale},
+	} {
+		r := drafts.Saved{TicketID: d.id, Iteration: 1, Revision: 1, Status: d.status, EligibleAt: now,
+			Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: now.Add(time.Duration(i) * time.Second),
+			Bound: []drafts.BoundVersion{{DocID: "cite/doc", Version: 1}}}
+		require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
+	}
+	all, err := s.Citations(ctx)
+	require.NoError(t, err)
+	var got *store.VersionCitations
+	for i := range all {
+		if all[i].DocID == "cite/doc" {
+			got = &all[i]
+		}
+	}
+	require.NotNil(t, got)
+	assert.Equal(t, 5, got.Drafts)
+	assert.Equal(t, 2, got.Open)
+	assert.Equal(t, []store.LabelCount{{Label: "sent", Count: 2}, {Label: "killed", Count: 1}, {Label: "ready", Count: 1}, {Label: "stale", Count: 1}}, got.ByState)
+	var open []string
+	for _, e := range got.Examples {
+		open = append(open, e.TicketID)
+	}
+	assert.ElementsMatch(t, []string{"C-READY", "C-STALE"}, open, "only the open ones are listed")
 }
