@@ -13,18 +13,9 @@ import (
 // system arm's drafts as calibration samples (raw confidence, grounded or not) and the
 // ticket set the report replayed. Failed drafts have no confidence and are left out.
 func CalibrationSamples(path string) ([]calibration.Sample, string, error) {
-	data, err := os.ReadFile(path)
+	rep, err := readCases(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("eval report %s: %w", path, err)
-	}
-	var rep struct {
-		Cases []Case `json:"cases"`
-		Run   struct {
-			Tickets string `json:"tickets"`
-		} `json:"run"`
-	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		return nil, "", fmt.Errorf("eval report %s: %w", path, err)
+		return nil, "", err
 	}
 	var out []calibration.Sample
 	for _, c := range rep.Cases {
@@ -45,18 +36,9 @@ func CalibrationSamples(path string) ([]calibration.Sample, string, error) {
 // with the ticket set the report replayed: what `supportdraft calibrate --answerability`
 // fits the answerability model on.
 func AnswerabilitySamples(path string) ([]local.AnswerabilitySample, string, error) {
-	data, err := os.ReadFile(path)
+	rep, err := readCases(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("eval report %s: %w", path, err)
-	}
-	var rep struct {
-		Cases []Case `json:"cases"`
-		Run   struct {
-			Tickets string `json:"tickets"`
-		} `json:"run"`
-	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		return nil, "", fmt.Errorf("eval report %s: %w", path, err)
+		return nil, "", err
 	}
 	var out []local.AnswerabilitySample
 	for _, c := range rep.Cases {
@@ -69,4 +51,24 @@ func AnswerabilitySamples(path string) ([]local.AnswerabilitySample, string, err
 		return nil, "", fmt.Errorf("eval report %s: no labelled drafts with signals under cases", path)
 	}
 	return out, rep.Run.Tickets, nil
+}
+
+// casesReport is the part of an eval JSON report the fits read.
+type casesReport struct {
+	Cases []Case `json:"cases"`
+	Run   struct {
+		Tickets string `json:"tickets"`
+	} `json:"run"`
+}
+
+func readCases(path string) (*casesReport, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("eval report %s: %w", path, err)
+	}
+	var rep casesReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, fmt.Errorf("eval report %s: %w", path, err)
+	}
+	return &rep, nil
 }
