@@ -138,7 +138,7 @@ pooled AS MATERIALIZED (
   WHERE s.id IN (SELECT id FROM lexical_arm UNION ALL SELECT chunk_id FROM vector_arm)
   ORDER BY c.version_id, s.score DESC, s.id COLLATE "C"),
 doc_stats AS MATERIALIZED (
-  SELECT (SELECT tokens FROM lexicon)::float8 / greatest((SELECT count(*) FROM versions), 1) AS avg_len),
+  SELECT tokens::float8 / greatest(versions, 1) AS avg_len FROM lexicon),
 doc_terms AS (
   SELECT d.version_id, u.lexeme,
          sum(cardinality(u.weights) + ` + "%[11]d" + ` * cardinality(array_positions(u.weights, 'B')) - cardinality(array_positions(u.weights, 'A'))) AS tf,
@@ -283,7 +283,7 @@ func countTerms(ctx context.Context, tx pgx.Tx, refs []string) error {
 	if len(refs) == 0 {
 		return nil
 	}
-	const added = `SELECT c.agent_id, c.lex, c.lex_len FROM chunks c JOIN versions v ON v.id = c.version_id WHERE v.doc_id || '@' || v.version = ANY ($1)`
+	const added = `SELECT c.agent_id, c.version_id, c.lex, c.lex_len FROM chunks c JOIN versions v ON v.id = c.version_id WHERE v.doc_id || '@' || v.version = ANY ($1)`
 	if _, err := tx.Exec(ctx, `
 		INSERT INTO lexemes (agent_id, lexeme, chunks)
 		SELECT a.agent_id, u.lexeme, count(*) FROM (`+added+`) a, unnest(a.lex) u GROUP BY 1, 2 ORDER BY 1, 2
@@ -291,9 +291,10 @@ func countTerms(ctx context.Context, tx pgx.Tx, refs []string) error {
 		return fmt.Errorf("count the lexemes of the new chunks: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `
-		INSERT INTO lexicon (agent_id, chunks, tokens)
-		SELECT a.agent_id, count(*), coalesce(sum(a.lex_len), 0) FROM (`+added+`) a GROUP BY 1 ORDER BY 1
-		ON CONFLICT (agent_id) DO UPDATE SET chunks = lexicon.chunks + excluded.chunks, tokens = lexicon.tokens + excluded.tokens`, refs); err != nil {
+		INSERT INTO lexicon (agent_id, chunks, tokens, versions)
+		SELECT a.agent_id, count(*), coalesce(sum(a.lex_len), 0), count(DISTINCT a.version_id) FROM (`+added+`) a GROUP BY 1 ORDER BY 1
+		ON CONFLICT (agent_id) DO UPDATE SET chunks = lexicon.chunks + excluded.chunks, tokens = lexicon.tokens + excluded.tokens,
+			versions = lexicon.versions + excluded.versions`, refs); err != nil {
 		return fmt.Errorf("count the new chunks: %w", err)
 	}
 	return nil
@@ -317,8 +318,8 @@ func (s *Store) RecountTerms(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM lexicon`); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO lexicon (agent_id, chunks, tokens)
-			SELECT agent_id, count(*), coalesce(sum(lex_len), 0) FROM chunks GROUP BY 1`)
+		_, err := tx.Exec(ctx, `INSERT INTO lexicon (agent_id, chunks, tokens, versions)
+			SELECT agent_id, count(*), coalesce(sum(lex_len), 0), count(DISTINCT version_id) FROM chunks GROUP BY 1`)
 		return err
 	})
 }

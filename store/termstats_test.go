@@ -31,3 +31,23 @@ func TestTermsCountsTheWholeKnowledgeBase(t *testing.T) {
 	_, ok = terms.Known("the")
 	assert.False(t, ok, "a stopword has no lexeme to count")
 }
+
+// TestTermTotalsMatchARecount: the totals Import keeps as it goes (chunks, tokens, and the
+// versions the document arm's mean length divides by) are what a recount of every stored
+// chunk finds, so bulk loaders (RecountTerms) and imports rank alike.
+func TestTermTotalsMatchARecount(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	mustImport(t, s, file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z"}, file{doc: "b", version: 1, from: "2025-01-01T00:00:00Z"})
+	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"})
+	totals := func() [3]int64 {
+		var out [3]int64
+		require.NoError(t, s.DB().QueryRow(ctx, `SELECT chunks, tokens, versions FROM lexicon`).Scan(&out[0], &out[1], &out[2]))
+		return out
+	}
+	kept := totals()
+	assert.Equal(t, int64(3), kept[2], "three versions imported")
+	require.NoError(t, s.RecountTerms(ctx))
+	assert.Equal(t, kept, totals())
+}
