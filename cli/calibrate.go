@@ -54,12 +54,8 @@ it) and the reliability table. The file names the sets it was fitted on.`,
 				samples, sets = append(samples, s...), append(sets, set)
 			}
 			m := calibration.Fit(samples, sets, version)
-			data, err := json.MarshalIndent(m, "", "  ")
-			if err != nil {
+			if err := writeFitted(out, m); err != nil {
 				return err
-			}
-			if err := os.WriteFile(out, append(data, '\n'), 0o644); err != nil {
-				return fmt.Errorf("write %s: %w", out, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "fitted %s v%d on %d drafts (%d points) -> %s\n", m.Method, m.Version, m.Drafts, len(m.Points), out)
 			return nil
@@ -92,13 +88,22 @@ func fitAnswerability(cmd *cobra.Command, reports []string, out string, version 
 		return err
 	}
 	m.Version, m.FittedOn = version, sets
-	data, err := json.MarshalIndent(m, "", "  ")
+	if err := writeFitted(out, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "fitted answerability v%d on %d tickets (threshold %.3f) -> %s\n", m.Version, m.Samples, m.Threshold, out)
+	return nil
+}
+
+// writeFitted writes a fitted file (a calibration map, an answerability model) as the
+// indented JSON the binary embeds.
+func writeFitted(out string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
 	if err := os.WriteFile(out, append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "fitted answerability v%d on %d tickets (threshold %.3f) -> %s\n", m.Version, m.Samples, m.Threshold, out)
 	return nil
 }
