@@ -29,6 +29,8 @@ import (
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/temporalclient"
 	"github.com/supportdraft/supportdraft/ticket"
+	"github.com/supportdraft/supportdraft/worker"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 // Embedder is the embedder every test store uses.
@@ -52,6 +54,13 @@ func Store(t testing.TB) *store.Store {
 func StoreURL(t testing.TB) (*store.Store, string) {
 	t.Helper()
 	s, url := testdb.New(t)
+	ImportSample(t, s)
+	return s, url
+}
+
+// ImportSample imports the sample corpus into s, for a store a test opens itself.
+func ImportSample(t testing.TB, s *store.Store) {
+	t.Helper()
 	versions, err := policy.ParseDir(SampleCorpus())
 	if err != nil {
 		t.Fatalf("parse sample corpus: %v", err)
@@ -59,7 +68,6 @@ func StoreURL(t testing.TB) (*store.Store, string) {
 	if _, err := s.Import(context.Background(), versions, Embedder); err != nil {
 		t.Fatalf("import sample corpus: %v", err)
 	}
-	return s, url
 }
 
 // Stack wires the real stack over s, as every process does (package stack): the local
@@ -102,6 +110,41 @@ func ChildStack(ctx context.Context, databaseURL string) (s *stack.Stack, done f
 	p := providers.Local(256)
 	p.Embedder = Embedder
 	return stack.New(st, c, p, vocab), func() { c.Close(); st.Close() }, nil
+}
+
+// StartWorker runs st's worker with acts (nil: st's own activities) on a task queue of its
+// own, named from prefix, until the test ends, and returns the queue.
+func StartWorker(t testing.TB, st *stack.Stack, prefix string, acts *activities.Activities) string {
+	t.Helper()
+	tq := Unique(prefix)
+	if acts == nil {
+		acts = st.Activities()
+	}
+	startWorker(t, st, tq, acts, nil)
+	return tq
+}
+
+// StartFunnelWorker is StartWorker running the intake workflow beside the drafts, with
+// st's activities: the funnel's activities are intake, whose drafts start on the same
+// queue with an hour's idle timeout.
+func StartFunnelWorker(t testing.TB, st *stack.Stack, prefix string, intake *activities.Intake) string {
+	t.Helper()
+	tq := Unique(prefix)
+	intake.StartDraft = workflows.DraftStarter(st.Temporal, tq, workflows.DraftInput{IdleTimeout: time.Hour, CheckBudget: 30 * time.Second})
+	startWorker(t, st, tq, st.Activities(), intake)
+	return tq
+}
+
+func startWorker(t testing.TB, st *stack.Stack, tq string, acts *activities.Activities, intake *activities.Intake) {
+	t.Helper()
+	w := st.Worker(tq, acts)
+	if intake != nil {
+		worker.RegisterIntake(w, intake)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatalf("start worker on %s: %v", tq, err)
+	}
+	t.Cleanup(w.Stop)
 }
 
 // Activities wires the real activities over s with the local judge and the given writer
