@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/agent"
-	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/internal/testenv"
@@ -46,8 +45,7 @@ func twoAgents(t *testing.T) (s *store.Store, billing, payments context.Context)
 		ticket string
 	}{{billing, "T-BILLING"}, {payments, "T-PAYMENTS"}} {
 		require.NoError(t, s.SaveTicket(a.ctx, testenv.Ticket(a.ticket, 1, "pro", "eu", at, "Where is my money?")))
-		require.NoError(t, s.SaveIteration(a.ctx, &drafts.Saved{TicketID: a.ticket, Iteration: 1, Revision: 1, Status: drafts.StatusReady,
-			EligibleAt: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Soon.", CreatedAt: at}, "payouts"))
+		require.NoError(t, s.SaveIteration(a.ctx, readyDraft(a.ticket, "Soon.", at), "payouts"))
 	}
 	return s, billing, payments
 }

@@ -11,10 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/testdb"
-	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/rubric"
 )
 
 // Saving an iteration again (an activity retry, or a build replayed after its worker died
@@ -23,13 +22,11 @@ import (
 func TestSaveIterationIsIdempotent(t *testing.T) {
 	s := testdb.Tx(t)
 	ctx := context.Background()
-	r := drafts.Saved{TicketID: "T-SAVE", Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: time.Now().UTC(),
-		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "first",
-		Sentences: []guard.SentenceResult{{Text: "We refund within 60 days.", Reason: "no eligible source states 60 days"}},
-		CreatedAt: time.Now().UTC()}
-	require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
+	r := readyDraft("T-SAVE", "first", time.Now().UTC())
+	r.Sentences = []guard.SentenceResult{{Text: "We refund within 60 days.", Reason: "no eligible source states 60 days"}}
+	require.NoError(t, s.SaveIteration(ctx, r, "refunds"))
 	r.Reply = "second"
-	require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
+	require.NoError(t, s.SaveIteration(ctx, r, "refunds"))
 
 	var rows, rejections int
 	require.NoError(t, s.DB().QueryRow(ctx, `SELECT (SELECT count(*) FROM drafts WHERE ticket_id = 'T-SAVE'),
@@ -48,13 +45,11 @@ func TestSaveIterationIsIdempotent(t *testing.T) {
 func TestSaveBuildNumbersEachBuildOnce(t *testing.T) {
 	s := testdb.Tx(t)
 	ctx := context.Background()
-	r := drafts.Saved{TicketID: "T-BUILD", Revision: 1, Status: drafts.StatusReady, EligibleAt: time.Now().UTC(),
-		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "first",
-		Sentences: []guard.SentenceResult{{Text: "We refund within 60 days.", Reason: "no eligible source states 60 days"}},
-		CreatedAt: time.Now().UTC()}
+	r := readyDraft("T-BUILD", "first", time.Now().UTC())
+	r.Sentences = []guard.SentenceResult{{Text: "We refund within 60 days.", Reason: "no eligible source states 60 days"}}
 	save := func(key string) int {
 		t.Helper()
-		n, err := s.SaveBuild(ctx, &r, "refunds", key)
+		n, err := s.SaveBuild(ctx, r, "refunds", key)
 		require.NoError(t, err)
 		return n
 	}
@@ -62,7 +57,7 @@ func TestSaveBuildNumbersEachBuildOnce(t *testing.T) {
 	r.Reply = "first, replayed"
 	assert.Equal(t, 1, save("run-a/1"), "the replayed build keeps its number")
 	assert.Equal(t, 2, save("run-a/2"))
-	old := r
+	old := *r
 	old.Iteration = 3 // a run from before build keys numbered its own
 	require.NoError(t, s.SaveIteration(ctx, &old, "refunds"))
 	assert.Equal(t, 4, save("run-b/1"), "a new run numbers after the old run's iterations")
@@ -101,9 +96,7 @@ func TestSaveBuildNumbersConcurrentBuildsApart(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := drafts.Saved{TicketID: "T-RACE", Revision: 1, Status: drafts.StatusReady, EligibleAt: time.Now().UTC(),
-				Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: fmt.Sprint("build ", i), CreatedAt: time.Now().UTC()}
-			got[i], errs[i] = s.SaveBuild(ctx, &r, "refunds", fmt.Sprintf("run/%d", i))
+			got[i], errs[i] = s.SaveBuild(ctx, readyDraft("T-RACE", fmt.Sprint("build ", i), time.Now().UTC()), "refunds", fmt.Sprintf("run/%d", i))
 		}()
 	}
 	wg.Wait()
@@ -123,18 +116,49 @@ func TestSaveBuildNumbersConcurrentBuildsApart(t *testing.T) {
 func TestSendCheckSummaryCountsStruckSentences(t *testing.T) {
 	s := testdb.Tx(t)
 	ctx := context.Background()
-	r := drafts.Saved{TicketID: "T-SUM", Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: time.Now().UTC(),
-		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: time.Now().UTC()}
-	require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
+	r := readyDraft("T-SUM", "Hello.", time.Now().UTC())
+	require.NoError(t, s.SaveIteration(ctx, r, "refunds"))
 	st := s.StartSendCheck(ctx, "T-SUM", "Hi.", time.Now())
 	require.NoError(t, st.DraftErr)
 	assert.Equal(t, 0, st.Draft.Struck)
 
 	r.Iteration = 2
 	r.Sentences = []guard.SentenceResult{{Text: "Hello.", Kept: true}, {Text: "We refund within 60 days.", Reason: "no eligible source states 60 days"}}
-	require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
+	require.NoError(t, s.SaveIteration(ctx, r, "refunds"))
 	st = s.StartSendCheck(ctx, "T-SUM", "Hi.", time.Now())
 	require.NoError(t, st.DraftErr)
 	assert.Equal(t, 2, st.Draft.Iteration)
 	assert.Equal(t, 1, st.Draft.Struck)
+}
+
+// A draft keeps its rubric scores, category and reasoning; one saved without a rubric
+// (before it existed) reads back with none rather than with zero scores.
+func TestDraftKeepsRubricCategoryAndReasoning(t *testing.T) {
+	s := testdb.Tx(t)
+	ctx := context.Background()
+	reply := "Hi,\n\nUnfortunately the e-mail went out late.\n\nBest regards."
+	scores := rubric.Default().Score(reply)
+	r := readyDraft("T-RUBRIC", reply, time.Now().UTC())
+	r.Rubric, r.Category, r.Reasoning = &scores, "refunds", "Quoted the annual refund window."
+	_, err := s.SaveBuild(ctx, r, "refunds", "run/1")
+	require.NoError(t, err)
+
+	got, err := s.LatestIteration(ctx, "T-RUBRIC")
+	require.NoError(t, err)
+	assert.Equal(t, "refunds", got.Category)
+	assert.Equal(t, "Quoted the annual refund window.", got.Reasoning)
+	require.NotNil(t, got.Rubric)
+	assert.Equal(t, scores, *got.Rubric)
+	vocab := got.Rubric.Get(rubric.BrandVocabulary)
+	require.Len(t, vocab.Findings, 1)
+	assert.Equal(t, "e-mail", vocab.Findings[0].Span)
+	assert.False(t, got.Rubric.Get(rubric.HumanSounding).Scored())
+
+	old := *r
+	old.TicketID, old.Rubric, old.Category, old.Reasoning = "T-RUBRIC-OLD", nil, "", ""
+	_, err = s.SaveBuild(ctx, &old, "refunds", "run/1")
+	require.NoError(t, err)
+	got, err = s.LatestIteration(ctx, "T-RUBRIC-OLD")
+	require.NoError(t, err)
+	assert.Nil(t, got.Rubric)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
@@ -91,6 +92,13 @@ func mustImport(t testing.TB, s *store.Store, files ...file) *store.ImportResult
 	res, err := s.Import(context.Background(), parseAll(t, files...), emb)
 	require.NoError(t, err)
 	return res
+}
+
+// readyDraft is the first iteration of a ready draft for revision 1 of ticketID, for a pro
+// account in the EU, made at `at`: the draft row most store tests start from.
+func readyDraft(ticketID, reply string, at time.Time) *drafts.Saved {
+	return &drafts.Saved{TicketID: ticketID, Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
+		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: reply, CreatedAt: at}
 }
 
 // ts parses an RFC 3339 instant for test tables.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testdb"
-	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/review"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -92,9 +91,7 @@ func TestReviewQueueFiltersAndAssignments(t *testing.T) {
 		{"F-REFUND2", "refunds", "invoicing", review.Waiting},
 		{"F-KILLED", "refunds", "refunds", review.Killed},
 	} {
-		r := drafts.Saved{TicketID: q.id, Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: now,
-			Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: now}
-		require.NoError(t, s.SaveIteration(ctx, &r, q.area))
+		require.NoError(t, s.SaveIteration(ctx, readyDraft(q.id, "Hello.", now), q.area))
 		at := now.Add(time.Duration(i) * time.Minute)
 		require.NoError(t, s.SaveReview(ctx, &review.Entry{TicketID: q.id, Iteration: 1, State: q.state, Bucket: q.bucket,
 			QueuedAt: at, ReviewUntil: at.Add(time.Hour)}))
@@ -161,10 +158,9 @@ func TestCitationsByState(t *testing.T) {
 		{"C-READY", drafts.StatusReady}, {"C-KILLED", drafts.StatusKilled}, {"C-SENT", drafts.StatusSent},
 		{"C-SENT2", drafts.StatusSent}, {"C-STALE", drafts.StatusStale},
 	} {
-		r := drafts.Saved{TicketID: d.id, Iteration: 1, Revision: 1, Status: d.status, EligibleAt: now,
-			Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: now.Add(time.Duration(i) * time.Second),
-			Bound: []drafts.BoundVersion{{DocID: "cite/doc", Version: 1}}}
-		require.NoError(t, s.SaveIteration(ctx, &r, "refunds"))
+		r := readyDraft(d.id, "Hello.", now)
+		r.Status, r.CreatedAt, r.Bound = d.status, now.Add(time.Duration(i)*time.Second), []drafts.BoundVersion{{DocID: "cite/doc", Version: 1}}
+		require.NoError(t, s.SaveIteration(ctx, r, "refunds"))
 	}
 	all, err := s.Citations(ctx)
 	require.NoError(t, err)

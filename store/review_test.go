@@ -8,9 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testdb"
-	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/review"
 )
 
@@ -26,8 +24,7 @@ func TestReviewQueueKeepsFailedHandOffsWithTheirReason(t *testing.T) {
 		{"T-DONE", review.HandedOff, ""},
 		{"T-REC", review.Recorded, ""},
 	} {
-		require.NoError(t, s.SaveIteration(ctx, &drafts.Saved{TicketID: tc.ticket, Iteration: 1, Revision: 1, Status: drafts.StatusReady,
-			EligibleAt: now, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Refunds within 14 days.", CreatedAt: now}, "refunds"))
+		require.NoError(t, s.SaveIteration(ctx, readyDraft(tc.ticket, "Refunds within 14 days.", now), "refunds"))
 		require.NoError(t, s.SaveReview(ctx, &review.Entry{TicketID: tc.ticket, Iteration: 1, State: tc.state, Confidence: 0.9,
 			QueuedAt: now, ReviewUntil: now.Add(-time.Minute), HandOffError: tc.handOffError}))
 	}

@@ -9,9 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testdb"
-	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 )
@@ -29,8 +27,9 @@ func TestStartSendCheckReadsDraftAndTicketAndKeepsTheText(t *testing.T) {
 			Messages: []ticket.Message{{Author: "customer", At: now, Body: "Can I get a refund?"}}}))
 	}
 	for it := 1; it <= 2; it++ {
-		require.NoError(t, s.SaveIteration(ctx, &drafts.Saved{TicketID: "T-START", Iteration: it, Revision: 1, Status: drafts.StatusReady,
-			EligibleAt: now, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", CreatedAt: now}, "refunds"))
+		d := readyDraft("T-START", "Hello.", now)
+		d.Iteration = it
+		require.NoError(t, s.SaveIteration(ctx, d, "refunds"))
 	}
 
 	st := s.StartSendCheck(ctx, "T-START", "Hi, your refund is on its way.", time.Now())
