@@ -40,15 +40,12 @@ func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	require.NoError(t, temporalclient.Settings{Keys: keys}.Apply(&opts))
 	c, err := client.Dial(opts)
 	require.NoError(t, err)
-	defer c.Close()
+	t.Cleanup(c.Close) // closed after the worker stops
 	plain := testenv.Temporal(t) // no codec: what the server, and anyone reading it, holds
 
 	s := testenv.Store(t)
 	st := testenv.Stack(t, s, c, nil)
-	tq := testenv.Unique("test-codec-")
-	w := st.Worker(tq, st.Activities())
-	require.NoError(t, w.Start())
-	defer w.Stop()
+	tq := testenv.StartWorker(t, st, "test-codec-", nil)
 	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil)
 	creds := testenv.Auth(t, s)
 	srv.Auth = creds.Authorizer
