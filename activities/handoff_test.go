@@ -21,7 +21,9 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/helpdesk"
 	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/slackreview"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -56,6 +58,22 @@ func (h *helpDesk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(status)
 }
 
+// serve runs h as a local help desk until the test ends and returns its URL.
+func (h *helpDesk) serve(t *testing.T) string {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// activityEnv registers acts in Temporal's test activity environment, which runs an
+// activity with the context a worker gives it.
+func activityEnv(acts *activities.Activities) *testsuite.TestActivityEnvironment {
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestActivityEnvironment()
+	env.RegisterActivity(acts)
+	return env
+}
+
 // saveReadyDraft saves a ready draft of one refund sentence, eligible at at, for the
 // hand-off and notification tests.
 func saveReadyDraft(t *testing.T, ctx context.Context, s *store.Store, ticketID string, iteration int, at time.Time) {
@@ -69,13 +87,8 @@ func TestHandOffPostsTheSignedDraftAndRetriesOnly5xx(t *testing.T) {
 	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	saveReadyDraft(t, context.Background(), s, "T-7", 2, at)
 	desk := &helpDesk{statuses: []int{http.StatusInternalServerError, http.StatusOK, http.StatusUnprocessableEntity}}
-	srv := httptest.NewServer(desk)
-	defer srv.Close()
-
-	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestActivityEnvironment()
-	acts := &activities.Activities{Store: s, HelpDesk: helpdesk.New(srv.URL, secret)}
-	env.RegisterActivity(acts)
+	acts := &activities.Activities{Store: s, HelpDesk: helpdesk.New(desk.serve(t), secret)}
+	env := activityEnv(acts)
 	in := activities.HandOffInput{TicketID: "T-7", Iteration: 2, ApprovedBy: "alice", ApprovedAt: at}
 
 	_, err := env.ExecuteActivity(acts.HandOff, in)
@@ -104,10 +117,8 @@ func TestHandOffPostsTheSignedDraftAndRetriesOnly5xx(t *testing.T) {
 }
 
 func TestHandOffWithoutAHelpDeskOnlyRecords(t *testing.T) {
-	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestActivityEnvironment()
 	acts := &activities.Activities{Store: testdb.Tx(t)}
-	env.RegisterActivity(acts)
+	env := activityEnv(acts)
 	v, err := env.ExecuteActivity(acts.HandOff, activities.HandOffInput{TicketID: "T-8", Iteration: 1})
 	require.NoError(t, err)
 	var res activities.HandOffResult
@@ -117,9 +128,7 @@ func TestHandOffWithoutAHelpDeskOnlyRecords(t *testing.T) {
 
 func TestHandOffSignatureWithAnotherSecretFailsVerification(t *testing.T) {
 	desk := &helpDesk{}
-	srv := httptest.NewServer(desk)
-	defer srv.Close()
-	c := helpdesk.New(srv.URL, "another-secret-another-secret-xx")
+	c := helpdesk.New(desk.serve(t), "another-secret-another-secret-xx")
 	require.NoError(t, c.Deliver(context.Background(), helpdesk.DraftReply{TicketID: "T-9", Iteration: 1, IdempotencyKey: "T-9/1"}))
 	require.Len(t, desk.got, 1)
 	assert.ErrorIs(t, desk.got[0].verifyErr, auth.ErrSignatureBad)
@@ -133,12 +142,8 @@ func TestHandOffWaitsForTheKillSwitch(t *testing.T) {
 	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	saveReadyDraft(t, ctx, s, "T-H", 1, at)
 	desk := &helpDesk{}
-	srv := httptest.NewServer(desk)
-	defer srv.Close()
-	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestActivityEnvironment()
-	acts := &activities.Activities{Store: s, HelpDesk: helpdesk.New(srv.URL, secret)}
-	env.RegisterActivity(acts)
+	acts := &activities.Activities{Store: s, HelpDesk: helpdesk.New(desk.serve(t), secret)}
+	env := activityEnv(acts)
 	in := activities.HandOffInput{TicketID: "T-H", Iteration: 1, ApprovedBy: "alice", ApprovedAt: at}
 
 	require.NoError(t, s.SetHalted(ctx, true, "ops"))
@@ -166,13 +171,10 @@ func TestHandOffGoesToTheAgentsHelpDesk(t *testing.T) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	deployment, own := &helpDesk{}, &helpDesk{}
-	deploymentSrv, ownSrv := httptest.NewServer(deployment), httptest.NewServer(own)
-	defer deploymentSrv.Close()
-	defer ownSrv.Close()
 	t.Setenv("PAYMENTS_DESK_SECRET", secret)
 	require.NoError(t, s.CreateAgent(ctx, agent.Agent{ID: "payments", Name: "Payments",
-		Settings: agent.Settings{HelpDesk: &agent.HelpDesk{URL: ownSrv.URL, SecretEnv: "PAYMENTS_DESK_SECRET"}}}))
-	acts := &activities.Activities{Store: s, HelpDesk: helpdesk.New(deploymentSrv.URL, secret)}
+		Settings: agent.Settings{HelpDesk: &agent.HelpDesk{URL: own.serve(t), SecretEnv: "PAYMENTS_DESK_SECRET"}}}))
+	acts := &activities.Activities{Store: s, HelpDesk: helpdesk.New(deployment.serve(t), secret)}
 	for _, id := range []string{agent.Default, "payments"} {
 		actx := agent.With(ctx, id)
 		saveReadyDraft(t, actx, s, "T-"+id, 1, at)
@@ -192,4 +194,36 @@ func TestHandOffGoesToTheAgentsHelpDesk(t *testing.T) {
 	require.ErrorAs(t, err, &appErr)
 	assert.True(t, appErr.NonRetryable())
 	assert.Contains(t, err.Error(), "PAYMENTS_DESK_SECRET")
+}
+
+// An agent whose file names its own reviewers' channel has its queued drafts posted there
+// with the deployment's bot; the default agent's go to the deployment's channel. The fake
+// answers chat.postMessage as Slack's Web API does.
+func TestNotifyReviewersPostsToTheAgentsChannel(t *testing.T) {
+	var mu sync.Mutex
+	var channels []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		mu.Lock()
+		channels = append(channels, r.PostForm.Get("channel"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"ok": true, "channel": "` + r.PostForm.Get("channel") + `", "ts": "1733300000.000100"}`))
+	}))
+	defer srv.Close()
+	s, _ := testdb.New(t)
+	ctx := context.Background()
+	require.NoError(t, s.CreateAgent(ctx, agent.Agent{ID: "payments", Name: "Payments",
+		Settings: agent.Settings{Slack: &agent.Slack{Channel: "C0PAYMENTS"}}}))
+	acts := &activities.Activities{Store: s, Slack: slackreview.NewPoster("xoxb-test", "C0REVIEW", srv.URL+"/api/")}
+	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	for _, id := range []string{agent.Default, "payments"} {
+		actx := agent.With(ctx, id)
+		ticketID := "T-slack-" + id
+		require.NoError(t, s.SaveTicket(actx, testenv.Ticket(ticketID, 1, "pro", "eu", at, "When do refunds arrive?")))
+		saveReadyDraft(t, actx, s, ticketID, 1, at)
+		_, err := acts.NotifyReviewers(actx, activities.NotifyInput{TicketID: ticketID, Iteration: 1})
+		require.NoError(t, err, id)
+	}
+	assert.Equal(t, []string{"C0REVIEW", "C0PAYMENTS"}, channels)
 }

@@ -91,11 +91,7 @@ func (a *Intake) Screen(ctx context.Context, ref MessageRef) (*Screening, error)
 	if halted {
 		return &Screening{Halted: true}, nil
 	}
-	m, err := a.Store.Message(ctx, ref.MessageID)
-	if err != nil {
-		return nil, permanentIfMissing(err)
-	}
-	own, err := a.forAgent(ctx)
+	m, own, err := a.messageFor(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +103,16 @@ type agentIntake struct {
 	rules   *inbox.Rules
 	buckets inbox.BucketSet
 	triager inbox.Triager
+}
+
+// messageFor reads the message ref names, and the intake of the agent ctx acts for.
+func (a *Intake) messageFor(ctx context.Context, ref MessageRef) (*inbox.Message, agentIntake, error) {
+	m, err := a.Store.Message(ctx, ref.MessageID)
+	if err != nil {
+		return nil, agentIntake{}, permanentIfMissing(err)
+	}
+	own, err := a.forAgent(ctx)
+	return m, own, err
 }
 
 // forAgent returns the rules, buckets and triager of the agent ctx acts for: its own
@@ -135,11 +141,7 @@ func (a *Intake) forAgent(ctx context.Context) (agentIntake, error) {
 // closest to the message when a Retriever is set (inbox.Ground). Its errors go back to the
 // workflow, which fails open; a retrieval error leaves the triager's answer as it is.
 func (a *Intake) Triage(ctx context.Context, ref MessageRef) (*inbox.Triage, error) {
-	m, err := a.Store.Message(ctx, ref.MessageID)
-	if err != nil {
-		return nil, permanentIfMissing(err)
-	}
-	own, err := a.forAgent(ctx)
+	m, own, err := a.messageFor(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
