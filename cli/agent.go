@@ -38,18 +38,15 @@ Slack channel. Keep an agent's settings in a YAML file in git and apply it with 
 			if err != nil {
 				return err
 			}
-			st, _, err := openStore(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if err := st.CreateAgent(cmd.Context(), a); errors.Is(err, store.ErrAgentExists) {
-				return usagef("agent %s exists; change it with supportdraft agent update %s --file FILE", a.ID, a.ID)
-			} else if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "agent %s (%s) created; import its corpus with supportdraft policy import --agent %s DIR\n", a.ID, a.Name, a.ID)
-			return nil
+			return inStore(cmd.Context(), func(st *store.Store) error {
+				if err := st.CreateAgent(cmd.Context(), a); errors.Is(err, store.ErrAgentExists) {
+					return usagef("agent %s exists; change it with supportdraft agent update %s --file FILE", a.ID, a.ID)
+				} else if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "agent %s (%s) created; import its corpus with supportdraft policy import --agent %s DIR\n", a.ID, a.Name, a.ID)
+				return nil
+			})
 		},
 	}
 	create.Flags().StringVar(&name, "name", "", "the agent's name, as reviewers see it")
@@ -70,18 +67,15 @@ Slack channel. Keep an agent's settings in a YAML file in git and apply it with 
 			if err != nil {
 				return err
 			}
-			st, _, err := openStore(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if err := st.UpdateAgent(cmd.Context(), a); errors.Is(err, store.ErrNotFound) {
-				return usagef("agent %s does not exist; create it with supportdraft agent create %s --file %s", a.ID, a.ID, updateFile)
-			} else if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "agent %s updated\n", a.ID)
-			return nil
+			return inStore(cmd.Context(), func(st *store.Store) error {
+				if err := st.UpdateAgent(cmd.Context(), a); errors.Is(err, store.ErrNotFound) {
+					return usagef("agent %s does not exist; create it with supportdraft agent create %s --file %s", a.ID, a.ID, updateFile)
+				} else if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "agent %s updated\n", a.ID)
+				return nil
+			})
 		},
 	}
 	update.Flags().StringVar(&updateFile, "file", "", "the agent's YAML file")
@@ -111,23 +105,20 @@ Slack channel. Keep an agent's settings in a YAML file in git and apply it with 
 			if err := agent.CheckID(args[0]); err != nil {
 				return usageError{err}
 			}
-			st, _, err := openStore(cmd.Context())
-			if err != nil {
+			return inStore(cmd.Context(), func(st *store.Store) error {
+				a, err := st.GetAgent(cmd.Context(), args[0])
+				if errors.Is(err, store.ErrNotFound) {
+					return usagef("agent %s does not exist (supportdraft agent list)", args[0])
+				} else if err != nil {
+					return err
+				}
+				out, err := a.Marshal()
+				if err != nil {
+					return err
+				}
+				_, err = cmd.OutOrStdout().Write(out)
 				return err
-			}
-			defer st.Close()
-			a, err := st.GetAgent(cmd.Context(), args[0])
-			if errors.Is(err, store.ErrNotFound) {
-				return usagef("agent %s does not exist (supportdraft agent list)", args[0])
-			} else if err != nil {
-				return err
-			}
-			out, err := a.Marshal()
-			if err != nil {
-				return err
-			}
-			_, err = cmd.OutOrStdout().Write(out)
-			return err
+			})
 		},
 	}
 	cmd.AddCommand(create, update, list, show)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/supportdraft/supportdraft/agent"
-	"github.com/supportdraft/supportdraft/internal/testdb"
 )
 
 // `agent create --file` stores the file's agent, `show` prints it back in the same format,
@@ -16,8 +15,7 @@ import (
 // usage errors that name the file and field: an unknown key, an ID that is not the
 // command's, a rule the intake would refuse. Not parallel: it sets DATABASE_URL.
 func TestAgentCommands(t *testing.T) {
-	_, dbURL := testdb.New(t)
-	t.Setenv("DATABASE_URL", dbURL)
+	scratchDB(t)
 	file := filepath.Join("testdata", "agents", "payments.yaml")
 
 	if out, err, code := run(t, newAgentCmd(), "create", "payments", "--file", file); code != 0 {
@@ -73,9 +71,7 @@ func TestAgentCommands(t *testing.T) {
 // does not exist is a usage error and nothing is imported. Not parallel: it sets
 // DATABASE_URL.
 func TestPolicyImportForOneAgent(t *testing.T) {
-	s, dbURL := testdb.New(t)
-	t.Setenv("DATABASE_URL", dbURL)
-	t.Setenv("SUPPORTDRAFT_MIGRATE_URL", dbURL)
+	s := scratchDB(t)
 	dir := t.TempDir()
 	writeFixture(t, filepath.Join(dir, "payouts", "v1.md"), `---
 doc_id: payouts

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/supportdraft/supportdraft/internal/testdb"
 )
 
 // versionFile writes one approved version file for pro/eu refunds and returns its path.
@@ -28,9 +26,7 @@ func versionFile(t *testing.T, dir, docID string, version int, source, body stri
 // other document in the same transaction; lint reads the store. Not parallel: it sets
 // DATABASE_URL.
 func TestApprovalRefusesContradictions(t *testing.T) {
-	s, url := testdb.New(t)
-	t.Setenv("DATABASE_URL", url)
-	t.Setenv("SUPPORTDRAFT_MIGRATE_URL", url)
+	s := scratchDB(t)
 	dir := t.TempDir()
 	ctx := context.Background()
 	wiki := versionFile(t, dir, "billing/refunds-annual", 1, "wiki", "Annual plans can be refunded within 21 days of purchase.")

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/supportdraft/supportdraft/internal/testdb"
+	"github.com/supportdraft/supportdraft/store"
 )
 
 // run executes one command as the binary would and returns its stdout, its error and the
@@ -31,6 +34,17 @@ func run(t *testing.T, cmd *cobra.Command, args ...string) (string, error, int) 
 		}
 	}
 	return out.String(), err, code
+}
+
+// scratchDB points DATABASE_URL and SUPPORTDRAFT_MIGRATE_URL at a scratch schema of its
+// own for the commands the test runs, and returns the store over it. A test that calls it
+// cannot be parallel.
+func scratchDB(t *testing.T) *store.Store {
+	t.Helper()
+	s, url := testdb.New(t)
+	t.Setenv("DATABASE_URL", url)
+	t.Setenv("SUPPORTDRAFT_MIGRATE_URL", url)
+	return s
 }
 
 func checkdata(name string) string { return filepath.Join("testdata", "check", name) }

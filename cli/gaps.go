@@ -45,21 +45,18 @@ means customers expect a term the company never wrote down. Before writing it, r
 			if err != nil {
 				return err
 			}
-			s, _, err := openStore(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			gaps, err := s.Gaps(cmd.Context(), since)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				return writeJSON(out, map[string]any{"since": since.UTC(), "gaps": gaps})
-			}
-			printGaps(out, gaps, since)
-			return nil
+			return inStore(cmd.Context(), func(s *store.Store) error {
+				gaps, err := s.Gaps(cmd.Context(), since)
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				if asJSON {
+					return writeJSON(out, map[string]any{"since": since.UTC(), "gaps": gaps})
+				}
+				printGaps(out, gaps, since)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&sinceFlag, "since", "", "only rejections at or after this: RFC 3339, YYYY-MM-DD, or a span such as 7d or 72h (default 30d)")

@@ -9,15 +9,13 @@ import (
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
-	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 )
 
 // TestGapsCommand reads a real rejection log. Not parallel: it sets DATABASE_URL.
 func TestGapsCommand(t *testing.T) {
-	s, url := testdb.New(t)
-	t.Setenv("DATABASE_URL", url)
+	s := scratchDB(t)
 	ctx := context.Background()
 	for i, area := range []string{"refunds", "refunds", "invoices"} {
 		rec := &drafts.Saved{TicketID: "T-" + string(rune('1'+i)), Iteration: 1, Revision: 1, Status: drafts.StatusReady,

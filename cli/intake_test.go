@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/inbox"
-	"github.com/supportdraft/supportdraft/internal/testdb"
 )
 
 // TestIntakeReplayCommand runs `supportdraft intake replay` as the CLI does, on a small
@@ -19,8 +18,7 @@ import (
 // reports the same, since each replay has its own scratch schema and workflow IDs. Not
 // parallel: it sets DATABASE_URL.
 func TestIntakeReplayCommand(t *testing.T) {
-	_, url := testdb.New(t)
-	t.Setenv("DATABASE_URL", url)
+	scratchDB(t)
 	t.Setenv("SUPPORTDRAFT_SUPPORT_ADDRESSES", "billing@desk.example")
 	messages := filepath.Join("testdata", "intake", "messages.jsonl")
 	rules := filepath.Join("testdata", "intake", "rules.yaml")
@@ -61,8 +59,7 @@ func TestIntakeReplayCommand(t *testing.T) {
 // agent with no sample is a usage error that says so. Not parallel: it sets DATABASE_URL
 // and changes directory.
 func TestIntakeReplayAgent(t *testing.T) {
-	_, url := testdb.New(t)
-	t.Setenv("DATABASE_URL", url)
+	scratchDB(t)
 	t.Chdir("..")
 	out, err, _ := run(t, newIntakeReplayCmd(), "--agent", "payments", "--json")
 	require.NoError(t, err)

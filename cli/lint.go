@@ -121,28 +121,25 @@ who gave it. They stay open until one of the documents is fixed.`,
 			if limit < 1 || limit > 10000 {
 				return usagef("--limit %d: use 1 to 10000", limit)
 			}
-			s, _, err := openStore(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			accepted, err := s.AcceptedContradictions(cmd.Context(), limit)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				if accepted == nil {
-					accepted = []store.AcceptedContradiction{}
+			return inStore(cmd.Context(), func(s *store.Store) error {
+				accepted, err := s.AcceptedContradictions(cmd.Context(), limit)
+				if err != nil {
+					return err
 				}
-				return writeJSON(out, map[string]any{"accepted": accepted})
-			}
-			for _, a := range accepted {
-				fmt.Fprintf(out, "%s  %s: %s %s vs %s %s\n  reason (%s): %s\n", a.At.UTC().Format(time.RFC3339), a.Term,
-					a.A.ChunkID, strings.Join(a.A.Values, ", "), a.B.ChunkID, strings.Join(a.B.Values, ", "), a.AcceptedBy, a.Reason)
-			}
-			fmt.Fprintf(out, "%d accepted contradiction(s)\n", len(accepted))
-			return nil
+				out := cmd.OutOrStdout()
+				if asJSON {
+					if accepted == nil {
+						accepted = []store.AcceptedContradiction{}
+					}
+					return writeJSON(out, map[string]any{"accepted": accepted})
+				}
+				for _, a := range accepted {
+					fmt.Fprintf(out, "%s  %s: %s %s vs %s %s\n  reason (%s): %s\n", a.At.UTC().Format(time.RFC3339), a.Term,
+						a.A.ChunkID, strings.Join(a.A.Values, ", "), a.B.ChunkID, strings.Join(a.B.Values, ", "), a.AcceptedBy, a.Reason)
+				}
+				fmt.Fprintf(out, "%d accepted contradiction(s)\n", len(accepted))
+				return nil
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"accepted": [...]} as JSON`)

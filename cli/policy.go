@@ -277,17 +277,14 @@ eligible at --as-of (default now) for --plan and --region (default: any).`,
 				}
 				at = t
 			}
-			s, _, err := openStore(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			rows, err := s.ListVersions(cmd.Context(), at, plan, region)
-			if err != nil {
-				return err
-			}
-			printVersions(cmd.OutOrStdout(), rows, at)
-			return nil
+			return inStore(cmd.Context(), func(s *store.Store) error {
+				rows, err := s.ListVersions(cmd.Context(), at, plan, region)
+				if err != nil {
+					return err
+				}
+				printVersions(cmd.OutOrStdout(), rows, at)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&asOf, "as-of", "", "instant to judge eligibility at (RFC 3339; default now)")

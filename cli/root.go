@@ -101,11 +101,17 @@ func writeJSON(w io.Writer, v any) error {
 // after run.
 func withStore(run func(cmd *cobra.Command, args []string, st *store.Store) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
-		st, _, err := openStore(cmd.Context())
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		return run(cmd, args, st)
+		return inStore(cmd.Context(), func(st *store.Store) error { return run(cmd, args, st) })
 	}
+}
+
+// inStore runs fn on the store at DATABASE_URL and closes it after: a command that checks
+// its arguments first opens the store through it once they pass.
+func inStore(ctx context.Context, fn func(st *store.Store) error) error {
+	st, _, err := openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return fn(st)
 }

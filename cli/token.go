@@ -47,20 +47,17 @@ made with it sees only their drafts, queues and messages.`,
 					return usagef("--agent: %v", err)
 				}
 			}
-			st, _, err := openStore(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			tok, hash := auth.NewToken()
-			t, err := st.CreateToken(cmd.Context(), name, string(r), agents, hash)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "token %d (%s, %s, agents %s) created. It is shown only now; store it in your secret manager:\n%s\n",
-				t.ID, t.Role, t.Name, strings.Join(t.Agents, ","), tok)
-			return nil
+			return inStore(cmd.Context(), func(st *store.Store) error {
+				tok, hash := auth.NewToken()
+				t, err := st.CreateToken(cmd.Context(), name, string(r), agents, hash)
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				fmt.Fprintf(out, "token %d (%s, %s, agents %s) created. It is shown only now; store it in your secret manager:\n%s\n",
+					t.ID, t.Role, t.Name, strings.Join(t.Agents, ","), tok)
+				return nil
+			})
 		},
 	}
 	create.Flags().StringVar(&role, "role", "", "agent | reviewer | admin | helpdesk")
@@ -88,18 +85,13 @@ made with it sees only their drafts, queues and messages.`,
 		Use:   "revoke ID",
 		Short: "Revoke a token; its browser sessions end with it",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, st, err := tokenStore(cmd, args[0])
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withToken(func(cmd *cobra.Command, id int64, st *store.Store) error {
 			if err := st.RevokeToken(cmd.Context(), id); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "token %d revoked\n", id)
 			return nil
-		},
+		}),
 	}
 	var next string
 	link := &cobra.Command{
@@ -110,12 +102,7 @@ the token: it signs one browser in, once, within 10 minutes, and stops working w
 token is revoked. Put the server's base URL in front of the printed path.`,
 		Example: `  supportdraft token link 3 --next /app/tickets/T-1001`,
 		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, st, err := tokenStore(cmd, args[0])
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+		RunE: withToken(func(cmd *cobra.Command, id int64, st *store.Store) error {
 			t, err := st.ActiveToken(cmd.Context(), id)
 			if err != nil {
 				return err
@@ -129,19 +116,21 @@ token is revoked. Put the server's base URL in front of the printed path.`,
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), l)
 			return nil
-		},
+		}),
 	}
 	link.Flags().StringVar(&next, "next", "/app/", "the page to open after signing in")
 	cmd.AddCommand(create, list, revoke, link)
 	return cmd
 }
 
-// tokenStore parses the token ID a subcommand names and opens the store it lives in.
-func tokenStore(cmd *cobra.Command, arg string) (int64, *store.Store, error) {
-	id, err := strconv.ParseInt(arg, 10, 64)
-	if err != nil {
-		return 0, nil, usagef("token ID %q: use the number `supportdraft token list` shows", arg)
+// withToken parses the token ID a subcommand names, then runs run on the store the token
+// lives in.
+func withToken(run func(cmd *cobra.Command, id int64, st *store.Store) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		id, err := strconv.ParseInt(args[0], 10, 64)
+		if err != nil {
+			return usagef("token ID %q: use the number `supportdraft token list` shows", args[0])
+		}
+		return inStore(cmd.Context(), func(st *store.Store) error { return run(cmd, id, st) })
 	}
-	st, _, err := openStore(cmd.Context())
-	return id, st, err
 }

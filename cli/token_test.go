@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/supportdraft/supportdraft/auth"
-	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -16,8 +15,7 @@ import (
 // none for a help-desk token, a revoked token or a page outside the app. Not parallel: it
 // sets DATABASE_URL.
 func TestTokenLinkPrintsAOneTimeLink(t *testing.T) {
-	s, dbURL := testdb.New(t)
-	t.Setenv("DATABASE_URL", dbURL)
+	s := scratchDB(t)
 	ctx := context.Background()
 	_, hash := auth.NewToken()
 	agent, err := s.CreateToken(ctx, "sidebar", string(auth.Agent), nil, hash)
@@ -65,8 +63,7 @@ func TestTokenLinkPrintsAOneTimeLink(t *testing.T) {
 // is), refuses an ID that cannot name an agent, and `token list` shows each token's agents.
 // Not parallel: it sets DATABASE_URL.
 func TestTokenCreateBindsAgents(t *testing.T) {
-	s, dbURL := testdb.New(t)
-	t.Setenv("DATABASE_URL", dbURL)
+	s := scratchDB(t)
 	ctx := context.Background()
 
 	out, err, code := run(t, newTokenCmd(), "create", "--role", "reviewer", "--name", "ops leads", "--agent", "billing", "--agent", "payments")
