@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -39,17 +38,13 @@ func callToken(t *testing.T, ts *testAPI, tok string, signed bool, method, path 
 	if signed {
 		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, req.Method, req.URL.RequestURI(), b, time.Now()))
 	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
+	code, raw := roundTrip(t, req)
 	var e struct{ Error string }
-	_ = json.Unmarshal(raw, &e)
-	if out != nil && resp.StatusCode/100 == 2 {
-		require.NoError(t, json.Unmarshal(raw, out), "body: %s", raw)
+	_ = json.Unmarshal([]byte(raw), &e)
+	if out != nil && code/100 == 2 {
+		require.NoError(t, json.Unmarshal([]byte(raw), out), "body: %s", raw)
 	}
-	return resp.StatusCode, e.Error
+	return code, e.Error
 }
 
 // addAgents gives billing its address and adds the payments agent with its own.
@@ -187,8 +182,7 @@ func TestReviewPageNamesTheAgentsOfAMultiAgentReviewer(t *testing.T) {
 	_, err := s.Pool().Exec(context.Background(), `UPDATE agents SET settings = '{"review_delay": "37m"}' WHERE id = 'payments'`)
 	require.NoError(t, err)
 	id, paid := testenv.Unique("RA-"), testenv.Unique("RP-")
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
-		"Our annual Pro plan renewed five days ago. Can we still get a refund?"), nil))
+	openDraft(t, ts, id, "Our annual Pro plan renewed five days ago. Can we still get a refund?")
 	code, msg := callToken(t, ts, testenv.Token(t, s, auth.Agent, "payments"), false, "POST", "/v1/drafts", refundTicket(paid, 1, "pro", asked,
 		"When will the payout for last week reach our bank account?"), nil)
 	require.Equal(t, http.StatusOK, code, msg)
@@ -198,13 +192,9 @@ func TestReviewPageNamesTheAgentsOfAMultiAgentReviewer(t *testing.T) {
 		req, err := http.NewRequest("GET", ts.URL+path, nil)
 		require.NoError(t, err)
 		req.Header.Set("Authorization", "Bearer "+tok)
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
-		return string(b)
+		code, b := roundTrip(t, req)
+		require.Equal(t, http.StatusOK, code, b)
+		return b
 	}
 	html := page(both, "/app/review?ticket="+id)
 	assert.Contains(t, html, `<nav class="tabs agents" aria-label="Agents">`)
@@ -290,12 +280,7 @@ func TestSessionsActForTheirTokensAgents(t *testing.T) {
 		req, err := http.NewRequest(http.MethodGet, ts.URL+"/app/review", nil)
 		require.NoError(t, err)
 		req.AddCookie(cookie)
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		return resp.StatusCode, string(b)
+		return roundTrip(t, req)
 	}
 	code, html := review()
 	require.Equal(t, http.StatusOK, code, html)
@@ -334,14 +319,10 @@ func TestRawMailIsRoutedAndLoopCheckedByItsAgent(t *testing.T) {
 		req.Header.Set("Content-Type", "message/rfc822")
 		req.Header.Set("Authorization", "Bearer "+hook)
 		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, "POST", "/v1/inbox/raw", []byte(raw), time.Now()))
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
+		code, b := roundTrip(t, req)
+		require.Equal(t, http.StatusOK, code, b)
 		var res workflows.IntakeResult
-		b, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
-		require.NoError(t, json.Unmarshal(b, &res))
+		require.NoError(t, json.Unmarshal([]byte(b), &res))
 		return res
 	}
 

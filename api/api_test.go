@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/stack"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/ticket"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -43,18 +45,27 @@ func serve(t *testing.T, srv *api.Server) *testAPI {
 	return ts
 }
 
+// serveStack serves st's API for the worker on task queue tq; cfg's check budget and idle
+// timeout, when unset, are 30 seconds and an hour.
+func serveStack(t *testing.T, st *stack.Stack, tq string, cfg api.Config, log *slog.Logger) *testAPI {
+	t.Helper()
+	cfg.TaskQueue = tq
+	if cfg.CheckBudget == 0 {
+		cfg.CheckBudget = 30 * time.Second
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = time.Hour
+	}
+	return serve(t, st.API(cfg, log))
+}
+
 // stackAPI serves the real API over a real worker on the Temporal dev server and a scratch
 // store with the sample corpus. Each test has its own task queue and ticket IDs.
 func stackAPI(t *testing.T) (*testAPI, *store.Store) {
 	t.Helper()
 	s := testenv.Store(t)
 	st := testenv.Stack(t, s, testenv.Temporal(t), nil)
-	tq := testenv.Unique("test-api-")
-	w := st.Worker(tq, st.Activities())
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
-	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil)
-	return serve(t, srv), s
+	return serveStack(t, st, testenv.StartWorker(t, st, "test-api-", nil), api.Config{}, nil), s
 }
 
 // sendChecks reads the verdicts recorded for a ticket, oldest first.
@@ -102,15 +113,22 @@ func callAs(t *testing.T, ts *testAPI, role auth.Role, method, path string, body
 	if role == auth.Helpdesk {
 		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, req.Method, req.URL.RequestURI(), b, time.Now()))
 	}
+	code, raw := roundTrip(t, req)
+	if out != nil {
+		require.NoError(t, json.Unmarshal([]byte(raw), out), "body: %s", raw)
+	}
+	return code
+}
+
+// roundTrip sends req and answers the status and the body.
+func roundTrip(t *testing.T, req *http.Request) (int, string) {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	if out != nil {
-		require.NoError(t, json.Unmarshal(raw, out), "body: %s", raw)
-	}
-	return resp.StatusCode
+	return resp.StatusCode, string(b)
 }
 
 var asked = time.Now().UTC().Add(-time.Hour)
@@ -119,22 +137,27 @@ func refundTicket(id string, revision int, plan string, at time.Time, body strin
 	return testenv.Ticket(id, revision, plan, "eu", at, body)
 }
 
+// openDraft opens the draft of revision 1 of ticket id, a pro customer in the EU asking
+// question, and returns its view; any answer but a 200 fails the test.
+func openDraft(t *testing.T, ts *testAPI, id, question string) workflows.DraftView {
+	t.Helper()
+	var v workflows.DraftView
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked, question), &v))
+	return v
+}
+
 func TestDraftLifecycleThroughTheAPI(t *testing.T) {
 	t.Parallel()
 	ts, s := stackAPI(t)
 	id := testenv.Unique("IT-")
 
-	var v workflows.DraftView
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
-		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?"), &v))
+	v := openDraft(t, ts, id, "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?")
 	assert.Equal(t, drafts.StatusReady, v.Status)
 	assert.Contains(t, v.Reply, "14")
 	require.NotEmpty(t, v.Claims)
 	assert.Contains(t, v.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
 
-	var again workflows.DraftView
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
-		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?"), &again))
+	again := openDraft(t, ts, id, "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?")
 	assert.Equal(t, 1, again.Iteration, "a repeated start for the same revision is idempotent")
 
 	var notified map[string]any
@@ -252,11 +275,40 @@ func get(t *testing.T, ts *testAPI, path string, role auth.Role) string {
 	req, err := http.NewRequest(http.MethodGet, ts.URL+path, nil)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[role])
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, resp.StatusCode, "GET %s: %s", path, raw)
-	return string(raw)
+	code, raw := roundTrip(t, req)
+	require.Equal(t, http.StatusOK, code, "GET %s: %s", path, raw)
+	return raw
+}
+
+// The probe's finding: an agent token opened T-1001 with revision 3 and account
+// enterprise/us and had the draft rebuilt for that account. Now an agent may name a stored
+// ticket but not change its account or add a revision; the help desk's signed calls may.
+func TestOnlyTheHelpDeskSetsAccountAndRevision(t *testing.T) {
+	t.Parallel()
+	ts, _ := stackAPI(t)
+	id := testenv.Unique("FACTS-")
+	v := openDraft(t, ts, id, "Can I get a refund?")
+	require.Equal(t, "pro", v.Account.Plan)
+
+	forged := testenv.Ticket(id, 3, "enterprise", "us", asked, "Can I get a refund?")
+	var e struct{ Error string }
+	assert.Equal(t, http.StatusConflict, call(t, ts, "POST", "/v1/drafts", forged, &e), "a new revision from an agent")
+	assert.Contains(t, e.Error, `"revision" is 3`)
+	sameRevision := testenv.Ticket(id, 1, "enterprise", "us", asked, "Can I get a refund?")
+	assert.Equal(t, http.StatusConflict, call(t, ts, "POST", "/v1/drafts", sameRevision, &e), "another account from an agent")
+	assert.Contains(t, e.Error, "account facts come only from the help desk")
+	unknown := testenv.Ticket(testenv.Unique("FACTS-NEW-"), 3, "pro", "eu", asked, "Refund?")
+	assert.Equal(t, http.StatusConflict, call(t, ts, "POST", "/v1/drafts", unknown, &e), "a first open past revision 1")
+
+	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+id, nil, &v))
+	assert.Equal(t, "pro", v.Account.Plan, "the draft is still built for the stored account")
+	assert.Equal(t, 1, v.Revision)
+
+	// The help desk's signed open is the account's source: it may move the ticket on.
+	require.Equal(t, http.StatusOK, callAs(t, ts, auth.Helpdesk, "POST", "/v1/drafts", testenv.Ticket(id, 2, "team", "eu", asked, "Can I get a refund?"), &v))
+	assert.Equal(t, "team", v.Account.Plan)
+	assert.Equal(t, 2, v.Revision)
+	// An agent naming the ticket with the help desk's facts opens the latest revision.
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", testenv.Ticket(id, 1, "team", "eu", asked, "Can I get a refund?"), &v))
+	assert.Equal(t, 2, v.Revision)
 }

@@ -16,7 +16,9 @@ import (
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
+	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testenv"
+	"github.com/supportdraft/supportdraft/workflows"
 )
 
 // authAPI serves the API over a real Temporal client (no worker: handlers that reach a
@@ -286,4 +288,103 @@ func TestSignInLinkWorksOnce(t *testing.T) {
 	refused("unknown code", "/app/session?code=sdc_nosuchcode&next=/app/", http.StatusUnauthorized, "ask for a new link")
 	refused("token in the address", "/app/session?token="+url.QueryEscape(ts.creds.Tokens[auth.Agent])+"&next=/app/",
 		http.StatusBadRequest, "no code")
+}
+
+// The probe's findings, on the real stack: one signed delivery resent with its hex in
+// ever more upper case is accepted once; one signed "sent" for a ticket, posted to two
+// other tickets, ends neither; a signature made for one method does not pass for another.
+func TestSignedDeliveryIsBoundToItsRequestAndAcceptedOnce(t *testing.T) {
+	t.Parallel()
+	ts, _ := stackAPI(t)
+	ids := []string{testenv.Unique("SIG-A-"), testenv.Unique("SIG-B-"), testenv.Unique("SIG-C-")}
+	for _, id := range ids {
+		openDraft(t, ts, id, "Can I get a refund?")
+	}
+	helpdesk := func(method, path string, body []byte, sig string) (int, string) {
+		return ts.do(t, request{method: method, path: path, body: body,
+			header: map[string]string{"Authorization": "Bearer " + ts.creds.Tokens[auth.Helpdesk], auth.SignatureHeader: sig}})
+	}
+
+	check := []byte(`{"text":"You can get a refund within 14 days of purchase."}`)
+	path := "/v1/drafts/" + ids[0] + "/send-check"
+	sig := auth.Sign(ts.creds.Secret, http.MethodPost, path, check, time.Now())
+	prefix, hexsig, _ := strings.Cut(sig, ",v2=")
+	for n := 0; n <= 6; n++ {
+		variant := prefix + ",v2=" + strings.ToUpper(hexsig[:n]) + hexsig[n:]
+		code, msg := helpdesk(http.MethodPost, path, check, variant)
+		if n == 0 {
+			require.Equal(t, http.StatusOK, code, msg)
+			continue
+		}
+		assert.Equal(t, http.StatusUnauthorized, code, "%d upper-case hex letters: %s", n, msg)
+		assert.Contains(t, msg, "already used")
+	}
+
+	sent, err := json.Marshal(map[string]any{"text": "Refunds within 14 days.", "sent_at": time.Now().UTC(), "agent": "sam"})
+	require.NoError(t, err)
+	sentSig := auth.Sign(ts.creds.Secret, http.MethodPost, "/v1/drafts/"+ids[0]+"/sent", sent, time.Now())
+	for _, other := range ids[1:] {
+		code, msg := helpdesk(http.MethodPost, "/v1/drafts/"+other+"/sent", sent, sentSig)
+		assert.Equal(t, http.StatusUnauthorized, code, "a signature for %s used on %s: %s", ids[0], other, msg)
+		assert.Contains(t, msg, "does not match")
+		var v workflows.DraftView
+		require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+other, nil, &v))
+		assert.NotEqual(t, drafts.StatusSent, v.Status, "%s was not sent", other)
+	}
+
+	putSig := auth.Sign(ts.creds.Secret, http.MethodPut, path, check, time.Now().Add(time.Second))
+	code, msg := helpdesk(http.MethodPost, path, check, putSig)
+	assert.Equal(t, http.StatusUnauthorized, code, "signed for PUT, sent as POST: %s", msg)
+}
+
+// RFC 7235: the scheme of an Authorization header is case-insensitive.
+func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
+	t.Parallel()
+	ts := authAPI(t)
+	for _, scheme := range []string{"Bearer", "bearer", "BEARER", "bEaReR"} {
+		code, body := ts.do(t, request{method: http.MethodGet, path: "/v1/drafts/" + testenv.Unique("NONE-"),
+			header: map[string]string{"Authorization": scheme + " " + ts.creds.Tokens[auth.Agent]}})
+		assert.Equal(t, http.StatusNotFound, code, "%s: %s", scheme, body)
+	}
+	code, _ := ts.do(t, request{method: http.MethodGet, path: "/v1/drafts/X-1",
+		header: map[string]string{"Authorization": "Basic " + ts.creds.Tokens[auth.Agent]}})
+	assert.Equal(t, http.StatusUnauthorized, code, "another scheme")
+}
+
+// Login CSRF: a form on another site posting its own token to the sign-in exchange must
+// not sign the victim's browser in; the same form from this app's own page does.
+func TestSignInFormChecksOrigin(t *testing.T) {
+	t.Parallel()
+	ts := authAPI(t)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	post := func(headers map[string]string) *http.Response {
+		form := url.Values{"token": {ts.creds.Tokens[auth.Agent]}, "next": {"/app/review"}}
+		req, err := http.NewRequest(http.MethodPost, ts.URL+"/app/session", strings.NewReader(form.Encode()))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp
+	}
+	for name, h := range map[string]map[string]string{
+		"evil Origin":           {"Origin": "https://evil.example"},
+		"cross-site, no Origin": {"Sec-Fetch-Site": "cross-site"},
+		"Origin null alone":     {"Origin": "null"},
+		"Origin null, cross":    {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
+	} {
+		resp := post(h)
+		assert.Equal(t, http.StatusForbidden, resp.StatusCode, name)
+		assert.Empty(t, resp.Cookies(), "%s: no session cookie", name)
+	}
+	u, err := url.Parse(ts.URL)
+	require.NoError(t, err)
+	resp := post(map[string]string{"Origin": "http://" + u.Host, "Sec-Fetch-Site": "same-origin"})
+	assert.Equal(t, http.StatusSeeOther, resp.StatusCode)
+	assert.NotEmpty(t, resp.Cookies(), "the app's own sign-in form works")
+	resp = post(map[string]string{"Origin": "null", "Sec-Fetch-Site": "same-origin"})
+	assert.Equal(t, http.StatusSeeOther, resp.StatusCode, "the form as Chrome posts it from a no-referrer page")
 }

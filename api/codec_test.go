@@ -3,7 +3,6 @@ package api_test
 import (
 	"bytes"
 	"encoding/base64"
-	"io"
 	"net/http"
 	"testing"
 
@@ -32,11 +31,7 @@ func TestCodecEndpointDecodesForReviewersOnly(t *testing.T) {
 		req, _ := http.NewRequest("POST", ts.URL+"/codec/decode", bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[role])
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(raw)
+		return roundTrip(t, req)
 	}
 	code, _ := decode(auth.Agent)
 	assert.Equal(t, http.StatusForbidden, code)

@@ -73,11 +73,7 @@ func TestBodyLimitIs256KiB(t *testing.T) {
 		req.ContentLength = length // -1: chunked, no declared length
 		req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[auth.Agent])
 		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(raw)
+		return roundTrip(t, req)
 	}
 	pad := func(n int) string { return `{"ticket_id":"` + strings.Repeat("x", n-len(`{"ticket_id":""}`)) + `"}` }
 	code, msg := post(strings.NewReader(pad(256<<10)), 256<<10)

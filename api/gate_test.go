@@ -36,12 +36,8 @@ func gatedAPI(t *testing.T, reviewDelay time.Duration) *gated {
 	s := testenv.Store(t)
 	c := testenv.Temporal(t)
 	st := testenv.Stack(t, s, c, nil)
-	tq := testenv.Unique("test-gate-")
-	w := st.Worker(tq, st.Activities())
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
-	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour, ReviewDelay: reviewDelay}, nil)
-	return &gated{ts: serve(t, srv), store: s, c: c, tq: tq}
+	tq := testenv.StartWorker(t, st, "test-gate-", nil)
+	return &gated{ts: serveStack(t, st, tq, api.Config{ReviewDelay: reviewDelay}, nil), store: s, c: c, tq: tq}
 }
 
 // openForced opens a refund draft the way intake does when a review rule matched.
@@ -117,7 +113,7 @@ func TestReviewGateOverrides(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, call(t, g.ts, "POST", "/v1/drafts/"+byReviewer+"/override", map[string]string{"reason": " "}, &e))
 	assert.Contains(t, e.Error, `"reason"`)
 	assert.Equal(t, http.StatusBadRequest, call(t, g.ts, "POST", "/v1/drafts/"+byReviewer+"/override", map[string]string{"why": "x"}, &e))
-	assert.Equal(t, http.StatusForbidden, get403(t, g.ts, "/v1/drafts/"+byReviewer+"/override"), "agents cannot override the gate")
+	assert.Equal(t, http.StatusForbidden, callAs(t, g.ts, auth.Agent, "POST", "/v1/drafts/"+byReviewer+"/override", nil, nil), "agents cannot override the gate")
 
 	var entry review.Entry
 	reason := "the customer's lawyer asked for exactly this wording; checked by legal"
@@ -188,19 +184,6 @@ func importRefundsV6(t *testing.T, s *store.Store) {
 		Chunks: []policy.Chunk{{ID: "billing/refunds-annual@6#refund-window", Anchor: "refund-window", Text: "Refunds within 21 days."}}}
 	_, err := s.Import(context.Background(), []*policy.Version{next}, testenv.Embedder)
 	require.NoError(t, err)
-}
-
-// get403 posts with an agent token and answers the status.
-func get403(t *testing.T, ts *testAPI, path string) int {
-	t.Helper()
-	req, err := http.NewRequest("POST", ts.URL+path, nil)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[auth.Agent])
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	return resp.StatusCode
 }
 
 // Approving a version that replaces one a draft quotes turns the draft stale at once, with

@@ -23,11 +23,10 @@ func TestReviewQueueApproveKillAndSentThroughTheAPI(t *testing.T) {
 	kept, killed := testenv.Unique("RV-"), testenv.Unique("RV-")
 	question := "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?"
 
-	var v workflows.DraftView
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(kept, 1, "pro", asked, question), &v))
+	v := openDraft(t, ts, kept, question)
 	require.NotNil(t, v.Review)
 	assert.Equal(t, review.Waiting, v.Review.State)
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(killed, 1, "pro", asked, question), nil))
+	openDraft(t, ts, killed, question)
 
 	var queue struct{ Queue []review.Item }
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/review/queue", nil, &queue))

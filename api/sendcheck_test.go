@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/workflows"
@@ -23,9 +24,7 @@ func TestSendCheckGuardsTheTextSent(t *testing.T) {
 	t.Parallel()
 	ts, s := stackAPI(t)
 	id := testenv.Unique("SC-")
-	var v workflows.DraftView
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
-		"Our annual Pro plan renewed five days ago. Can we still get a refund?"), &v))
+	v := openDraft(t, ts, id, "Our annual Pro plan renewed five days ago. Can we still get a refund?")
 
 	invented := "Hi, you get a 60-day money-back guarantee and we will credit you 50 EUR."
 	var check drafts.SendCheck
@@ -69,9 +68,7 @@ func TestSendCheckStaleByPolicyTurnsTheDraftStale(t *testing.T) {
 	t.Parallel()
 	ts, s := stackAPI(t)
 	id := testenv.Unique("SP-")
-	var v workflows.DraftView
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(id, 1, "pro", asked,
-		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?"), &v))
+	v := openDraft(t, ts, id, "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?")
 	require.Contains(t, v.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
 
 	approved := time.Now().UTC().Add(-time.Minute)
@@ -91,4 +88,32 @@ func TestSendCheckStaleByPolicyTurnsTheDraftStale(t *testing.T) {
 		var after workflows.DraftView
 		return call(t, ts, "GET", "/v1/drafts/"+id, nil, &after) == http.StatusOK && after.Status == drafts.StatusStale
 	}, 10*time.Second, 50*time.Millisecond, "the workflow records the stale verdict on the draft")
+}
+
+// An edit answers the guard's sentence-by-sentence checks, read back from the store by the
+// text's ID; an edit or send-check that no draft takes leaves no kept text behind.
+func TestEditTextKeptOnlyWhenADraftTakesIt(t *testing.T) {
+	t.Parallel()
+	ts, s := stackAPI(t)
+	id := testenv.Unique("TXT-")
+	openDraft(t, ts, id, "Our annual Pro plan renewed five days ago. Can we still get a refund?")
+
+	var checked guard.Result
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/edit",
+		map[string]string{"text": "Hi. We will refund you within 60 days."}, &checked))
+	require.Len(t, checked.Sentences, 2)
+	assert.Equal(t, "We will refund you within 60 days.", checked.Sentences[1].Text, "the API answers the checks with the words")
+	assert.False(t, checked.Sentences[1].Kept, "no policy promises 60 days")
+
+	unknown := testenv.Unique("NONE-")
+	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+unknown+"/edit", map[string]string{"text": "Hi there."}, nil))
+	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+unknown+"/send-check", map[string]string{"text": "Hi there."}, nil))
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/discard", nil, nil))
+	assert.Equal(t, http.StatusNotFound, call(t, ts, "POST", "/v1/drafts/"+id+"/edit", map[string]string{"text": "Too late."}, nil), "the run has ended")
+
+	var kept, orphans int
+	require.NoError(t, s.Pool().QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE ticket_id = $1),
+		count(*) FILTER (WHERE ticket_id = $2 OR text = 'Too late.') FROM agent_texts`, id, unknown).Scan(&kept, &orphans))
+	assert.Equal(t, 1, kept, "the one edit the draft took")
+	assert.Zero(t, orphans, "refused edits and send-checks leave no row")
 }

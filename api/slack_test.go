@@ -37,17 +37,13 @@ func slackAPI(t *testing.T, slackURL string) *testAPI {
 	t.Helper()
 	s := testenv.Store(t)
 	st := testenv.Stack(t, s, testenv.Temporal(t), nil)
-	tq := testenv.Unique("test-slack-")
 	acts := st.Activities()
 	acts.Slack = slackreview.NewPoster("xoxb-test", "C0REVIEW", slackURL)
-	w := st.Worker(tq, acts)
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
+	tq := testenv.StartWorker(t, st, "test-slack-", acts)
 	reviewers, err := slackreview.ParseReviewers("UREV=ana,UAGENT=carl:agent")
 	require.NoError(t, err)
-	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour,
-		Slack: &api.Slack{SigningSecret: slackSecret, Reviewers: reviewers, Poster: acts.Slack}, NotifySlack: true}, nil)
-	return serve(t, srv)
+	return serveStack(t, st, tq, api.Config{NotifySlack: true,
+		Slack: &api.Slack{SigningSecret: slackSecret, Reviewers: reviewers, Poster: acts.Slack}}, nil)
 }
 
 // slackRequest is a button click as Slack posts it, signed by the documented scheme:
@@ -74,16 +70,6 @@ func slackRequest(t *testing.T, ts *testAPI, user, action, ticketID string, iter
 	req.Header.Set("X-Slack-Request-Timestamp", stamp)
 	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(m.Sum(nil)))
 	return req
-}
-
-func sendSlack(t *testing.T, req *http.Request) (int, string) {
-	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return resp.StatusCode, string(b)
 }
 
 // slackWebAPI is a local server speaking chat.postMessage as Slack's Web API does; it
@@ -139,10 +125,9 @@ func TestSlackReviewerDecisions(t *testing.T) {
 	ts := slackAPI(t, slackSrv.URL+"/api/")
 	kept, killed := testenv.Unique("SL-"), testenv.Unique("SL-")
 	question := "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?"
-	var v workflows.DraftView
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(kept, 1, "pro", asked, question), &v))
+	v := openDraft(t, ts, kept, question)
 	require.NotNil(t, v.Review)
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts", refundTicket(killed, 1, "pro", asked, question), nil))
+	openDraft(t, ts, killed, question)
 	require.Eventually(t, func() bool { return web.postedFor(kept) != "" }, time.Minute, 50*time.Millisecond, "the queued draft is posted to Slack")
 	blocks := web.postedFor(kept)
 	for _, want := range []string{`"action_id":"approve"`, `"action_id":"pull"`, `"action_id":"kill"`} {
@@ -183,13 +168,13 @@ func TestSlackReviewerDecisions(t *testing.T) {
 		{"no such draft", slackRequest(t, ts, "UREV", "approve", "SL-none", 1, now, slackSecret), http.StatusNotFound, "SL-none has no draft"},
 		{"a bad ticket", slackRequest(t, ts, "UREV", "approve", "<x>", 1, now, slackSecret), http.StatusBadRequest, `ticket_id`},
 	} {
-		code, body := sendSlack(t, tc.req)
+		code, body := roundTrip(t, tc.req)
 		assert.Equal(t, tc.code, code, "%s: %s", tc.name, body)
 		assert.Contains(t, body, tc.want, tc.name)
 	}
 	unsigned, err := http.NewRequest("POST", ts.URL+"/v1/slack/interactions", strings.NewReader("payload=%7B%7D"))
 	require.NoError(t, err)
-	code, _ := sendSlack(t, unsigned)
+	code, _ := roundTrip(t, unsigned)
 	assert.Equal(t, http.StatusUnauthorized, code)
 
 	approve := slackRequest(t, ts, "UREV", "approve", kept, v.Iteration, now, slackSecret)
@@ -197,7 +182,7 @@ func TestSlackReviewerDecisions(t *testing.T) {
 	approve.Body = io.NopCloser(strings.NewReader(raw))
 	replay := approve.Clone(t.Context())
 	replay.Body = io.NopCloser(strings.NewReader(raw))
-	code, body := sendSlack(t, approve)
+	code, body := roundTrip(t, approve)
 	require.Equal(t, http.StatusOK, code, body)
 	var entry review.Entry
 	require.NoError(t, json.Unmarshal([]byte(body), &entry))
@@ -211,11 +196,11 @@ func TestSlackReviewerDecisions(t *testing.T) {
 	assert.Equal(t, "1733300000.000100", upd.Get("ts"))
 	assert.Contains(t, upd.Get("blocks"), "*Approved* by ana (iteration 1)")
 	assert.NotContains(t, upd.Get("blocks"), `"action_id"`, "no buttons left to click")
-	code, body = sendSlack(t, replay)
+	code, body = roundTrip(t, replay)
 	assert.Equal(t, http.StatusUnauthorized, code)
 	assert.Contains(t, body, "replay")
 
-	code, body = sendSlack(t, slackRequest(t, ts, "UREV", "kill", killed, 1, now, slackSecret))
+	code, body = roundTrip(t, slackRequest(t, ts, "UREV", "kill", killed, 1, now, slackSecret))
 	require.Equal(t, http.StatusOK, code, body)
 	var after workflows.DraftView
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/drafts/"+killed, nil, &after))
@@ -224,7 +209,7 @@ func TestSlackReviewerDecisions(t *testing.T) {
 	req, err := http.NewRequest("GET", ts.URL+"/metrics", nil)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[auth.Admin])
-	_, metrics := sendSlack(t, req)
+	_, metrics := roundTrip(t, req)
 	for _, line := range []string{`reason="forged"} 1`, `reason="stale"} 1`, `reason="unsigned"} 1`, `reason="replayed"} 1`, `reason="not_a_reviewer"} 2`} {
 		assert.Contains(t, metrics, "supportdraft_slack_requests_refused_total{"+line)
 	}

@@ -39,12 +39,9 @@ func zendeskAPI(t *testing.T, log *slog.Logger) (*testAPI, *zendesktest.Server, 
 	zd := zendesktest.New(t)
 	zd.LastCommentAt = time.Now().UTC().Add(-time.Minute).Truncate(time.Second)
 	client := zendesk.NewClient(zd.URL, zd.Email, zd.Token)
-	tq := testenv.Unique("test-zendesk-")
 	acts := st.Activities()
 	acts.HelpDesk = client
-	w := st.Worker(tq, acts)
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
+	tq := testenv.StartWorker(t, st, "test-zendesk-", acts)
 	z := &api.Zendesk{WebhookSecret: zendeskSecret, Client: client, Fields: zendesk.Fields{Plan: 360001, Region: 360002}}
 	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour, ReviewDelay: 5 * time.Second, Zendesk: z,
 		FrameAncestors: []string{"https://acme.zendesk.com"}}, log)
@@ -68,11 +65,7 @@ func deliver(t *testing.T, ts *testAPI, body []byte, sig, at string) (int, strin
 	if at != "" {
 		req.Header.Set(zendesk.SignatureTimestampHeader, at)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return roundTrip(t, req)
 }
 
 // Zendesk events in, drafts out: a signed ticket.created event reads the ticket back from
