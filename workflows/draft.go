@@ -203,16 +203,32 @@ func (w *run) open(ctx workflow.Context, req OpenRequest) (*DraftView, error) {
 	err := w.locked(ctx, func() error {
 		w.revision = max(w.revision, req.Revision)
 		if w.draft == nil || w.draft.Revision < w.revision {
-			if err := w.build(ctx); err != nil {
-				return buildFailed(err.Error())
+			if err := w.buildQueued(ctx); err != nil {
+				return err
 			}
-			w.enqueue(ctx)
 		}
 		view = w.view()
-		view.Review = w.review
 		return nil
 	})
 	return view, err
+}
+
+// buildQueued builds an iteration and puts it in the review queue; a failed build is the
+// update's error (502).
+func (w *run) buildQueued(ctx workflow.Context) error {
+	if err := w.build(ctx); err != nil {
+		return buildFailed(err.Error())
+	}
+	w.enqueue(ctx)
+	return nil
+}
+
+// view is the current draft with its place in the review queue, as UpdateOpen and
+// UpdateRebuild answer it.
+func (w *run) view() *DraftView {
+	v := NewDraftView(w.agentID, w.draft)
+	v.Review = w.review
+	return v
 }
 
 // rebuild builds a new iteration from the latest revision and current policy. Earlier
@@ -223,12 +239,10 @@ func (w *run) rebuild(ctx workflow.Context) (*DraftView, error) {
 		if halted(ctx) {
 			return rejected("drafting is halted by the kill switch: write this reply by hand")
 		}
-		if err := w.build(ctx); err != nil {
-			return buildFailed(err.Error())
+		if err := w.buildQueued(ctx); err != nil {
+			return err
 		}
-		w.enqueue(ctx)
 		view = w.view()
-		view.Review = w.review
 		return nil
 	})
 	return view, err

@@ -117,13 +117,20 @@ func TestIntakePaths(t *testing.T) {
 	}
 }
 
-func runIntakeCase(t *testing.T, tc intakeCase) {
+// intakeEnv is a test workflow environment running the intake workflow over the funnel's
+// and the draft's activities, each mocked by the test that uses it.
+func intakeEnv() *testsuite.TestWorkflowEnvironment {
 	var suite testsuite.WorkflowTestSuite
 	suite.SetLogger(testenv.QuietLogger())
 	env := suite.NewTestWorkflowEnvironment()
 	env.RegisterWorkflow(workflows.Intake)
 	env.RegisterActivity(ia)
 	env.RegisterActivity(da)
+	return env
+}
+
+func runIntakeCase(t *testing.T, tc intakeCase) {
+	env := intakeEnv()
 	ref := activities.MessageRef{MessageID: "<m1@customer.example>"}
 	var screening *activities.Screening
 	var screenErr error
@@ -182,12 +189,7 @@ func runIntakeCase(t *testing.T, tc intakeCase) {
 
 func TestIntakeWithoutDraftingOnlyDecides(t *testing.T) {
 	t.Parallel()
-	var suite testsuite.WorkflowTestSuite
-	suite.SetLogger(testenv.QuietLogger())
-	env := suite.NewTestWorkflowEnvironment()
-	env.RegisterWorkflow(workflows.Intake)
-	env.RegisterActivity(ia)
-	env.RegisterActivity(da)
+	env := intakeEnv()
 	env.OnActivity(ia.Screen, mock.Anything, mock.Anything).Return(&activities.Screening{Filters: pass, Recipients: pass}, nil)
 	env.OnActivity(ia.Triage, mock.Anything, mock.Anything).Return(refund, nil)
 	env.OnActivity(ia.RecordFunnel, mock.Anything, mock.Anything).Return(nil)

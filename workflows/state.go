@@ -134,11 +134,6 @@ func (w *state) checkFresh(ctx workflow.Context) SendCheckResult {
 	return res
 }
 
-// view is the current draft as UpdateOpen and UpdateRebuild answer it.
-func (w *state) view() *DraftView {
-	return NewDraftView(w.agentID, w.draft)
-}
-
 // rejected is a refusal of an update; the API answers it with 409 Conflict.
 func rejected(msg string) error { return temporal.NewApplicationError(msg, ErrRejected) }
 
