@@ -40,7 +40,7 @@ func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	require.NoError(t, temporalclient.Settings{Keys: keys}.Apply(&opts))
 	c, err := client.Dial(opts)
 	require.NoError(t, err)
-	t.Cleanup(c.Close) // closed after the worker stops
+	t.Cleanup(c.Close)           // closed after the worker stops
 	plain := testenv.Temporal(t) // no codec: what the server, and anyone reading it, holds
 
 	s := testenv.Store(t)
