@@ -41,10 +41,7 @@ func newStackWith(t *testing.T, cfg api.Config) *stack {
 	t.Helper()
 	s := testenv.Store(t)
 	parts := testenv.Stack(t, s, testenv.Temporal(t), nil)
-	tq := testenv.Unique("test-web-")
-	w := parts.Worker(tq, parts.Activities())
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
+	tq := testenv.StartWorker(t, parts, "test-web-", nil)
 	creds := testenv.Auth(t, s)
 	cfg.TaskQueue, cfg.CheckBudget, cfg.IdleTimeout = tq, 30*time.Second, time.Hour
 	srv := parts.API(cfg, nil)
