@@ -24,8 +24,6 @@ import (
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/mailbox"
 	"github.com/supportdraft/supportdraft/store"
-	"github.com/supportdraft/supportdraft/worker"
-	"github.com/supportdraft/supportdraft/workflows"
 )
 
 // The child process a test kills: a poller as `supportdraft intake imap` runs one.
@@ -82,16 +80,8 @@ func poller(s *store.Store, c client.Client, addr, user, queue string, log *slog
 // funnelWorker runs the intake and draft workflows on a task queue of the test's own.
 func funnelWorker(t *testing.T, s *store.Store, c client.Client) string {
 	t.Helper()
-	st := testenv.Stack(t, s, c, nil)
-	tq := testenv.Unique("test-imap-")
-	support, err := inbox.NewSupport([]string{"billing@company.example"})
-	require.NoError(t, err)
-	w := st.Worker(tq, st.Activities())
-	worker.RegisterIntake(w, &activities.Intake{Store: s, Rules: &inbox.Rules{}, Support: support, Triager: inbox.Classifier{},
-		StartDraft: workflows.DraftStarter(c, tq, workflows.DraftInput{IdleTimeout: time.Hour, CheckBudget: 30 * time.Second})})
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
-	return tq
+	return testenv.StartFunnelWorker(t, testenv.Stack(t, s, c, nil), "test-imap-",
+		&activities.Intake{Store: s, Rules: &inbox.Rules{}, Support: own, Triager: inbox.Classifier{}})
 }
 
 // appendMail puts raw messages in user's INBOX over IMAP, as a mail server delivers them.
