@@ -60,6 +60,23 @@ func ownAddress(t *testing.T) *inbox.Support {
 	return support
 }
 
+// postMessage delivers m as the help desk's webhook does and returns what the funnel
+// decided; any answer but a 200 fails the test.
+func postMessage(t *testing.T, ts *testAPI, m *inbox.Message) workflows.IntakeResult {
+	t.Helper()
+	var res workflows.IntakeResult
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", m, &res))
+	return res
+}
+
+// setHalted turns the kill switch on or off as an admin and returns its state.
+func setHalted(t *testing.T, ts *testAPI, halted bool) api.KillSwitchState {
+	t.Helper()
+	var state api.KillSwitchState
+	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/admin/killswitch", map[string]any{"halted": halted, "by": "test"}, &state))
+	return state
+}
+
 func message(id, thread string, earlier int, subject, body string) *inbox.Message {
 	return &inbox.Message{MessageID: id, ThreadID: thread, ReceivedAt: asked, Subject: subject, Body: body,
 		From: inbox.Address{Email: "ana@customer.example", Name: "Ana"}, To: []string{"billing@company.example"},
@@ -79,8 +96,7 @@ func TestWebhookToDraft(t *testing.T) {
 	first := message("<"+thread+".1@customer.example>", thread, 0, "Refund for our annual plan",
 		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
 
-	var res workflows.IntakeResult
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", first, &res))
+	res := postMessage(t, ts, first)
 	assert.Equal(t, inbox.DecisionDraft, res.Decision.Decision)
 	assert.Equal(t, inbox.BucketRefunds, res.Bucket)
 	assert.Equal(t, thread, res.TicketID, "the thread is the ticket")
@@ -96,14 +112,13 @@ func TestWebhookToDraft(t *testing.T) {
 	// The help desk signs a redelivery anew; a second later its signature differs, so the
 	// webhook's replay guard lets it through and the funnel sees the duplicate.
 	time.Sleep(1100 * time.Millisecond)
-	var dup workflows.IntakeResult
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", first, &dup))
+	dup := postMessage(t, ts, first)
 	assert.Equal(t, inbox.DecisionSkip, dup.Decision.Decision)
 	assert.Equal(t, inbox.StageDuplicate, dup.Stage)
 
 	second := message("<"+thread+".2@customer.example>", thread, 1, "Re: Refund for our annual plan",
 		"And how long does the refund take to reach our card?")
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", second, &res))
+	res = postMessage(t, ts, second)
 	assert.Equal(t, inbox.DecisionDraft, res.Decision.Decision)
 	assert.Equal(t, 2, res.Revision, "a follow-up before any reply is the next revision")
 	tk, err := s.Ticket(ctx, thread, 2)
@@ -131,8 +146,7 @@ func TestFollowUpKeepsTheThreadsFirstBucket(t *testing.T) {
 	thread := testenv.Unique("th-")
 	first := message("<"+thread+".1@customer.example>", thread, 0, "Refund for our annual plan",
 		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
-	var res workflows.IntakeResult
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", first, &res))
+	res := postMessage(t, ts, first)
 	require.Equal(t, inbox.BucketRefunds, res.Bucket)
 	var bucket string
 	queued := func(iteration int) func() bool {
@@ -157,7 +171,7 @@ func TestFollowUpKeepsTheThreadsFirstBucket(t *testing.T) {
 
 	second := message("<"+thread+".2@customer.example>", thread, 1, "Cancel instead",
 		"Actually, please just cancel our subscription so it does not renew next year.")
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", second, &res))
+	res = postMessage(t, ts, second)
 	require.Equal(t, 2, res.Revision, "the follow-up joins the open draft")
 	require.Equal(t, inbox.BucketCancellation, res.Bucket, "on its own the follow-up is a cancellation")
 	require.Eventually(t, queued(2), 3*time.Minute, 250*time.Millisecond, "the draft is rebuilt for revision 2 and queued again")
@@ -170,18 +184,16 @@ func TestKillSwitchHaltsIntakeTheSidebarAndRebuilds(t *testing.T) {
 	thread := testenv.Unique("th-")
 	openDraft(t, ts, thread, "Can I get a refund of my annual plan?")
 
-	var state api.KillSwitchState
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/admin/killswitch", map[string]any{"halted": true, "by": "test"}, &state))
+	state := setHalted(t, ts, true)
 	require.True(t, state.Halted)
 
-	var res workflows.IntakeResult
 	msg := message("<"+thread+".k@customer.example>", testenv.Unique("th-"), 0, "Refund", "Can I get a refund?")
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", msg, &res))
+	res := postMessage(t, ts, msg)
 	assert.Equal(t, inbox.StageKillSwitch, res.Stage, "intake reads the switch live")
 	assert.Equal(t, http.StatusServiceUnavailable, call(t, ts, "POST", "/v1/drafts", refundTicket(testenv.Unique("T-"), 1, "pro", asked, "Refund?"), nil))
 	assert.Equal(t, http.StatusConflict, call(t, ts, "POST", "/v1/drafts/"+thread+"/rebuild", nil, nil), "rebuilds are halted too")
 
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/admin/killswitch", map[string]any{"halted": false}, &state))
+	setHalted(t, ts, false)
 	assert.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+thread+"/rebuild", nil, nil), "rebuilds resume once the switch is off")
 	assert.Equal(t, http.StatusForbidden, callAs(t, ts, auth.Agent, "POST", "/v1/admin/killswitch", `{"halted": true}`, nil),
 		"only admins flip the switch")
@@ -199,8 +211,7 @@ func TestMailLoopsAreSkipped(t *testing.T) {
 	withLoop := message("<"+looped+"@customer.example>", looped, 0, "Refund", "Can we still get a refund of the annual charge?")
 	withLoop.Headers = map[string]string{"X-Loop": "helpdesk@company.example"}
 	for _, m := range []*inbox.Message{fromUs, withLoop} {
-		var res workflows.IntakeResult
-		require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", m, &res))
+		res := postMessage(t, ts, m)
 		assert.Equal(t, inbox.DecisionSkip, res.Decision.Decision, m.ThreadID)
 		assert.Equal(t, inbox.StageAutomated, res.Stage, m.ThreadID)
 		assert.Contains(t, res.Decision.Reason, "loop", m.ThreadID)
@@ -217,19 +228,17 @@ func TestMessageSkippedWhileHaltedIsProcessedOnRedelivery(t *testing.T) {
 	thread := testenv.Unique("th-")
 	msg := message("<"+thread+"@customer.example>", thread, 0, "Refund for our annual plan",
 		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
-	var state api.KillSwitchState
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/admin/killswitch", map[string]any{"halted": true, "by": "test"}, &state))
-	var res workflows.IntakeResult
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", msg, &res))
+	setHalted(t, ts, true)
+	res := postMessage(t, ts, msg)
 	assert.Equal(t, inbox.StageKillSwitch, res.Stage)
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/admin/killswitch", map[string]any{"halted": false, "by": "test"}, &state))
+	setHalted(t, ts, false)
 
 	time.Sleep(1100 * time.Millisecond) // a redelivery is signed at a later second
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", msg, &res))
+	res = postMessage(t, ts, msg)
 	assert.Equal(t, inbox.DecisionDraft, res.Decision.Decision, "processed, not a duplicate: %+v", res)
 
 	time.Sleep(1100 * time.Millisecond)
-	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/inbox/messages", msg, &res))
+	res = postMessage(t, ts, msg)
 	assert.Equal(t, inbox.StageDuplicate, res.Stage, "once processed, a redelivery is a duplicate")
 }
 
