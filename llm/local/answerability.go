@@ -51,6 +51,27 @@ const (
 	// SignalTyped is the share of the clauses asking for a kind of quantity (a duration,
 	// an amount) whose kind the chosen sections state.
 	SignalTyped = "typed"
+	// SignalSentence is the largest IDF-weighted share of the question's words of
+	// substance one sentence of the evidence holds (bestSentence).
+	SignalSentence = "sentence"
+	// SignalPair is whether one chunk holds the question's two rarest words (rarePair).
+	SignalPair = "pair"
+	// SignalBM25 is the best chunk's BM25 score as a share of the question's own (selfBM25).
+	SignalBM25 = "bm25"
+	// SignalAgree is whether the fused order, the vector similarity and the drafter's
+	// ranking put the same document first (armsAgree).
+	SignalAgree = "agree"
+	// SignalDocGap is the best document's relevance margin over the next document (docGap).
+	SignalDocGap = "docgap"
+	// SignalChunk is the largest IDF-weighted share of the question's known words one
+	// chunk of the evidence holds (bestChunk).
+	SignalChunk = "chunk"
+	// SignalStandout is how far the best similarity stands above the other documents'
+	// (standout).
+	SignalStandout = "standout"
+	// SignalRelStandout is how far the best relevance stands above the other documents'
+	// (relevanceStandout).
+	SignalRelStandout = "relstandout"
 )
 
 // Answerability is the fitted model: P(answerable) = σ(Bias + Σ Weights[s]·signal s), and
@@ -118,7 +139,10 @@ func ParseAnswerability(data []byte) (Answerability, error) {
 }
 
 // signalNames are the signals the drafter reads, in the order the fit reports them.
-var signalNames = []string{SignalMissing, SignalUnknown, SignalHeld, SignalRelevance, SignalMargin, SignalLacking, SignalSimilarity, SignalCoverage, SignalAnswered, SignalTyped}
+var signalNames = []string{SignalMissing, SignalUnknown, SignalHeld, SignalRelevance, SignalMargin, SignalLacking, SignalSimilarity, SignalCoverage, SignalAnswered, SignalTyped, SignalSentence, SignalPair, SignalBM25, SignalAgree, SignalDocGap, SignalChunk, SignalStandout, SignalRelStandout}
+
+// SignalNames are the signals the drafter reads, in the order the fit reports them.
+func SignalNames() []string { return slices.Clone(signalNames) }
 
 // againstAnswer are the signals that can only speak against an answer: what the knowledge
 // base or the chosen sections lack. The fit keeps their weights at or below zero and the
@@ -145,20 +169,41 @@ const (
 	falseAbstention = 0.03
 )
 
-// FitAnswerability fits the model by projected gradient descent on the mean log loss
-// (L2-penalised, each weight kept to its signal's direction: againstAnswer), from zero
-// weights in a fixed order, so the same samples give the same file.
+// FitAnswerability fits the model on samples of one set (FitAnswerabilitySets).
 func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
+	return FitAnswerabilitySets([]AnswerabilitySet{{Samples: samples}})
+}
+
+// FitAnswerabilitySets fits the model by projected gradient descent on the mean log loss
+// (L2-penalised, each weight kept to its signal's direction: againstAnswer), from zero
+// weights in a fixed order, so the same samples give the same file. Each set weighs the
+// same whatever its size: a large generated set must not teach the model its own
+// vocabulary at the expense of the knowledge bases written by others. The threshold is
+// read the same way, from the answerable samples weighted by set.
+func FitAnswerabilitySets(sets []AnswerabilitySet) (Answerability, error) {
+	var samples []AnswerabilitySample
+	var weight []float64
+	nonEmpty := 0
+	for _, set := range sets {
+		if len(set.Samples) > 0 {
+			nonEmpty++
+		}
+	}
+	for _, set := range sets {
+		for _, s := range set.Samples {
+			samples = append(samples, s)
+			weight = append(weight, 1/float64(len(set.Samples)*nonEmpty))
+		}
+	}
 	if len(samples) == 0 {
 		return Answerability{}, fmt.Errorf("answerability fit: no samples")
 	}
 	w := make([]float64, len(signalNames))
 	b := 0.0
-	n := float64(len(samples))
 	for range fitRounds {
 		gw := make([]float64, len(w))
 		gb := 0.0
-		for _, s := range samples {
+		for k, s := range samples {
 			z := b
 			for i, name := range signalNames {
 				z += w[i] * s.Signals[name]
@@ -167,15 +212,15 @@ func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
 			if s.Answerable {
 				y = 1
 			}
-			d := 1/(1+math.Exp(-z)) - y
+			d := (1/(1+math.Exp(-z)) - y) * weight[k]
 			gb += d
 			for i, name := range signalNames {
 				gw[i] += d * s.Signals[name]
 			}
 		}
-		b -= fitRate * gb / n
+		b -= fitRate * gb
 		for i, name := range signalNames {
-			w[i] -= fitRate * (gw[i]/n + fitPenalty*w[i])
+			w[i] -= fitRate * (gw[i] + fitPenalty*w[i])
 			if againstAnswer[name] {
 				w[i] = min(w[i], 0)
 			} else {
@@ -187,17 +232,31 @@ func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
 	for i, name := range signalNames {
 		m.Weights[name] = w[i]
 	}
-	var answerable []float64
-	for _, s := range samples {
+	m.Threshold = answerableQuantile(m, samples, weight, falseAbstention)
+	return m, nil
+}
+
+// answerableQuantile is the probability below which the share q (by weight) of the
+// answerable samples fall: the threshold that holds back that share of them.
+func answerableQuantile(m Answerability, samples []AnswerabilitySample, weight []float64, q float64) float64 {
+	type scored struct{ p, w float64 }
+	var answerable []scored
+	total := 0.0
+	for k, s := range samples {
 		if s.Answerable {
-			answerable = append(answerable, m.Probability(s.Signals))
+			answerable = append(answerable, scored{m.Probability(s.Signals), weight[k]})
+			total += weight[k]
 		}
 	}
-	sort.Float64s(answerable)
-	if len(answerable) > 0 {
-		m.Threshold = answerable[int(falseAbstention*float64(len(answerable)))]
+	sort.SliceStable(answerable, func(a, b int) bool { return answerable[a].p < answerable[b].p })
+	below := 0.0
+	for _, a := range answerable {
+		if below+a.w > q*total {
+			return a.p
+		}
+		below += a.w
 	}
-	return m, nil
+	return 0
 }
 
 // readSignals computes the answerability signals of a question against its evidence,
@@ -223,6 +282,17 @@ func readSignals(question string, asks []string, terms *llm.Terms, evidence []po
 	for _, ev := range evidence {
 		s[SignalSimilarity] = max(s[SignalSimilarity], clamp01(ev.Score))
 	}
+	idf := evidenceIDF(evidence)
+	known := knownWords(words, terms, have)
+	weights := wordWeights(known, terms, idf)
+	s[SignalSentence] = bestSentence(known, weights, evidence)
+	s[SignalPair] = rarePair(known, weights, evidence)
+	s[SignalBM25] = selfBM25(known, weights, evidence)
+	s[SignalChunk] = bestChunk(known, weights, evidence)
+	s[SignalAgree] = armsAgree(evidence, ranked)
+	s[SignalDocGap] = docGap(ranked)
+	s[SignalStandout] = standout(evidence)
+	s[SignalRelStandout] = relevanceStandout(ranked)
 	best := ranked
 	if len(used) > 0 {
 		best = used
@@ -245,7 +315,7 @@ func readSignals(question string, asks []string, terms *llm.Terms, evidence []po
 		}
 	}
 	s[SignalLacking] = rarestLacking(words, terms, evidence, chosen)
-	clauses := answerClauses(asks, sections, evidenceIDF(evidence))
+	clauses := answerClauses(asks, sections, idf)
 	answered, typed := 0, 0
 	for _, c := range clauses {
 		if c.answered() {
