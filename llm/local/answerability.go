@@ -51,27 +51,12 @@ const (
 	// SignalTyped is the share of the clauses asking for a kind of quantity (a duration,
 	// an amount) whose kind the chosen sections state.
 	SignalTyped = "typed"
-	// SignalSentence is the largest IDF-weighted share of the question's words of
-	// substance one sentence of the evidence holds (bestSentence).
-	SignalSentence = "sentence"
-	// SignalPair is whether one chunk holds the question's two rarest words (rarePair).
-	SignalPair = "pair"
-	// SignalBM25 is the best chunk's BM25 score as a share of the question's own (selfBM25).
-	SignalBM25 = "bm25"
 	// SignalAgree is whether the fused order, the vector similarity and the drafter's
 	// ranking put the same document first (armsAgree).
 	SignalAgree = "agree"
-	// SignalDocGap is the best document's relevance margin over the next document (docGap).
-	SignalDocGap = "docgap"
-	// SignalChunk is the largest IDF-weighted share of the question's known words one
-	// chunk of the evidence holds (bestChunk).
-	SignalChunk = "chunk"
-	// SignalStandout is how far the best similarity stands above the other documents'
-	// (standout).
+	// SignalStandout is how far the best section's relevance stands above the other
+	// documents' (relevanceStandout).
 	SignalStandout = "standout"
-	// SignalRelStandout is how far the best relevance stands above the other documents'
-	// (relevanceStandout).
-	SignalRelStandout = "relstandout"
 )
 
 // Answerability is the fitted model: P(answerable) = σ(Bias + Σ Weights[s]·signal s), and
@@ -139,7 +124,7 @@ func ParseAnswerability(data []byte) (Answerability, error) {
 }
 
 // signalNames are the signals the drafter reads, in the order the fit reports them.
-var signalNames = []string{SignalMissing, SignalUnknown, SignalHeld, SignalRelevance, SignalMargin, SignalLacking, SignalSimilarity, SignalCoverage, SignalAnswered, SignalTyped, SignalSentence, SignalPair, SignalBM25, SignalAgree, SignalDocGap, SignalChunk, SignalStandout, SignalRelStandout}
+var signalNames = []string{SignalMissing, SignalUnknown, SignalHeld, SignalRelevance, SignalMargin, SignalLacking, SignalSimilarity, SignalCoverage, SignalAnswered, SignalTyped, SignalAgree, SignalStandout}
 
 // SignalNames are the signals the drafter reads, in the order the fit reports them.
 func SignalNames() []string { return slices.Clone(signalNames) }
@@ -166,7 +151,7 @@ const (
 	fitRounds       = 4000
 	fitRate         = 0.5
 	fitPenalty      = 0.01
-	falseAbstention = 0.03
+	falseAbstention = 0.04
 )
 
 // FitAnswerability fits the model on samples of one set (FitAnswerabilitySets).
@@ -282,17 +267,8 @@ func readSignals(question string, asks []string, terms *llm.Terms, evidence []po
 	for _, ev := range evidence {
 		s[SignalSimilarity] = max(s[SignalSimilarity], clamp01(ev.Score))
 	}
-	idf := evidenceIDF(evidence)
-	known := knownWords(words, terms, have)
-	weights := wordWeights(known, terms, idf)
-	s[SignalSentence] = bestSentence(known, weights, evidence)
-	s[SignalPair] = rarePair(known, weights, evidence)
-	s[SignalBM25] = selfBM25(known, weights, evidence)
-	s[SignalChunk] = bestChunk(known, weights, evidence)
 	s[SignalAgree] = armsAgree(evidence, ranked)
-	s[SignalDocGap] = docGap(ranked)
-	s[SignalStandout] = standout(evidence)
-	s[SignalRelStandout] = relevanceStandout(ranked)
+	s[SignalStandout] = relevanceStandout(ranked)
 	best := ranked
 	if len(used) > 0 {
 		best = used
@@ -315,7 +291,7 @@ func readSignals(question string, asks []string, terms *llm.Terms, evidence []po
 		}
 	}
 	s[SignalLacking] = rarestLacking(words, terms, evidence, chosen)
-	clauses := answerClauses(asks, sections, idf)
+	clauses := answerClauses(asks, sections, evidenceIDF(evidence))
 	answered, typed := 0, 0
 	for _, c := range clauses {
 		if c.answered() {
