@@ -143,15 +143,15 @@ type AnswerabilitySample struct {
 }
 
 // Fitting constants: the L2 penalty keeps weights finite on a set a signal separates
-// perfectly, and the threshold is the probability below which falseAbstention of the
-// answerable samples fall. The samples are drafts the other rules let through, where
+// perfectly, and the threshold is the probability below which falseAbstention of each
+// set's answerable samples fall at most. The samples are drafts the other rules let through, where
 // answerable ones far outnumber the rest, so the model's probabilities all sit high and
 // the threshold is read from the answerable ones' quantile rather than set at one half.
 const (
 	fitRounds       = 4000
 	fitRate         = 0.5
 	fitPenalty      = 0.01
-	falseAbstention = 0.04
+	falseAbstention = 0.03
 )
 
 // FitAnswerability fits the model on samples of one set (FitAnswerabilitySets).
@@ -164,7 +164,7 @@ func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
 // weights in a fixed order, so the same samples give the same file. Each set weighs the
 // same whatever its size: a large generated set must not teach the model its own
 // vocabulary at the expense of the knowledge bases written by others. The threshold is
-// read the same way, from the answerable samples weighted by set.
+// the highest at which no set loses more than falseAbstention of its answerable samples.
 func FitAnswerabilitySets(sets []AnswerabilitySet) (Answerability, error) {
 	var samples []AnswerabilitySample
 	var weight []float64
@@ -217,31 +217,30 @@ func FitAnswerabilitySets(sets []AnswerabilitySet) (Answerability, error) {
 	for i, name := range signalNames {
 		m.Weights[name] = w[i]
 	}
-	m.Threshold = answerableQuantile(m, samples, weight, falseAbstention)
+	m.Threshold = 1
+	for _, set := range sets {
+		if t, ok := answerableQuantile(m, set.Samples, falseAbstention); ok {
+			m.Threshold = min(m.Threshold, t)
+		}
+	}
 	return m, nil
 }
 
-// answerableQuantile is the probability below which the share q (by weight) of the
-// answerable samples fall: the threshold that holds back that share of them.
-func answerableQuantile(m Answerability, samples []AnswerabilitySample, weight []float64, q float64) float64 {
-	type scored struct{ p, w float64 }
-	var answerable []scored
-	total := 0.0
-	for k, s := range samples {
+// answerableQuantile is the probability below which the share q of a set's answerable
+// samples fall: the threshold that holds back that share of them; false when the set has
+// none.
+func answerableQuantile(m Answerability, samples []AnswerabilitySample, q float64) (float64, bool) {
+	var answerable []float64
+	for _, s := range samples {
 		if s.Answerable {
-			answerable = append(answerable, scored{m.Probability(s.Signals), weight[k]})
-			total += weight[k]
+			answerable = append(answerable, m.Probability(s.Signals))
 		}
 	}
-	sort.SliceStable(answerable, func(a, b int) bool { return answerable[a].p < answerable[b].p })
-	below := 0.0
-	for _, a := range answerable {
-		if below+a.w > q*total {
-			return a.p
-		}
-		below += a.w
+	if len(answerable) == 0 {
+		return 0, false
 	}
-	return 0
+	sort.Float64s(answerable)
+	return answerable[int(q*float64(len(answerable)))], true
 }
 
 // readSignals computes the answerability signals of a question against its evidence,
