@@ -16,7 +16,7 @@ import (
 )
 
 // Whether the knowledge base answers a question is decided by a logistic model over a
-// handful of general signals, fitted on labelled eval sets (FitAnswerability) and shipped
+// handful of general signals, fitted on labelled eval sets (FitAnswerabilitySets) and shipped
 // as a versioned file (answerability.json), so no threshold is set by hand and none names
 // a topic of one corpus. The signals, each in [0, 1]:
 const (
@@ -153,11 +153,6 @@ const (
 	fitPenalty      = 0.01
 	falseAbstention = 0.03
 )
-
-// FitAnswerability fits the model on samples of one set (FitAnswerabilitySets).
-func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
-	return FitAnswerabilitySets([]AnswerabilitySet{{Samples: samples}})
-}
 
 // FitAnswerabilitySets fits the model by projected gradient descent on the mean log loss
 // (L2-penalised, each weight kept to its signal's direction: againstAnswer), from zero

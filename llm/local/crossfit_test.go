@@ -78,7 +78,7 @@ func TestFitAnswerabilitySetsWeighsSetsEqually(t *testing.T) {
 	if math.Abs(once.Threshold-tenfold.Threshold) > 1e-9 {
 		t.Errorf("threshold %v with the set once, %v with it ten times", once.Threshold, tenfold.Threshold)
 	}
-	pooled, err := FitAnswerability(append(append([]AnswerabilitySample{}, repeated...), byCoverage...))
+	pooled, err := FitAnswerabilitySets([]AnswerabilitySet{{Name: "pooled", Samples: append(append([]AnswerabilitySample{}, repeated...), byCoverage...)}})
 	if err != nil {
 		t.Fatal(err)
 	}
