@@ -16,7 +16,7 @@ import (
 )
 
 // Whether the knowledge base answers a question is decided by a logistic model over a
-// handful of general signals, fitted on labelled eval sets (FitAnswerability) and shipped
+// handful of general signals, fitted on labelled eval sets (FitAnswerabilitySets) and shipped
 // as a versioned file (answerability.json), so no threshold is set by hand and none names
 // a topic of one corpus. The signals, each in [0, 1]:
 const (
@@ -51,6 +51,12 @@ const (
 	// SignalTyped is the share of the clauses asking for a kind of quantity (a duration,
 	// an amount) whose kind the chosen sections state.
 	SignalTyped = "typed"
+	// SignalAgree is whether the fused order, the vector similarity and the drafter's
+	// ranking put the same document first (armsAgree).
+	SignalAgree = "agree"
+	// SignalStandout is how far the best section's relevance stands above the other
+	// documents' (relevanceStandout).
+	SignalStandout = "standout"
 )
 
 // Answerability is the fitted model: P(answerable) = σ(Bias + Σ Weights[s]·signal s), and
@@ -118,7 +124,10 @@ func ParseAnswerability(data []byte) (Answerability, error) {
 }
 
 // signalNames are the signals the drafter reads, in the order the fit reports them.
-var signalNames = []string{SignalMissing, SignalUnknown, SignalHeld, SignalRelevance, SignalMargin, SignalLacking, SignalSimilarity, SignalCoverage, SignalAnswered, SignalTyped}
+var signalNames = []string{SignalMissing, SignalUnknown, SignalHeld, SignalRelevance, SignalMargin, SignalLacking, SignalSimilarity, SignalCoverage, SignalAnswered, SignalTyped, SignalAgree, SignalStandout}
+
+// SignalNames are the signals the drafter reads, in the order the fit reports them.
+func SignalNames() []string { return slices.Clone(signalNames) }
 
 // againstAnswer are the signals that can only speak against an answer: what the knowledge
 // base or the chosen sections lack. The fit keeps their weights at or below zero and the
@@ -134,8 +143,8 @@ type AnswerabilitySample struct {
 }
 
 // Fitting constants: the L2 penalty keeps weights finite on a set a signal separates
-// perfectly, and the threshold is the probability below which falseAbstention of the
-// answerable samples fall. The samples are drafts the other rules let through, where
+// perfectly, and the threshold is the probability below which falseAbstention of each
+// set's answerable samples fall at most. The samples are drafts the other rules let through, where
 // answerable ones far outnumber the rest, so the model's probabilities all sit high and
 // the threshold is read from the answerable ones' quantile rather than set at one half.
 const (
@@ -145,20 +154,36 @@ const (
 	falseAbstention = 0.03
 )
 
-// FitAnswerability fits the model by projected gradient descent on the mean log loss
+// FitAnswerabilitySets fits the model by projected gradient descent on the mean log loss
 // (L2-penalised, each weight kept to its signal's direction: againstAnswer), from zero
-// weights in a fixed order, so the same samples give the same file.
-func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
+// weights in a fixed order, so the same samples give the same file. Each set weighs the
+// same whatever its size: a large generated set must not teach the model its own
+// vocabulary at the expense of the knowledge bases written by others. The threshold is
+// the highest at which no set loses more than falseAbstention of its answerable samples.
+func FitAnswerabilitySets(sets []AnswerabilitySet) (Answerability, error) {
+	var samples []AnswerabilitySample
+	var weight []float64
+	nonEmpty := 0
+	for _, set := range sets {
+		if len(set.Samples) > 0 {
+			nonEmpty++
+		}
+	}
+	for _, set := range sets {
+		for _, s := range set.Samples {
+			samples = append(samples, s)
+			weight = append(weight, 1/float64(len(set.Samples)*nonEmpty))
+		}
+	}
 	if len(samples) == 0 {
 		return Answerability{}, fmt.Errorf("answerability fit: no samples")
 	}
 	w := make([]float64, len(signalNames))
 	b := 0.0
-	n := float64(len(samples))
 	for range fitRounds {
 		gw := make([]float64, len(w))
 		gb := 0.0
-		for _, s := range samples {
+		for k, s := range samples {
 			z := b
 			for i, name := range signalNames {
 				z += w[i] * s.Signals[name]
@@ -167,15 +192,15 @@ func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
 			if s.Answerable {
 				y = 1
 			}
-			d := 1/(1+math.Exp(-z)) - y
+			d := (1/(1+math.Exp(-z)) - y) * weight[k]
 			gb += d
 			for i, name := range signalNames {
 				gw[i] += d * s.Signals[name]
 			}
 		}
-		b -= fitRate * gb / n
+		b -= fitRate * gb
 		for i, name := range signalNames {
-			w[i] -= fitRate * (gw[i]/n + fitPenalty*w[i])
+			w[i] -= fitRate * (gw[i] + fitPenalty*w[i])
 			if againstAnswer[name] {
 				w[i] = min(w[i], 0)
 			} else {
@@ -187,17 +212,30 @@ func FitAnswerability(samples []AnswerabilitySample) (Answerability, error) {
 	for i, name := range signalNames {
 		m.Weights[name] = w[i]
 	}
+	m.Threshold = 1
+	for _, set := range sets {
+		if t, ok := answerableQuantile(m, set.Samples, falseAbstention); ok {
+			m.Threshold = min(m.Threshold, t)
+		}
+	}
+	return m, nil
+}
+
+// answerableQuantile is the probability below which the share q of a set's answerable
+// samples fall: the threshold that holds back that share of them; false when the set has
+// none.
+func answerableQuantile(m Answerability, samples []AnswerabilitySample, q float64) (float64, bool) {
 	var answerable []float64
 	for _, s := range samples {
 		if s.Answerable {
 			answerable = append(answerable, m.Probability(s.Signals))
 		}
 	}
-	sort.Float64s(answerable)
-	if len(answerable) > 0 {
-		m.Threshold = answerable[int(falseAbstention*float64(len(answerable)))]
+	if len(answerable) == 0 {
+		return 0, false
 	}
-	return m, nil
+	sort.Float64s(answerable)
+	return answerable[int(q*float64(len(answerable)))], true
 }
 
 // readSignals computes the answerability signals of a question against its evidence,
@@ -223,6 +261,8 @@ func readSignals(question string, asks []string, terms *llm.Terms, evidence []po
 	for _, ev := range evidence {
 		s[SignalSimilarity] = max(s[SignalSimilarity], clamp01(ev.Score))
 	}
+	s[SignalAgree] = armsAgree(evidence, ranked)
+	s[SignalStandout] = relevanceStandout(ranked)
 	best := ranked
 	if len(used) > 0 {
 		best = used

@@ -45,7 +45,7 @@ func TestFitAnswerabilityKeepsDirectionsAndIsDeterministic(t *testing.T) {
 		samples = append(samples, AnswerabilitySample{Answerable: answerable,
 			Signals: map[string]float64{SignalRelevance: rel, SignalUnknown: unknown}})
 	}
-	m, err := FitAnswerability(samples)
+	m, err := FitAnswerabilitySets([]AnswerabilitySet{{Samples: samples}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +64,11 @@ func TestFitAnswerabilityKeepsDirectionsAndIsDeterministic(t *testing.T) {
 	if float64(held) > falseAbstention*30+1 {
 		t.Errorf("%d of 30 answerable samples fall below the threshold %.3f", held, m.Threshold)
 	}
-	again, _ := FitAnswerability(samples)
+	again, _ := FitAnswerabilitySets([]AnswerabilitySet{{Samples: samples}})
 	if !reflect.DeepEqual(m, again) {
 		t.Fatalf("two fits differ: %+v and %+v", m, again)
 	}
-	if _, err := FitAnswerability(nil); err == nil {
+	if _, err := FitAnswerabilitySets(nil); err == nil {
 		t.Fatal("fit on no samples: no error")
 	}
 }
