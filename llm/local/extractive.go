@@ -66,7 +66,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	if len(used) > 0 {
 		used = append(used, openQuestionChunks(asks, used, req.Evidence, threshold, scope)...)
 	}
-	picks := pickSentences(used, scope)
+	picks := pickSentences(used, scope, asks, evidenceIDF(req.Evidence))
 	if len(picks) == 0 { // nothing relevant enough: what was asked is the whole question
 		return withSignals(describe(abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), req), signals), nil
 	}

@@ -13,6 +13,7 @@ type pick struct {
 	text    string
 	rank    int // chunk rank
 	pos     int // sentence position in its chunk
+	line    int // line of its chunk: a paragraph or list item
 	score   float64
 	extra   bool // from a chunk chosen for an open question
 }
@@ -25,11 +26,13 @@ type pick struct {
 // asks how long, how much or when, sentences that state a number of that kind come first;
 // a chunk chosen for an open question of the thread adds its best sentence, scored
 // against that question; of parallel statements per plan or region, only the customer's.
-func pickSentences(chunks []rankedChunk, scope accountScope) []pick {
+// Each asking clause first claims the sentence that answers it best (clauseSentences),
+// so the second question of a ticket is not crowded out by more sentences on the first.
+func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf text.IDF) []pick {
 	var cands []pick
 	for rank, rc := range chunks {
 		q := rc.asked
-		sentences := text.SplitLines(rc.ev.Text)
+		sentences, lines := chunkSentences(rc.ev.Text)
 		fits := make([]scopeFit, len(sentences))
 		ownSentence := false
 		for i, s := range sentences {
@@ -62,7 +65,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope) []pick {
 			if statesKind(s, q.kinds) {
 				score += 0.3
 			}
-			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, score: score, extra: rc.extra})
+			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, line: lines[pos], score: score, extra: rc.extra})
 		}
 	}
 	sort.SliceStable(cands, func(a, b int) bool {
@@ -78,6 +81,19 @@ func pickSentences(chunks []rankedChunk, scope accountScope) []pick {
 	seen := map[string]bool{}
 	best := map[int]float64{}
 	main := 0
+	for _, c := range clauseSentences(cands, asks, idf) {
+		if !c.extra && main == maxQuoted {
+			continue
+		}
+		seen[text.Fold(c.text)] = true
+		if _, ok := best[c.rank]; !ok {
+			best[c.rank] = c.score
+		}
+		if !c.extra {
+			main++
+		}
+		picks = append(picks, c)
+	}
 	for _, c := range cands {
 		key := text.Fold(c.text)
 		if seen[key] || (!c.extra && main == maxQuoted) {
@@ -109,3 +125,93 @@ func pickSentences(chunks []rankedChunk, scope accountScope) []pick {
 
 // sentenceShare is how close to a chunk's best sentence another must score to be quoted too.
 const sentenceShare = 0.6
+
+// clauseSentences returns, for each asking clause in turn, the candidate that answers it
+// best and is not claimed yet. A sentence answers a clause by the share of the clause's
+// words of substance it holds, each weighted by its rarity over the evidence (so "invoice"
+// in a billing knowledge base counts less than "PayPal"), and by stating a number of the
+// kind the clause asks for. Only the sentence's own words count: the heading already
+// chose the section. A clause no sentence holds a word of claims nothing; ties go to the
+// better section, then to the sentence sharing more of the whole question. Only the
+// sections always quoted claim (the best one and those chosen for an open question), so
+// a claim never adds a document the reply would not cite anyway.
+func clauseSentences(cands []pick, asks []string, idf text.IDF) []pick {
+	var out []pick
+	claimed := map[int]bool{}
+	own := make([]map[string]bool, len(cands))
+	for i, c := range cands {
+		own[i] = text.StemSet(c.text)
+	}
+	for _, a := range asks {
+		stems := clauseTopicStems(a)
+		if len(stems) == 0 {
+			continue
+		}
+		kinds := askedKinds(a)
+		bestAt, bestScore := -1, 0.0
+		for i, c := range cands {
+			if claimed[i] || (c.rank > 0 && !c.extra) {
+				continue
+			}
+			share, _ := idf.Held(stems, own[i], nil)
+			if share == 0 {
+				continue
+			}
+			score := share
+			if kinds != 0 && statesKind(c.text, kinds) {
+				score += kindBonus
+			}
+			if score > bestScore {
+				bestAt, bestScore = i, score
+			}
+		}
+		if bestAt < 0 {
+			continue
+		}
+		for _, i := range paragraphOf(cands, bestAt) {
+			if !claimed[i] {
+				claimed[i] = true
+				out = append(out, cands[i])
+			}
+		}
+	}
+	return out
+}
+
+// maxParagraph is the most sentences a paragraph may hold to be quoted whole for the
+// sentence of it that answers a clause.
+const maxParagraph = 2
+
+// paragraphOf returns the candidate at i with the other candidates of its paragraph or
+// list item when that holds at most maxParagraph sentences: a short paragraph is one
+// statement ("One month after locking, Plausible stops collecting data. Any data it sends
+// will be dropped from that point."), and its other sentence often holds the number or
+// the condition the answering one leans on.
+func paragraphOf(cands []pick, i int) []int {
+	var same []int
+	for j, c := range cands {
+		if c.chunkID == cands[i].chunkID && c.line == cands[i].line && c.rank == cands[i].rank {
+			same = append(same, j)
+		}
+	}
+	if len(same) > maxParagraph {
+		return []int{i}
+	}
+	return same
+}
+
+// chunkSentences splits a chunk as text.SplitLines does and says, for each sentence, which
+// line (paragraph or list item) it stands on.
+func chunkSentences(chunkText string) (sentences []string, lines []int) {
+	for li, line := range strings.Split(chunkText, "\n") {
+		for _, sen := range text.Split(line) {
+			sentences = append(sentences, sen.Text[text.ListMarker(sen.Text):])
+			lines = append(lines, li)
+		}
+	}
+	return sentences, lines
+}
+
+// kindBonus is what stating the kind of number a clause asks for adds to a sentence's
+// share of the clause's words: as much as the clause's main word.
+const kindBonus = 0.5

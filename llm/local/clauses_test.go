@@ -1,0 +1,71 @@
+package local
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// cancelSection is the help-center set's "What happens after you cancel" section
+// (evals/helpcenter/corpus/cancel-subscription.v1.md) as the chunker cuts it: more
+// sentences than a reply quotes, the one answering "what happens to the data it keeps
+// sending" split over a two-sentence paragraph whose first sentence holds the duration.
+var cancelSection = policy.Evidence{
+	ChunkID: "plausible/cancel-subscription@1#what-happens-after-you-cancel", DocID: "plausible/cancel-subscription",
+	Title: "Cancel your subscription plan", Area: "cancellation", Score: 0.41,
+	Text: "What happens after you cancel\n" +
+		"Until the end of your billing period\n" +
+		"Your stats keep being counted and you have full access to your dashboard.\n" +
+		"Once the billing period ends\n" +
+		"Your dashboard is locked. You can still log in, access your account settings and site settings, but you cannot view your stats. You can export your collected data at any time from the site settings of any locked site.\n" +
+		"One month after locking, Plausible stops collecting data. If you haven't removed the Plausible snippet from your site, any data it sends will be dropped automatically from that point.\n" +
+		"Your data\n" +
+		"Your data is not deleted immediately. How long it is kept depends on your plan. Retention periods are listed on the pricing page.\n" +
+		"You can delete your data at any time, before or after canceling, either for individual sites or your entire account, from your site or account settings.",
+}
+
+// The sentence that answers an asking clause brings the other sentence of its short
+// paragraph: "any data it sends will be dropped from that point" means nothing without
+// "One month after locking, Plausible stops collecting data", which holds the answer.
+func TestClauseSentenceBringsItsParagraph(t *testing.T) {
+	t.Parallel()
+	anyAnswer := Answerability{Weights: map[string]float64{}}
+	req := llm.Request{Subject: "script after cancelling", Account: policy.Account{Plan: "growth", Region: "us", Locale: "en"},
+		Evidence: []policy.Evidence{cancelSection},
+		Messages: []llm.Message{{Author: "customer", Body: "We cancelled. Do we need to remove the script from our site? What happens to the data it keeps sending after the subscription ends?"}}}
+	d, err := Extractive{Answerability: &anyAnswer}.Write(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Abstain {
+		t.Fatalf("abstained: %s", d.Reply)
+	}
+	for _, want := range []string{"One month after locking, Plausible stops collecting data.", "any data it sends will be dropped automatically"} {
+		if !strings.Contains(d.Reply, want) {
+			t.Errorf("reply lacks %q:\n%s", want, d.Reply)
+		}
+	}
+	if n := len(d.Claims); n > maxQuoted {
+		t.Errorf("%d sentences quoted, want at most %d", n, maxQuoted)
+	}
+}
+
+// Each asking clause claims its own best sentence before the rest of the reply is filled
+// by overall overlap, and a paragraph longer than maxParagraph is not quoted whole.
+func TestClauseSentencesOnePerClause(t *testing.T) {
+	t.Parallel()
+	cands := []pick{
+		{chunkID: "c", text: "Your dashboard is locked.", line: 1, pos: 0},
+		{chunkID: "c", text: "You can still log in, access your account settings and site settings.", line: 1, pos: 1},
+		{chunkID: "c", text: "You can export your collected data at any time from the site settings.", line: 1, pos: 2},
+		{chunkID: "c", text: "Retention periods are listed on the pricing page.", line: 2, pos: 3},
+	}
+	asks := []string{"Can I still export my data?", "Where do I find the retention period?"}
+	got := clauseSentences(cands, asks, evidenceIDF([]policy.Evidence{cancelSection}))
+	if len(got) != 2 || got[0].pos != 2 || got[1].pos != 3 {
+		t.Errorf("clauseSentences = %+v; want the export sentence, then the retention sentence", got)
+	}
+}
