@@ -87,6 +87,13 @@ const MaxPerDoc = 3
 // chunk score) into the result, so a document the chunk arms placed low still has a chunk
 // to cite.
 //
+// Every query pays for these arms besides its graph walk, so each input is read once: the
+// query's terms by the term statistics' key (agent, lexeme), not by a scan of them; each
+// pooled chunk's row once (pool_chunks, which also carries what the result returns), and
+// its lexemes unnested once (tf), from which both arms sum; a version's whole length from
+// version_lengths (migration 0171), not from its every chunk; and the similarity of a chunk
+// the vector arm kept from its candidates rather than from its vector again.
+//
 // %[1]s is the FROM and WHERE of the chunks the account may be shown (c aliases chunks),
 // %[2]s and %[3]s the parameters of the query's words and phrases, %[4]d how many chunks
 // each arm keeps, %[5]d the dimensions of the vectors.
