@@ -149,7 +149,8 @@ lexical_arm AS (
   ORDER BY score DESC, id COLLATE "C"
   LIMIT %[4]d),
 pooled AS MATERIALIZED (
-  SELECT DISTINCT ON (s.version_id) s.version_id, s.id AS best
+  SELECT DISTINCT ON (s.version_id) s.version_id, s.id AS best,
+         (SELECT n.tokens FROM version_lengths n WHERE n.version_id = s.version_id)::float8 AS len
   FROM scored s
   WHERE s.id IN (SELECT id FROM lexical_arm UNION ALL SELECT chunk_id FROM vector_arm)
   ORDER BY s.version_id, s.score DESC, s.id COLLATE "C"),
@@ -159,8 +160,8 @@ doc_terms AS (
   WHERE x.version_id IN (SELECT version_id FROM pooled)
   GROUP BY 1, 2),
 doc_scored AS (
-  SELECT x.version_id, sum(t.idf * f.tf * (` + "%[8]g" + ` + 1) / (f.tf + ` + "%[8]g" + ` * (1 - ` + "%[9]g" + ` + ` + "%[9]g" + ` * n.tokens::float8 / s.doc_avg_len))) AS score
-  FROM doc_terms x JOIN terms t USING (lexeme) JOIN version_lengths n USING (version_id) CROSS JOIN stats s
+  SELECT x.version_id, sum(t.idf * f.tf * (` + "%[8]g" + ` + 1) / (f.tf + ` + "%[8]g" + ` * (1 - ` + "%[9]g" + ` + ` + "%[9]g" + ` * n.len / s.doc_avg_len))) AS score
+  FROM doc_terms x JOIN terms t USING (lexeme) JOIN pooled n USING (version_id) CROSS JOIN stats s
   CROSS JOIN LATERAL (SELECT (x.tf + (` + "%[10]d" + ` + 1) * x.title_tf)::float8 AS tf) f
   GROUP BY 1),
 doc_arm AS (
