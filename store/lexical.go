@@ -89,10 +89,10 @@ const MaxPerDoc = 3
 //
 // Every query pays for these arms besides its graph walk, so each input is read once: the
 // query's terms by the term statistics' key (agent, lexeme), not by a scan of them; each
-// pooled chunk's row once (pool_chunks, which also carries what the result returns), and
-// its lexemes unnested once (tf), from which both arms sum; a version's whole length from
-// version_lengths (migration 0171), not from its every chunk; and the similarity of a chunk
-// the vector arm kept from its candidates rather than from its vector again.
+// pooled chunk's lexemes once (pool_chunks), unnested once (tf), and both arms sum from
+// that; a pooled version's whole length once, from version_lengths (migration 0171), not
+// from its every chunk; and the similarity of a chunk the vector arm kept from its
+// candidates rather than from its vector again.
 //
 // %[1]s is the FROM and WHERE of the chunks the account may be shown (c aliases chunks),
 // %[2]s and %[3]s the parameters of the query's words and phrases, %[4]d how many chunks
@@ -128,7 +128,7 @@ pool AS (
   UNION
   SELECT chunk_id FROM candidates),
 pool_chunks AS MATERIALIZED (
-  SELECT c.id, c.version_id, c.lex_len, c.lex, c.text, c.fixed, c.audience, c.heading, c.embedding,
+  SELECT c.id, c.version_id, c.lex_len, c.lex,
          (SELECT coalesce(sum(idf), 0) * ` + "%[12]g" + ` FROM phrases WHERE c.lex @@ q) AS phrase
   FROM pool p JOIN chunks c ON c.id = p.id),
 tf AS MATERIALIZED (
@@ -174,7 +174,7 @@ SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, 
        coalesce(a.similarity, -((c.embedding::vector(%[5]d)) <#> $1::vector(%[5]d))), coalesce(a.rank, 0)::int, coalesce(l.score, 0), coalesce(l.rank, 0)::int,
        coalesce(d.score, 0), coalesce(d.rank, 0)::int, 0::float8, 0
 FROM (SELECT chunk_id AS id FROM vector_arm UNION SELECT id FROM lexical_arm UNION SELECT best FROM doc_arm) u
-JOIN pool_chunks c ON c.id = u.id
+JOIN chunks c ON c.id = u.id
 JOIN versions v ON v.id = c.version_id
 LEFT JOIN vector_arm a ON a.chunk_id = u.id
 LEFT JOIN lexical_arm l ON l.id = u.id
