@@ -6,7 +6,9 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -74,7 +76,12 @@ type RetrievalOptions struct {
 	RecallQueries int   // queries checked against the exact reference per case
 	EFSearch      []int // HNSW search breadths to compare, one case each; none: store.EFSearch
 	Explain       bool  // keep each case's query plan
-	Progress      io.Writer
+	// Keep leaves each corpus's scratch schema in place and prints its name; Schema runs the
+	// cases on such a schema, of Sizes' one size, instead of loading a corpus. A 100k corpus
+	// takes minutes to build, and two versions of the code compare best on the same one.
+	Keep     bool
+	Schema   string
+	Progress io.Writer
 }
 
 const k = 10
@@ -88,14 +95,27 @@ const warmUp = 20
 // similarity-only baseline would have returned.
 func Retrieval(ctx context.Context, databaseURL string, opt RetrievalOptions) ([]RetrievalCase, error) {
 	emb := embedding.NewHashing(256)
+	if opt.Schema != "" {
+		if len(opt.Sizes) != 1 {
+			return nil, fmt.Errorf("scratch schema %s holds one corpus: give its one size, not %d", opt.Schema, len(opt.Sizes))
+		}
+		scratchURL, err := store.ScratchSchema(ctx, databaseURL, opt.Schema)
+		if err != nil {
+			return nil, err
+		}
+		return retrievalSize(ctx, scratchURL, emb, opt.Sizes[0], false, opt)
+	}
 	var cases []RetrievalCase
 	for _, size := range opt.Sizes {
 		scratchURL, drop, err := store.Scratch(ctx, databaseURL, "bench")
 		if err != nil {
 			return nil, err
 		}
-		res, err := retrievalSize(ctx, scratchURL, emb, size, opt)
-		if dropErr := drop(context.Background()); err == nil && dropErr != nil {
+		res, err := retrievalSize(ctx, scratchURL, emb, size, true, opt)
+		if opt.Keep {
+			u, _ := url.Parse(scratchURL)
+			fmt.Fprintf(opt.Progress, "  kept the %d-chunk corpus in scratch schema %s\n", size, strings.Split(u.Query().Get("search_path"), ",")[0])
+		} else if dropErr := drop(context.Background()); err == nil && dropErr != nil {
 			err = dropErr
 		}
 		if err != nil {
@@ -106,16 +126,20 @@ func Retrieval(ctx context.Context, databaseURL string, opt RetrievalOptions) ([
 	return cases, nil
 }
 
-func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size int, opt RetrievalOptions) ([]RetrievalCase, error) {
+// retrievalSize runs the cases of one corpus of size chunks at url, loading it first when
+// load is set.
+func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size int, load bool, opt RetrievalOptions) ([]RetrievalCase, error) {
 	s, err := store.Open(ctx, url)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	fmt.Fprintf(opt.Progress, "loading %d synthetic chunks…\n", size)
-	build, err := loadCorpus(ctx, s, emb, size, uint64(size))
-	if err != nil {
-		return nil, err
+	var build time.Duration
+	if load {
+		fmt.Fprintf(opt.Progress, "loading %d synthetic chunks…\n", size)
+		if build, err = loadCorpus(ctx, s, emb, size, uint64(size)); err != nil {
+			return nil, err
+		}
 	}
 	scopes, err := s.Scopes(ctx)
 	if err != nil {

@@ -27,7 +27,8 @@ work in scratch schemas they create and drop; the live policy store is never tou
 func newBenchRetrievalCmd() *cobra.Command {
 	var chunks, efSearch []int
 	var queries, recallQueries int
-	var asJSON, explain bool
+	var asJSON, explain, keep bool
+	var schema string
 	cmd := &cobra.Command{
 		Use:   "retrieval",
 		Short: "Latency and recall of eligible-only retrieval on synthetic corpora",
@@ -50,12 +51,16 @@ only as far as their machines did. --explain adds, per case, EXPLAIN (ANALYZE, B
 query: the partition, HNSW or exact scan, rows the time filter removed, planning and
 execution time. --ef-search runs every query once per HNSW search breadth given (the
 service uses 100) and prints a case for each, to weigh recall against latency on the same
-corpus. Recall counts chunk IDs. Each recall query whose top-10 is not the reference's is
+corpus. --keep leaves each corpus's scratch schema in place and prints its name, and
+--schema NAME runs the cases on such a schema (with --chunks its one size) without loading
+it again. Recall counts chunk IDs. Each recall query whose top-10 is not the reference's is
 printed after the tables, both lists side by side with each chunk's similarity and fused
 score, so a chunk the search did not find shows apart from a tie.`,
 		Example: `  supportdraft bench retrieval
   supportdraft bench retrieval --chunks 10000,100000 --json
-  supportdraft bench retrieval --chunks 1000000 --ef-search 100,200,400`,
+  supportdraft bench retrieval --chunks 1000000 --ef-search 100,200,400
+  supportdraft bench retrieval --chunks 100000 --keep
+  supportdraft bench retrieval --chunks 100000 --schema bench_0123456789ab`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig()
@@ -63,7 +68,8 @@ score, so a chunk the search did not find shows apart from a tie.`,
 				return err
 			}
 			cases, err := bench.Retrieval(cmd.Context(), cfg.DatabaseURL, bench.RetrievalOptions{
-				Sizes: chunks, Queries: queries, RecallQueries: min(queries, recallQueries), Explain: explain, EFSearch: efSearch, Progress: cmd.ErrOrStderr(),
+				Sizes: chunks, Queries: queries, RecallQueries: min(queries, recallQueries), Explain: explain, EFSearch: efSearch,
+				Keep: keep, Schema: schema, Progress: cmd.ErrOrStderr(),
 			})
 			if err != nil {
 				return err
@@ -108,6 +114,8 @@ score, so a chunk the search did not find shows apart from a tie.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"cases":[…]} as JSON`)
 	cmd.Flags().BoolVar(&explain, "explain", false, "print each case's query plan (EXPLAIN ANALYZE)")
 	cmd.Flags().IntSliceVar(&efSearch, "ef-search", []int{store.EFSearch}, "HNSW search breadths to compare, comma-separated")
+	cmd.Flags().BoolVar(&keep, "keep", false, "leave each corpus's scratch schema in place and print its name")
+	cmd.Flags().StringVar(&schema, "schema", "", "run on a scratch schema an earlier --keep left, without loading a corpus")
 	return cmd
 }
 

@@ -53,7 +53,7 @@ func twoAgents(t *testing.T) (s *store.Store, billing, payments context.Context)
 // agentTables are the tables under row-level security (migration 0120, and each table added since).
 var agentTables = []string{"accepted_contradictions", "agent_texts", "approvals", "build_failures", "chunks", "documents",
 	"drafts", "funnel_events", "inbox_messages", "inbox_revisions", "lexemes", "lexicon", "rejections", "retrieval_scopes",
-	"review_assignments", "review_notes", "review_queue", "scope_names", "send_checks", "sent_replies", "ticket_revisions", "traces", "versions"}
+	"review_assignments", "review_notes", "review_queue", "scope_names", "send_checks", "sent_replies", "ticket_revisions", "traces", "version_lengths", "versions"}
 
 // lookupTables carry agent_id without row-level security: retrieval's lookups by agent,
 // which hold no text (migration 0121).

@@ -87,6 +87,13 @@ const MaxPerDoc = 3
 // chunk score) into the result, so a document the chunk arms placed low still has a chunk
 // to cite.
 //
+// Every query pays for these arms besides its graph walk, so each input is read once: the
+// query's terms by the term statistics' key (agent, lexeme), not by a scan of them; each
+// pooled chunk's lexemes once (pool_chunks), unnested once (tf), and both arms sum from
+// that; a pooled version's whole length once, from version_lengths (migration 0171), not
+// from its every chunk; and the similarity of a chunk the vector arm kept from its
+// candidates rather than from its vector again.
+//
 // %[1]s is the FROM and WHERE of the chunks the account may be shown (c aliases chunks),
 // %[2]s and %[3]s the parameters of the query's words and phrases, %[4]d how many chunks
 // each arm keeps, %[5]d the dimensions of the vectors.
@@ -94,14 +101,17 @@ const lexicalArm = `,
 vector_arm AS (
   SELECT chunk_id, similarity, row_number() OVER (ORDER BY similarity DESC, chunk_id COLLATE "C") AS rank FROM candidates),
 stats AS MATERIALIZED (
-  SELECT chunks::float8 AS n, tokens::float8 / greatest(chunks, 1) AS avg_len FROM lexicon),
+  SELECT chunks::float8 AS n, tokens::float8 / greatest(chunks, 1) AS avg_len, tokens::float8 / greatest(versions, 1) AS doc_avg_len
+  FROM lexicon),
 terms AS MATERIALIZED (
   SELECT l.lexeme, ln(1 + (s.n - l.chunks + 0.5) / (l.chunks + 0.5)) AS idf,
          l.chunks <= greatest(s.n * ` + "%[6]g" + `, ` + "%[7]d" + `) AS selective
-  FROM (SELECT lexeme FROM unnest(to_tsvector('english', %[2]s))
-        UNION
-        SELECT w FROM unnest(string_to_array(%[2]s, ' ')) w WHERE length(to_tsvector('english', w)) = 0) q
-  JOIN lexemes l USING (lexeme) CROSS JOIN stats s),
+  FROM lexemes l CROSS JOIN stats s
+  WHERE l.agent_id = current_setting('` + agentSetting + `')
+    AND l.lexeme = ANY (ARRAY(
+      SELECT lexeme FROM unnest(to_tsvector('english', %[2]s))
+      UNION
+      SELECT w FROM unnest(string_to_array(%[2]s, ' ')) w WHERE length(to_tsvector('english', w)) = 0))),
 phrases AS MATERIALIZED (
   SELECT phraseto_tsquery('english', p) AS q, avg(t.idf) AS idf
   FROM unnest(%[3]s::text[]) p
@@ -117,40 +127,41 @@ pool AS (
   SELECT c.id %[1]s AND c.id IN (SELECT id FROM matched)
   UNION
   SELECT chunk_id FROM candidates),
-scored AS MATERIALIZED (
-  SELECT p.id,
-         (SELECT coalesce(sum(t.idf * f.tf * (` + "%[8]g" + ` + 1) / (f.tf + ` + "%[8]g" + ` * (1 - ` + "%[9]g" + ` + ` + "%[9]g" + ` * c.lex_len / s.avg_len))), 0)
-          FROM unnest(c.lex) u
-          JOIN terms t ON t.lexeme = u.lexeme
-          CROSS JOIN stats s
-          CROSS JOIN LATERAL (SELECT (cardinality(u.weights) + ` + "%[10]d" + ` * cardinality(array_positions(u.weights, 'A'))
-                                      + ` + "%[11]d" + ` * cardinality(array_positions(u.weights, 'B')))::float8 AS tf) f)
-         + (SELECT coalesce(sum(idf), 0) * ` + "%[12]g" + ` FROM phrases WHERE c.lex @@ q) AS score
+pool_chunks AS MATERIALIZED (
+  SELECT c.id, c.version_id, c.lex_len, c.lex,
+         (SELECT coalesce(sum(idf), 0) * ` + "%[12]g" + ` FROM phrases WHERE c.lex @@ q) AS phrase
   FROM pool p JOIN chunks c ON c.id = p.id),
+tf AS MATERIALIZED (
+  SELECT c.id, c.version_id, c.lex_len, u.lexeme, cardinality(u.weights) AS n,
+         cardinality(array_positions(u.weights, 'A')) AS a, cardinality(array_positions(u.weights, 'B')) AS b
+  FROM pool_chunks c CROSS JOIN LATERAL unnest(c.lex) u
+  WHERE u.lexeme IN (SELECT lexeme FROM terms)),
+scored AS MATERIALIZED (
+  SELECT p.id, p.version_id, coalesce(w.score, 0) + p.phrase AS score
+  FROM pool_chunks p LEFT JOIN (
+    SELECT x.id, sum(t.idf * f.tf * (` + "%[8]g" + ` + 1) / (f.tf + ` + "%[8]g" + ` * (1 - ` + "%[9]g" + ` + ` + "%[9]g" + ` * x.lex_len / s.avg_len))) AS score
+    FROM tf x JOIN terms t USING (lexeme) CROSS JOIN stats s
+    CROSS JOIN LATERAL (SELECT (x.n + ` + "%[10]d" + ` * x.a + ` + "%[11]d" + ` * x.b)::float8 AS tf) f
+    GROUP BY x.id) w USING (id)),
 lexical_arm AS (
   SELECT id, score, row_number() OVER (ORDER BY score DESC, id COLLATE "C") AS rank
   FROM scored WHERE score > 0
   ORDER BY score DESC, id COLLATE "C"
   LIMIT %[4]d),
 pooled AS MATERIALIZED (
-  SELECT DISTINCT ON (c.version_id) c.version_id, s.id AS best
-  FROM scored s JOIN chunks c ON c.id = s.id
+  SELECT DISTINCT ON (s.version_id) s.version_id, s.id AS best,
+         (SELECT n.tokens FROM version_lengths n WHERE n.version_id = s.version_id)::float8 AS len
+  FROM scored s
   WHERE s.id IN (SELECT id FROM lexical_arm UNION ALL SELECT chunk_id FROM vector_arm)
-  ORDER BY c.version_id, s.score DESC, s.id COLLATE "C"),
-doc_stats AS MATERIALIZED (
-  SELECT tokens::float8 / greatest(versions, 1) AS avg_len FROM lexicon),
+  ORDER BY s.version_id, s.score DESC, s.id COLLATE "C"),
 doc_terms AS (
-  SELECT d.version_id, u.lexeme,
-         sum(cardinality(u.weights) + ` + "%[11]d" + ` * cardinality(array_positions(u.weights, 'B')) - cardinality(array_positions(u.weights, 'A'))) AS tf,
-         max(cardinality(array_positions(u.weights, 'A'))) AS title_tf
-  FROM scored s JOIN chunks c ON c.id = s.id JOIN pooled d ON d.version_id = c.version_id, unnest(c.lex) u
-  WHERE u.lexeme IN (SELECT lexeme FROM terms)
+  SELECT x.version_id, x.lexeme, sum(x.n + ` + "%[11]d" + ` * x.b - x.a) AS tf, max(x.a) AS title_tf
+  FROM tf x
+  WHERE x.version_id IN (SELECT version_id FROM pooled)
   GROUP BY 1, 2),
-doc_len AS (
-  SELECT d.version_id, sum(c.lex_len)::float8 AS len FROM pooled d JOIN chunks c ON c.version_id = d.version_id GROUP BY 1),
 doc_scored AS (
-  SELECT x.version_id, sum(t.idf * f.tf * (` + "%[8]g" + ` + 1) / (f.tf + ` + "%[8]g" + ` * (1 - ` + "%[9]g" + ` + ` + "%[9]g" + ` * n.len / s.avg_len))) AS score
-  FROM doc_terms x JOIN terms t USING (lexeme) JOIN doc_len n USING (version_id) CROSS JOIN doc_stats s
+  SELECT x.version_id, sum(t.idf * f.tf * (` + "%[8]g" + ` + 1) / (f.tf + ` + "%[8]g" + ` * (1 - ` + "%[9]g" + ` + ` + "%[9]g" + ` * n.len / s.doc_avg_len))) AS score
+  FROM doc_terms x JOIN terms t USING (lexeme) JOIN pooled n USING (version_id) CROSS JOIN stats s
   CROSS JOIN LATERAL (SELECT (x.tf + (` + "%[10]d" + ` + 1) * x.title_tf)::float8 AS tf) f
   GROUP BY 1),
 doc_arm AS (
@@ -160,7 +171,7 @@ doc_arm AS (
   ORDER BY d.score DESC, d.version_id
   LIMIT %[4]d)
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, c.fixed, c.audience, v.locale, c.heading,
-       -((c.embedding::vector(%[5]d)) <#> $1::vector(%[5]d)), coalesce(a.rank, 0)::int, coalesce(l.score, 0), coalesce(l.rank, 0)::int,
+       coalesce(a.similarity, -((c.embedding::vector(%[5]d)) <#> $1::vector(%[5]d))), coalesce(a.rank, 0)::int, coalesce(l.score, 0), coalesce(l.rank, 0)::int,
        coalesce(d.score, 0), coalesce(d.rank, 0)::int, 0::float8, 0
 FROM (SELECT chunk_id AS id FROM vector_arm UNION SELECT id FROM lexical_arm UNION SELECT best FROM doc_arm) u
 JOIN chunks c ON c.id = u.id

@@ -1,9 +1,15 @@
 package store_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -182,4 +188,186 @@ func TestDocumentArm(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[string]int{"gifts/split": 1, "gifts/once": 2}, docRank, "the document with both terms is the better document")
+}
+
+// TestArmsScoreAsDocumented holds the lexical and document arms to their formulas, computed
+// here in Go from the stored lexemes and term statistics: each chunk's BM25 with field
+// weights plus its phrase bonus, its rank among the pooled chunks, and each pooled
+// version's BM25 summed over its pooled chunks against its whole length, with its rank. The
+// statement is written for speed; this is what it must still compute.
+func TestArmsScoreAsDocumented(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	from := "2025-01-01T00:00:00Z"
+	mustImport(t, s,
+		file{doc: "refunds/annual", version: 1, from: from, title: "Annual plan refunds",
+			body: "## Window\n\nAn annual plan is refunded within 14 days of the invoice.\n\n## Partial refunds\n\nAfter the window a refund is prorated by month.\n\n## Monthly plans\n\nMonthly plans are not refunded.\n"},
+		file{doc: "refunds/requests", version: 1, from: from, title: "Asking for a refund",
+			body: "## How to ask\n\nReply to the invoice email to ask for a refund.\n\n## Timing\n\nRefunds reach the card in five to ten days.\n"},
+		file{doc: "billing/invoices", version: 1, from: from, title: "Invoices",
+			body: "## Download\n\nEvery invoice can be downloaded from the billing page.\n\n## Corrections\n\nA corrected invoice replaces the first one within two days.\n"},
+		file{doc: "cards/gold", version: 1, from: from, title: "Gold Rewards Card",
+			body: "## Annual fee\n\nThe annual fee of the card is waived in the first year.\n\n## Points\n\nPoints are earned on every purchase.\n"},
+		file{doc: "cards/silver", version: 1, from: from, title: "Silver card",
+			body: "## Fees\n\nGold status earns rewards; the annual fee of this card is twelve euros.\n"},
+		file{doc: "plans/changes", version: 1, from: from, title: "Plan changes",
+			body: "## Upgrades\n\nAn upgrade to an annual plan is charged at once.\n\n## Downgrades\n\nA downgrade takes effect at the end of the billing period.\n"},
+	)
+	text := "Can I get a refund of my annual plan within 14 days? The gold rewards card invoice"
+	vec, err := emb.Embed(ctx, []string{text})
+	require.NoError(t, err)
+	hits, err := s.Arms(ctx, store.Query{At: ts(t, "2026-06-01T00:00:00Z"), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: text, Vector: vec[0], Embedder: emb.Name(), K: 2})
+	require.NoError(t, err)
+	keep := store.Candidates(2)
+
+	var n, tokens, versions float64
+	require.NoError(t, s.DB().QueryRow(ctx, `SELECT chunks, tokens, versions FROM lexicon`).Scan(&n, &tokens, &versions))
+	idf := map[string]float64{}
+	rows, err := s.DB().Query(ctx, `SELECT l.lexeme, l.chunks FROM lexemes l WHERE l.lexeme IN (
+		SELECT lexeme FROM unnest(to_tsvector('english', $1))
+		UNION SELECT w FROM unnest(string_to_array($1, ' ')) w WHERE length(to_tsvector('english', w)) = 0)`, store.QueryWords(text))
+	require.NoError(t, err)
+	for rows.Next() {
+		var lexeme string
+		var df float64
+		require.NoError(t, rows.Scan(&lexeme, &df))
+		idf[lexeme] = math.Log(1 + (n-df+0.5)/(df+0.5))
+	}
+	require.NoError(t, rows.Err())
+	require.Greater(t, len(idf), 3)
+
+	// Each chunk's counts of each query term: positions, and those in the title (A) and heading (B).
+	type counts struct{ n, a, b float64 }
+	type chunk struct {
+		version int64
+		length  float64
+		terms   map[string]counts
+		phrase  float64
+	}
+	chunks := map[string]*chunk{}
+	versionLength := map[int64]float64{}
+	rows, err = s.DB().Query(ctx, `SELECT c.id, c.version_id, c.lex_len, u.lexeme, cardinality(u.weights),
+		cardinality(array_positions(u.weights, 'A')), cardinality(array_positions(u.weights, 'B')) FROM chunks c, unnest(c.lex) u`)
+	require.NoError(t, err)
+	for rows.Next() {
+		var id, lexeme string
+		var version int64
+		var length float64
+		var c counts
+		require.NoError(t, rows.Scan(&id, &version, &length, &lexeme, &c.n, &c.a, &c.b))
+		if chunks[id] == nil {
+			chunks[id] = &chunk{version: version, length: length, terms: map[string]counts{}}
+			versionLength[version] += length
+		}
+		if _, ok := idf[lexeme]; ok {
+			chunks[id].terms[lexeme] = c
+		}
+	}
+	require.NoError(t, rows.Err())
+	for _, p := range store.QueryPhrases(text) {
+		var lexemes []string
+		require.NoError(t, s.DB().QueryRow(ctx, `SELECT array_agg(lexeme) FROM unnest(to_tsvector('english', $1))`, p).Scan(&lexemes))
+		sum, known := 0.0, true
+		for _, l := range lexemes {
+			v, ok := idf[l]
+			known = known && ok
+			sum += v
+		}
+		if !known {
+			continue
+		}
+		rows, err := s.DB().Query(ctx, `SELECT id FROM chunks WHERE lex @@ phraseto_tsquery('english', $1)`, p)
+		require.NoError(t, err)
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		for _, id := range ids {
+			chunks[id].phrase += store.PhraseWeight * sum / float64(len(lexemes))
+		}
+	}
+	bm25 := func(tf, length, mean float64) float64 {
+		return tf * (store.BM25K1 + 1) / (tf + store.BM25K1*(1-store.BM25B+store.BM25B*length/mean))
+	}
+
+	// The pool: every chunk with a query term (every term is selective in a store this
+	// small), and the vector arm's candidates.
+	vector := map[string]bool{}
+	for _, h := range hits {
+		if h.VectorRank > 0 {
+			vector[h.ChunkID] = true
+		}
+	}
+	score := map[string]float64{}
+	var lexical []string
+	for id, c := range chunks {
+		if len(c.terms) == 0 && !vector[id] {
+			continue
+		}
+		for l, tc := range c.terms {
+			score[id] += idf[l] * bm25(tc.n+(store.TitleWeight-1)*tc.a+(store.HeadingWeight-1)*tc.b, c.length, tokens/n)
+		}
+		score[id] += c.phrase
+		if score[id] > 0 {
+			lexical = append(lexical, id)
+		}
+	}
+	slices.SortFunc(lexical, func(a, b string) int { return cmp.Or(cmp.Compare(score[b], score[a]), strings.Compare(a, b)) })
+	lexical = lexical[:min(keep, len(lexical))]
+	textRank := map[string]int{}
+	for i, id := range lexical {
+		textRank[id] = i + 1
+	}
+
+	// The document arm: the versions of the chunks either chunk arm kept, each scored over
+	// its pooled chunks, its title counted once, against its whole length.
+	pooled := map[int64]bool{}
+	for id := range score {
+		if textRank[id] > 0 || vector[id] {
+			pooled[chunks[id].version] = true
+		}
+	}
+	docScore := map[int64]float64{}
+	var docs []int64
+	for v := range pooled {
+		tf, title := map[string]float64{}, map[string]float64{}
+		for id := range score {
+			if chunks[id].version != v {
+				continue
+			}
+			for l, tc := range chunks[id].terms {
+				tf[l] += tc.n + (store.HeadingWeight-1)*tc.b - tc.a
+				title[l] = max(title[l], tc.a)
+			}
+		}
+		for l := range tf {
+			docScore[v] += idf[l] * bm25(tf[l]+store.TitleWeight*title[l], versionLength[v], tokens/versions)
+		}
+		if docScore[v] > 0 {
+			docs = append(docs, v)
+		}
+	}
+	slices.SortFunc(docs, func(a, b int64) int { return cmp.Or(cmp.Compare(docScore[b], docScore[a]), cmp.Compare(a, b)) })
+	docs = docs[:min(keep, len(docs))]
+	docRank := map[int64]int{}
+	for i, v := range docs {
+		docRank[v] = i + 1
+	}
+
+	require.NotEmpty(t, lexical)
+	require.Greater(t, len(docs), 1)
+	returned := map[string]bool{}
+	for _, h := range hits {
+		returned[h.ChunkID] = true
+		assert.Equal(t, textRank[h.ChunkID], h.TextRank, "lexical rank of %s", h.ChunkID)
+		if textRank[h.ChunkID] > 0 {
+			assert.InDelta(t, score[h.ChunkID], h.TextScore, 1e-9, "lexical score of %s", h.ChunkID)
+		}
+		v := chunks[h.ChunkID].version
+		assert.Equal(t, docRank[v], h.DocRank, "document rank of %s", h.ChunkID)
+		assert.InDelta(t, docScore[v]*float64(min(docRank[v], 1)), h.DocScore, 1e-9, "document score of %s", h.ChunkID)
+	}
+	for _, id := range lexical {
+		assert.True(t, returned[id], "%s, of the lexical arm, is returned", id)
+	}
 }

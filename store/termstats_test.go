@@ -51,3 +51,28 @@ func TestTermTotalsMatchARecount(t *testing.T) {
 	require.NoError(t, s.RecountTerms(ctx))
 	assert.Equal(t, kept, totals())
 }
+
+// TestVersionLengthsFollowTheChunks: the length the document arm normalises a version by
+// (version_lengths, kept by a trigger on every insert of chunks) is the sum of its chunks'
+// lengths, for every version, whether its chunks came one statement each (Import) or many
+// in one (a bulk loader).
+func TestVersionLengthsFollowTheChunks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := testdb.New(t)
+	mustImport(t, s, file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z"}, file{doc: "b", version: 1, from: "2025-01-01T00:00:00Z"})
+	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"})
+	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"}) // unchanged: counted once
+	_, err := s.DB().Exec(ctx, `
+		INSERT INTO chunks (id, version_id, anchor, heading, ord, text, embedder, embedding)
+		SELECT id || '-copy', version_id, anchor || '-copy', heading, ord + 100, text, embedder, embedding
+		FROM chunks WHERE version_id = (SELECT min(version_id) FROM chunks)`)
+	require.NoError(t, err)
+	var versions, wrong int
+	require.NoError(t, s.DB().QueryRow(ctx, `
+		SELECT count(*), count(*) FILTER (WHERE l.tokens IS DISTINCT FROM c.len)
+		FROM (SELECT version_id, sum(lex_len) AS len FROM chunks GROUP BY 1) c
+		FULL JOIN version_lengths l USING (version_id)`).Scan(&versions, &wrong))
+	assert.Equal(t, 3, versions)
+	assert.Zero(t, wrong, "versions whose kept length is not their chunks' sum")
+}
