@@ -65,21 +65,3 @@ func TestCalibrateByHand(t *testing.T) {
 		near("grounded held back at 0.5", th.GroundedForced, 0)
 	}
 }
-
-func TestAUROCExtremes(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name     string
-		pos, neg []float64
-		want     float64
-	}{
-		{"perfect order", []float64{0.8, 0.9}, []float64{0.1, 0.5}, 1},
-		{"inverted", []float64{0.1}, []float64{0.9, 0.95}, 0},
-		{"all tied", []float64{0.5, 0.5}, []float64{0.5}, 0.5},
-		{"no negatives", []float64{0.5}, nil, 0},
-	} {
-		if got := auroc(tc.pos, tc.neg); math.Abs(got-tc.want) > 1e-9 {
-			t.Errorf("%s: auroc = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}

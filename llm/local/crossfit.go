@@ -2,7 +2,8 @@ package local
 
 import (
 	"fmt"
-	"sort"
+
+	"github.com/supportdraft/supportdraft/calibration"
 )
 
 // A model fitted and checked on the same tickets says little about a knowledge base
@@ -54,44 +55,8 @@ func CheckAnswerability(m Answerability, samples []AnswerabilitySample) Answerab
 	if len(yes) > 0 {
 		c.FalseAbstention = float64(missed) / float64(len(yes))
 	}
-	c.AUROC = auroc(yes, no)
+	c.AUROC = calibration.AUROC(yes, no)
 	return c
-}
-
-// auroc is the chance that a score of pos exceeds one of neg, ties counting half: the
-// Mann-Whitney statistic over the pooled ranks.
-func auroc(pos, neg []float64) float64 {
-	if len(pos) == 0 || len(neg) == 0 {
-		return 0
-	}
-	type scored struct {
-		p   float64
-		pos bool
-	}
-	all := make([]scored, 0, len(pos)+len(neg))
-	for _, p := range pos {
-		all = append(all, scored{p, true})
-	}
-	for _, p := range neg {
-		all = append(all, scored{p, false})
-	}
-	sort.Slice(all, func(a, b int) bool { return all[a].p < all[b].p })
-	rankSum := 0.0
-	for i := 0; i < len(all); {
-		j := i
-		for j < len(all) && all[j].p == all[i].p {
-			j++
-		}
-		mid := float64(i+j+1) / 2 // the mean of ranks i+1 … j
-		for k := i; k < j; k++ {
-			if all[k].pos {
-				rankSum += mid
-			}
-		}
-		i = j
-	}
-	np, nn := float64(len(pos)), float64(len(neg))
-	return (rankSum - np*(np+1)/2) / (np * nn)
 }
 
 // CrossFold is one fold of a cross-fit: the model fitted on every set but Held, and how

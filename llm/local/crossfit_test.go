@@ -5,26 +5,6 @@ import (
 	"testing"
 )
 
-// AUROC is the chance a positive scores above a negative, ties counting half.
-func TestAUROC(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		pos, neg []float64
-		want     float64
-	}{
-		{[]float64{0.9, 0.8}, []float64{0.1, 0.2}, 1},
-		{[]float64{0.1}, []float64{0.9}, 0},
-		{[]float64{0.5, 0.5}, []float64{0.5}, 0.5},
-		{[]float64{0.9, 0.3}, []float64{0.5, 0.3}, 0.625}, // 0.9 beats both, 0.3 ties one
-		{nil, []float64{0.5}, 0},
-	}
-	for _, tt := range tests {
-		if got := auroc(tt.pos, tt.neg); math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("auroc(%v, %v) = %v, want %v", tt.pos, tt.neg, got, tt.want)
-		}
-	}
-}
-
 // A check counts what the model holds back below its threshold: unanswerable samples
 // (recall) and answerable ones (false abstention).
 func TestCheckAnswerability(t *testing.T) {
