@@ -11,6 +11,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/embedding"
+	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -175,4 +176,14 @@ func currentVersions(t testing.TB, s *store.Store, doc string, at time.Time, pla
 		}
 	}
 	return out
+}
+
+// twoDocuments is a scratch store holding documents a and b at version 1 and a at version
+// 2: two versions of one document beside another, what the term statistics' tests count.
+func twoDocuments(t *testing.T) *store.Store {
+	t.Helper()
+	s, _ := testdb.New(t)
+	mustImport(t, s, file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z"}, file{doc: "b", version: 1, from: "2025-01-01T00:00:00Z"})
+	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"})
+	return s
 }

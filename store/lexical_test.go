@@ -106,9 +106,7 @@ func TestLexicalArm(t *testing.T) {
 func TestImportCountsTerms(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := testdb.New(t)
-	mustImport(t, s, file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z"}, file{doc: "b", version: 1, from: "2025-01-01T00:00:00Z"})
-	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"})
+	s := twoDocuments(t)
 	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"}) // unchanged: counted once
 	var chunks, counted, tokens, summed int
 	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*), coalesce(sum(lex_len), 0) FROM chunks`).Scan(&chunks, &tokens))

@@ -6,8 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/supportdraft/supportdraft/internal/testdb"
 )
 
 // TestTermsCountsTheWholeKnowledgeBase: the drafter reads how many of the agent's chunks
@@ -16,9 +14,7 @@ import (
 func TestTermsCountsTheWholeKnowledgeBase(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := testdb.New(t)
-	mustImport(t, s, file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z"}, file{doc: "b", version: 1, from: "2025-01-01T00:00:00Z"})
-	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"})
+	s := twoDocuments(t)
 	terms, err := s.Terms(ctx, []string{"Refunded", "saml", "the"})
 	require.NoError(t, err)
 	assert.Equal(t, 6, terms.Chunks)
@@ -38,9 +34,7 @@ func TestTermsCountsTheWholeKnowledgeBase(t *testing.T) {
 func TestTermTotalsMatchARecount(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := testdb.New(t)
-	mustImport(t, s, file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z"}, file{doc: "b", version: 1, from: "2025-01-01T00:00:00Z"})
-	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"})
+	s := twoDocuments(t)
 	totals := func() [3]int64 {
 		var out [3]int64
 		require.NoError(t, s.DB().QueryRow(ctx, `SELECT chunks, tokens, versions FROM lexicon`).Scan(&out[0], &out[1], &out[2]))
@@ -59,9 +53,7 @@ func TestTermTotalsMatchARecount(t *testing.T) {
 func TestVersionLengthsFollowTheChunks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := testdb.New(t)
-	mustImport(t, s, file{doc: "a", version: 1, from: "2025-01-01T00:00:00Z"}, file{doc: "b", version: 1, from: "2025-01-01T00:00:00Z"})
-	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"})
+	s := twoDocuments(t)
 	mustImport(t, s, file{doc: "a", version: 2, from: "2026-01-01T00:00:00Z"}) // unchanged: counted once
 	_, err := s.DB().Exec(ctx, `
 		INSERT INTO chunks (id, version_id, anchor, heading, ord, text, embedder, embedding)
