@@ -240,13 +240,20 @@ func ListMarker(line string) int {
 // each line is cut by Split, and list markers are dropped, so a quoted item reads as a
 // sentence.
 func SplitLines(s string) []string {
-	var out []string
-	for _, line := range strings.Split(s, "\n") {
+	out, _ := SplitLinesNumbered(s)
+	return out
+}
+
+// SplitLinesNumbered is SplitLines that also says, for each sentence, which line
+// (paragraph or list item) it stands on: the local drafter quotes a short paragraph whole.
+func SplitLinesNumbered(s string) (sentences []string, lines []int) {
+	for li, line := range strings.Split(s, "\n") {
 		for _, sen := range Split(line) {
-			out = append(out, sen.Text[ListMarker(sen.Text):])
+			sentences = append(sentences, sen.Text[ListMarker(sen.Text):])
+			lines = append(lines, li)
 		}
 	}
-	return out
+	return sentences, lines
 }
 
 // IsAsking reports whether a sentence asks something: it ends in a question mark or

@@ -32,7 +32,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 	var cands []pick
 	for rank, rc := range chunks {
 		q := rc.asked
-		sentences, lines := chunkSentences(rc.ev.Text)
+		sentences, lines := text.SplitLinesNumbered(rc.ev.Text)
 		fits := make([]scopeFit, len(sentences))
 		ownSentence := false
 		for i, s := range sentences {
@@ -198,18 +198,6 @@ func paragraphOf(cands []pick, i int) []int {
 		return []int{i}
 	}
 	return same
-}
-
-// chunkSentences splits a chunk as text.SplitLines does and says, for each sentence, which
-// line (paragraph or list item) it stands on.
-func chunkSentences(chunkText string) (sentences []string, lines []int) {
-	for li, line := range strings.Split(chunkText, "\n") {
-		for _, sen := range text.Split(line) {
-			sentences = append(sentences, sen.Text[text.ListMarker(sen.Text):])
-			lines = append(lines, li)
-		}
-	}
-	return sentences, lines
 }
 
 // kindBonus is what stating the kind of number a clause asks for adds to a sentence's
