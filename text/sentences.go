@@ -182,6 +182,22 @@ func ordinalDate(word, rest string) bool {
 
 func IsTerminator(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '…' }
 
+// EndSentence returns s ending as a sentence: a list item, table row or lead-in ("Here's
+// how:") copied without a full stop gets one, so that in a reply of quoted sentences it
+// does not run into the next one and make a single sentence of two sources.
+func EndSentence(s string) string {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	body := strings.TrimRightFunc(s, isCloser)
+	last, _ := utf8.DecodeLastRuneInString(body)
+	switch {
+	case body == "" || IsTerminator(last):
+		return s
+	case len(body) == len(s) && (last == ':' || last == ';' || last == ','):
+		return s[:len(s)-1] + "."
+	}
+	return s + "."
+}
+
 func isCloser(r rune) bool {
 	switch r {
 	case '"', '\'', ')', ']', '}', '”', '’', '»', '«':

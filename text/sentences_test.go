@@ -114,3 +114,21 @@ func TestSplitLines(t *testing.T) {
 		t.Errorf("SplitLines = %q, want %q", got, want)
 	}
 }
+
+func TestEndSentence(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"Refunds take 5 days.":             "Refunds take 5 days.",
+		"Is it free?":                      "Is it free?",
+		"You'll have 24 hours":             "You'll have 24 hours.",
+		"Here's how to do it:":             "Here's how to do it.",
+		"Open Billing (top right)":         "Open Billing (top right).",
+		"He said \"refunds take 5 days.\"": "He said \"refunds take 5 days.\"",
+		"Starter | 10k pageviews  ":        "Starter | 10k pageviews.",
+		"":                                 "",
+	} {
+		if got := EndSentence(in); got != want {
+			t.Errorf("EndSentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -76,7 +76,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 
 	var quoted []string
 	for _, p := range picks {
-		quoted = append(quoted, p.text)
+		quoted = append(quoted, text.EndSentence(p.text))
 	}
 	german = german && text.LooksGerman(strings.Join(quoted, " "))
 	greeting, closing := greetingEN, closingEN
@@ -84,8 +84,8 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 		greeting, closing = greetingDE, closingDE
 	}
 	claims := make([]llm.Claim, 0, len(picks))
-	for _, p := range picks {
-		claims = append(claims, llm.Claim{Sentence: p.text, ChunkIDs: []string{p.chunkID}, Quote: p.text})
+	for i, p := range picks {
+		claims = append(claims, llm.Claim{Sentence: quoted[i], ChunkIDs: []string{p.chunkID}, Quote: p.text})
 	}
 	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
 	ans := &llm.Answer{Reply: reply, Claims: claims}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
 	"github.com/supportdraft/supportdraft/llm/local"
@@ -247,4 +248,33 @@ func TestExtractiveQuotesOneTopic(t *testing.T) {
 	}
 	assert.Contains(t, d.Reply, "14 days")
 	assert.NotContains(t, d.Reply, "Refund window\n")
+}
+
+// A list item quoted without its full stop must not run into the next quoted sentence:
+// the guard reads the reply sentence by sentence, and a sentence made of two sources'
+// words is backed by neither, so it would be struck with both facts in it.
+func TestQuotedListItemEndsItsSentence(t *testing.T) {
+	t.Parallel()
+	ev := []policy.Evidence{
+		{ChunkID: "export@1#all", DocID: "export", Version: 1, Title: "Export your stats", Score: 0.6,
+			Text: "Export all stats\n- Go to the site settings and click Export to CSV\n- We email you when the export is ready. You'll have 24 hours to download the export"},
+		{ChunkID: "downloads@1#note", DocID: "downloads", Version: 1, Title: "File downloads", Score: 0.5,
+			Text: "Export downloads\nHeads up: an export download link works only once per export."},
+	}
+	req := llmtest.CustomerRequest("export link expired",
+		"I got the email that my export was ready, but now the export download link does not work. How long is the export download kept?", llmtest.ProEU, ev)
+	d, err := local.Extractive{}.Write(context.Background(), req)
+	require.NoError(t, err)
+	require.False(t, d.Abstain, d.Reply)
+	require.Contains(t, d.Reply, "24 hours to download the export.")
+
+	vocab, err := guard.DefaultVocabulary()
+	require.NoError(t, err)
+	in := guard.Input{Reply: d.Reply, Sources: ev, Mode: guard.ModeDraft}
+	for _, c := range d.Claims {
+		in.Claims = append(in.Claims, guard.Claim{Sentence: c.Sentence, SourceIDs: c.ChunkIDs, Quote: c.Quote})
+	}
+	res := vocab.Check(in)
+	assert.Zero(t, res.Struck, "struck from %q: %+v", d.Reply, res.Sentences)
+	assert.Contains(t, res.Reply, "24 hours")
 }
