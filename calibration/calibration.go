@@ -2,18 +2,20 @@
 // is grounded. The raw confidence (0.6·faithfulness + 0.2·coverage + 0.2·fit, capped at
 // 0.5 or 0.3 by unsupported claims: drafts.Confidence) orders drafts well but is not a
 // probability: a raw 0.85 was grounded far less often than 85% of the time on sets the
-// team did not write. An isotonic mapping, fitted on one labelled set and checked on the
-// others, keeps the order and fixes the scale.
+// team did not write. A monotone mapping (logistic or isotonic), fitted on labelled sets
+// and checked on a set left out, keeps the order and fixes the scale.
 //
 // The mapping is a versioned JSON file (confidence.json) embedded in the binary, so the
 // worker that drafts for agents and the eval that measures it apply the same one;
-// `supportdraft calibrate` refits it from eval reports.
+// `supportdraft calibrate` refits it from eval reports, and writes with it the review
+// threshold chosen on the same sets (drafts.ReviewThreshold must equal it).
 package calibration
 
 import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -27,21 +29,44 @@ type Point struct {
 	N   int     `json:"n"` // drafts pooled into this knot when it was fitted
 }
 
-// Mapping is a monotone map from raw confidence to the probability of "grounded":
-// linear between its points, flat beyond the first and last. A mapping without points
-// is the identity.
+// Mapping is a monotone map from raw confidence to the probability of "grounded". An
+// isotonic mapping is linear between its points and flat beyond the first and last; a
+// logistic one is 1/(1+e^−(slope·raw+intercept)). An isotonic mapping without points is
+// the identity.
 type Mapping struct {
 	Version int    `json:"version"`
 	Method  string `json:"method"`
 	// FittedOn names the eval sets the mapping was fitted on: figures on those sets are
 	// in sample, every other set checks it.
-	FittedOn []string `json:"fitted_on"`
-	Drafts   int      `json:"drafts"`
-	Points   []Point  `json:"points"`
+	FittedOn []string  `json:"fitted_on"`
+	Drafts   int       `json:"drafts"`
+	Points   []Point   `json:"points,omitempty"`
+	Logistic *Logistic `json:"logistic,omitempty"`
+	// Review is the forced-review threshold chosen with this mapping on the same sets
+	// (ChooseThreshold): a new mapping moves which drafts fall below any fixed value.
+	Review *Review `json:"review,omitempty"`
 }
 
-// MethodIsotonic is the only fitting method: pool-adjacent-violators isotonic regression.
-const MethodIsotonic = "isotonic"
+// Logistic is Platt scaling's two parameters.
+type Logistic struct {
+	Slope     float64 `json:"slope"`
+	Intercept float64 `json:"intercept"`
+}
+
+// Review is a forced-review threshold and the rule that chose it: the lowest threshold
+// at which the drafts it lets through were grounded at least Precision of the time,
+// each fitting set weighing the same.
+type Review struct {
+	Threshold float64 `json:"threshold"`
+	Precision float64 `json:"precision"`
+}
+
+// The fitting methods: pool-adjacent-violators isotonic regression (Fit), and Platt
+// scaling, a logistic curve over the raw confidence (FitLogistic).
+const (
+	MethodIsotonic = "isotonic"
+	MethodLogistic = "logistic"
+)
 
 //go:embed confidence.json
 var embedded []byte
@@ -63,8 +88,19 @@ func Parse(data []byte) (Mapping, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return Mapping{}, fmt.Errorf("calibration file: %w", err)
 	}
-	if m.Method != MethodIsotonic {
-		return Mapping{}, fmt.Errorf("calibration file: method is %q, want %q", m.Method, MethodIsotonic)
+	switch {
+	case m.Method != MethodIsotonic && m.Method != MethodLogistic:
+		return Mapping{}, fmt.Errorf("calibration file: method is %q, want %q or %q", m.Method, MethodIsotonic, MethodLogistic)
+	case m.Method == MethodLogistic && (m.Logistic == nil || len(m.Points) > 0):
+		return Mapping{}, fmt.Errorf("calibration file: a logistic mapping needs \"logistic\" and no points")
+	case m.Method == MethodLogistic && (m.Logistic.Slope < 0 || math.IsInf(m.Logistic.Slope, 0) || math.IsNaN(m.Logistic.Slope) ||
+		math.IsInf(m.Logistic.Intercept, 0) || math.IsNaN(m.Logistic.Intercept)):
+		return Mapping{}, fmt.Errorf("calibration file: logistic slope %g, intercept %g: want a finite slope ≥ 0 and a finite intercept",
+			m.Logistic.Slope, m.Logistic.Intercept)
+	case m.Method == MethodIsotonic && m.Logistic != nil:
+		return Mapping{}, fmt.Errorf("calibration file: an isotonic mapping has points, not \"logistic\"")
+	case m.Review != nil && (m.Review.Threshold <= 0 || m.Review.Threshold >= 1 || m.Review.Precision <= 0 || m.Review.Precision > 1):
+		return Mapping{}, fmt.Errorf("calibration file: review threshold %g at precision %g: want both in (0,1)", m.Review.Threshold, m.Review.Precision)
 	}
 	for i, p := range m.Points {
 		if p.Raw < 0 || p.Raw > 1 || p.P < 0 || p.P > 1 {
@@ -80,6 +116,9 @@ func Parse(data []byte) (Mapping, error) {
 
 // Apply maps a raw confidence to the calibrated one.
 func (m Mapping) Apply(raw float64) float64 {
+	if m.Logistic != nil {
+		return sigmoid(m.Logistic.Slope*raw + m.Logistic.Intercept)
+	}
 	ps := m.Points
 	switch {
 	case len(ps) == 0:

@@ -17,23 +17,32 @@ import (
 
 func newCalibrateCmd() *cobra.Command {
 	var reports []string
-	var out string
+	var out, method string
 	var version int
+	var precision float64
 	var answerability, cross bool
 	cmd := &cobra.Command{
 		Use:   "calibrate --report EVAL.json [--report EVAL.json ...] --out FILE.json",
-		Short: "Fit the confidence mapping (isotonic) on eval reports",
+		Short: "Fit the confidence mapping and its review threshold on eval reports",
 		Long: `calibrate fits the map from the judge's raw confidence to the probability that a draft
 is grounded, on the system drafts of one or more eval JSON reports (supportdraft eval
---json), by isotonic regression, and writes it as a mapping file. The worker and the eval
-read the mapping embedded from calibration/confidence.json: write there and rebuild to
-ship a new one.
+--json), and writes it as a mapping file. --method logistic (Platt scaling, each set
+weighing the same) or isotonic (pool-adjacent-violators over every draft). Reports joined
+by a comma in one --report are one set (sets that share questions).
 
-Fit on one set and check on others: run eval on the sets not used for fitting and read
-expected_calibration_error (the mapping's) beside raw_expected_calibration_error (without
-it) and the reliability table. The file names the sets it was fitted on.`,
+With the mapping it chooses the forced-review threshold on the same sets: the lowest
+threshold at which the drafts it lets through are grounded at least --precision of the
+time, the sets' precisions averaged. It prints, per set, ECE calibrated and raw, AUROC,
+and at that threshold the grounded drafts held back, the other drafts caught and the
+precision of the drafts let through. drafts.ReviewThreshold must equal the threshold the
+file names.
+
+--cross first leaves each set out, fits mapping and threshold on the others and prints
+the same figures on the set left out: what a knowledge base nobody here has seen can
+expect. The worker and the eval read the mapping embedded from
+calibration/confidence.json: write there and rebuild to ship a new one.`,
 		Example: `  supportdraft eval --corpus evals/corpus --tickets evals/tickets.jsonl --json shipped.json
-  supportdraft calibrate --report shipped.json --version 2 --out calibration/confidence.json`,
+  supportdraft calibrate --cross --report shipped.json --report hc.json --report sf.json,sfa.json --version 5 --out calibration/confidence.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
@@ -43,40 +52,112 @@ it) and the reliability table. The file names the sets it was fitted on.`,
 				return usagef("--out is required: the mapping file to write, e.g. calibration/confidence.json")
 			case version < 1:
 				return usagef("--version is %d: use 1 or more", version)
-			}
-			if cross && !answerability {
-				return usagef("--cross checks the answerability model: use it with --answerability")
+			case method != calibration.MethodLogistic && method != calibration.MethodIsotonic:
+				return usagef("--method is %q: use %s or %s", method, calibration.MethodLogistic, calibration.MethodIsotonic)
+			case precision <= 0 || precision > 1:
+				return usagef("--precision is %g: use a share in (0, 1]", precision)
 			}
 			if answerability {
 				return fitAnswerability(cmd, reports, out, version, cross)
 			}
-			var samples []calibration.Sample
-			var sets []string
-			for _, r := range reports {
-				s, set, err := evals.CalibrationSamples(r)
-				if err != nil {
-					return usageError{err}
-				}
-				samples, sets = append(samples, s...), append(sets, set)
-			}
-			m := calibration.Fit(samples, sets, version)
-			if err := writeFitted(out, m); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "fitted %s v%d on %d drafts (%d points) -> %s\n", m.Method, m.Version, m.Drafts, len(m.Points), out)
-			return nil
+			return fitConfidence(cmd, reports, out, method, version, precision, cross)
 		},
 	}
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	cmd.Flags().StringArrayVar(&reports, "report", nil, "eval JSON report to fit on (repeatable)")
+	cmd.Flags().StringArrayVar(&reports, "report", nil, "eval JSON report to fit on (repeatable; reports joined by commas are one set)")
 	cmd.Flags().StringVar(&out, "out", "", "mapping file to write")
 	cmd.Flags().IntVar(&version, "version", 1, "version number written into the mapping")
+	cmd.Flags().StringVar(&method, "method", calibration.MethodLogistic, "confidence mapping: logistic (Platt, sets weighing the same) or isotonic")
+	cmd.Flags().Float64Var(&precision, "precision", 0.80,
+		"the review threshold is the lowest at which the drafts it lets through are grounded at this share (mean over the sets)")
 	cmd.Flags().BoolVar(&answerability, "answerability", false,
-		"fit the drafter's answerability model (llm/local/answerability.json) on the reports' labelled tickets instead;\n"+
-			"reports joined by commas in one --report are one set (sets that share questions)")
+		"fit the drafter's answerability model (llm/local/answerability.json) on the reports' labelled tickets instead")
 	cmd.Flags().BoolVar(&cross, "cross", false,
-		"with --answerability: before fitting, leave each set out in turn, fit on the others and print how the model reads the set left out")
+		"before fitting, leave each set out in turn, fit on the others and print how the fit reads the set left out")
 	return cmd
+}
+
+// fitConfidence fits the confidence mapping and chooses its review threshold on the
+// reports' sets, prints how both read each set (after the cross-fit's folds, with cross)
+// and writes the mapping to out.
+func fitConfidence(cmd *cobra.Command, reports []string, out, method string, version int, precision float64, cross bool) error {
+	var sets []calibration.Set
+	for _, group := range reports {
+		var set calibration.Set
+		var tickets []string
+		for _, r := range strings.Split(group, ",") {
+			s, name, err := evals.CalibrationSamples(r)
+			if err != nil {
+				return usageError{err}
+			}
+			set.Samples = append(set.Samples, s...)
+			tickets = append(tickets, name)
+		}
+		set.Name = strings.Join(tickets, "+")
+		sets = append(sets, set)
+	}
+	fit := func(sets []calibration.Set) (calibration.Mapping, error) {
+		if method == calibration.MethodLogistic {
+			return calibration.FitLogistic(sets, version)
+		}
+		var all []calibration.Sample
+		var names []string
+		for _, s := range sets {
+			all, names = append(all, s.Samples...), append(names, s.Name)
+		}
+		return calibration.Fit(all, names, version), nil
+	}
+	w := cmd.OutOrStdout()
+	if cross {
+		folds, err := calibration.CrossFit(sets, fit, precision)
+		if err != nil {
+			return usageError{err}
+		}
+		fmt.Fprintln(w, "each set left out, mapping and threshold fitted on the others:")
+		rows := make([]checkRow, len(folds))
+		for i, f := range folds {
+			rows[i] = checkRow{f.Held, f.Mapping.Review.Threshold, f.Check}
+		}
+		printChecks(w, rows)
+		fmt.Fprintln(w)
+	}
+	m, err := fit(sets)
+	if err != nil {
+		return usageError{err}
+	}
+	r, err := calibration.ChooseThreshold(m, sets, precision)
+	if err != nil {
+		return usageError{err}
+	}
+	m.Review = &r
+	fmt.Fprintf(w, "in sample, review threshold %.2f (drafts let through grounded at %.2f or more, sets weighing the same):\n", r.Threshold, precision)
+	rows := make([]checkRow, len(sets))
+	for i, s := range sets {
+		rows[i] = checkRow{s.Name, r.Threshold, calibration.CheckSet(m, s, r.Threshold)}
+	}
+	printChecks(w, rows)
+	if err := writeFitted(out, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "fitted %s v%d on %d drafts, review threshold %.2f -> %s\n", m.Method, m.Version, m.Drafts, r.Threshold, out)
+	return nil
+}
+
+// checkRow is one set's line of a calibration table.
+type checkRow struct {
+	set       string
+	threshold float64
+	check     calibration.Check
+}
+
+func printChecks(w io.Writer, rows []checkRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "set\tdrafts\tgrounded\tECE\traw ECE\tAUROC\tthreshold\tgrounded held back\tothers caught\tprecision let through")
+	for _, r := range rows {
+		c := r.check
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.2f\t%.2f\t%.2f\t%.2f\n", r.set, c.Drafts, c.Grounded, c.ECE, c.RawECE, c.AUROC, r.threshold, c.HeldBack, c.Caught, c.Precision)
+	}
+	tw.Flush()
 }
 
 // fitAnswerability fits the extractive drafter's answerability model (logistic, over the

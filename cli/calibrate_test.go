@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/llm/local"
 )
 
@@ -76,7 +77,75 @@ func TestCalibrateAnswerabilityCross(t *testing.T) {
 	if _, _, code := run(t, newCalibrateCmd(), "--answerability", "--cross", "--report", a, "--out", out); code != 2 {
 		t.Errorf("--cross over one set: exit %d, want 2", code)
 	}
+}
+
+// writeConfidenceReport writes an eval JSON report of drafts at raw confidence 0.1 … 0.9,
+// n at each, grounded about as often as their raw confidence says.
+func writeConfidenceReport(t *testing.T, dir, tickets string, n int) string {
+	t.Helper()
+	type c struct {
+		ID    string  `json:"ticket_id"`
+		Label string  `json:"label"`
+		Raw   float64 `json:"raw_confidence"`
+	}
+	var cases []c
+	for i := 1; i <= 9; i++ {
+		raw := float64(i) / 10
+		for j := range n {
+			label := "incomplete"
+			if float64(j) < raw*float64(n) {
+				label = "grounded"
+			}
+			cases = append(cases, c{ID: fmt.Sprintf("T-%d-%d", i, j), Label: label, Raw: raw})
+		}
+	}
+	data, err := json.Marshal(map[string]any{"cases": cases, "run": map[string]string{"tickets": tickets}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, strings.ReplaceAll(tickets, "/", "_")+".json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The confidence fit with --cross prints a row per set left out, then the sets in sample,
+// and writes a logistic mapping that names its review threshold.
+func TestCalibrateConfidenceCross(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := writeConfidenceReport(t, dir, "a.jsonl", 10)
+	b := writeConfidenceReport(t, dir, "b.jsonl", 10)
+	b2 := writeConfidenceReport(t, dir, "b2.jsonl", 10)
+	c := writeConfidenceReport(t, dir, "c.jsonl", 20)
+	out := filepath.Join(dir, "confidence.json")
+	got, err, code := run(t, newCalibrateCmd(), "--cross", "--report", a, "--report", b+","+b2, "--report", c, "--precision", "0.75", "--version", "5", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d (%v)\n%s", code, err, got)
+	}
+	for _, want := range []string{"each set left out", "in sample, review threshold", "a.jsonl ", "b.jsonl+b2.jsonl", "grounded held back", "fitted logistic v5 on 450 drafts"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	data, rerr := os.ReadFile(out)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	m, perr := calibration.Parse(data)
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	// Drafts at 0.6 … 0.9 let through are grounded at 0.75: 0.55 is the lowest threshold
+	// of the grid that holds back everything below 0.6 on a curve close to the identity.
+	if m.Method != calibration.MethodLogistic || m.Review == nil || m.Review.Threshold != 0.55 || m.Review.Precision != 0.75 {
+		t.Errorf("wrote %s with review %+v: want logistic at threshold 0.55, precision 0.75", m.Method, m.Review)
+	}
 	if _, _, code := run(t, newCalibrateCmd(), "--cross", "--report", a, "--out", out); code != 2 {
-		t.Errorf("--cross without --answerability: exit %d, want 2", code)
+		t.Errorf("--cross over one set: exit %d, want 2", code)
+	}
+	if _, _, code := run(t, newCalibrateCmd(), "--method", "platt", "--report", a, "--out", out); code != 2 {
+		t.Errorf("an unknown --method: exit %d, want 2", code)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 )
@@ -30,6 +31,15 @@ func TestConfidenceWeightsAndCaps(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.InDelta(t, tc.want, Confidence(tc.scores, tc.unsupported), 1e-9)
 		})
+	}
+}
+
+// The review threshold is chosen with the calibration map: a refitted map that names
+// another threshold fails here until the constant follows it.
+func TestReviewThresholdIsTheCalibrationMapsChoice(t *testing.T) {
+	r := calibration.Default().Review
+	if assert.NotNil(t, r, "calibration/confidence.json names no review threshold") {
+		assert.Equal(t, r.Threshold, ReviewThreshold)
 	}
 }
 

@@ -243,7 +243,7 @@ func TestReviewLowConfidenceDraftIsMarked(t *testing.T) {
 }
 
 // An agent's own review threshold decides the mark: the same 0.9 draft is ready under the
-// default 0.80 and low confidence under an agent's 0.95.
+// default (drafts.ReviewThreshold) and low confidence under an agent's 0.95.
 func TestReviewThresholdIsTheAgents(t *testing.T) {
 	for _, tc := range []struct {
 		threshold float64
