@@ -112,28 +112,50 @@ func CrossFit(sets []Set, fit func([]Set) (Mapping, error), precision float64) (
 	return folds, nil
 }
 
-// ECE is the expected calibration error of confidences read as the probability of
-// "grounded", in ten bins of width 0.1 (the eval's reliability diagram):
+// Bin is one bar of a reliability diagram: the drafts whose confidence is in [Lo, Hi),
+// their mean confidence and the share of them that was grounded.
+type Bin struct {
+	Lo             float64 `json:"lo"`
+	Hi             float64 `json:"hi"`
+	N              int     `json:"n"`
+	MeanConfidence float64 `json:"mean_confidence"`
+	GroundedShare  float64 `json:"grounded_share"`
+}
+
+// ReliabilityBins is the number of equal-width confidence bins of the diagram and the ECE.
+const ReliabilityBins = 10
+
+// Reliability bins confidences read as the probability of "grounded" into ten bins of
+// width 0.1 and returns them with the expected calibration error,
 // Σ (n_bin / n) · |grounded share_bin − mean confidence_bin|.
-func ECE(conf []float64, grounded []bool) float64 {
-	const bins = 10
-	var n [bins]int
-	var sum [bins]float64
-	var pos [bins]int
+func Reliability(conf []float64, grounded []bool) ([]Bin, float64) {
+	bins := make([]Bin, ReliabilityBins)
+	sums := make([]float64, ReliabilityBins)
+	pos := make([]int, ReliabilityBins)
 	for i, v := range conf {
-		b := min(int(math.Floor(max(0, min(1, v))*bins)), bins-1)
-		n[b]++
-		sum[b] += v
+		b := min(int(math.Floor(max(0, min(1, v))*ReliabilityBins)), ReliabilityBins-1)
+		bins[b].N++
+		sums[b] += v
 		if grounded[i] {
 			pos[b]++
 		}
 	}
-	e := 0.0
+	ece := 0.0
 	for b := range bins {
-		if n[b] > 0 {
-			e += float64(n[b]) / float64(len(conf)) * math.Abs(share(pos[b], n[b])-sum[b]/float64(n[b]))
+		bins[b].Lo, bins[b].Hi = float64(b)/ReliabilityBins, float64(b+1)/ReliabilityBins
+		if bins[b].N == 0 {
+			continue
 		}
+		bins[b].MeanConfidence = sums[b] / float64(bins[b].N)
+		bins[b].GroundedShare = share(pos[b], bins[b].N)
+		ece += float64(bins[b].N) / float64(len(conf)) * math.Abs(bins[b].GroundedShare-bins[b].MeanConfidence)
 	}
+	return bins, ece
+}
+
+// ECE is the expected calibration error of Reliability.
+func ECE(conf []float64, grounded []bool) float64 {
+	_, e := Reliability(conf, grounded)
 	return e
 }
 

@@ -1,7 +1,7 @@
 package evals
 
 import (
-	"math"
+	"slices"
 
 	"github.com/supportdraft/supportdraft/calibration"
 )
@@ -38,16 +38,8 @@ type Calibration struct {
 	Thresholds               []ThresholdOutcome `json:"thresholds"`
 }
 
-// ReliabilityBin is one bar of the reliability diagram: the drafts whose confidence is in
-// [Lo, Hi) (the last bin includes 1), their mean confidence and the share that are grounded.
-// A calibrated system has GroundedShare ≈ MeanConfidence in every bin.
-type ReliabilityBin struct {
-	Lo             float64 `json:"lo"`
-	Hi             float64 `json:"hi"`
-	N              int     `json:"n"`
-	MeanConfidence float64 `json:"mean_confidence"`
-	GroundedShare  float64 `json:"grounded_share"`
-}
+// ReliabilityBin is one bar of the reliability diagram (calibration.Bin).
+type ReliabilityBin = calibration.Bin
 
 // ThresholdOutcome is what a forced-review threshold would do on this run: every draft
 // below it goes to review, the others may be sent after a glance. Caught is the share of
@@ -59,9 +51,6 @@ type ThresholdOutcome struct {
 	Caught         float64 `json:"caught"`
 	GroundedForced float64 `json:"grounded_forced"`
 }
-
-// reliabilityBins is the number of equal-width confidence bins of the diagram and the ECE.
-const reliabilityBins = 10
 
 // thresholdSteps are the forced-review thresholds the report compares, the shipped one
 // (drafts.ReviewThreshold, 0.55) among them.
@@ -106,37 +95,13 @@ func Calibrate(cases []Case) Calibration {
 	return c
 }
 
-// reliability bins the confidences and returns the bins and the expected calibration error.
+// reliability is calibration.Reliability over the grounded drafts' confidences and the rest's.
 func reliability(pos, neg []float64) ([]ReliabilityBin, float64) {
-	bins := make([]ReliabilityBin, reliabilityBins)
-	sums := make([]float64, reliabilityBins)
-	grounded := make([]int, reliabilityBins)
-	add := func(v float64, isGrounded bool) {
-		i := min(int(math.Floor(clamp01(v)*reliabilityBins)), reliabilityBins-1)
-		bins[i].N++
-		sums[i] += v
-		if isGrounded {
-			grounded[i]++
-		}
+	grounded := make([]bool, len(pos)+len(neg))
+	for i := range pos {
+		grounded[i] = true
 	}
-	for _, v := range pos {
-		add(v, true)
-	}
-	for _, v := range neg {
-		add(v, false)
-	}
-	total := len(pos) + len(neg)
-	ece := 0.0
-	for i := range bins {
-		bins[i].Lo, bins[i].Hi = float64(i)/reliabilityBins, float64(i+1)/reliabilityBins
-		if bins[i].N == 0 {
-			continue
-		}
-		bins[i].MeanConfidence = sums[i] / float64(bins[i].N)
-		bins[i].GroundedShare = ratio(grounded[i], bins[i].N)
-		ece += float64(bins[i].N) / float64(total) * math.Abs(bins[i].GroundedShare-bins[i].MeanConfidence)
-	}
-	return bins, ece
+	return calibration.Reliability(append(slices.Clone(pos), neg...), grounded)
 }
 
 func thresholdOutcomes(pos, neg []float64) []ThresholdOutcome {
@@ -157,5 +122,3 @@ func thresholdOutcomes(pos, neg []float64) []ThresholdOutcome {
 	}
 	return out
 }
-
-func clamp01(x float64) float64 { return max(0, min(1, x)) }

@@ -6,6 +6,8 @@ import (
 	"html/template"
 	"os"
 	"strings"
+
+	"github.com/supportdraft/supportdraft/calibration"
 )
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
@@ -142,7 +144,7 @@ func (r *Report) reliabilityChart() reliabilityChart {
 	c := reliabilityChart{Size: relPlot + 2*relPad, Pad: relPad, Plot: relPlot, AxisY: relPad + relPlot,
 		ECE: r.ExpectedCalibrationError, BaseECE: r.Baseline.ExpectedCalibrationError,
 		AUROC: r.ConfidenceAUROC, BaseAU: r.Baseline.ConfidenceAUROC}
-	binW := relPlot / reliabilityBins
+	binW := relPlot / calibration.ReliabilityBins
 	for i := 0; i <= 4; i++ {
 		v := float64(i) / 4
 		c.Ticks = append(c.Ticks, reliabilityTick{Pos: relPlot * v, Label: fmt.Sprintf("%.2g", v)})
