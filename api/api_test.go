@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
@@ -20,6 +19,7 @@ import (
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/stack"
@@ -71,11 +71,7 @@ func stackAPI(t *testing.T) (*testAPI, *store.Store) {
 // sendChecks reads the verdicts recorded for a ticket, oldest first.
 func sendChecks(t *testing.T, s *store.Store, ticketID string) []string {
 	t.Helper()
-	rows, err := s.Pool().Query(context.Background(), `SELECT verdict FROM send_checks WHERE ticket_id = $1 ORDER BY id`, ticketID)
-	require.NoError(t, err)
-	verdicts, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
-	return verdicts
+	return testdb.Column[string](t, context.Background(), s.Pool(), `SELECT verdict FROM send_checks WHERE ticket_id = $1 ORDER BY id`, ticketID)
 }
 
 // call sends body as JSON with the credentials a real caller would use: the help desk's

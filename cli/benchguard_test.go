@@ -8,10 +8,7 @@ import (
 
 func TestBenchGuardCommand(t *testing.T) {
 	t.Parallel()
-	out, err, _ := run(t, newBenchGuardCmd(), "--drafts", "50", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustRun(t, newBenchGuardCmd(), "--drafts", "50", "--json")
 	var got map[string]float64
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -20,10 +17,7 @@ func TestBenchGuardCommand(t *testing.T) {
 		t.Errorf("unexpected figures: %s", out)
 	}
 
-	table, err, _ := run(t, newBenchGuardCmd(), "--drafts", "20")
-	if err != nil {
-		t.Fatal(err)
-	}
+	table := mustRun(t, newBenchGuardCmd(), "--drafts", "20")
 	if !strings.Contains(table, "sentences/s") || !strings.Contains(table, "5 ms target") {
 		t.Errorf("table output:\n%s", table)
 	}

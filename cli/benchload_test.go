@@ -95,10 +95,7 @@ func TestBenchLoadTargetsSideBySide(t *testing.T) {
 		"--target", "one=" + oneAPI, "--database", "one=" + oneDB,
 		"--target", "two=" + twoAPI + "," + twoAPI, "--database", "two=" + twoDB, "--worker-pid-file", "two=" + twoPID}
 
-	out, err, _ := run(t, newBenchLoadCmd(), append(args, "--json")...)
-	if err != nil {
-		t.Fatalf("bench load: %v\n%s", err, out)
-	}
+	out := mustRun(t, newBenchLoadCmd(), append(args, "--json")...)
 	var got struct{ Targets []bench.LoadResult }
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("JSON: %v\n%s", err, out)

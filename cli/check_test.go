@@ -36,6 +36,17 @@ func run(t *testing.T, cmd *cobra.Command, args ...string) (string, error, int) 
 	return out.String(), err, code
 }
 
+// mustRun runs one command as run does and fails the test unless it succeeds, naming the
+// command, its exit code and what it printed.
+func mustRun(t *testing.T, cmd *cobra.Command, args ...string) string {
+	t.Helper()
+	out, err, code := run(t, cmd, args...)
+	if err != nil {
+		t.Fatalf("%s %s: exit %d: %v\n%s", cmd.Name(), strings.Join(args, " "), code, err, out)
+	}
+	return out
+}
+
 // scratchDB points DATABASE_URL and SUPPORTDRAFT_MIGRATE_URL at a scratch schema of its
 // own for the commands the test runs, and returns the store over it. A test that calls it
 // cannot be parallel.
@@ -51,10 +62,7 @@ func checkdata(name string) string { return filepath.Join("testdata", "check", n
 
 func TestCheckCommand(t *testing.T) {
 	t.Parallel()
-	out, err, _ := run(t, newCheckCmd(), "--sources", checkdata("sources.json"), "--reply", checkdata("reply.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustRun(t, newCheckCmd(), "--sources", checkdata("sources.json"), "--reply", checkdata("reply.txt"))
 	var got checkOutput
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output is not the JSON contract: %v\n%s", err, out)
@@ -105,10 +113,7 @@ func TestCheckCommandReadsStdin(t *testing.T) {
 	t.Parallel()
 	cmd := newCheckCmd()
 	cmd.SetIn(strings.NewReader("You can cancel with 30 days notice."))
-	out, err, _ := run(t, cmd, "--sources", checkdata("sources.json"), "--reply", "-")
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustRun(t, cmd, "--sources", checkdata("sources.json"), "--reply", "-")
 	if !strings.Contains(out, `"struck": 1`) {
 		t.Errorf("want the unbacked sentence struck:\n%s", out)
 	}

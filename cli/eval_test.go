@@ -85,10 +85,7 @@ func TestEvalAgentSample(t *testing.T) {
 	t.Setenv("DATABASE_URL", dbURL)
 	t.Chdir("..")
 	jsonOut := filepath.Join(t.TempDir(), "eval.json")
-	out, err, code := run(t, newEvalCmd(), "--agent", "payments", "--limit", "4", "--json", jsonOut, "--no-progress")
-	if err != nil || code != 0 {
-		t.Fatalf("exit %d: %v\n%s", code, err, out)
-	}
+	out := mustRun(t, newEvalCmd(), "--agent", "payments", "--limit", "4", "--json", jsonOut, "--no-progress")
 	if !strings.HasPrefix(out, "agent: payments\n") {
 		t.Errorf("stdout does not start with the agent:\n%s", out)
 	}

@@ -36,10 +36,7 @@ func TestGapsCommand(t *testing.T) {
 		}
 	}
 
-	out, err, _ := run(t, newGapsCmd())
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustRun(t, newGapsCmd())
 	for _, want := range []string{"refunds: 2 struck sentences in 2 tickets", "2× no eligible source states 30 day",
 		`e.g. "Annual plans have a 30-day refund window."`, "invoices: 1 struck sentence in 1 ticket"} {
 		if !strings.Contains(out, want) {
@@ -59,10 +56,7 @@ func TestGapsCommand(t *testing.T) {
 		t.Errorf("areas with struck sentences only list no subjects:\n%s", out)
 	}
 
-	out, err, _ = run(t, newGapsCmd(), "--since", "7d", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	out = mustRun(t, newGapsCmd(), "--since", "7d", "--json")
 	var got struct {
 		Gaps []struct {
 			Area  string `json:"area"`
@@ -73,9 +67,8 @@ func TestGapsCommand(t *testing.T) {
 		t.Errorf("JSON %s (err %v)", out, err)
 	}
 
-	out, err, _ = run(t, newGapsCmd(), "--since", time.Now().Add(time.Hour).Format(time.RFC3339))
-	if err != nil || !strings.Contains(out, "No sentence was struck") {
-		t.Errorf("future --since: %v\n%s", err, out)
+	if out = mustRun(t, newGapsCmd(), "--since", time.Now().Add(time.Hour).Format(time.RFC3339)); !strings.Contains(out, "No sentence was struck") {
+		t.Errorf("future --since:\n%s", out)
 	}
 	if _, _, code := run(t, newGapsCmd(), "--since", "last week"); code != 2 {
 		t.Errorf("bad --since: exit %d, want 2", code)

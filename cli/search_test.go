@@ -19,10 +19,7 @@ func TestSearchCommand(t *testing.T) {
 	t.Setenv("SUPPORTDRAFT_EMBEDDING_DIMS", "256")
 
 	t.Run("a question, as a table: the eligible version first, each arm's rank shown", func(t *testing.T) {
-		out, err, _ := run(t, newSearchCmd(), "--query", "refund of an annual plan", "--plan", "pro", "--region", "eu", "--at", "2026-11-30")
-		if err != nil {
-			t.Fatal(err)
-		}
+		out := mustRun(t, newSearchCmd(), "--query", "refund of an annual plan", "--plan", "pro", "--region", "eu", "--at", "2026-11-30")
 		lines := strings.Split(out, "\n")
 		var header, first string
 		for i, l := range lines {
@@ -53,10 +50,7 @@ func TestSearchCommand(t *testing.T) {
 		if err := os.WriteFile(path, []byte(ticket), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		out, err, _ := run(t, newSearchCmd(), "--ticket", path, "--at", "2026-11-30", "-k", "8", "--json")
-		if err != nil {
-			t.Fatal(err)
-		}
+		out := mustRun(t, newSearchCmd(), "--ticket", path, "--at", "2026-11-30", "-k", "8", "--json")
 		var got searchOutput
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("not JSON: %v\n%s", err, out)

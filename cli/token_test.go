@@ -24,10 +24,7 @@ func TestTokenLinkPrintsAOneTimeLink(t *testing.T) {
 	}
 	id := strconv.FormatInt(agent.ID, 10)
 
-	out, err, code := run(t, newTokenCmd(), "link", id, "--next", "/app/tickets/T-1001")
-	if err != nil {
-		t.Fatalf("token link: exit %d: %v", code, err)
-	}
+	out := mustRun(t, newTokenCmd(), "link", id, "--next", "/app/tickets/T-1001")
 	u, err := url.Parse(strings.TrimSpace(out))
 	if err != nil || u.Path != "/app/session" || u.Query().Get("next") != "/app/tickets/T-1001" || u.Query().Has("token") {
 		t.Fatalf("the link must be /app/session with a code and next, never the token: %q", out)
@@ -66,10 +63,7 @@ func TestTokenCreateBindsAgents(t *testing.T) {
 	s := scratchDB(t)
 	ctx := context.Background()
 
-	out, err, code := run(t, newTokenCmd(), "create", "--role", "reviewer", "--name", "ops leads", "--agent", "billing", "--agent", "payments")
-	if err != nil {
-		t.Fatalf("token create: exit %d: %v", code, err)
-	}
+	out := mustRun(t, newTokenCmd(), "create", "--role", "reviewer", "--name", "ops leads", "--agent", "billing", "--agent", "payments")
 	if !strings.Contains(out, "agents billing,payments") {
 		t.Fatalf("the printed token must name its agents: %q", out)
 	}
@@ -86,10 +80,7 @@ func TestTokenCreateBindsAgents(t *testing.T) {
 		t.Fatalf("an agent ID with capitals and a space is a usage error naming --agent: exit %d, %v", code, err)
 	}
 
-	out, err, code = run(t, newTokenCmd(), "list")
-	if err != nil {
-		t.Fatalf("token list: exit %d: %v", code, err)
-	}
+	out = mustRun(t, newTokenCmd(), "list")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 3 || !strings.Contains(lines[0], "AGENTS") || !strings.Contains(lines[1], "billing,payments") ||
 		!strings.Contains(lines[2], "desk") || !strings.Contains(lines[2], "billing ") {

@@ -35,10 +35,7 @@ func TestTraceCommand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			t.Parallel()
-			out, err, _ := run(t, newTraceCmd(), append([]string{"--corpus", sampleCorpus, "--json"}, tt.args...)...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			out := mustRun(t, newTraceCmd(), append([]string{"--corpus", sampleCorpus, "--json"}, tt.args...)...)
 			var res struct {
 				Term               string                 `json:"term"`
 				Outcome            provenance.Outcome     `json:"outcome"`
@@ -114,10 +111,7 @@ func TestTraceDraftAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	out, err, _ := run(t, newTraceCmd(), "--corpus", sampleCorpus, "--draft", "T-9", "--json", "30-day refund window")
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustRun(t, newTraceCmd(), "--corpus", sampleCorpus, "--draft", "T-9", "--json", "30-day refund window")
 	var res struct {
 		Account      provenance.Account       `json:"account"`
 		AccountCheck *provenance.AccountCheck `json:"account_check"`
@@ -136,10 +130,7 @@ func TestTraceDraftAccount(t *testing.T) {
 		t.Errorf("judged for %+v, want the account now (business, eu)", res.Account)
 	}
 
-	text, err, _ := run(t, newTraceCmd(), "--corpus", sampleCorpus, "--draft", "T-9", "30-day refund window")
-	if err != nil {
-		t.Fatal(err)
-	}
+	text := mustRun(t, newTraceCmd(), "--corpus", sampleCorpus, "--draft", "T-9", "30-day refund window")
 	if !strings.Contains(text, `plan changed: the draft was built for "pro", the ticket now says "business"`) {
 		t.Errorf("text output does not show the plan change:\n%s", text)
 	}

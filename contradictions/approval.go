@@ -2,7 +2,6 @@ package contradictions
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/supportdraft/supportdraft/guard"
@@ -43,17 +42,9 @@ func Against(incoming, stored []*policy.Version, since time.Time, vocab *guard.V
 func Unresolved(findings []Finding, supersedes []string) []Finding {
 	var out []Finding
 	for _, f := range findings {
-		if !slices.Contains(supersedes, docOf(f.B.Ref)) {
+		if !slices.Contains(supersedes, policy.DocOf(f.B.Ref)) {
 			out = append(out, f)
 		}
 	}
 	return out
-}
-
-// docOf is the doc_id of a doc_id@version reference.
-func docOf(ref string) string {
-	if i := strings.LastIndexByte(ref, '@'); i >= 0 {
-		return ref[:i]
-	}
-	return ref
 }

@@ -98,7 +98,7 @@ func measureRetrieval(ctx context.Context, system, similarity *retrieval.Retriev
 		perTicket = append(perTicket, RetrievalCase{TicketID: t.TicketID, Gold: gold, System: sys[len(sys)-1],
 			SimilarityOnly: sim[len(sim)-1], BM25: bm[len(bm)-1], SystemTop: top})
 		labelled++
-		if i < len(cases) && slices.ContainsFunc(cases[i].Cited, func(ref string) bool { return slices.Contains(gold, docOf(ref)) }) {
+		if i < len(cases) && slices.ContainsFunc(cases[i].Cited, func(ref string) bool { return slices.Contains(gold, policy.DocOf(ref)) }) {
 			cited++
 		}
 	}
@@ -112,19 +112,11 @@ func goldDocs(e *dataset.Expect) []string {
 	}
 	var out []string
 	for _, ref := range e.Cite {
-		if d := docOf(ref); !slices.Contains(out, d) {
+		if d := policy.DocOf(ref); !slices.Contains(out, d) {
 			out = append(out, d)
 		}
 	}
 	return out
-}
-
-// docOf is the doc_id of doc_id@version.
-func docOf(ref string) string {
-	if i := strings.LastIndex(ref, "@"); i >= 0 {
-		return ref[:i]
-	}
-	return ref
 }
 
 // firstGold is the 1-based rank of the first gold document among the distinct documents

@@ -100,6 +100,8 @@ func TestParseDefaults(t *testing.T) {
 		sum := sha256.Sum256(data)
 
 		assert.Equal(t, "billing/refunds-annual@4", v.Ref())
+		assert.Equal(t, "billing/refunds-annual", DocOf(v.Ref()))
+		assert.Equal(t, "billing/refunds-annual", DocOf("billing/refunds-annual"), "a reference without a version is its doc_id")
 		assert.Equal(t, StatusApproved, v.Status)
 		assert.Equal(t, "en", v.Locale)
 		assert.Equal(t, SourceWiki, v.Source)

@@ -6,6 +6,7 @@ package policy
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -67,6 +68,15 @@ const (
 
 // Ref returns "doc_id@version", the form cited in ticket labels and stale reasons.
 func (v *Version) Ref() string { return fmt.Sprintf("%s@%d", v.DocID, v.Version) }
+
+// DocOf returns the doc_id of a "doc_id@version" reference (Ref), or ref itself when it
+// names no version.
+func DocOf(ref string) string {
+	if i := strings.LastIndexByte(ref, '@'); i >= 0 {
+		return ref[:i]
+	}
+	return ref
+}
 
 // ChunkID builds the citation form doc_id@version#anchor.
 func ChunkID(docID string, version int, anchor string) string {

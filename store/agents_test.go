@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -64,14 +63,10 @@ var lookupTables = []string{"chunk_terms"}
 // agent_isolation, or argued into lookupTables.
 func tablesWithAgentID(t *testing.T, s *store.Store) []string {
 	t.Helper()
-	rows, err := s.DB().Query(context.Background(), `
+	return testdb.Column[string](t, context.Background(), s.DB(), `
 		SELECT c.relname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
 		WHERE a.attname = 'agent_id' AND c.relkind IN ('r', 'p') AND c.relnamespace = current_schema()::regnamespace
 		ORDER BY 1`)
-	require.NoError(t, err)
-	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
-	return tables
 }
 
 // A query with no WHERE at all, under one agent's context, returns none of another
@@ -98,16 +93,12 @@ func TestUnscopedQueriesSeeOneAgent(t *testing.T) {
 		assert.Positive(t, mine, "%s: payments sees its rows", table)
 		assert.Zero(t, theirs, "%s: billing sees payments' rows", table)
 	}
-	var ids []string
-	rows, err := s.DB().Query(billing, `SELECT id FROM chunks`)
-	require.NoError(t, err)
-	ids, err = pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
+	ids := testdb.Column[string](t, billing, s.DB(), `SELECT id FROM chunks`)
 	assert.NotEmpty(t, ids)
 	for _, id := range ids {
 		assert.NotContains(t, id, "payouts", "billing's unscoped SELECT returned a payments chunk")
 	}
-	_, err = s.LatestIteration(billing, "T-PAYMENTS")
+	_, err := s.LatestIteration(billing, "T-PAYMENTS")
 	assert.ErrorIs(t, err, store.ErrNotFound, "billing loads payments' draft by its ticket ID")
 
 	// A context naming both agents sees both (a reviewer of two agents).

@@ -165,18 +165,7 @@ func TestOpenQuestionsOfPartialAnswersAreRankedGaps(t *testing.T) {
 	saveUnanswered(t, s, "T-3", "payment-methods", false, "", llm.Unanswered{Question: "Is Alipay accepted for annual plans?", Subject: "alipay"})
 	saveUnanswered(t, s, "T-4", "payment-methods", false, "") // answered in full: nothing to log
 
-	var reasons []string
-	rows, err := s.DB().Query(ctx, `SELECT reason FROM rejections WHERE ticket_id = 'T-1' ORDER BY sentence`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var r string
-		if err := rows.Scan(&r); err != nil {
-			t.Fatal(err)
-		}
-		reasons = append(reasons, r)
-	}
+	reasons := testdb.Column[string](t, ctx, s.DB(), `SELECT reason FROM rejections WHERE ticket_id = 'T-1' ORDER BY sentence`)
 	if len(reasons) != 2 || reasons[0] != reasons[1] || reasons[0] == "" {
 		t.Errorf("T-1 logged %q, want one line per open question with the partial-answer reason", reasons)
 	}

@@ -148,19 +148,10 @@ func stored(t testing.TB, s *store.Store, doc string, version int) storedVersion
 // windows overlap: the state the schema promises can never exist.
 func overlappingPairs(t testing.TB, s *store.Store) []string {
 	t.Helper()
-	rows, err := s.Pool().Query(context.Background(), `
+	return testdb.Column[string](t, context.Background(), s.Pool(), `
 		SELECT a.doc_id || '@' || a.version || ' and @' || b.version
 		FROM versions a JOIN versions b ON a.doc_id = b.doc_id AND a.version < b.version
 		WHERE a.status <> 'draft' AND b.status <> 'draft' AND a.eligible_window && b.eligible_window`)
-	require.NoError(t, err)
-	var out []string
-	for rows.Next() {
-		var p string
-		require.NoError(t, rows.Scan(&p))
-		out = append(out, p)
-	}
-	require.NoError(t, rows.Err())
-	return out
 }
 
 // currentVersions is the version numbers of doc among the versions eligible at `at` for

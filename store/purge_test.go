@@ -266,20 +266,14 @@ func init() {
 }
 
 // textColumns lists every column of the schema that can hold words, as table.column.
-func textColumns(t *testing.T, db interface {
-	Query(context.Context, string, ...any) (pgx.Rows, error)
-}) []string {
+func textColumns(t *testing.T, db testdb.Querier) []string {
 	t.Helper()
-	rows, err := db.Query(context.Background(), `SELECT c.table_name || '.' || c.column_name FROM information_schema.columns c
+	return testdb.Column[string](t, context.Background(), db, `SELECT c.table_name || '.' || c.column_name FROM information_schema.columns c
 		JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
 		WHERE c.table_schema = current_schema() AND c.table_name <> 'goose_db_version'
 		  AND c.data_type IN ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY', 'bytea', 'USER-DEFINED')
 		  AND c.udt_name NOT IN ('vector', 'halfvec', 'tsvector')
 		ORDER BY 1`)
-	require.NoError(t, err)
-	cols, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
-	return cols
 }
 
 // Every column that can hold words is either purged or named as holding no customer or
@@ -380,15 +374,10 @@ func TestPurgeLeavesNoOldCustomerTextInAnyTable(t *testing.T) {
 }
 
 // ageAll sets every timestamp column of table to $1.
-func ageAll(t *testing.T, db interface {
-	Query(context.Context, string, ...any) (pgx.Rows, error)
-}, table string) string {
+func ageAll(t *testing.T, db testdb.Querier, table string) string {
 	t.Helper()
-	rows, err := db.Query(context.Background(), `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()
+	cols := testdb.Column[string](t, context.Background(), db, `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()
 		AND table_name = $1 AND data_type LIKE 'timestamp%' AND column_name <> 'purged_at'`, table)
-	require.NoError(t, err)
-	cols, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
 	require.NotEmpty(t, cols, table)
 	for i, c := range cols {
 		cols[i] = c + " = $1"

@@ -246,12 +246,9 @@ func requireFullPrecisionCut(t *testing.T, s *store.Store, scope int, at time.Ti
 	tx, err := s.Pool().Begin(ctx)
 	require.NoError(t, err)
 	defer func() { _ = tx.Rollback(ctx) }()
-	rows, err := tx.Query(ctx, `SELECT sc.chunk_id FROM `+part+` sc
+	ids := testdb.Column[string](t, ctx, tx, `SELECT sc.chunk_id FROM `+part+` sc
 		WHERE sc.eligible_window @> $1::timestamptz AND NOT EXISTS (SELECT FROM scope_side s WHERE s.chunk_id = sc.chunk_id)
 		ORDER BY sc.chunk_id LIMIT 61`, at)
-	require.NoError(t, err)
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
 	require.Len(t, ids, 61)
 	unit := func(v []float32, rest int) pgvector.Vector {
 		var sum float64
@@ -477,16 +474,10 @@ func lostAndListed(t *testing.T, tx pgx.Tx, scope int) (lost, listed []string) {
 	part := fmt.Sprintf("scope_chunks_%d", scope)
 	_, err := tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 10`)
 	require.NoError(t, err)
-	rows, err := tx.Query(ctx, `SELECT sc.chunk_id FROM `+part+` sc WHERE sc.chunk_id NOT IN (
+	lost = testdb.Column[string](t, ctx, tx, `SELECT sc.chunk_id FROM `+part+` sc WHERE sc.chunk_id NOT IN (
 		SELECT t.chunk_id FROM `+part+` t ORDER BY (t.embedding::halfvec(256)) <#> (sc.embedding::halfvec(256)) LIMIT 10)
 		ORDER BY 1`)
-	require.NoError(t, err)
-	lost, err = pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
-	rows, err = tx.Query(ctx, `SELECT chunk_id FROM scope_side WHERE scope_id = $1 AND kind = 'unreached' ORDER BY 1`, scope)
-	require.NoError(t, err)
-	listed, err = pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(t, err)
+	listed = testdb.Column[string](t, ctx, tx, `SELECT chunk_id FROM scope_side WHERE scope_id = $1 AND kind = 'unreached' ORDER BY 1`, scope)
 	return lost, listed
 }
 

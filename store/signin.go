@@ -2,11 +2,8 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // CreateSignInCode stores the hash of a one-time sign-in code for a token, valid for ttl.
@@ -36,9 +33,5 @@ func (s *Store) UseSignInCode(ctx context.Context, hash []byte) (Token, error) {
 	if err != nil {
 		return Token{}, fmt.Errorf("use sign-in code: %w", err)
 	}
-	t, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Token])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Token{}, fmt.Errorf("sign-in code: %w", ErrNotFound)
-	}
-	return t, err
+	return oneToken(rows, "sign-in code")
 }

@@ -54,11 +54,7 @@ func (s *Store) ActiveTokenByHash(ctx context.Context, hash []byte) (Token, erro
 	if err != nil {
 		return Token{}, fmt.Errorf("look up token: %w", err)
 	}
-	t, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Token])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Token{}, fmt.Errorf("token: %w", ErrNotFound)
-	}
-	return t, err
+	return oneToken(rows, "token")
 }
 
 // ActiveToken finds the unrevoked token with this ID, or ErrNotFound: a session lives only
@@ -68,9 +64,15 @@ func (s *Store) ActiveToken(ctx context.Context, id int64) (Token, error) {
 	if err != nil {
 		return Token{}, fmt.Errorf("look up token %d: %w", id, err)
 	}
+	return oneToken(rows, fmt.Sprintf("token %d", id))
+}
+
+// oneToken reads the one token a statement returns; none is ErrNotFound, named as what,
+// so every way of finding a token refuses an unknown or revoked one alike.
+func oneToken(rows pgx.Rows, what string) (Token, error) {
 	t, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Token])
 	if errors.Is(err, pgx.ErrNoRows) {
-		return Token{}, fmt.Errorf("token %d: %w", id, ErrNotFound)
+		return Token{}, fmt.Errorf("%s: %w", what, ErrNotFound)
 	}
 	return t, err
 }

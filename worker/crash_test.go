@@ -21,6 +21,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/drafts"
+	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/store"
 	"github.com/supportdraft/supportdraft/worker"
@@ -167,15 +168,7 @@ func killAndRecover(t *testing.T, s *store.Store, url string, c client.Client, a
 	require.NoError(t, c.GetWorkflow(ctx, workflows.DraftWorkflowID(agent.Default, id), "").Get(ctx, &res))
 	assert.Equal(t, drafts.StatusDiscarded, res.Status)
 
-	rows, err := s.Pool().Query(ctx, `SELECT iteration FROM drafts WHERE ticket_id = $1 ORDER BY iteration`, id)
-	require.NoError(t, err)
-	var iterations []int
-	for rows.Next() {
-		var n int
-		require.NoError(t, rows.Scan(&n))
-		iterations = append(iterations, n)
-	}
-	require.NoError(t, rows.Err())
+	iterations := testdb.Column[int](t, ctx, s.Pool(), `SELECT iteration FROM drafts WHERE ticket_id = $1 ORDER BY iteration`, id)
 	assert.Equal(t, []int{1, 2}, iterations, "one row per iteration, none twice, none skipped")
 }
 

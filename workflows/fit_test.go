@@ -24,11 +24,7 @@ func TestDraftThatDoesNotFitTheTicketIsHeldForReview(t *testing.T) {
 		Claims: []llm.Claim{{Sentence: quote, ChunkIDs: []string{"macros/chargeback-acknowledgement@1#reply-wording"}, Quote: quote}}}})
 	tk := testenv.Ticket("T-FIT", 1, "enterprise", "us", now, "Hi, can you refund the charge?")
 	tk.Subject = "Refund of the charge"
-	testenv.SaveTicket(t, h.store, tk)
-	var opened workflows.DraftView
-	h.update(workflows.UpdateOpen, &opened, workflows.OpenRequest{Revision: 1})
-	h.update(workflows.UpdateDiscard, nil)
-	h.run("T-FIT", 1)
+	opened := h.buildOnce(tk)
 
 	r := h.latest("T-FIT")
 	require.Equal(t, 0, r.Unsupported, "the quote is verbatim and kept: %+v", r.Sentences)

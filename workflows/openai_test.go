@@ -55,11 +55,7 @@ func TestOpenAIGoodDraftIsKeptAndNothingButEligibilityFieldsLeaves(t *testing.T)
 	good := llm.Answer{Category: "refunds", Reasoning: "Quoted the annual refund window.", Reply: "Hi,\n\n" + windowQuote + "\n\nBest regards.",
 		Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
 	h, srv := openAIHarness(t, llmtest.JSON(good))
-	testenv.SaveTicket(t, h.store, testenv.Ticket("O-1", 1, "pro", "eu", now, refundQuestion))
-	var opened workflows.DraftState
-	h.update(workflows.UpdateOpen, &opened, workflows.OpenRequest{Revision: 1})
-	h.update(workflows.UpdateDiscard, nil)
-	h.run("O-1", 1)
+	opened := h.buildOnce(testenv.Ticket("O-1", 1, "pro", "eu", now, refundQuestion))
 
 	assert.Equal(t, drafts.StatusReady, opened.Status)
 	r := h.latest("O-1")
@@ -117,11 +113,7 @@ func TestOpenAILiesAreStruckAndTheRestKept(t *testing.T) {
 func TestOpenAIRateLimitAndServerErrorsAreRetriedByTemporal(t *testing.T) {
 	good := llm.Answer{Category: "refunds", Reasoning: "Quoted the annual refund window.", Reply: windowQuote, Claims: []llm.Claim{{Sentence: windowQuote, ChunkIDs: []string{"billing/refunds-annual@4#refund-window"}, Quote: windowQuote}}}
 	h, srv := openAIHarness(t, llmtest.Error(429, "slow down"), llmtest.Error(500, "upstream"), llmtest.JSON(good))
-	testenv.SaveTicket(t, h.store, testenv.Ticket("O-3", 1, "pro", "eu", now, refundQuestion))
-	var opened workflows.DraftState
-	h.update(workflows.UpdateOpen, &opened, workflows.OpenRequest{Revision: 1})
-	h.update(workflows.UpdateDiscard, nil)
-	h.run("O-3", 1)
+	opened := h.buildOnce(testenv.Ticket("O-3", 1, "pro", "eu", now, refundQuestion))
 	assert.Equal(t, drafts.StatusReady, opened.Status)
 	assert.Equal(t, 3, len(srv.RequestsTo("/chat/completions")), "one request per activity attempt: the SDK does not retry behind Temporal")
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -93,4 +95,24 @@ func Tx(t testing.TB) *store.Store {
 		}
 	})
 	return store.OnTx(tx)
+}
+
+// Querier is what Column reads through: a pool, a transaction or a store's DB.
+type Querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// Column returns the one column of every row a query returns, in order, and fails the
+// test on any error: most checks of what a test left in the database read a single column.
+func Column[T any](t testing.TB, ctx context.Context, q Querier, sql string, args ...any) []T {
+	t.Helper()
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		t.Fatalf("query %q: %v", sql, err)
+	}
+	values, err := pgx.CollectRows(rows, pgx.RowTo[T])
+	if err != nil {
+		t.Fatalf("read %q: %v", sql, err)
+	}
+	return values
 }

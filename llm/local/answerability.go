@@ -307,9 +307,9 @@ func readSignals(question string, asks []string, terms *llm.Terms, evidence []po
 // substanceWord is a word of substance of the question as written, with its stem.
 type substanceWord struct{ text, stem string }
 
-// substanceWords are the words of substance of the asking clauses, each stem once: not
-// chatter, not shorter than three letters, not a typo of a stopword.
-func substanceWords(asks []string) []substanceWord {
+// askedWords are the words of the asking clauses that have one content stem, each stem
+// once, in the order asked: what both readings of a question's substance start from.
+func askedWords(asks []string) []substanceWord {
 	var out []substanceWord
 	seen := map[string]bool{}
 	for _, a := range asks {
@@ -318,13 +318,23 @@ func substanceWords(asks []string) []substanceWord {
 			if t.Number || len(sts) != 1 || seen[sts[0]] {
 				continue
 			}
-			st := sts[0]
-			seen[st] = true
-			if chatter[st] || askingWords[st] || len([]rune(st)) < 3 || nearWord(st, chatter) || typoOfStopword(t.Text) {
-				continue
-			}
-			out = append(out, substanceWord{text: t.Text, stem: st})
+			seen[sts[0]] = true
+			out = append(out, substanceWord{text: t.Text, stem: sts[0]})
 		}
+	}
+	return out
+}
+
+// substanceWords are the words of substance of the asking clauses, each stem once: not
+// chatter, not shorter than three letters, not a typo of a stopword.
+func substanceWords(asks []string) []substanceWord {
+	var out []substanceWord
+	for _, w := range askedWords(asks) {
+		st := w.stem
+		if chatter[st] || askingWords[st] || len([]rune(st)) < 3 || nearWord(st, chatter) || typoOfStopword(w.text) {
+			continue
+		}
+		out = append(out, w)
 	}
 	return out
 }

@@ -37,23 +37,16 @@ func missingConcepts(subject string, asks []string, evidence []policy.Evidence) 
 	var missing []string
 	covered := 0
 	seen := map[string]bool{}
-	for _, s := range asks {
-		for _, t := range text.Tokenize(s) {
-			sts := text.ContentStems(t.Text)
-			if t.Number || len(sts) != 1 || seen[sts[0]] {
-				continue
-			}
-			st := sts[0]
-			seen[st] = true
-			if chatter[st] || len([]rune(st)) < 3 {
-				continue
-			}
-			if held(st, t.Text) {
-				covered++
-				continue
-			}
-			missing = append(missing, t.Text)
+	for _, w := range askedWords(asks) {
+		seen[w.stem] = true
+		if chatter[w.stem] || len([]rune(w.stem)) < 3 {
+			continue
 		}
+		if held(w.stem, w.text) {
+			covered++
+			continue
+		}
+		missing = append(missing, w.text)
 	}
 	for _, st := range text.ContentStems(withoutReferences(subject)) {
 		if !seen[st] && !chatter[st] && have[st] {
