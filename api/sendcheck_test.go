@@ -12,7 +12,6 @@ import (
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/testenv"
-	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/workflows"
 )
 
@@ -71,13 +70,7 @@ func TestSendCheckStaleByPolicyTurnsTheDraftStale(t *testing.T) {
 	v := openDraft(t, ts, id, "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge, and how long does it take to reach our card?")
 	require.Contains(t, v.Bound, drafts.BoundVersion{DocID: "billing/refunds-annual", Version: 4})
 
-	approved := time.Now().UTC().Add(-time.Minute)
-	next := &policy.Version{DocID: "billing/refunds-annual", Version: 6, Status: policy.StatusApproved, Source: "wiki",
-		Title: "Refunds on annual plans", Area: "refunds", EffectiveFrom: &approved, ApprovedAt: &approved,
-		Plans: []string{"pro", "business"}, Regions: []string{"eu", "uk"}, Locale: "en", ContentHash: "v6",
-		Chunks: []policy.Chunk{{ID: "billing/refunds-annual@6#refund-window", Anchor: "refund-window", Text: "Refunds within 21 days."}}}
-	_, err := s.Import(context.Background(), []*policy.Version{next}, testenv.Embedder)
-	require.NoError(t, err)
+	importRefundsV6(t, s)
 
 	var check drafts.SendCheck
 	require.Equal(t, http.StatusOK, call(t, ts, "POST", "/v1/drafts/"+id+"/send-check", map[string]string{"text": "Hi, thanks."}, &check))

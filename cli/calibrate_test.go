@@ -12,6 +12,21 @@ import (
 	"github.com/supportdraft/supportdraft/llm/local"
 )
 
+// writeReport writes cases as the JSON report of an eval over tickets, as `supportdraft
+// eval --json` writes it, and returns its path.
+func writeReport(t *testing.T, dir, tickets string, cases any) string {
+	t.Helper()
+	data, err := json.Marshal(map[string]any{"cases": cases, "run": map[string]string{"tickets": tickets}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, strings.ReplaceAll(tickets, "/", "_")+".json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // writeSignalsReport writes an eval JSON report of n labelled drafts whose relevance
 // tells answerable from not, as `supportdraft eval --json` writes them.
 func writeSignalsReport(t *testing.T, dir, tickets string, n int) string {
@@ -33,15 +48,7 @@ func writeSignalsReport(t *testing.T, dir, tickets string, n int) string {
 		cases = append(cases, c{ID: fmt.Sprintf("T-%d", i), Label: label, Answerable: answerable,
 			Signals: map[string]float64{local.SignalRelevance: rel}})
 	}
-	data, err := json.Marshal(map[string]any{"cases": cases, "run": map[string]string{"tickets": tickets}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, strings.ReplaceAll(tickets, "/", "_")+".json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeReport(t, dir, tickets, cases)
 }
 
 // --cross prints one row per set left out; reports joined by a comma are one set, and the
@@ -99,15 +106,7 @@ func writeConfidenceReport(t *testing.T, dir, tickets string, n int) string {
 			cases = append(cases, c{ID: fmt.Sprintf("T-%d-%d", i, j), Label: label, Raw: raw})
 		}
 	}
-	data, err := json.Marshal(map[string]any{"cases": cases, "run": map[string]string{"tickets": tickets}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, strings.ReplaceAll(tickets, "/", "_")+".json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeReport(t, dir, tickets, cases)
 }
 
 // The confidence fit with --cross prints a row per set left out, then the sets in sample,
