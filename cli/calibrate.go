@@ -81,20 +81,13 @@ calibration/confidence.json: write there and rebuild to ship a new one.`,
 // reports' sets, prints how both read each set (after the cross-fit's folds, with cross)
 // and writes the mapping to out.
 func fitConfidence(cmd *cobra.Command, reports []string, out, method string, version int, precision float64, cross bool) error {
+	groups, _, err := readGroups(reports, evals.CalibrationSamples)
+	if err != nil {
+		return err
+	}
 	var sets []calibration.Set
-	for _, group := range reports {
-		var set calibration.Set
-		var tickets []string
-		for _, r := range strings.Split(group, ",") {
-			s, name, err := evals.CalibrationSamples(r)
-			if err != nil {
-				return usageError{err}
-			}
-			set.Samples = append(set.Samples, s...)
-			tickets = append(tickets, name)
-		}
-		set.Name = strings.Join(tickets, "+")
-		sets = append(sets, set)
+	for _, g := range groups {
+		sets = append(sets, calibration.Set{Name: g.name, Samples: g.samples})
 	}
 	fit := func(sets []calibration.Set) (calibration.Mapping, error) {
 		if method == calibration.MethodLogistic {
@@ -166,21 +159,13 @@ func printChecks(w io.Writer, rows []checkRow) {
 // with cross, each set is first left out in turn and the model fitted on the others is
 // read on it.
 func fitAnswerability(cmd *cobra.Command, reports []string, out string, version int, cross bool) error {
+	groups, names, err := readGroups(reports, evals.AnswerabilitySamples)
+	if err != nil {
+		return err
+	}
 	var sets []local.AnswerabilitySet
-	var names []string
-	for _, group := range reports {
-		var set local.AnswerabilitySet
-		var tickets []string
-		for _, r := range strings.Split(group, ",") {
-			s, name, err := evals.AnswerabilitySamples(r)
-			if err != nil {
-				return usageError{err}
-			}
-			set.Samples = append(set.Samples, s...)
-			tickets = append(tickets, name)
-		}
-		set.Name = strings.Join(tickets, "+")
-		sets, names = append(sets, set), append(names, tickets...)
+	for _, g := range groups {
+		sets = append(sets, local.AnswerabilitySet{Name: g.name, Samples: g.samples})
 	}
 	w := cmd.OutOrStdout()
 	if cross {
@@ -232,4 +217,33 @@ func writeFitted(out string, v any) error {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
 	return nil
+}
+
+// group is one fitting set: the samples of one --report, or of several joined by a comma,
+// named by their tickets files joined with "+".
+type group[S any] struct {
+	name    string
+	samples []S
+}
+
+// readGroups reads every --report with read and returns its sets and the tickets file of
+// every report read.
+func readGroups[S any](reports []string, read func(path string) ([]S, string, error)) ([]group[S], []string, error) {
+	var groups []group[S]
+	var all []string
+	for _, joined := range reports {
+		var g group[S]
+		var tickets []string
+		for _, r := range strings.Split(joined, ",") {
+			s, name, err := read(r)
+			if err != nil {
+				return nil, nil, usageError{err}
+			}
+			g.samples = append(g.samples, s...)
+			tickets = append(tickets, name)
+		}
+		g.name = strings.Join(tickets, "+")
+		groups, all = append(groups, g), append(all, tickets...)
+	}
+	return groups, all, nil
 }
