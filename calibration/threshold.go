@@ -8,8 +8,8 @@ import (
 // A review threshold is a line on the calibrated scale, so a new mapping moves which drafts
 // fall below it: the two are chosen together, on the same sets, by one stated rule.
 
-// ThresholdGrid is the thresholds ChooseThreshold tries, lowest first.
-var ThresholdGrid = []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95}
+// thresholdGrid is the thresholds ChooseThreshold tries, lowest first.
+var thresholdGrid = []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95}
 
 // Check is how a mapping and a review threshold read one labelled set: ECE of the
 // calibrated and of the raw confidence, AUROC, and what the threshold does. HeldBack is
@@ -60,7 +60,7 @@ func CheckSet(m Mapping, s Set, threshold float64) Check {
 	return c
 }
 
-// ChooseThreshold returns the lowest threshold of ThresholdGrid at which the drafts a
+// ChooseThreshold returns the lowest threshold of thresholdGrid at which the drafts a
 // mapping lets through are grounded at least precision of the time, the mean of the sets'
 // precisions so that each set weighs the same: the fewest grounded drafts held back for
 // that assurance.
@@ -68,7 +68,7 @@ func ChooseThreshold(m Mapping, sets []Set, precision float64) (Review, error) {
 	if len(sets) == 0 {
 		return Review{}, fmt.Errorf("review threshold: no sets")
 	}
-	for _, t := range ThresholdGrid {
+	for _, t := range thresholdGrid {
 		sum := 0.0
 		for _, s := range sets {
 			sum += CheckSet(m, s, t).Precision
@@ -77,7 +77,7 @@ func ChooseThreshold(m Mapping, sets []Set, precision float64) (Review, error) {
 			return Review{Threshold: t, Precision: precision}, nil
 		}
 	}
-	return Review{}, fmt.Errorf("review threshold: no threshold up to %.2f lets drafts through grounded at %.2f", ThresholdGrid[len(ThresholdGrid)-1], precision)
+	return Review{}, fmt.Errorf("review threshold: no threshold up to %.2f lets drafts through grounded at %.2f", thresholdGrid[len(thresholdGrid)-1], precision)
 }
 
 // Fold is one fold of a cross-fit: the mapping and threshold fitted on every set but
