@@ -35,7 +35,8 @@ func dbOptions(ctx workflow.Context) workflow.Context {
 }
 
 // localDBOptions is for the steps that only read or write Postgres and are short (load
-// context, retrieve, save): they run as local activities, in the workflow's own worker,
+// context, retrieve, save, and the embedded providers' model steps, which read the ticket
+// and the term statistics): they run as local activities, in the workflow's own worker,
 // recorded as markers, without a task-queue round trip each.
 func localDBOptions(ctx workflow.Context) workflow.Context {
 	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
@@ -56,10 +57,12 @@ func modelOptions(ctx workflow.Context) workflow.Context {
 // modelStep runs a step that may call a model. For a remote model it is a regular activity:
 // long timeout, retried through the server, non-retryable on permanent errors. The
 // embedded providers answer in microseconds, so for them the same step runs as a local
-// activity, recorded as a marker: a server round trip would be most of its cost.
+// activity, recorded as a marker: a server round trip would be most of its cost. It still
+// reads Postgres (the ticket, the term statistics), so it retries as the Postgres steps
+// do: with the two attempts of a code step, a build in flight failed on a restart.
 func (w *state) modelStep(ctx workflow.Context, activity any, args ...any) workflow.Future {
 	if w.localModels {
-		return workflow.ExecuteLocalActivity(codeOptions(ctx), activity, args...)
+		return workflow.ExecuteLocalActivity(localDBOptions(ctx), activity, args...)
 	}
 	return workflow.ExecuteActivity(modelOptions(ctx), activity, args...)
 }
