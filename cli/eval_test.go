@@ -126,11 +126,7 @@ func TestEvalCommandEndToEnd(t *testing.T) {
 	if err != nil || code != 0 {
 		t.Fatalf("exit %d: %v\n%s", code, err, out)
 	}
-	for _, want := range []string{"stale_source_rate", "QA label", "area (system)", "reviewer label", "wall time"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out)
-		}
-	}
+	assertPrints(t, out, "stale_source_rate", "QA label", "area (system)", "reviewer label", "wall time")
 	var rep map[string]any
 	b, err := os.ReadFile(jsonOut)
 	if err != nil {
