@@ -351,8 +351,8 @@ func TestArmsScoreAsDocumented(t *testing.T) {
 	}
 }
 
-// topRanks is how each arm cuts its list: the keys that score above zero, best first and
-// ties by key, each first keep of them with its rank from 1.
+// topRanks is how each arm cuts its list: of the keys that score above zero, best first
+// and ties by key, the first keep, each with its rank counted from 1.
 func topRanks[K cmp.Ordered](score map[K]float64, keep int) map[K]int {
 	var ranked []K
 	for k, s := range score {
