@@ -148,8 +148,7 @@ func TestInboundMailIsRoutedByRecipient(t *testing.T) {
 		{"someone@elsewhere.example", agent.Default},
 	} {
 		thread := testenv.Unique("rt-")
-		m := message("<"+thread+".1@customer.example>", thread, 0, "Refund for our annual plan",
-			"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
+		m := message("<"+thread+".1@customer.example>", thread, 0, "Refund for our annual plan", refundQuestion)
 		m.To = []string{tc.to}
 		var res workflows.IntakeResult
 		code, msg := callToken(t, ts, hook, true, "POST", "/v1/inbox/messages", m, &res)

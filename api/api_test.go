@@ -129,6 +129,10 @@ func roundTrip(t *testing.T, req *http.Request) (int, string) {
 
 var asked = time.Now().UTC().Add(-time.Hour)
 
+// refundQuestion is the customer's question most drafts here answer: the sample corpus's
+// annual-refund policy backs a reply to it.
+const refundQuestion = "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?"
+
 func refundTicket(id string, revision int, plan string, at time.Time, body string) *ticket.Ticket {
 	return testenv.Ticket(id, revision, plan, "eu", at, body)
 }

@@ -93,8 +93,7 @@ func TestWebhookToDraft(t *testing.T) {
 	ts, s := inboxAPI(t)
 	ctx := context.Background()
 	thread := testenv.Unique("th-")
-	first := message("<"+thread+".1@customer.example>", thread, 0, "Refund for our annual plan",
-		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
+	first := message("<"+thread+".1@customer.example>", thread, 0, "Refund for our annual plan", refundQuestion)
 
 	res := postMessage(t, ts, first)
 	assert.Equal(t, inbox.DecisionDraft, res.Decision.Decision)
@@ -144,8 +143,7 @@ func TestFollowUpKeepsTheThreadsFirstBucket(t *testing.T) {
 	t.Parallel()
 	ts, _ := inboxAPI(t)
 	thread := testenv.Unique("th-")
-	first := message("<"+thread+".1@customer.example>", thread, 0, "Refund for our annual plan",
-		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
+	first := message("<"+thread+".1@customer.example>", thread, 0, "Refund for our annual plan", refundQuestion)
 	res := postMessage(t, ts, first)
 	require.Equal(t, inbox.BucketRefunds, res.Bucket)
 	var bucket string
@@ -226,8 +224,7 @@ func TestMessageSkippedWhileHaltedIsProcessedOnRedelivery(t *testing.T) {
 	t.Parallel()
 	ts, _ := inboxAPI(t)
 	thread := testenv.Unique("th-")
-	msg := message("<"+thread+"@customer.example>", thread, 0, "Refund for our annual plan",
-		"Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
+	msg := message("<"+thread+"@customer.example>", thread, 0, "Refund for our annual plan", refundQuestion)
 	setHalted(t, ts, true)
 	res := postMessage(t, ts, msg)
 	assert.Equal(t, inbox.StageKillSwitch, res.Stage)
@@ -264,7 +261,7 @@ func TestHandOffHeldByTheKillSwitchReturnsTheDraftToTheQueue(t *testing.T) {
 
 	ctx := context.Background()
 	id := testenv.Unique("KS-")
-	testenv.SaveTicket(t, s, refundTicket(id, 1, "pro", asked, "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?"))
+	testenv.SaveTicket(t, s, refundTicket(id, 1, "pro", asked, refundQuestion))
 	_, err := workflows.Open(ctx, c, workflows.DraftWorkflowID(agent.Default, id), tq, &workflows.DraftInput{TicketID: id, Revision: 1,
 		IdleTimeout: time.Hour, CheckBudget: 30 * time.Second, ReviewDelay: 2 * time.Second, HandOffAttempts: 2})
 	require.NoError(t, err)

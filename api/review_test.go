@@ -28,12 +28,11 @@ func TestReviewQueueApproveKillAndSentThroughTheAPI(t *testing.T) {
 	t.Parallel()
 	ts, s := stackAPI(t)
 	kept, killed := testenv.Unique("RV-"), testenv.Unique("RV-")
-	question := "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?"
 
-	v := openDraft(t, ts, kept, question)
+	v := openDraft(t, ts, kept, refundQuestion)
 	require.NotNil(t, v.Review)
 	assert.Equal(t, review.Waiting, v.Review.State)
-	openDraft(t, ts, killed, question)
+	openDraft(t, ts, killed, refundQuestion)
 
 	var queue struct{ Queue []review.Item }
 	require.Equal(t, http.StatusOK, call(t, ts, "GET", "/v1/review/queue", nil, &queue))
@@ -124,7 +123,7 @@ func gatedAPI(t *testing.T, reviewDelay time.Duration) *gated {
 // openForced opens a refund draft the way intake does when a review rule matched.
 func (g *gated) openForced(t *testing.T, id, why string) *workflows.DraftView {
 	t.Helper()
-	tk := refundTicket(id, 1, "pro", asked, "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?")
+	tk := refundTicket(id, 1, "pro", asked, refundQuestion)
 	testenv.SaveTicket(t, g.store, tk)
 	v, err := workflows.Open(context.Background(), g.c, workflows.DraftWorkflowID(agent.Default, id), g.tq, &workflows.DraftInput{
 		TicketID: id, Revision: 1, IdleTimeout: time.Hour, CheckBudget: 30 * time.Second, ForcedReview: why,

@@ -124,10 +124,9 @@ func TestSlackReviewerDecisions(t *testing.T) {
 	t.Cleanup(slackSrv.Close)
 	ts := slackAPI(t, slackSrv.URL+"/api/")
 	kept, killed := testenv.Unique("SL-"), testenv.Unique("SL-")
-	question := "Our annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?"
-	v := openDraft(t, ts, kept, question)
+	v := openDraft(t, ts, kept, refundQuestion)
 	require.NotNil(t, v.Review)
-	openDraft(t, ts, killed, question)
+	openDraft(t, ts, killed, refundQuestion)
 	require.Eventually(t, func() bool { return web.postedFor(kept) != "" }, time.Minute, 50*time.Millisecond, "the queued draft is posted to Slack")
 	blocks := web.postedFor(kept)
 	for _, want := range []string{`"action_id":"approve"`, `"action_id":"pull"`, `"action_id":"kill"`} {

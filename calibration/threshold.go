@@ -92,22 +92,34 @@ type Fold struct {
 // threshold on them at precision and checks both on the set left out: the figures a
 // knowledge base nobody here has seen can expect.
 func CrossFit(sets []Set, fit func([]Set) (Mapping, error), precision float64) ([]Fold, error) {
-	if len(sets) < 2 {
-		return nil, fmt.Errorf("calibration cross-fit: %d sets, need at least 2", len(sets))
-	}
-	var folds []Fold
-	for i, held := range sets {
-		rest := append(sets[:i:i], sets[i+1:]...)
+	return LeaveOneOut("calibration", sets, func(held Set, rest []Set) (Fold, error) {
 		m, err := fit(rest)
 		if err != nil {
-			return nil, fmt.Errorf("leaving out %s: %w", held.Name, err)
+			return Fold{}, fmt.Errorf("leaving out %s: %w", held.Name, err)
 		}
 		r, err := ChooseThreshold(m, rest, precision)
 		if err != nil {
-			return nil, fmt.Errorf("leaving out %s: %w", held.Name, err)
+			return Fold{}, fmt.Errorf("leaving out %s: %w", held.Name, err)
 		}
 		m.Review = &r
-		folds = append(folds, Fold{Held: held.Name, Mapping: m, Check: CheckSet(m, held, r.Threshold)})
+		return Fold{Held: held.Name, Mapping: m, Check: CheckSet(m, held, r.Threshold)}, nil
+	})
+}
+
+// LeaveOneOut runs fold once per set, in order, with that set held out and the others
+// as rest, and returns the folds: every cross-fit (this package's, the answerability
+// model's) is one. what names the fit in the error for fewer than two sets.
+func LeaveOneOut[S, F any](what string, sets []S, fold func(held S, rest []S) (F, error)) ([]F, error) {
+	if len(sets) < 2 {
+		return nil, fmt.Errorf("%s cross-fit: %d sets, need at least 2", what, len(sets))
+	}
+	folds := make([]F, 0, len(sets))
+	for i, held := range sets {
+		f, err := fold(held, append(sets[:i:i], sets[i+1:]...))
+		if err != nil {
+			return nil, err
+		}
+		folds = append(folds, f)
 	}
 	return folds, nil
 }

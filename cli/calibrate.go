@@ -81,13 +81,11 @@ calibration/confidence.json: write there and rebuild to ship a new one.`,
 // reports' sets, prints how both read each set (after the cross-fit's folds, with cross)
 // and writes the mapping to out.
 func fitConfidence(cmd *cobra.Command, reports []string, out, method string, version int, precision float64, cross bool) error {
-	groups, _, err := readGroups(reports, evals.CalibrationSamples)
+	sets, _, err := readSets(reports, evals.CalibrationSamples, func(name string, samples []calibration.Sample) calibration.Set {
+		return calibration.Set{Name: name, Samples: samples}
+	})
 	if err != nil {
 		return err
-	}
-	var sets []calibration.Set
-	for _, g := range groups {
-		sets = append(sets, calibration.Set{Name: g.name, Samples: g.samples})
 	}
 	fit := func(sets []calibration.Set) (calibration.Mapping, error) {
 		if method == calibration.MethodLogistic {
@@ -159,13 +157,11 @@ func printChecks(w io.Writer, rows []checkRow) {
 // with cross, each set is first left out in turn and the model fitted on the others is
 // read on it.
 func fitAnswerability(cmd *cobra.Command, reports []string, out string, version int, cross bool) error {
-	groups, names, err := readGroups(reports, evals.AnswerabilitySamples)
+	sets, names, err := readSets(reports, evals.AnswerabilitySamples, func(name string, samples []local.AnswerabilitySample) local.AnswerabilitySet {
+		return local.AnswerabilitySet{Name: name, Samples: samples}
+	})
 	if err != nil {
 		return err
-	}
-	var sets []local.AnswerabilitySet
-	for _, g := range groups {
-		sets = append(sets, local.AnswerabilitySet{Name: g.name, Samples: g.samples})
 	}
 	w := cmd.OutOrStdout()
 	if cross {
@@ -219,31 +215,25 @@ func writeFitted(out string, v any) error {
 	return nil
 }
 
-// group is one fitting set: the samples of one --report, or of several joined by a comma,
-// named by their tickets files joined with "+".
-type group[S any] struct {
-	name    string
-	samples []S
-}
-
-// readGroups reads every --report with read and returns its sets and the tickets file of
-// every report read.
-func readGroups[S any](reports []string, read func(path string) ([]S, string, error)) ([]group[S], []string, error) {
-	var groups []group[S]
+// readSets reads every --report with read and returns its fitting sets, each made by set
+// from its name and samples, and the tickets file of every report read. A set is the
+// samples of one --report, or of several joined by a comma, named by their tickets files
+// joined with "+".
+func readSets[S, T any](reports []string, read func(path string) ([]S, string, error), set func(name string, samples []S) T) ([]T, []string, error) {
+	var sets []T
 	var all []string
 	for _, joined := range reports {
-		var g group[S]
+		var samples []S
 		var tickets []string
 		for _, r := range strings.Split(joined, ",") {
 			s, name, err := read(r)
 			if err != nil {
 				return nil, nil, usageError{err}
 			}
-			g.samples = append(g.samples, s...)
+			samples = append(samples, s...)
 			tickets = append(tickets, name)
 		}
-		g.name = strings.Join(tickets, "+")
-		groups, all = append(groups, g), append(all, tickets...)
+		sets, all = append(sets, set(strings.Join(tickets, "+"), samples)), append(all, tickets...)
 	}
-	return groups, all, nil
+	return sets, all, nil
 }

@@ -61,15 +61,8 @@ func TestCalibrateAnswerabilityCross(t *testing.T) {
 	b2 := writeSignalsReport(t, dir, "b2.jsonl", 20)
 	c := writeSignalsReport(t, dir, "c.jsonl", 20)
 	out := filepath.Join(dir, "answerability.json")
-	got, err, code := run(t, newCalibrateCmd(), "--answerability", "--cross", "--report", a, "--report", b+","+b2, "--report", c, "--version", "3", "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d (%v)\n%s", code, err, got)
-	}
-	for _, want := range []string{"left out", "a.jsonl ", "b.jsonl+b2.jsonl", "c.jsonl ", "relevance", "fitted answerability v3"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("output lacks %q:\n%s", want, got)
-		}
-	}
+	got := mustRun(t, newCalibrateCmd(), "--answerability", "--cross", "--report", a, "--report", b+","+b2, "--report", c, "--version", "3", "--out", out)
+	assertPrints(t, got, "left out", "a.jsonl ", "b.jsonl+b2.jsonl", "c.jsonl ", "relevance", "fitted answerability v3")
 	data, rerr := os.ReadFile(out)
 	if rerr != nil {
 		t.Fatal(rerr)
@@ -119,15 +112,8 @@ func TestCalibrateConfidenceCross(t *testing.T) {
 	b2 := writeConfidenceReport(t, dir, "b2.jsonl", 10)
 	c := writeConfidenceReport(t, dir, "c.jsonl", 20)
 	out := filepath.Join(dir, "confidence.json")
-	got, err, code := run(t, newCalibrateCmd(), "--cross", "--report", a, "--report", b+","+b2, "--report", c, "--precision", "0.75", "--version", "5", "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d (%v)\n%s", code, err, got)
-	}
-	for _, want := range []string{"each set left out", "in sample, review threshold", "a.jsonl ", "b.jsonl+b2.jsonl", "grounded held back", "fitted logistic v5 on 450 drafts"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("output lacks %q:\n%s", want, got)
-		}
-	}
+	got := mustRun(t, newCalibrateCmd(), "--cross", "--report", a, "--report", b+","+b2, "--report", c, "--precision", "0.75", "--version", "5", "--out", out)
+	assertPrints(t, got, "each set left out", "in sample, review threshold", "a.jsonl ", "b.jsonl+b2.jsonl", "grounded held back", "fitted logistic v5 on 450 drafts")
 	data, rerr := os.ReadFile(out)
 	if rerr != nil {
 		t.Fatal(rerr)

@@ -47,6 +47,16 @@ func mustRun(t *testing.T, cmd *cobra.Command, args ...string) string {
 	return out
 }
 
+// assertPrints fails the test for each of wants that a command's output out lacks.
+func assertPrints(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 // scratchDB points DATABASE_URL and SUPPORTDRAFT_MIGRATE_URL at a scratch schema of its
 // own for the commands the test runs, and returns the store over it. A test that calls it
 // cannot be parallel.
@@ -102,11 +112,7 @@ func TestCheckCommand(t *testing.T) {
 	if strings.Contains(got.Reply, "30-day") || !strings.Contains(got.Reply, "fourteen days") {
 		t.Errorf("composed reply keeps the wrong sentences: %q", got.Reply)
 	}
-	for _, key := range []string{`"sentences"`, `"reply"`, `"struck"`, `"note"`, `"text"`, `"flagged"`, `"kinds"`, `"kept"`, `"reason"`, `"source_id"`} {
-		if !strings.Contains(out, key) {
-			t.Errorf("output lacks %s", key)
-		}
-	}
+	assertPrints(t, out, `"sentences"`, `"reply"`, `"struck"`, `"note"`, `"text"`, `"flagged"`, `"kinds"`, `"kept"`, `"reason"`, `"source_id"`)
 }
 
 func TestCheckCommandReadsStdin(t *testing.T) {

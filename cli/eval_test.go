@@ -12,19 +12,13 @@ import (
 var (
 	evalCorpus  = filepath.Join("..", "evals", "corpus")
 	evalTickets = filepath.Join("..", "evals", "tickets.jsonl")
+	// badCorpus is package policy's corpus whose files do not parse.
+	badCorpus = filepath.Join("..", "policy", "testdata", "dir-bad")
 )
 
 func TestEvalUsageErrorsExit2(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	badCorpus := filepath.Join(dir, "corpus")
-	if err := os.MkdirAll(badCorpus, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(badCorpus, "v1.md"), []byte("---\ndoc_id: x\nversion: 1\nstatus: approved\n---\nText.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	badReviews := filepath.Join(dir, "qa.jsonl")
+	badReviews := filepath.Join(t.TempDir(), "qa.jsonl")
 	if err := os.WriteFile(badReviews, []byte(`{"ticket_id":"T-1","label":"grounded"}`+"\n"+`{"ticket_id":"T-2","label":"fine"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +33,7 @@ func TestEvalUsageErrorsExit2(t *testing.T) {
 		{"bad concurrency", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "--concurrency", "0"}, "--concurrency is 0"},
 		{"bad threshold", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "--max-unsupported", "5"}, "--max-unsupported is 5"},
 		{"bad reviews line", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "--reviews", badReviews}, "qa.jsonl:2: field \"label\""},
-		{"corpus that does not parse", []string{"--corpus", badCorpus, "--tickets", evalTickets}, "v1.md"},
+		{"corpus that does not parse", []string{"--corpus", badCorpus, "--tickets", evalTickets}, "c-broken.md"},
 		{"stray argument", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "extra"}, "eval takes no arguments"},
 		{"unknown flag", []string{"--corpus", evalCorpus, "--tickets", evalTickets, "--max-stales", "0"}, "unknown flag: --max-stales"},
 		{"agent with no sample", []string{"--agent", "ledger"}, `agent "ledger" has no sample`},
@@ -126,11 +120,7 @@ func TestEvalCommandEndToEnd(t *testing.T) {
 	if err != nil || code != 0 {
 		t.Fatalf("exit %d: %v\n%s", code, err, out)
 	}
-	for _, want := range []string{"stale_source_rate", "QA label", "area (system)", "reviewer label", "wall time"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out)
-		}
-	}
+	assertPrints(t, out, "stale_source_rate", "QA label", "area (system)", "reviewer label", "wall time")
 	var rep map[string]any
 	b, err := os.ReadFile(jsonOut)
 	if err != nil {

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -31,11 +30,7 @@ func TestPolicyLintCommand(t *testing.T) {
 			if code != tt.code {
 				t.Fatalf("exit %d (%v), want %d\n%s", code, err, tt.code, out)
 			}
-			for _, want := range tt.want {
-				if !strings.Contains(out, want) {
-					t.Errorf("output lacks %q:\n%s", want, out)
-				}
-			}
+			assertPrints(t, out, tt.want...)
 		})
 	}
 }

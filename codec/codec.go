@@ -11,7 +11,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
-	"slices"
 	"strings"
 
 	commonpb "go.temporal.io/api/common/v1"
@@ -66,16 +65,6 @@ func ParseKeys(spec string) (*Keys, error) {
 		k.Active = id
 	}
 	return k, nil
-}
-
-// IDs lists the ring's key IDs, sorted.
-func (k *Keys) IDs() []string {
-	ids := make([]string, 0, len(k.byID))
-	for id := range k.byID {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
 }
 
 // Codec is the converter.PayloadCodec over a key ring.

@@ -15,10 +15,17 @@ import (
 
 func key(b byte) string { return base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{b}, 32)) }
 
+// ring parses a SUPPORTDRAFT_CODEC_KEYS value the test knows to be valid.
+func ring(t *testing.T, spec string) *codec.Keys {
+	t.Helper()
+	keys, err := codec.ParseKeys(spec)
+	require.NoError(t, err)
+	return keys
+}
+
 func TestRoundTripHidesTheText(t *testing.T) {
 	t.Parallel()
-	keys, err := codec.ParseKeys("k1:" + key(1))
-	require.NoError(t, err)
+	keys := ring(t, "k1:"+key(1))
 	dc := codec.DataConverter(keys)
 	p, err := dc.ToPayload(map[string]string{"text": "Dear Jane Doe, jane@example.com"})
 	require.NoError(t, err)
@@ -34,13 +41,11 @@ func TestRoundTripHidesTheText(t *testing.T) {
 // without the old key refuses them with an error that names the key.
 func TestRotation(t *testing.T) {
 	t.Parallel()
-	old, err := codec.ParseKeys("k1:" + key(1))
-	require.NoError(t, err)
+	old := ring(t, "k1:"+key(1))
 	p, err := codec.DataConverter(old).ToPayload("hello")
 	require.NoError(t, err)
 
-	rotated, err := codec.ParseKeys("k1:" + key(1) + ",k2:" + key(2))
-	require.NoError(t, err)
+	rotated := ring(t, "k1:"+key(1)+",k2:"+key(2))
 	assert.Equal(t, "k2", rotated.Active)
 	var s string
 	require.NoError(t, codec.DataConverter(rotated).FromPayload(p, &s))
@@ -49,16 +54,14 @@ func TestRotation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "k2", string(np.Metadata[codec.MetadataKeyID]))
 
-	only2, err := codec.ParseKeys("k2:" + key(2))
-	require.NoError(t, err)
+	only2 := ring(t, "k2:"+key(2))
 	err = codec.DataConverter(only2).FromPayload(p, &s)
 	assert.ErrorContains(t, err, `key "k1" is not in SUPPORTDRAFT_CODEC_KEYS`)
 }
 
 func TestTamperingIsRefused(t *testing.T) {
 	t.Parallel()
-	keys, err := codec.ParseKeys("k1:" + key(1))
-	require.NoError(t, err)
+	keys := ring(t, "k1:"+key(1))
 	p, err := codec.DataConverter(keys).ToPayload("hello")
 	require.NoError(t, err)
 	p.Data[len(p.Data)-1] ^= 1
@@ -70,8 +73,7 @@ func TestPlainPayloadsStillDecode(t *testing.T) {
 	t.Parallel()
 	plain, err := converter.GetDefaultDataConverter().ToPayload("before the codec")
 	require.NoError(t, err)
-	keys, err := codec.ParseKeys("k1:" + key(1))
-	require.NoError(t, err)
+	keys := ring(t, "k1:"+key(1))
 	var s string
 	require.NoError(t, codec.DataConverter(keys).FromPayload(plain, &s))
 	assert.Equal(t, "before the codec", s)

@@ -13,21 +13,9 @@ import (
 // system arm's drafts as calibration samples (raw confidence, grounded or not) and the
 // ticket set the report replayed. Failed drafts have no confidence and are left out.
 func CalibrationSamples(path string) ([]calibration.Sample, string, error) {
-	rep, err := readCases(path)
-	if err != nil {
-		return nil, "", err
-	}
-	var out []calibration.Sample
-	for _, c := range rep.Cases {
-		if c.Failed() {
-			continue
-		}
-		out = append(out, calibration.Sample{Raw: c.RawConfidence, Grounded: c.Label == LabelGrounded})
-	}
-	if len(out) == 0 {
-		return nil, "", fmt.Errorf("eval report %s: no drafts with a label under cases", path)
-	}
-	return out, rep.Run.Tickets, nil
+	return samples(path, "drafts with a label", func(c Case) (calibration.Sample, bool) {
+		return calibration.Sample{Raw: c.RawConfidence, Grounded: c.Label == LabelGrounded}, !c.Failed()
+	})
 }
 
 // AnswerabilitySamples reads an eval JSON report and returns, for each labelled ticket
@@ -36,21 +24,12 @@ func CalibrationSamples(path string) ([]calibration.Sample, string, error) {
 // with the ticket set the report replayed: what `supportdraft calibrate --answerability`
 // fits the answerability model on.
 func AnswerabilitySamples(path string) ([]local.AnswerabilitySample, string, error) {
-	rep, err := readCases(path)
-	if err != nil {
-		return nil, "", err
-	}
-	var out []local.AnswerabilitySample
-	for _, c := range rep.Cases {
+	return samples(path, "labelled drafts with signals", func(c Case) (local.AnswerabilitySample, bool) {
 		if c.Answerable == nil || len(c.Signals) == 0 || c.Label == LabelAbstained || c.Failed() {
-			continue
+			return local.AnswerabilitySample{}, false
 		}
-		out = append(out, local.AnswerabilitySample{Signals: c.Signals, Answerable: *c.Answerable})
-	}
-	if len(out) == 0 {
-		return nil, "", fmt.Errorf("eval report %s: no labelled drafts with signals under cases", path)
-	}
-	return out, rep.Run.Tickets, nil
+		return local.AnswerabilitySample{Signals: c.Signals, Answerable: *c.Answerable}, true
+	})
 }
 
 // casesReport is the part of an eval JSON report the fits read.
@@ -61,14 +40,26 @@ type casesReport struct {
 	} `json:"run"`
 }
 
-func readCases(path string) (*casesReport, error) {
+// samples reads the eval report at path and returns the sample of each case sample keeps,
+// with the ticket set the report replayed; a report where it keeps none is an error that
+// names what was looked for.
+func samples[S any](path, what string, sample func(Case) (S, bool)) ([]S, string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("eval report %s: %w", path, err)
+		return nil, "", fmt.Errorf("eval report %s: %w", path, err)
 	}
 	var rep casesReport
 	if err := json.Unmarshal(data, &rep); err != nil {
-		return nil, fmt.Errorf("eval report %s: %w", path, err)
+		return nil, "", fmt.Errorf("eval report %s: %w", path, err)
 	}
-	return &rep, nil
+	var out []S
+	for _, c := range rep.Cases {
+		if s, ok := sample(c); ok {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, "", fmt.Errorf("eval report %s: no %s under cases", path, what)
+	}
+	return out, rep.Run.Tickets, nil
 }

@@ -86,19 +86,12 @@ func TestReadTicketsWithNoValidTicketIsAnInputError(t *testing.T) {
 // file with nothing to replay is the caller's mistake, reported before any connection.
 func TestRunRefusesBadInputBeforeTouchingServices(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "corpus")
-	if err := os.MkdirAll(bad, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(bad, "v1.md"), []byte("---\ndoc_id: x\nversion: 1\nstatus: approved\n---\nbody\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bad := filepath.Join("..", "policy", "testdata", "dir-bad") // files that do not parse
 	_, err := Run(context.Background(), Options{Corpus: bad, Tickets: "tickets.jsonl", DatabaseURL: "postgres://nowhere.invalid/x"})
-	if !IsInputError(err) || !strings.Contains(err.Error(), "v1.md") {
-		t.Fatalf("bad corpus: err = %v, want an input error naming v1.md", err)
+	if !IsInputError(err) || !strings.Contains(err.Error(), "c-broken.md") {
+		t.Fatalf("bad corpus: err = %v, want an input error naming c-broken.md", err)
 	}
-	empty := filepath.Join(dir, "empty.jsonl")
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

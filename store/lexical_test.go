@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -297,7 +296,6 @@ func TestArmsScoreAsDocumented(t *testing.T) {
 		}
 	}
 	score := map[string]float64{}
-	var lexical []string
 	for id, c := range chunks {
 		if len(c.terms) == 0 && !vector[id] {
 			continue
@@ -306,16 +304,8 @@ func TestArmsScoreAsDocumented(t *testing.T) {
 			score[id] += idf[l] * bm25(tc.n+(store.TitleWeight-1)*tc.a+(store.HeadingWeight-1)*tc.b, c.length, tokens/n)
 		}
 		score[id] += c.phrase
-		if score[id] > 0 {
-			lexical = append(lexical, id)
-		}
 	}
-	slices.SortFunc(lexical, func(a, b string) int { return cmp.Or(cmp.Compare(score[b], score[a]), strings.Compare(a, b)) })
-	lexical = lexical[:min(keep, len(lexical))]
-	textRank := map[string]int{}
-	for i, id := range lexical {
-		textRank[id] = i + 1
-	}
+	textRank := topRanks(score, keep)
 
 	// The document arm: the versions of the chunks either chunk arm kept, each scored over
 	// its pooled chunks, its title counted once, against its whole length.
@@ -326,7 +316,6 @@ func TestArmsScoreAsDocumented(t *testing.T) {
 		}
 	}
 	docScore := map[int64]float64{}
-	var docs []int64
 	for v := range pooled {
 		tf, title := map[string]float64{}, map[string]float64{}
 		for id := range score {
@@ -341,19 +330,11 @@ func TestArmsScoreAsDocumented(t *testing.T) {
 		for l := range tf {
 			docScore[v] += idf[l] * bm25(tf[l]+store.TitleWeight*title[l], versionLength[v], tokens/versions)
 		}
-		if docScore[v] > 0 {
-			docs = append(docs, v)
-		}
 	}
-	slices.SortFunc(docs, func(a, b int64) int { return cmp.Or(cmp.Compare(docScore[b], docScore[a]), cmp.Compare(a, b)) })
-	docs = docs[:min(keep, len(docs))]
-	docRank := map[int64]int{}
-	for i, v := range docs {
-		docRank[v] = i + 1
-	}
+	docRank := topRanks(docScore, keep)
 
-	require.NotEmpty(t, lexical)
-	require.Greater(t, len(docs), 1)
+	require.NotEmpty(t, textRank)
+	require.Greater(t, len(docRank), 1)
 	returned := map[string]bool{}
 	for _, h := range hits {
 		returned[h.ChunkID] = true
@@ -365,7 +346,24 @@ func TestArmsScoreAsDocumented(t *testing.T) {
 		assert.Equal(t, docRank[v], h.DocRank, "document rank of %s", h.ChunkID)
 		assert.InDelta(t, docScore[v]*float64(min(docRank[v], 1)), h.DocScore, 1e-9, "document score of %s", h.ChunkID)
 	}
-	for _, id := range lexical {
+	for id := range textRank {
 		assert.True(t, returned[id], "%s, of the lexical arm, is returned", id)
 	}
+}
+
+// topRanks is how each arm cuts its list: of the keys that score above zero, best first
+// and ties by key, the first keep, each with its rank counted from 1.
+func topRanks[K cmp.Ordered](score map[K]float64, keep int) map[K]int {
+	var ranked []K
+	for k, s := range score {
+		if s > 0 {
+			ranked = append(ranked, k)
+		}
+	}
+	slices.SortFunc(ranked, func(a, b K) int { return cmp.Or(cmp.Compare(score[b], score[a]), cmp.Compare(a, b)) })
+	rank := map[K]int{}
+	for i, k := range ranked[:min(keep, len(ranked))] {
+		rank[k] = i + 1
+	}
+	return rank
 }

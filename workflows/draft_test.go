@@ -299,44 +299,45 @@ func TestSendCheckStaleByRevisionThenRebuildIsOK(t *testing.T) {
 	assert.Equal(t, drafts.StatusStale, first.Status, "the earlier iteration stays, marked stale")
 }
 
-func TestSendCheckStaleByPolicyVersion(t *testing.T) {
-	h := newHarness(t, nil)
-	testenv.SaveTicket(t, h.store, testenv.Ticket("T-5", 1, "pro", "eu", now, refundQuestion))
-	var check drafts.SendCheck
-	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
-	h.at(func() {
-		approved := time.Now().UTC().Add(-time.Minute)
-		v := &policy.Version{DocID: "billing/refunds-annual", Version: 6, Status: policy.StatusApproved, Source: "wiki",
-			Title: "Refunds on annual plans", Area: "refunds", EffectiveFrom: &approved, ApprovedAt: &approved,
-			Plans: []string{"pro", "business"}, Regions: []string{"eu", "uk"}, Locale: "en", ContentHash: "v6",
-			Chunks: []policy.Chunk{{ID: "billing/refunds-annual@6#refund-window", Anchor: "refund-window", Text: "Refunds within 21 days."}}}
-		_, err := h.store.Import(context.Background(), []*policy.Version{v}, testenv.Embedder)
-		require.NoError(t, err)
-	})
-	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
-	h.update(workflows.UpdateDiscard, nil)
-	h.run("T-5", 1)
-	require.Equal(t, drafts.VerdictStale, check.Verdict)
-	assert.Contains(t, check.Reasons[0].Message, "policy billing/refunds-annual v6 approved at")
-}
-
-func TestSendCheckStaleByPlan(t *testing.T) {
-	h := newHarness(t, nil)
-	testenv.SaveTicket(t, h.store, testenv.Ticket("T-6", 1, "pro", "eu", now, refundQuestion))
-	var check drafts.SendCheck
-	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
-	h.at(func() {
-		testenv.SaveTicket(t, h.store, testenv.Ticket("T-6", 2, "business", "eu", now.Add(time.Minute), refundQuestion))
-	})
-	h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
-	h.update(workflows.UpdateDiscard, nil)
-	h.run("T-6", 1)
-	require.Equal(t, drafts.VerdictStale, check.Verdict)
-	var messages []string
-	for _, r := range check.Reasons {
-		messages = append(messages, r.Message)
+// A send-check after a change the draft was not built on answers stale and names the
+// change: a newer approved version of the policy it cites, or a revision of the ticket on
+// another plan.
+func TestSendCheckStaleAfterAChange(t *testing.T) {
+	for _, tc := range []struct {
+		name, ticketID string
+		change         func(h *harness)
+		reason         string
+	}{
+		{"policy version", "T-5", func(h *harness) {
+			approved := time.Now().UTC().Add(-time.Minute)
+			v := &policy.Version{DocID: "billing/refunds-annual", Version: 6, Status: policy.StatusApproved, Source: "wiki",
+				Title: "Refunds on annual plans", Area: "refunds", EffectiveFrom: &approved, ApprovedAt: &approved,
+				Plans: []string{"pro", "business"}, Regions: []string{"eu", "uk"}, Locale: "en", ContentHash: "v6",
+				Chunks: []policy.Chunk{{ID: "billing/refunds-annual@6#refund-window", Anchor: "refund-window", Text: "Refunds within 21 days."}}}
+			_, err := h.store.Import(context.Background(), []*policy.Version{v}, testenv.Embedder)
+			require.NoError(h.t, err)
+		}, "policy billing/refunds-annual v6 approved at"},
+		{"plan", "T-6", func(h *harness) {
+			testenv.SaveTicket(h.t, h.store, testenv.Ticket("T-6", 2, "business", "eu", now.Add(time.Minute), refundQuestion))
+		}, "plan changed from pro to business"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, nil)
+			testenv.SaveTicket(t, h.store, testenv.Ticket(tc.ticketID, 1, "pro", "eu", now, refundQuestion))
+			var check drafts.SendCheck
+			h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
+			h.at(func() { tc.change(h) })
+			h.update(workflows.UpdateSendCheck, &check, workflows.SendCheckRequest{})
+			h.update(workflows.UpdateDiscard, nil)
+			h.run(tc.ticketID, 1)
+			require.Equal(t, drafts.VerdictStale, check.Verdict)
+			var messages []string
+			for _, r := range check.Reasons {
+				messages = append(messages, r.Message)
+			}
+			assert.Contains(t, strings.Join(messages, "\n"), tc.reason)
+		})
 	}
-	assert.Contains(t, messages, "plan changed from pro to business")
 }
 
 func TestSendCheckUncheckedWhenTheCheckCannotRun(t *testing.T) {

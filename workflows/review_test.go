@@ -200,35 +200,36 @@ func TestReviewKillEndsTheWorkflow(t *testing.T) {
 	assert.Equal(t, []string{drafts.StatusKilled}, f.statuses)
 }
 
+// The sent event ends the run with the hash of what was sent, never the text: the same
+// reply but for whitespace is not an edit, another one is, with the verdict of its check.
 func TestReviewSentCompletesWithTheHashNotTheText(t *testing.T) {
-	f := newFlow(t, true)
-	var same workflows.SentResult
-	at := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
-	f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
-	f.at(3*time.Minute, workflows.UpdateSent, &same, nil,
-		workflows.SentRequest{TextSHA256: review.TextHash("Refunds  within 14 days.\n"), SentAt: at, Agent: "bob"})
-	res := f.run(time.Hour)
+	for _, tc := range []struct {
+		name    string
+		sent    workflows.SentRequest
+		edited  bool
+		verdict string
+	}{
+		{"the draft as written", workflows.SentRequest{TextSHA256: review.TextHash("Refunds  within 14 days.\n")}, false, drafts.VerdictOK},
+		{"an edited reply", workflows.SentRequest{TextSHA256: review.TextHash("Refunds within 30 days."), Blocked: true}, true, drafts.VerdictBlocked},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFlow(t, true)
+			var got workflows.SentResult
+			at := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+			tc.sent.SentAt, tc.sent.Agent = at, "bob"
+			f.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
+			f.at(3*time.Minute, workflows.UpdateSent, &got, nil, tc.sent)
+			res := f.run(time.Hour)
 
-	assert.Equal(t, drafts.StatusSent, res.Status)
-	assert.False(t, same.Edited, "whitespace does not make an edit")
-	assert.Equal(t, drafts.VerdictOK, same.Verdict)
-	require.Len(t, f.sent, 1)
-	assert.Equal(t, "bob", f.sent[0].Agent)
-	assert.Equal(t, at, f.sent[0].SentAt)
-	assert.Equal(t, review.Sent, f.lastReview().State)
-
-}
-
-func TestReviewSentNotesAnEditedReplyAndItsVerdict(t *testing.T) {
-	g := newFlow(t, true)
-	var edited workflows.SentResult
-	at := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
-	g.at(time.Second, workflows.UpdateOpen, nil, nil, workflows.OpenRequest{Revision: 1})
-	g.at(3*time.Minute, workflows.UpdateSent, &edited, nil,
-		workflows.SentRequest{TextSHA256: review.TextHash("Refunds within 30 days."), Blocked: true, SentAt: at, Agent: "bob"})
-	g.run(time.Hour)
-	assert.True(t, edited.Edited)
-	assert.Equal(t, drafts.VerdictBlocked, edited.Verdict)
+			assert.Equal(t, drafts.StatusSent, res.Status)
+			assert.Equal(t, tc.edited, got.Edited)
+			assert.Equal(t, tc.verdict, got.Verdict)
+			require.Len(t, f.sent, 1)
+			assert.Equal(t, "bob", f.sent[0].Agent)
+			assert.Equal(t, at, f.sent[0].SentAt)
+			assert.Equal(t, review.Sent, f.lastReview().State)
+		})
+	}
 }
 
 func TestReviewLowConfidenceDraftIsMarked(t *testing.T) {

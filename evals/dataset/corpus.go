@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -42,14 +43,7 @@ func (c *Corpus) Ref(ref string) *policy.Version { return c.byRef[ref] }
 func (c *Corpus) Doc(docID string) []*policy.Version { return c.byDoc[docID] }
 
 // DocIDs returns every document ID, sorted.
-func (c *Corpus) DocIDs() []string {
-	ids := make([]string, 0, len(c.byDoc))
-	for id := range c.byDoc {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
+func (c *Corpus) DocIDs() []string { return slices.Sorted(maps.Keys(c.byDoc)) }
 
 // Eligible returns the versions of docID eligible at t for plan and region. A sound
 // corpus yields at most one.

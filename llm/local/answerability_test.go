@@ -101,10 +101,7 @@ func TestAnswerabilityModelDecidesADraft(t *testing.T) {
 	req := llm.Request{Subject: "Switching discount", Evidence: practiceSections, Messages: []llm.Message{{Author: "customer",
 		Body: "We're moving over from another backup tool. Do you have a switching discount for customers coming from a competitor?"}}}
 	strict := Answerability{Version: 1, Bias: 0, Weights: map[string]float64{SignalRelevance: 1}, Threshold: 0.99}
-	ans, err := Extractive{Answerability: &strict}.Write(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ans := write(t, Extractive{Answerability: &strict}, req)
 	if !ans.Abstain || !strings.Contains(ans.Note, "The closest policy (Discounts)") || !strings.Contains(ans.Note, "competitor") {
 		t.Fatalf("below the threshold: abstain %v, note %q; want an abstention naming Discounts and the competitor", ans.Abstain, ans.Note)
 	}

@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -49,25 +48,19 @@ func TestCoverageCountsEveryQuestionOfTheThread(t *testing.T) {
 // message asks nothing new.
 func TestExtractiveAbstainsOnWhatNoPolicyMentions(t *testing.T) {
 	t.Parallel()
-	d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "crypto",
+	d := write(t, Extractive{}, llm.Request{Subject: "crypto",
 		Messages: []llm.Message{{Author: "customer", Body: "Can we pay in Bitcoin or USDC?"}}, Evidence: threadEvidence})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if !d.Abstain || !strings.Contains(d.Note, "bitcoin") {
 		t.Fatalf("draft = %+v, want an abstention whose note names bitcoin", d)
 	}
 	if len(d.Unanswered) != 1 || !strings.Contains(d.Unanswered[0].Subject, "bitcoin") {
 		t.Errorf("unanswered = %+v, want one entry whose subject is what no policy mentions", d.Unanswered)
 	}
-	d, err = Extractive{}.Write(context.Background(), llm.Request{Subject: "overage", Evidence: threadEvidence, Messages: []llm.Message{
+	d = write(t, Extractive{}, llm.Request{Subject: "overage", Evidence: threadEvidence, Messages: []llm.Message{
 		{Author: "customer", Body: "How is storage over the quota billed on Team?"},
 		{Author: "agent", Body: "Checking."},
 		{Author: "customer", Body: "Any news? Thanks!"},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if d.Abstain || !strings.Contains(d.Reply, "$0.02 per GB") {
 		t.Errorf("reply = %q, want the overage answer to the first message", d.Reply)
 	}
@@ -77,13 +70,10 @@ func TestExtractiveAbstainsOnWhatNoPolicyMentions(t *testing.T) {
 // first and a note naming the second, so the agent knows what is left to write.
 func TestPartialAnswerNamesTheOpenQuestion(t *testing.T) {
 	t.Parallel()
-	d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
+	d := write(t, Extractive{}, llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
 		{Author: "customer", Body: "How long do you keep our backups after we cancel the plan?"},
 		{Author: "customer", Body: "Also, can we pay with Alipay?"},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if d.Abstain || !strings.Contains(d.Reply, "30 days") {
 		t.Fatalf("reply = %q, want the backups answer", d.Reply)
 	}
@@ -100,12 +90,9 @@ func TestPartialAnswerNamesTheOpenQuestion(t *testing.T) {
 // leaves nothing open.
 func TestShortQuestionIsAboutTheSentenceBeforeIt(t *testing.T) {
 	t.Parallel()
-	d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
+	d := write(t, Extractive{}, llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
 		{Author: "customer", Body: "We cancel the plan next week and worry about our backups. Timeline?"},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if d.Abstain || !strings.Contains(d.Reply, "30 days") {
 		t.Fatalf("reply = %q, want the backups answer", d.Reply)
 	}
@@ -125,11 +112,8 @@ func TestAnsweringIgnoresSignaturesReferencesAndTypos(t *testing.T) {
 		"typos":      "hwo lnog do you keep teh backups if we cancle?",
 		"lowercase":  "we are moving to another vendor. cancel today - how long do you keep our backups?",
 	} {
-		d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "Question", Evidence: threadEvidence,
+		d := write(t, Extractive{}, llm.Request{Subject: "Question", Evidence: threadEvidence,
 			Messages: []llm.Message{{Author: "customer", Body: body}}})
-		if err != nil {
-			t.Fatal(err)
-		}
 		if d.Abstain || !strings.Contains(d.Reply, "30 days") {
 			t.Errorf("%s: draft = %+v, want the backups answer", name, d)
 		}

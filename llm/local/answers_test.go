@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -80,12 +79,9 @@ func TestAnswerTypeFollowsTheQuestion(t *testing.T) {
 // A reply that answers one clause of a message and not the other names the open one.
 func TestExtractiveNamesTheClauseNoQuotedSectionAnswers(t *testing.T) {
 	t.Parallel()
-	d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "payment", Evidence: practiceSections,
+	d := write(t, Extractive{}, llm.Request{Subject: "payment", Evidence: practiceSections,
 		Account: policy.Account{Plan: "solo", Region: "us"}, Messages: []llm.Message{{Author: "customer",
 			Body: "Can I pay my Solo invoice by bank transfer? And is there a loyalty reward for long-time customers?"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if d.Abstain || !strings.Contains(d.Reply, "cards only") {
 		t.Fatalf("reply %q: want the bank transfer answer", d.Reply)
 	}

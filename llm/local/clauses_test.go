@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -36,10 +35,7 @@ func TestClauseSentenceBringsItsParagraph(t *testing.T) {
 	req := llm.Request{Subject: "script after cancelling", Account: policy.Account{Plan: "growth", Region: "us", Locale: "en"},
 		Evidence: []policy.Evidence{cancelSection},
 		Messages: []llm.Message{{Author: "customer", Body: "We cancelled. Do we need to remove the script from our site? What happens to the data it keeps sending after the subscription ends?"}}}
-	d, err := Extractive{Answerability: &anyAnswer}.Write(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := write(t, Extractive{Answerability: &anyAnswer}, req)
 	if d.Abstain {
 		t.Fatalf("abstained: %s", d.Reply)
 	}

@@ -70,17 +70,11 @@ type CrossFold struct {
 // CrossFit leaves each set out in turn, fits on the others (FitAnswerabilitySets) and
 // checks the model on the set left out.
 func CrossFit(sets []AnswerabilitySet) ([]CrossFold, error) {
-	if len(sets) < 2 {
-		return nil, fmt.Errorf("answerability cross-fit: %d sets, need at least 2", len(sets))
-	}
-	var folds []CrossFold
-	for i, held := range sets {
-		rest := append(sets[:i:i], sets[i+1:]...)
+	return calibration.LeaveOneOut("answerability", sets, func(held AnswerabilitySet, rest []AnswerabilitySet) (CrossFold, error) {
 		m, err := FitAnswerabilitySets(rest)
 		if err != nil {
-			return nil, fmt.Errorf("answerability cross-fit without %s: %w", held.Name, err)
+			return CrossFold{}, fmt.Errorf("answerability cross-fit without %s: %w", held.Name, err)
 		}
-		folds = append(folds, CrossFold{Held: held.Name, Model: m, Check: CheckAnswerability(m, held.Samples)})
-	}
-	return folds, nil
+		return CrossFold{Held: held.Name, Model: m, Check: CheckAnswerability(m, held.Samples)}, nil
+	})
 }

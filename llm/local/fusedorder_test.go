@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"testing"
 
 	"github.com/supportdraft/supportdraft/llm"
@@ -44,10 +43,7 @@ func TestFusedOrderDecidesBetweenCloseSections(t *testing.T) {
 		req := llm.Request{Subject: "If I cancel today", Account: policy.Account{Plan: "growth", Region: "eu", Locale: "en"},
 			Evidence: evidence,
 			Messages: []llm.Message{{Author: "customer", Body: "If I cancel today, does the dashboard go dark right away? I need the stats for a report at the end of the month."}}}
-		d, err := Extractive{Answerability: &anyAnswer}.Write(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := write(t, Extractive{Answerability: &anyAnswer}, req)
 		if d.Abstain || d.Claims[0].ChunkIDs[0] != order[0].ChunkID {
 			t.Errorf("retrieval put %s first; the draft quotes %v first", order[0].ChunkID, d.Claims)
 		}

@@ -102,17 +102,13 @@ func BuildScoreRequest(model, question, reply string, evidence []policy.Evidence
 // JudgeClaim implements Judge. A verdict outside the three allowed is malformed output.
 func (j *Judge) JudgeClaim(ctx context.Context, sentence, quote, chunkText string) (llm.Judgement, error) {
 	// The sentence comes from a reply restored for the agent: hide its personal data again.
-	content, err := j.complete(ctx, BuildJudgeClaimRequest(j.model, redact.Text(sentence, redact.NamesFrom(ctx), redact.NewTable()), quote, chunkText))
+	out, err := complete[judgementOutput](ctx, j, BuildJudgeClaimRequest(j.model, redact.Text(sentence, redact.NamesFrom(ctx), redact.NewTable()), quote, chunkText))
+	v := llm.Verdict(out.Verdict)
+	if err == nil && !v.Valid() {
+		err = malformed("verdict %q is not supports, contradicts or not_enough", out.Verdict)
+	}
 	if err != nil {
 		return llm.Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, err)
-	}
-	var out judgementOutput
-	if err := json.Unmarshal([]byte(content), &out); err != nil {
-		return llm.Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, malformed("%v", err))
-	}
-	v := llm.Verdict(out.Verdict)
-	if !v.Valid() {
-		return llm.Judgement{}, fmt.Errorf("judge claim with %s: %w", j.model, malformed("verdict %q is not supports, contradicts or not_enough", out.Verdict))
 	}
 	return llm.Judgement{Verdict: v, Reasoning: out.Reasoning}, nil
 }
@@ -121,35 +117,40 @@ func (j *Judge) JudgeClaim(ctx context.Context, sentence, quote, chunkText strin
 func (j *Judge) Score(ctx context.Context, question, reply string, evidence []policy.Evidence) (llm.Scores, error) {
 	tab := redact.NewTable() // question and reply share placeholders, so the judge can still compare them
 	names := redact.NamesFrom(ctx)
-	content, err := j.complete(ctx, BuildScoreRequest(j.model, redact.Text(question, names, tab), redact.Text(reply, names, tab), evidence))
+	out, err := complete[scoresOutput](ctx, j, BuildScoreRequest(j.model, redact.Text(question, names, tab), redact.Text(reply, names, tab), evidence))
+	if err == nil && (out.Faithfulness == nil || out.Coverage == nil || out.Fit == nil) {
+		err = malformed("missing faithfulness, coverage or fit")
+	}
 	if err != nil {
 		return llm.Scores{}, fmt.Errorf("score with %s: %w", j.model, err)
-	}
-	var out scoresOutput
-	if err := json.Unmarshal([]byte(content), &out); err != nil {
-		return llm.Scores{}, fmt.Errorf("score with %s: %w", j.model, malformed("%v", err))
-	}
-	if out.Faithfulness == nil || out.Coverage == nil || out.Fit == nil {
-		return llm.Scores{}, fmt.Errorf("score with %s: %w", j.model, malformed("missing faithfulness, coverage or fit"))
 	}
 	return llm.Scores{Faithfulness: *out.Faithfulness, Coverage: *out.Coverage, Fit: *out.Fit}.Clamped(), nil
 }
 
-// complete sends one structured-output request and returns the JSON content. A judge's
-// refusal is malformed output, so it can never be mistaken for a verdict or a score.
-func (j *Judge) complete(ctx context.Context, params openai.ChatCompletionNewParams) (string, error) {
+// complete sends one structured-output request of j's and decodes its JSON answer as T.
+// A judge's refusal, like an answer that does not decode, is malformed output, so it can
+// never be mistaken for a verdict or a score.
+func complete[T any](ctx context.Context, j *Judge, params openai.ChatCompletionNewParams) (T, error) {
+	var out T
 	completion, err := j.client.Chat.Completions.New(ctx, params)
 	if err != nil {
-		return "", classify(err)
+		return out, classify(err)
 	}
 	msg, finish, err := firstMessage(completion)
 	if err != nil {
-		return "", err
+		return out, err
 	}
 	if msg.Refusal != "" {
-		return "", malformed("judge refused to answer")
+		return out, malformed("judge refused to answer")
 	}
-	return contentJSON(msg, finish)
+	content, err := contentJSON(msg, finish)
+	if err != nil {
+		return out, err
+	}
+	if err := json.Unmarshal([]byte(content), &out); err != nil {
+		return out, malformed("%v", err)
+	}
+	return out, nil
 }
 
 // BuildStyleRequest builds the request that reads a reply's style against the rubric's
@@ -176,16 +177,12 @@ func orNone(s string) string {
 // like a draft's; a missing field is malformed output.
 func (j *Judge) Style(ctx context.Context, reply string, guide llm.StyleGuide) (llm.Style, error) {
 	tab := redact.NewTable()
-	content, err := j.complete(ctx, BuildStyleRequest(j.model, redact.Text(reply, redact.NamesFrom(ctx), tab), guide))
+	out, err := complete[styleOutput](ctx, j, BuildStyleRequest(j.model, redact.Text(reply, redact.NamesFrom(ctx), tab), guide))
+	if err == nil && (out.HumanSounding == nil || out.Tone == nil || out.Reasoning == nil) {
+		err = malformed("missing human_sounding, tone or reasoning")
+	}
 	if err != nil {
 		return llm.Style{}, fmt.Errorf("read style with %s: %w", j.model, err)
-	}
-	var out styleOutput
-	if err := json.Unmarshal([]byte(content), &out); err != nil {
-		return llm.Style{}, fmt.Errorf("read style with %s: %w", j.model, malformed("%v", err))
-	}
-	if out.HumanSounding == nil || out.Tone == nil || out.Reasoning == nil {
-		return llm.Style{}, fmt.Errorf("read style with %s: %w", j.model, malformed("missing human_sounding, tone or reasoning"))
 	}
 	return llm.Style{HumanSounding: llm.Unit(*out.HumanSounding), Tone: llm.Unit(*out.Tone), Reasoning: llm.BoundReasoning(tab.Restore(*out.Reasoning))}, nil
 }
