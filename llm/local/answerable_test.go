@@ -12,10 +12,11 @@ import (
 	"github.com/supportdraft/supportdraft/llm"
 )
 
+// threadEvidence carries lexical shares as retrieval hands evidence to the drafter.
 var threadEvidence = []policy.Evidence{
-	{ChunkID: "billing/storage@1#overage", DocID: "billing/storage", Version: 1, Title: "Storage quotas and overage", Area: "storage",
+	{ChunkID: "billing/storage@1#overage", DocID: "billing/storage", Version: 1, Title: "Storage quotas and overage", Area: "storage", Lexical: 0.3,
 		Text: "## Going over the quota\nOn Team, storage above the quota is billed at $0.02 per GB per month."},
-	{ChunkID: "help/cancellation@1#backups", DocID: "help/cancellation", Version: 1, Title: "Cancelling your plan", Area: "cancellation",
+	{ChunkID: "help/cancellation@1#backups", DocID: "help/cancellation", Version: 1, Title: "Cancelling your plan", Area: "cancellation", Lexical: 0.3,
 		Text: "## Your backups after cancelling\nBackups are kept for 30 days after the plan ends."},
 }
 
