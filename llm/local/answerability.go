@@ -66,7 +66,7 @@ const (
 	// together scores low however the sections rank.
 	SignalLexical = "lexical"
 	// SignalGap is how far the best document's share stands above the lexicalDocs-th
-	// one's, as a share of it: a search that found its answer commits to one document,
+	// one's (or the last one's, of fewer), as a share of it: a search that found its answer commits to one document,
 	// a question near the knowledge base but outside it finds many about as close.
 	SignalGap = "gap"
 )
@@ -444,21 +444,22 @@ func rarestLacking(words []substanceWord, terms *llm.Terms, evidence []policy.Ev
 }
 
 // lexicalSignals are SignalLexical and SignalGap of the evidence's lexical shares, each
-// document read by its best chunk; a list of fewer than lexicalDocs documents is read as
-// ending in zeros.
+// document read by its best chunk. When the evidence holds fewer than lexicalDocs
+// documents the gap is to the last of them: documents retrieval did not return are
+// unseen, not documents that hold nothing of the question.
 func lexicalSignals(evidence []policy.Evidence) (lexical, gap float64) {
 	best := map[string]float64{}
 	for _, ev := range evidence {
 		best[ev.DocID] = max(best[ev.DocID], clamp01(ev.Lexical))
 	}
-	top := make([]float64, 0, len(best)+lexicalDocs)
+	top := make([]float64, 0, len(best))
 	for _, v := range best {
 		top = append(top, v)
 	}
 	sort.Sort(sort.Reverse(sort.Float64Slice(top)))
-	top = append(top, make([]float64, lexicalDocs)...)
-	if top[0] == 0 {
+	if len(top) == 0 || top[0] == 0 {
 		return 0, 0
 	}
-	return top[0], (top[0] - top[lexicalDocs-1]) / top[0]
+	last := top[min(lexicalDocs, len(top))-1]
+	return top[0], (top[0] - last) / top[0]
 }

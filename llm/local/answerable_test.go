@@ -10,13 +10,13 @@ import (
 	"github.com/supportdraft/supportdraft/text"
 
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/llmtest"
 )
 
-// threadEvidence carries lexical shares as retrieval hands evidence to the drafter.
 var threadEvidence = []policy.Evidence{
-	{ChunkID: "billing/storage@1#overage", DocID: "billing/storage", Version: 1, Title: "Storage quotas and overage", Area: "storage", Lexical: 0.3,
+	{ChunkID: "billing/storage@1#overage", DocID: "billing/storage", Version: 1, Title: "Storage quotas and overage", Area: "storage",
 		Text: "## Going over the quota\nOn Team, storage above the quota is billed at $0.02 per GB per month."},
-	{ChunkID: "help/cancellation@1#backups", DocID: "help/cancellation", Version: 1, Title: "Cancelling your plan", Area: "cancellation", Lexical: 0.3,
+	{ChunkID: "help/cancellation@1#backups", DocID: "help/cancellation", Version: 1, Title: "Cancelling your plan", Area: "cancellation",
 		Text: "## Your backups after cancelling\nBackups are kept for 30 days after the plan ends."},
 }
 
@@ -126,7 +126,7 @@ func TestAnsweringIgnoresSignaturesReferencesAndTypos(t *testing.T) {
 		"typos":      "hwo lnog do you keep teh backups if we cancle?",
 		"lowercase":  "we are moving to another vendor. cancel today - how long do you keep our backups?",
 	} {
-		d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "Question", Evidence: threadEvidence,
+		d, err := Extractive{}.Write(context.Background(), llm.Request{Subject: "Question", Evidence: llmtest.Retrieved(body, threadEvidence),
 			Messages: []llm.Message{{Author: "customer", Body: body}}})
 		if err != nil {
 			t.Fatal(err)
