@@ -66,8 +66,9 @@ const (
 	// together scores low however the sections rank.
 	SignalLexical = "lexical"
 	// SignalGap is how far the best document's share stands above the lexicalDocs-th
-	// one's (or the last one's, of fewer), as a share of it: a search that found its answer commits to one document,
-	// a question near the knowledge base but outside it finds many about as close.
+	// one's (or the last one's, of fewer), as a share of it: a search that found its
+	// answer commits to one document, a question near the knowledge base but outside it
+	// finds many about as close.
 	SignalGap = "gap"
 )
 
