@@ -16,6 +16,11 @@ type Evidence struct {
 	// Fixed and Audience are the section's marks from its front matter (Chunk).
 	Fixed    bool   `json:"fixed,omitempty"`
 	Audience string `json:"audience,omitempty"`
+	// Lexical is the chunk's BM25 score as a share of the most the query's terms could
+	// score, in [0, 1] (0 when the lexical arm did not rank it, or it was loaded by ID):
+	// unlike the raw score it has one scale for every query and corpus, so the drafter
+	// can judge from it whether retrieval found an answer at all.
+	Lexical float64 `json:"lexical,omitempty" db:"-"`
 }
 
 // FixedWording reports whether the chunk is fixed, approved wording (a macro, or a section

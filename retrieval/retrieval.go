@@ -47,7 +47,8 @@ func (r *Retriever) Eligible(ctx context.Context, at time.Time, account policy.A
 // a chunk ranked r-th for a query adds 1/(store.RRFK + r). A ticket that asks two things
 // then gets the best chunks for each, where one query of its whole text would let the
 // longer question drown the shorter. Each hit keeps the arm ranks and scores of the query
-// that ranked it best, for `supportdraft search`.
+// that ranked it best, for `supportdraft search`, and the best lexical share any query
+// gave it: the chunk may answer the question it was searched for, not the whole ticket.
 func (r *Retriever) Search(ctx context.Context, at time.Time, account policy.Account, queries []string, k int) ([]store.Hit, error) {
 	if len(queries) == 0 {
 		return nil, nil
@@ -60,7 +61,7 @@ func (r *Retriever) Search(ctx context.Context, at time.Time, account policy.Acc
 		return nil, fmt.Errorf("embed question with %s: %w", r.Embedder.Name(), err)
 	}
 	fused := map[string]*store.Hit{}
-	score := map[string]float64{}
+	score, lexical := map[string]float64{}, map[string]float64{}
 	for i, query := range queries {
 		q := store.Query{At: at, Account: account, Text: query, Vector: vecs[i], Embedder: r.Embedder.Name(), K: k,
 			VectorWeight: VectorWeight(r.Embedder)}
@@ -77,6 +78,7 @@ func (r *Retriever) Search(ctx context.Context, at time.Time, account policy.Acc
 		}
 		for _, h := range hits {
 			score[h.ChunkID] += 1.0 / float64(store.RRFK+h.Rank)
+			lexical[h.ChunkID] = max(lexical[h.ChunkID], h.Lexical)
 			if best, ok := fused[h.ChunkID]; !ok || h.Rank < best.Rank {
 				fused[h.ChunkID] = &h
 			}
@@ -84,7 +86,7 @@ func (r *Retriever) Search(ctx context.Context, at time.Time, account policy.Acc
 	}
 	out := make([]store.Hit, 0, len(fused))
 	for id, h := range fused {
-		h.Fused = score[id]
+		h.Fused, h.Lexical = score[id], lexical[id]
 		out = append(out, *h)
 	}
 	return store.Diversify(out, k), nil

@@ -347,6 +347,40 @@ func TestRetrieverOnSampleCorpus(t *testing.T) {
 	}
 }
 
+// TestSearchKeepsTheBestLexicalShare: a chunk found by several of a ticket's queries
+// carries the best lexical share any of them gave it (the answer to one question of the
+// ticket), and the evidence the drafter gets carries it too.
+func TestSearchKeepsTheBestLexicalShare(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := testenv.Store(t)
+	r := &retrieval.Retriever{Store: s, Embedder: testenv.Embedder}
+	acct := policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
+	at := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	queries := []string{"Hi, I paid for the annual Pro plan last week and my team grew. Can I get a refund on my annual plan?", "refund annual plan"}
+	best := map[string]float64{}
+	for _, q := range queries {
+		hits, err := r.Search(ctx, at, acct, []string{q}, 100)
+		require.NoError(t, err)
+		for _, h := range hits {
+			assert.InDelta(t, h.TextScore/h.TextCeiling, h.Lexical, 1e-12, "%s for %q", h.ChunkID, q)
+			best[h.ChunkID] = max(best[h.ChunkID], h.Lexical)
+		}
+	}
+	evidence, err := r.Eligible(ctx, at, acct, queries, 100)
+	require.NoError(t, err)
+	require.NotEmpty(t, evidence)
+	scored := 0
+	for _, e := range evidence {
+		assert.Equal(t, best[e.ChunkID], e.Lexical, "%s", e.ChunkID)
+		assert.LessOrEqual(t, e.Lexical, 1.0)
+		if e.Lexical > 0 {
+			scored++
+		}
+	}
+	assert.Positive(t, scored, "some evidence carries a lexical share")
+}
+
 // TestQueries: a ticket is searched once whole, then once per customer message of a
 // thread and once per question of a ticket that asks several; a single question is one
 // search.

@@ -30,10 +30,13 @@ type Hit struct {
 	VectorRank int     `json:"vector_rank"`
 	TextScore  float64 `json:"text_score"`
 	TextRank   int     `json:"text_rank"`
-	DocScore   float64 `json:"doc_score"`
-	DocRank    int     `json:"doc_rank"`
-	Fused      float64 `json:"fused"`
-	Rank       int     `json:"rank"`
+	// TextCeiling is the most a chunk could score in the lexical arm for the query's
+	// terms: TextScore's scale, which differs from query to query.
+	TextCeiling float64 `json:"text_ceiling"`
+	DocScore    float64 `json:"doc_score"`
+	DocRank     int     `json:"doc_rank"`
+	Fused       float64 `json:"fused"`
+	Rank        int     `json:"rank"`
 }
 
 // Query asks for the k best chunks eligible at At for Account.
@@ -228,7 +231,7 @@ const similarityOnlySQL = `
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text,
        -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS score, c.fixed, c.audience, v.locale, c.heading,
        -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity,
-       row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int, 0::float8, 0, 0::float8, 0, 0::float8,
+       row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int, 0::float8, 0, 0::float8, 0::float8, 0, 0::float8,
        row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int
 FROM versions v
 JOIN chunks c ON c.version_id = v.id

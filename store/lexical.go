@@ -75,7 +75,10 @@ const MaxPerDoc = 3
 // against the store's mean (BM25B). Each phrase of the query (two content words, or two
 // around a stopword, as written) found in the chunk adds PhraseWeight times its terms'
 // mean IDF: "Gold Rewards Card" names one product where its three words alone name
-// three.
+// three. The statement also returns the ceiling of that score, the most any chunk could
+// score for the query's known terms (every term saturated, every phrase held), so the
+// drafter can read a score as a share of what the query asked (Fuse: Evidence.Lexical)
+// on any corpus.
 //
 // The document arm scores whole the versions of the chunks the other two arms kept: a
 // term's frequency is summed over the version's pooled chunks (every chunk with a
@@ -169,10 +172,13 @@ doc_arm AS (
   FROM doc_scored d JOIN pooled p USING (version_id)
   WHERE d.score > 0
   ORDER BY d.score DESC, d.version_id
-  LIMIT %[4]d)
+  LIMIT %[4]d),
+ceiling AS (
+  SELECT (` + "%[8]g" + ` + 1) * coalesce((SELECT sum(idf) FROM terms), 0)
+         + ` + "%[12]g" + ` * coalesce((SELECT sum(idf) FROM phrases), 0) AS score)
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, c.fixed, c.audience, v.locale, c.heading,
        coalesce(a.similarity, -((c.embedding::vector(%[5]d)) <#> $1::vector(%[5]d))), coalesce(a.rank, 0)::int, coalesce(l.score, 0), coalesce(l.rank, 0)::int,
-       coalesce(d.score, 0), coalesce(d.rank, 0)::int, 0::float8, 0
+       (SELECT score FROM ceiling), coalesce(d.score, 0), coalesce(d.rank, 0)::int, 0::float8, 0
 FROM (SELECT chunk_id AS id FROM vector_arm UNION SELECT id FROM lexical_arm UNION SELECT best FROM doc_arm) u
 JOIN chunks c ON c.id = u.id
 JOIN versions v ON v.id = c.version_id
@@ -238,11 +244,15 @@ func QueryPhrases(query string) []string {
 // of the chunk's document DocWeight/(RRFK + r), and a chunk in the
 // account's locale adds LocaleBonus. It keeps k of them, at most MaxPerDoc per document
 // first (Diversify), and numbers their fused ranks. Each hit's evidence score is its
-// similarity (see Hit).
+// similarity (see Hit), and its lexical share its BM25 score over the query's ceiling.
 func Fuse(hits []Hit, q Query, k int) []Hit {
 	for i := range hits {
 		h := &hits[i]
 		h.Score = h.Similarity
+		h.Lexical = 0
+		if h.TextCeiling > 0 {
+			h.Lexical = min(h.TextScore/h.TextCeiling, 1)
+		}
 		h.Fused = 0
 		if h.VectorRank > 0 {
 			h.Fused += q.VectorWeight / float64(RRFK+h.VectorRank)

@@ -146,6 +146,22 @@ func TestDiversifyHoldsBackAFourthChunkOfOneDocument(t *testing.T) {
 	assert.Equal(t, []string{"a#0", "a#1", "a#2", "b#5", "c#6", "a#3"}, got)
 }
 
+// TestFuseReadsTheLexicalShare: each hit's evidence carries its lexical score as a share
+// of the query's ceiling, and 0 when the lexical arm did not score it or the query has no
+// known term.
+func TestFuseReadsTheLexicalShare(t *testing.T) {
+	t.Parallel()
+	hits := []store.Hit{{TextScore: 3, TextCeiling: 12, TextRank: 1}, {TextCeiling: 12}, {TextScore: 0}}
+	for i := range hits {
+		hits[i].ChunkID, hits[i].DocID = fmt.Sprintf("d%d#a", i), fmt.Sprintf("d%d", i)
+	}
+	shares := map[string]float64{}
+	for _, h := range store.Fuse(hits, store.Query{}, 3) {
+		shares[h.ChunkID] = h.Lexical
+	}
+	assert.Equal(t, map[string]float64{"d0#a": 0.25, "d1#a": 0, "d2#a": 0}, shares)
+}
+
 // TestDocumentArm: the document arm ranks versions whole, so a document whose sections
 // hold the question's terms between them ranks above one that repeats one term in one
 // section, which the chunk-level lexical arm puts first; every chunk of the ranked
@@ -189,7 +205,8 @@ func TestDocumentArm(t *testing.T) {
 
 // TestArmsScoreAsDocumented holds the lexical and document arms to their formulas, computed
 // here in Go from the stored lexemes and term statistics: each chunk's BM25 with field
-// weights plus its phrase bonus, its rank among the pooled chunks, and each pooled
+// weights plus its phrase bonus, its rank among the pooled chunks, the ceiling of that
+// score for the query (every known term saturated, every phrase held), and each pooled
 // version's BM25 summed over its pooled chunks against its whole length, with its rank. The
 // statement is written for speed; this is what it must still compute.
 func TestArmsScoreAsDocumented(t *testing.T) {
@@ -263,6 +280,11 @@ func TestArmsScoreAsDocumented(t *testing.T) {
 		}
 	}
 	require.NoError(t, rows.Err())
+	// The ceiling: every known term saturated, every phrase of known terms held.
+	ceiling := 0.0
+	for _, v := range idf {
+		ceiling += (store.BM25K1 + 1) * v
+	}
 	for _, p := range store.QueryPhrases(text) {
 		var lexemes []string
 		require.NoError(t, s.DB().QueryRow(ctx, `SELECT array_agg(lexeme) FROM unnest(to_tsvector('english', $1))`, p).Scan(&lexemes))
@@ -282,6 +304,7 @@ func TestArmsScoreAsDocumented(t *testing.T) {
 		for _, id := range ids {
 			chunks[id].phrase += store.PhraseWeight * sum / float64(len(lexemes))
 		}
+		ceiling += store.PhraseWeight * sum / float64(len(lexemes))
 	}
 	bm25 := func(tf, length, mean float64) float64 {
 		return tf * (store.BM25K1 + 1) / (tf + store.BM25K1*(1-store.BM25B+store.BM25B*length/mean))
@@ -339,6 +362,8 @@ func TestArmsScoreAsDocumented(t *testing.T) {
 	for _, h := range hits {
 		returned[h.ChunkID] = true
 		assert.Equal(t, textRank[h.ChunkID], h.TextRank, "lexical rank of %s", h.ChunkID)
+		assert.InDelta(t, ceiling, h.TextCeiling, 1e-9, "ceiling of the lexical score on %s", h.ChunkID)
+		assert.LessOrEqual(t, h.TextScore, h.TextCeiling, "%s scores at most the ceiling", h.ChunkID)
 		if textRank[h.ChunkID] > 0 {
 			assert.InDelta(t, score[h.ChunkID], h.TextScore, 1e-9, "lexical score of %s", h.ChunkID)
 		}

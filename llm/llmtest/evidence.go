@@ -3,10 +3,12 @@ package llmtest
 import (
 	"embed"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // evidenceFiles are policy sections as retrieval returns them, shared by the tests of the
@@ -29,14 +31,37 @@ func Evidence(t *testing.T, name string) []policy.Evidence {
 	return ev
 }
 
-// CustomerRequest is a one-message ticket from the customer with the given evidence.
+// CustomerRequest is a one-message ticket from the customer with the given evidence, as
+// retrieval would hand it for that message (Retrieved).
 func CustomerRequest(subject, body string, account policy.Account, ev []policy.Evidence) llm.Request {
 	return llm.Request{
 		Subject:  subject,
 		Messages: []llm.Message{{Author: "customer", Body: body}},
 		Account:  account,
-		Evidence: ev,
+		Evidence: Retrieved(subject+"\n"+body, ev),
 	}
+}
+
+// Retrieved is a copy of ev with the lexical share retrieval gives each chunk for question
+// (policy.Evidence.Lexical), read plainly: the share of the question's content words its
+// title and text hold. A share the evidence already carries is kept.
+func Retrieved(question string, ev []policy.Evidence) []policy.Evidence {
+	words := text.StemSet(question)
+	out := slices.Clone(ev)
+	for i, e := range out {
+		if e.Lexical > 0 || len(words) == 0 {
+			continue
+		}
+		held := text.StemSet(e.Title + "\n" + e.Text)
+		n := 0
+		for w := range words {
+			if held[w] {
+				n++
+			}
+		}
+		out[i].Lexical = float64(n) / float64(len(words))
+	}
+	return out
 }
 
 // ProEU is the account most provider tests draft for.

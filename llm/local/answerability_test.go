@@ -2,11 +2,15 @@ package local
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // The embedded model parses, names the sets it was fitted on and weighs signals the
@@ -159,4 +163,50 @@ func TestAnswerableAsksTheModelFirst(t *testing.T) {
 	if err != nil || ans.Abstain || !called || ans.Signals[SignalRelevance] <= 0 {
 		t.Fatalf("embedded model: abstain %v, writer called %v, signals %v, err %v; want the writer's answer with the signals", ans.Abstain, called, ans.Signals, err)
 	}
+}
+
+// evidenceShares is evidence of one chunk per document, with these lexical shares.
+func evidenceShares(shares ...float64) []policy.Evidence {
+	var out []policy.Evidence
+	for i, v := range shares {
+		doc := fmt.Sprintf("doc%02d", i)
+		out = append(out, policy.Evidence{ChunkID: doc + "@1#a", DocID: doc, Title: "Refunds", Text: "Refunds are paid within 14 days.", Lexical: v})
+	}
+	return out
+}
+
+// SignalLexical orders two questions by how much of what each asked its best document
+// holds, whatever the other documents score.
+func TestLexicalSignalReadsTheBestShare(t *testing.T) {
+	t.Parallel()
+	asks := []string{"How long do refunds take?"}
+	found := readSignals(asks[0], asks, nil, evidenceShares(0.1, 0.7, 0.2), nil, nil, 0)
+	near := readSignals(asks[0], asks, nil, evidenceShares(0.3, 0.25, 0.2), nil, nil, 0)
+	assert.InDelta(t, 0.7, found[SignalLexical], 1e-12)
+	assert.Greater(t, found[SignalLexical], near[SignalLexical], "the question whose best document holds more of it")
+	none := readSignals(asks[0], asks, nil, evidenceShares(0, 0), nil, nil, 0)
+	assert.Zero(t, none[SignalLexical], "no document the lexical arm scored")
+}
+
+// SignalGap orders two questions with the same best share: one whose search committed to
+// one document, one that found ten about as close (near the knowledge base, outside it).
+// A document is read by its best chunk, so one document's many chunks are not many
+// documents, and with fewer than lexicalDocs documents the gap is to the last of them.
+func TestGapSignalReadsTheTenthDocument(t *testing.T) {
+	t.Parallel()
+	asks := []string{"How long do refunds take?"}
+	committed := readSignals(asks[0], asks, nil, evidenceShares(0.6, 0.3, 0.3, 0.3, 0.2, 0.2, 0.2, 0.1, 0.1, 0.1, 0.05), nil, nil, 0)
+	spread := readSignals(asks[0], asks, nil, evidenceShares(0.6, 0.58, 0.57, 0.57, 0.56, 0.55, 0.55, 0.54, 0.54, 0.5, 0.1), nil, nil, 0)
+	assert.Equal(t, committed[SignalLexical], spread[SignalLexical])
+	assert.InDelta(t, 0.5/0.6, committed[SignalGap], 1e-12)
+	assert.InDelta(t, 0.1/0.6, spread[SignalGap], 1e-12)
+	assert.Greater(t, committed[SignalGap], spread[SignalGap], "the search that committed to one document")
+
+	few := evidenceShares(0.6, 0.45, 0.3, 0.5)
+	few[3].DocID = few[0].DocID
+	lexical, gap := lexicalSignals(few)
+	assert.Equal(t, 0.6, lexical)
+	assert.InDelta(t, 0.5, gap, 1e-12, "three documents, the first's second chunk not a fourth: the gap is to the third")
+	lexical, gap = lexicalSignals(evidenceShares(0, 0))
+	assert.Zero(t, lexical+gap, "no document the lexical arm scored")
 }

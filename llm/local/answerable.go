@@ -1,11 +1,12 @@
 package local
 
 import (
+	"sort"
+	"strings"
+
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
-	"sort"
-	"strings"
 )
 
 // unanswerableShare is the share of a question's words of substance that no evidence
