@@ -26,12 +26,23 @@ import (
 // which is redone as an exact scan when a witness proves it wrong (graphCandidates). A new
 // graph whose check finds too many chunks lost is built again (buildGraph).
 
-// IndexFrom is how many chunks a scope holds before it gets its own HNSW index. Below it
-// every query scans the scope exactly, so its recall is exact by construction, and the
-// scan stays within the latency target: a walk saves little on a scope this small, and
-// it can miss a neighbour (`bench retrieval` times both per scope). A scope that shrinks
-// below it loses its graph (indexScopes).
-const IndexFrom = 7000
+// IndexFrom is how many chunks of dims dimensions a scope holds before it gets its own
+// HNSW index. Below it every query scans the scope exactly, so its recall is exact by
+// construction. A scan reads every vector, so its cost is rows × dimensions: scanDims of
+// them scan within the latency target, where a walk saves little and can miss a
+// neighbour (`bench retrieval` times both per scope). Wide vectors, whose scans cost more
+// per dimension still (pgvector stores them out of line), keep graphs from minIndexFrom.
+// A scope that shrinks below it loses its graph (indexScopes). Above it the planner
+// chooses between walk and scan from the partition's statistics (docs/retrieval.md).
+func IndexFrom(dims int) int { return max(minIndexFrom, scanDims/max(dims, 1)) }
+
+// scanDims is the rows × dimensions of the largest scope that IndexFrom leaves to an exact
+// scan: 7,000 chunks of the local embedder's 256 dimensions. minIndexFrom is the fewest
+// chunks that ever get a graph.
+const (
+	scanDims     = 7000 * 256
+	minIndexFrom = 2000
+)
 
 // GraphM and GraphEFConstruction are the build parameters of every HNSW graph retrieval
 // walks (pgvector's m and ef_construction; a node keeps 2·m neighbours on the ground
@@ -142,7 +153,7 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 		SELECT id, chunks, indexed FROM (
 			SELECT s.id, (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id)::int AS chunks, s.indexed
 			FROM retrieval_scopes s WHERE s.embedder = $1) s
-		WHERE indexed <> (chunks >= $2)`, emb.Name(), IndexFrom)
+		WHERE indexed <> (chunks >= $2)`, emb.Name(), IndexFrom(emb.Dims()))
 	if err != nil {
 		return err
 	}
@@ -156,7 +167,7 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 	}
 	for _, sc := range scopes {
 		if sc.Indexed {
-			if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return unindexScope(ctx, tx, sc.ID) }); err != nil {
+			if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return unindexScope(ctx, tx, sc.ID, IndexFrom(emb.Dims())) }); err != nil {
 				return fmt.Errorf("drop the graph of scope %d (%d chunks): %w", sc.ID, sc.Chunks, err)
 			}
 			continue
@@ -208,14 +219,14 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 	return nil
 }
 
-// unindexScope drops scope id's graph and side list if it still holds fewer than IndexFrom
-// chunks, so that its queries scan it exactly: a store whose scopes got graphs from a lower
+// unindexScope drops scope id's graph and side list if it still holds fewer than from
+// chunks (IndexFrom), so that its queries scan it exactly: a store whose scopes got graphs from a lower
 // IndexFrom, or a scope that retired versions, would otherwise go on walking a scope that
 // a scan answers exactly within the latency target. The partition is locked first, as
 // dropping its index would lock it anyway: imports writing to it are waited for and new
 // ones held off until the commit, after which the trigger no longer lists their chunks,
 // and the scope is counted again under the lock.
-func unindexScope(ctx context.Context, tx pgx.Tx, id int) error {
+func unindexScope(ctx context.Context, tx pgx.Tx, id, from int) error {
 	err := tx.QueryRow(ctx, `SELECT FROM retrieval_scopes WHERE id = $1 AND indexed FOR UPDATE`, id).Scan()
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
@@ -231,7 +242,7 @@ func unindexScope(ctx context.Context, tx pgx.Tx, id int) error {
 	if err := tx.QueryRow(ctx, `SELECT count(*) FROM `+part).Scan(&chunks); err != nil {
 		return err
 	}
-	if chunks >= IndexFrom {
+	if chunks >= from {
 		return nil
 	}
 	if _, err := tx.Exec(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS scope_chunks_%d_hnsw`, id)); err != nil {

@@ -149,7 +149,7 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	defer walker.Close()
 	sentence := sentences(7)
 	var files []file
-	for d := range store.IndexFrom/2 + 100 {
+	for d := range store.IndexFrom(emb.Dims())/2 + 100 {
 		from := "2025-01-01T00:00:00Z"
 		if d%5 == 0 {
 			from = "2027-01-01T00:00:00Z" // not yet in force: the time filter must skip it
@@ -160,15 +160,15 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	// scope one chunk short.
 	odd := proDoc("odd", "2025-01-01T00:00:00Z", "", "")
 	odd.body = "## One\n\n" + sentence() + "\n"
-	mustImport(t, s, append(slices.Clone(files[:store.IndexFrom/2-1]), odd)...)
+	mustImport(t, s, append(slices.Clone(files[:store.IndexFrom(emb.Dims())/2-1]), odd)...)
 	sc := proScope(t, s)
-	require.Equal(t, store.IndexFrom-1, sc.Chunks)
+	require.Equal(t, store.IndexFrom(emb.Dims())-1, sc.Chunks)
 	require.False(t, sc.Indexed, "a scope below IndexFrom has no graph")
 	requireScanned(t, walker, sc.ID, at, sentence())
 	// 40 chunks of one text, tied for the first 40 places: the walk returns them all among
 	// its 50 candidates, and the final order must break the tie by chunk ID.
 	const tied = "refund window annual plan days renewal credit seats tax vat card retry."
-	files = files[store.IndexFrom/2-1:]
+	files = files[store.IndexFrom(emb.Dims())/2-1:]
 	for d := range 20 {
 		files = append(files, proDoc(fmt.Sprintf("tie%02d", d), "2025-01-01T00:00:00Z", tied, tied))
 	}
@@ -180,7 +180,7 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	var scope int
 	for _, sc := range scopes {
 		if sc.Plan == "pro" && sc.Region == "*" {
-			require.GreaterOrEqual(t, sc.Chunks, store.IndexFrom)
+			require.GreaterOrEqual(t, sc.Chunks, store.IndexFrom(emb.Dims()))
 			indexed, scope = sc.Indexed, sc.ID
 			require.NoError(t, s.Pool().QueryRow(context.Background(), `SELECT reloptions FROM pg_class WHERE relname = $1`,
 				fmt.Sprintf("scope_chunks_%d_hnsw", sc.ID)).Scan(&options))
@@ -442,7 +442,7 @@ func footerScope(t *testing.T, seed uint64) (*store.Store, store.Scope) {
 	s, _ := testdb.New(t)
 	sentence := sentences(seed)
 	var files []file
-	for d := range store.IndexFrom/2 + 100 {
+	for d := range store.IndexFrom(emb.Dims())/2 + 100 {
 		files = append(files, proDoc(fmt.Sprintf("d%04d", d), "2025-01-01T00:00:00Z", sentence(), sentence()))
 	}
 	const footer = "questions about billing write to the billing team from the account page."
