@@ -39,9 +39,10 @@ and for each case prints p50/p95 latency of the eligible-only query (timed back 
 after 20 untimed queries of its own), recall@10 of the same answers against an independent
 exact scan with the same filters (run after the timed queries), how many of those queries
 the witnesses sent from the graph walk to an exact scan of the scope (the slow queries of
-a large scope), the p50 of an exact scan of the case's scope for the same queries (what the
-vector arm costs a scope without a graph), and how often a similarity-only baseline (top-k first, filters after)
-returns ineligible chunks or fewer than k eligible ones. For each corpus it also prints
+a large scope), the p50 of an exact scan of the case's scope for the same queries (scan
+ms: what the vector arm costs a scope without a graph), and how often a similarity-only
+baseline (top-k first, filters after) returns ineligible chunks or fewer than k eligible
+ones. For each corpus it also prints
 its retrieval scopes (one partition per plan × region): how long they took to build, their
 size on disk, how many chunks their graphs do not reach (scored exactly from each
 scope's side list) and how many graphs were built a second time because the first build

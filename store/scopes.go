@@ -90,8 +90,8 @@ type Scope struct {
 // named plan and '*' × every named region and '*' — and gives every scope that has grown
 // to IndexFrom chunks its HNSW index and side list (checkReach), drops those of a scope
 // that holds fewer (unindexScope), then checks the chunks added to indexed scopes since
-// (checkJoined). It is idempotent and cheap when nothing
-// changed; Import calls it after every commit. Until it has run for a new plan or region,
+// (checkJoined). It is idempotent and cheap when nothing changed; Import calls it after
+// every commit. Until it has run for a new plan or region,
 // queries of that scope take the unpartitioned path, which is slower but equally correct.
 func (s *Store) EnsureScopes(ctx context.Context, emb embedding.Embedder) error {
 	if s.pool == nil {
@@ -220,9 +220,9 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 }
 
 // unindexScope drops scope id's graph and side list if it still holds fewer than from
-// chunks (IndexFrom), so that its queries scan it exactly: a store whose scopes got graphs from a lower
-// IndexFrom, or a scope that retired versions, would otherwise go on walking a scope that
-// a scan answers exactly within the latency target. The partition is locked first, as
+// chunks (IndexFrom), so that its queries scan it exactly: a store whose scopes got graphs
+// from a lower IndexFrom, or a scope that retired versions, would otherwise go on walking
+// a scope that a scan answers exactly within the latency target. The partition is locked first, as
 // dropping its index would lock it anyway: imports writing to it are waited for and new
 // ones held off until the commit, after which the trigger no longer lists their chunks,
 // and the scope is counted again under the lock.

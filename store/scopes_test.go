@@ -407,6 +407,22 @@ func TestSmallScopeIsScanned(t *testing.T) {
 		Text: text, Vector: vec[0], Embedder: emb.Name(), K: 10})
 	require.NoError(t, err)
 	require.Contains(t, strings.Join(plan, "\n"), "Index Scan using "+part+"_hnsw", "the graph given by hand is walked")
+	// ScanScope, which `bench retrieval` times, scans a scope whatever graph it has: its
+	// candidates are the reference's best Candidates(k).
+	q := store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: text, Vector: vec[0], Embedder: emb.Name(), K: store.Candidates(10)}
+	ref, err := reference.Load(ctx, s.Pool())
+	require.NoError(t, err)
+	want, err := ref.TopK(ctx, s.Pool(), q)
+	require.NoError(t, err)
+	var wantIDs []string
+	for _, w := range want {
+		wantIDs = append(wantIDs, w.ID)
+	}
+	q.K = 10
+	scanned, err := walker.ScanScope(ctx, q)
+	require.NoError(t, err)
+	require.Equal(t, wantIDs, scanned)
 
 	require.NoError(t, s.EnsureScopes(ctx, emb))
 	sc = proScope(t, s)
