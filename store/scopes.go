@@ -36,6 +36,14 @@ import (
 // chooses between walk and scan from the partition's statistics (docs/retrieval.md).
 func IndexFrom(dims int) int { return max(minIndexFrom, scanDims/max(dims, 1)) }
 
+// indexFromFor is IndexFrom(dims), or the store's own threshold where a test set one.
+func (s *Store) indexFromFor(dims int) int {
+	if s.indexFrom > 0 {
+		return s.indexFrom
+	}
+	return IndexFrom(dims)
+}
+
 // scanDims is the rows × dimensions of the largest scope that IndexFrom leaves to an exact
 // scan: 7,000 chunks of the local embedder's 256 dimensions. minIndexFrom is the fewest
 // chunks that ever get a graph.
@@ -153,7 +161,7 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 		SELECT id, chunks, indexed FROM (
 			SELECT s.id, (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id)::int AS chunks, s.indexed
 			FROM retrieval_scopes s WHERE s.embedder = $1) s
-		WHERE indexed <> (chunks >= $2)`, emb.Name(), IndexFrom(emb.Dims()))
+		WHERE indexed <> (chunks >= $2)`, emb.Name(), s.indexFromFor(emb.Dims()))
 	if err != nil {
 		return err
 	}
@@ -167,7 +175,7 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 	}
 	for _, sc := range scopes {
 		if sc.Indexed {
-			if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return unindexScope(ctx, tx, sc.ID, IndexFrom(emb.Dims())) }); err != nil {
+			if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return unindexScope(ctx, tx, sc.ID, s.indexFromFor(emb.Dims())) }); err != nil {
 				return fmt.Errorf("drop the graph of scope %d (%d chunks): %w", sc.ID, sc.Chunks, err)
 			}
 			continue

@@ -450,15 +450,18 @@ func requireScanned(t *testing.T, walker *store.Store, scope int, at time.Time, 
 	requireExact(t, walker, at, "pro", "eu", text)
 }
 
-// footerScope imports an indexed pro/* scope of store.IndexFrom+200 chunks of varied text
-// and 200 chunks of one footer, and returns it. The footer's copies beyond the
+// footerScope imports an indexed pro/* scope of 2,200 chunks of varied text and 200 chunks
+// of one footer (8% of the scope), and returns it. Its store builds graphs from
+// smallGraph chunks: how a graph is checked and rebuilt does not depend on IndexFrom,
+// and a scope that size imports in a fraction of the time. The footer's copies beyond the
 // ten pgvector keeps in a node stay unreached in any graph.
 func footerScope(t *testing.T, seed uint64) (*store.Store, store.Scope) {
 	t.Helper()
 	s, _ := testdb.New(t)
+	store.SetIndexFrom(s, smallGraph)
 	sentence := sentences(seed)
 	var files []file
-	for d := range store.IndexFrom(emb.Dims())/2 + 100 {
+	for d := range smallGraph/2 + 100 {
 		files = append(files, proDoc(fmt.Sprintf("d%04d", d), "2025-01-01T00:00:00Z", sentence(), sentence()))
 	}
 	const footer = "questions about billing write to the billing team from the account page."
@@ -471,6 +474,9 @@ func footerScope(t *testing.T, seed uint64) (*store.Store, store.Scope) {
 	require.Greater(t, sc.Unreached, 100, "copies of the footer beyond a node's ten are unreached")
 	return s, sc
 }
+
+// smallGraph is how many chunks footerScope's store builds graphs from.
+const smallGraph = 2000
 
 // proScope returns the pro/* scope.
 func proScope(t *testing.T, s *store.Store) store.Scope {
