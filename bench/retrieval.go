@@ -48,6 +48,10 @@ type RetrievalCase struct {
 	ReferenceScanMs float64 `json:"reference_scan_ms"`
 	// Plan is EXPLAIN (ANALYZE, BUFFERS) of the case's first query, with --explain.
 	Plan []string `json:"plan,omitempty"`
+	// ScanMs is the p50 of an exact scan of the case's scope for the same queries
+	// (store.ScanScope), timed after them: what the vector arm costs a scope of this size
+	// without a graph, against the walk the query takes once the scope has one.
+	ScanMs float64 `json:"scan_ms"`
 	// ExactFallbacks is how many of the recall queries a witness sent from the graph walk
 	// to an exact scan of the scope (store.ExactFallback): each costs a scan of the scope.
 	ExactFallbacks int `json:"exact_fallbacks"`
@@ -222,6 +226,14 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 				lat[e] = append(lat[e], ms(time.Since(start)))
 			}
 		}
+		var scans []float64
+		for _, q := range qs {
+			start := time.Now()
+			if _, err := s.ScanScope(ctx, q); err != nil {
+				return nil, err
+			}
+			scans = append(scans, ms(time.Since(start)))
+		}
 		var recallWant, baseReturned, baseIneligible, baseShort int
 		for _, q := range qs[:min(len(qs), opt.RecallQueries)] {
 			want, err := ref.TopK(ctx, s.Pool(), q)
@@ -277,12 +289,13 @@ func retrievalSize(ctx context.Context, url string, emb embedding.Embedder, size
 		for e := range cases {
 			c := &cases[e]
 			c.P50Ms, c.P95Ms = percentile(lat[e], 50), percentile(lat[e], 95)
+			c.ScanMs = percentile(scans, 50)
 			c.RecallAt10 = ratio(recallHits[e], recallWant)
 			c.BaselineIneligibleRate = ratio(baseIneligible, baseReturned)
 			c.BaselineShortRate = ratio(baseShort, min(opt.Queries, opt.RecallQueries))
 			// Each case's figures as soon as they are known, so a run cut short still tells them.
-			fmt.Fprintf(opt.Progress, "    ef_search %d: p50 %.2f ms, p95 %.2f ms, recall@10 %.3f (%d of %d found), %d of %d queries sent from the walk to an exact scan\n",
-				c.EFSearch, c.P50Ms, c.P95Ms, c.RecallAt10, recallHits[e], recallWant, c.ExactFallbacks, min(len(qs), opt.RecallQueries))
+			fmt.Fprintf(opt.Progress, "    ef_search %d: p50 %.2f ms, p95 %.2f ms, recall@10 %.3f (%d of %d found), %d of %d queries sent from the walk to an exact scan; exact scan of the scope p50 %.2f ms\n",
+				c.EFSearch, c.P50Ms, c.P95Ms, c.RecallAt10, recallHits[e], recallWant, c.ExactFallbacks, min(len(qs), opt.RecallQueries), c.ScanMs)
 		}
 		out = append(out, cases...)
 	}

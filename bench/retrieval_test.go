@@ -41,6 +41,7 @@ func TestRetrievalReusesAKeptCorpus(t *testing.T) {
 	for i := range first {
 		assert.Equal(t, first[i].EligibleChunks, again[i].EligibleChunks, "selectivity %g", first[i].Selectivity)
 		assert.Equal(t, 1.0, again[i].RecallAt10, "selectivity %g", first[i].Selectivity)
+		assert.Positive(t, again[i].ScanMs, "every case's scope is scanned and timed: selectivity %g", first[i].Selectivity)
 	}
 
 	opt.Sizes = []int{500, 1000}

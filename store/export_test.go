@@ -15,6 +15,10 @@ import (
 // build count as poor.
 func SetUnreachedLimit(s *Store, share float64) { s.unreachedLimit = share }
 
+// SetIndexFrom sets how many chunks a scope of s holds before it gets a graph, in place of
+// IndexFrom, for tests of a graph's upkeep that need a graph but not a large one.
+func SetIndexFrom(s *Store, chunks int) { s.indexFrom = chunks }
+
 // MigrateUpTo applies the embedded migrations up to and including version, for tests
 // that upgrade a database from an older schema.
 func MigrateUpTo(ctx context.Context, databaseURL string, version int64) error {

@@ -26,10 +26,31 @@ import (
 // which is redone as an exact scan when a witness proves it wrong (graphCandidates). A new
 // graph whose check finds too many chunks lost is built again (buildGraph).
 
-// IndexFrom is how many chunks a scope holds before it gets its own HNSW index. Below it
-// an exact scan is cheap and exact by construction; above it the planner chooses between
-// scan and walk from the partition's statistics (docs/retrieval.md).
-const IndexFrom = 2000
+// IndexFrom is how many chunks of dims dimensions a scope holds before it gets its own
+// HNSW index. Below it every query scans the scope exactly, so its recall is exact by
+// construction. A scan reads every vector, so its cost is rows × dimensions: scanDims of
+// them scan within the latency target, where a walk saves little and can miss a
+// neighbour (`bench retrieval` times both per scope). Wide vectors, whose scans cost more
+// per dimension still (pgvector stores them out of line), keep graphs from minIndexFrom.
+// A scope that shrinks below it loses its graph (indexScopes). Above it the planner
+// chooses between walk and scan from the partition's statistics (docs/retrieval.md).
+func IndexFrom(dims int) int { return max(minIndexFrom, scanDims/max(dims, 1)) }
+
+// indexFromFor is IndexFrom(dims), or the store's own threshold where a test set one.
+func (s *Store) indexFromFor(dims int) int {
+	if s.indexFrom > 0 {
+		return s.indexFrom
+	}
+	return IndexFrom(dims)
+}
+
+// scanDims is the rows × dimensions of the largest scope that IndexFrom leaves to an exact
+// scan: 7,000 chunks of the local embedder's 256 dimensions. minIndexFrom is the fewest
+// chunks that ever get a graph.
+const (
+	scanDims     = 7000 * 256
+	minIndexFrom = 2000
+)
 
 // GraphM and GraphEFConstruction are the build parameters of every HNSW graph retrieval
 // walks (pgvector's m and ef_construction; a node keeps 2·m neighbours on the ground
@@ -75,9 +96,10 @@ type Scope struct {
 
 // EnsureScopes creates the partition of every scope the corpus names for emb — every
 // named plan and '*' × every named region and '*' — and gives every scope that has grown
-// to IndexFrom chunks its HNSW index and side list (checkReach), then checks the chunks
-// added to indexed scopes since (checkJoined). It is idempotent and cheap when nothing
-// changed; Import calls it after every commit. Until it has run for a new plan or region,
+// to IndexFrom chunks its HNSW index and side list (checkReach), drops those of a scope
+// that holds fewer (unindexScope), then checks the chunks added to indexed scopes since
+// (checkJoined). It is idempotent and cheap when nothing changed; Import calls it after
+// every commit. Until it has run for a new plan or region,
 // queries of that scope take the unpartitioned path, which is slower but equally correct.
 func (s *Store) EnsureScopes(ctx context.Context, emb embedding.Embedder) error {
 	if s.pool == nil {
@@ -132,22 +154,32 @@ func (s *Store) EnsureScopes(ctx context.Context, emb embedding.Embedder) error 
 	return s.checkScopes(ctx, conn.Conn(), emb)
 }
 
-// indexScopes builds the HNSW index of every scope of emb that has reached IndexFrom.
+// indexScopes builds the HNSW index of every scope of emb that has reached IndexFrom, and
+// drops the graph of every indexed scope that holds fewer chunks (unindexScope).
 func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.Embedder) error {
 	rows, err := conn.Query(ctx, `
-		SELECT id, chunks FROM (
-			SELECT s.id, (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id)::int AS chunks
-			FROM retrieval_scopes s WHERE s.embedder = $1 AND NOT s.indexed) s
-		WHERE chunks >= $2`, emb.Name(), IndexFrom)
+		SELECT id, chunks, indexed FROM (
+			SELECT s.id, (SELECT count(*) FROM scope_chunks sc WHERE sc.scope_id = s.id)::int AS chunks, s.indexed
+			FROM retrieval_scopes s WHERE s.embedder = $1) s
+		WHERE indexed <> (chunks >= $2)`, emb.Name(), s.indexFromFor(emb.Dims()))
 	if err != nil {
 		return err
 	}
-	type pending struct{ ID, Chunks int }
+	type pending struct {
+		ID, Chunks int
+		Indexed    bool
+	}
 	scopes, err := pgx.CollectRows(rows, pgx.RowToStructByPos[pending])
 	if err != nil {
 		return err
 	}
 	for _, sc := range scopes {
+		if sc.Indexed {
+			if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return unindexScope(ctx, tx, sc.ID, s.indexFromFor(emb.Dims())) }); err != nil {
+				return fmt.Errorf("drop the graph of scope %d (%d chunks): %w", sc.ID, sc.Chunks, err)
+			}
+			continue
+		}
 		// Each graph is built in memory and marked indexed in the same commit. The memory is
 		// raised for this transaction only (set_config(…, true) is SET LOCAL), never lowered
 		// below what the server grants: an operator's larger maintenance_work_mem stands.
@@ -193,6 +225,42 @@ func (s *Store) indexScopes(ctx context.Context, conn *pgx.Conn, emb embedding.E
 		}
 	}
 	return nil
+}
+
+// unindexScope drops scope id's graph and side list if it still holds fewer than from
+// chunks (IndexFrom), so that its queries scan it exactly: a store whose scopes got graphs
+// from a lower IndexFrom, or a scope that retired versions, would otherwise go on walking
+// a scope that a scan answers exactly within the latency target. The partition is locked first, as
+// dropping its index would lock it anyway: imports writing to it are waited for and new
+// ones held off until the commit, after which the trigger no longer lists their chunks,
+// and the scope is counted again under the lock.
+func unindexScope(ctx context.Context, tx pgx.Tx, id, from int) error {
+	err := tx.QueryRow(ctx, `SELECT FROM retrieval_scopes WHERE id = $1 AND indexed FOR UPDATE`, id).Scan()
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	part := scopePartition(id)
+	if _, err := tx.Exec(ctx, `LOCK TABLE `+part+` IN ACCESS EXCLUSIVE MODE`); err != nil {
+		return err
+	}
+	var chunks int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM `+part).Scan(&chunks); err != nil {
+		return err
+	}
+	if chunks >= from {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS scope_chunks_%d_hnsw`, id)); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM scope_side WHERE scope_id = $1`, id); err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `UPDATE retrieval_scopes SET indexed = false, graph_builds = 0, joined_since_check = 0 WHERE id = $1`, id)
+	return err
 }
 
 // MaxUnreachedShare is the share of a scope's chunks that the check of a new graph may
@@ -575,4 +643,23 @@ func (s *Store) ExactFallback(ctx context.Context, q Query) (bool, error) {
 		return false, fmt.Errorf("audit the walk for %s/%s: %w", q.Account.Plan, q.Account.Region, err)
 	}
 	return len(wrong) == 1 && wrong[0], nil
+}
+
+// ScanScope returns the IDs of q's Candidates(q.K) by an exact scan of its scope
+// (exactCandidates), the way a scope without a graph finds them, whether or not the scope
+// has one. `bench retrieval` times it beside the query on every scope, which tells what a
+// scan costs at each scope size: the measure IndexFrom is chosen by. A scope not built yet
+// returns nothing.
+func (s *Store) ScanScope(ctx context.Context, q Query) ([]string, error) {
+	ids, err := onScope(ctx, s, q, func(sc scopeRef) (string, []any) {
+		if !sc.found {
+			return "", nil
+		}
+		return "SELECT chunk_id FROM (" + scopeSQLf(exactCandidates, q, sc.id, "") + ") c",
+			[]any{pgvector.NewVector(q.Vector), q.At}
+	}, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("scan the scope of %s/%s: %w", q.Account.Plan, q.Account.Region, err)
+	}
+	return ids, nil
 }

@@ -135,24 +135,40 @@ func proDoc(name, from, one, two string) file {
 		body: "## One\n\n" + one + "\n\n## Two\n\n" + two + "\n"}
 }
 
-// TestLargeScopeIsIndexed: a scope past store.IndexFrom gets its HNSW graph, built with
-// store.GraphM, and the graph walk, filtering only on time, returns exactly the reference
-// top-k, also when more chunks than k are tied at the same similarity and score.
+// TestLargeScopeIsIndexed: a scope one chunk short of store.IndexFrom has no graph, and is
+// scanned even with sequential scans priced out; once past IndexFrom it gets its HNSW
+// graph, built with store.GraphM, and the graph walk, filtering only on time, returns
+// exactly the reference top-k, also when more chunks than k are tied at the same
+// similarity and score.
 func TestLargeScopeIsIndexed(t *testing.T) {
 	t.Parallel()
 	s, url := testdb.New(t)
+	at := ts(t, "2026-06-01T00:00:00Z")
+	walker, err := store.Open(context.Background(), url+"&enable_seqscan=off")
+	require.NoError(t, err)
+	defer walker.Close()
 	sentence := sentences(7)
 	var files []file
-	for d := range store.IndexFrom/2 + 100 {
+	for d := range store.IndexFrom(emb.Dims())/2 + 100 {
 		from := "2025-01-01T00:00:00Z"
 		if d%5 == 0 {
 			from = "2027-01-01T00:00:00Z" // not yet in force: the time filter must skip it
 		}
 		files = append(files, proDoc(fmt.Sprintf("d%04d", d), from, sentence(), sentence()))
 	}
+	// Two chunks a document, and one of a single section: the first import leaves the
+	// scope one chunk short.
+	odd := proDoc("odd", "2025-01-01T00:00:00Z", "", "")
+	odd.body = "## One\n\n" + sentence() + "\n"
+	mustImport(t, s, append(slices.Clone(files[:store.IndexFrom(emb.Dims())/2-1]), odd)...)
+	sc := proScope(t, s)
+	require.Equal(t, store.IndexFrom(emb.Dims())-1, sc.Chunks)
+	require.False(t, sc.Indexed, "a scope below IndexFrom has no graph")
+	requireScanned(t, walker, sc.ID, at, sentence())
 	// 40 chunks of one text, tied for the first 40 places: the walk returns them all among
 	// its 50 candidates, and the final order must break the tie by chunk ID.
 	const tied = "refund window annual plan days renewal credit seats tax vat card retry."
+	files = files[store.IndexFrom(emb.Dims())/2-1:]
 	for d := range 20 {
 		files = append(files, proDoc(fmt.Sprintf("tie%02d", d), "2025-01-01T00:00:00Z", tied, tied))
 	}
@@ -164,7 +180,7 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	var scope int
 	for _, sc := range scopes {
 		if sc.Plan == "pro" && sc.Region == "*" {
-			require.GreaterOrEqual(t, sc.Chunks, store.IndexFrom)
+			require.GreaterOrEqual(t, sc.Chunks, store.IndexFrom(emb.Dims()))
 			indexed, scope = sc.Indexed, sc.ID
 			require.NoError(t, s.Pool().QueryRow(context.Background(), `SELECT reloptions FROM pg_class WHERE relname = $1`,
 				fmt.Sprintf("scope_chunks_%d_hnsw", sc.ID)).Scan(&options))
@@ -172,16 +188,11 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	}
 	require.True(t, indexed, "the pro scope holds more than IndexFrom chunks and must be indexed")
 	require.Equal(t, []string{fmt.Sprintf("m=%d", store.GraphM), fmt.Sprintf("ef_construction=%d", store.GraphEFConstruction)}, options)
-	at := ts(t, "2026-06-01T00:00:00Z")
 	for range 10 {
 		requireExact(t, s, at, "pro", "eu", sentence())
 	}
 
-	// A scope this small is cheaper to scan than to walk, and the planner scans it; with
-	// sequential scans priced out it walks the graph, the path of large scopes.
-	walker, err := store.Open(context.Background(), url+"&enable_seqscan=off")
-	require.NoError(t, err)
-	defer walker.Close()
+	// With sequential scans priced out the planner walks the graph, the path of large scopes.
 	vec, err := emb.Embed(context.Background(), []string{tied})
 	require.NoError(t, err)
 	plan, err := walker.ExplainEligible(context.Background(), store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
@@ -362,15 +373,95 @@ func TestPoorGraphIsBuiltAgain(t *testing.T) {
 	requireSideList(t, s, sc.ID, ts(t, "2026-06-01T00:00:00Z"))
 }
 
-// footerScope imports an indexed pro/* scope of 2,200 chunks of varied text and 200
-// chunks of one footer (8% of the scope), and returns it. The footer's copies beyond the
+// TestSmallScopeIsScanned: a scope below store.IndexFrom that has a graph, as one built
+// with a lower IndexFrom has or one that retired versions since, loses it at the next
+// EnsureScopes, with its side list: its queries then scan it exactly, even with
+// sequential scans priced out, where they walked the graph before.
+func TestSmallScopeIsScanned(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, url := testdb.New(t)
+	walker, err := store.Open(ctx, url+"&enable_seqscan=off")
+	require.NoError(t, err)
+	defer walker.Close()
+	sentence := sentences(17)
+	var files []file
+	for d := range 300 {
+		files = append(files, proDoc(fmt.Sprintf("d%04d", d), "2025-01-01T00:00:00Z", sentence(), sentence()))
+	}
+	mustImport(t, s, files...)
+	sc := proScope(t, s)
+	require.False(t, sc.Indexed)
+	part := fmt.Sprintf("scope_chunks_%d", sc.ID)
+	_, err = s.Pool().Exec(ctx, fmt.Sprintf(`CREATE INDEX %[1]s_hnsw ON %[1]s USING hnsw ((embedding::halfvec(%[2]d)) halfvec_ip_ops);
+		UPDATE retrieval_scopes SET indexed = true, graph_builds = 1 WHERE id = %[3]d;
+		INSERT INTO scope_side (scope_id, chunk_id, kind, eligible_window, embedding)
+		SELECT scope_id, chunk_id, 'witness', eligible_window, embedding FROM %[1]s ORDER BY md5(chunk_id) LIMIT %[4]d`,
+		part, emb.Dims(), sc.ID, store.Witnesses))
+	require.NoError(t, err)
+	at := ts(t, "2026-06-01T00:00:00Z")
+	text := sentence()
+	vec, err := emb.Embed(ctx, []string{text})
+	require.NoError(t, err)
+	plan, err := walker.ExplainEligible(ctx, store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: text, Vector: vec[0], Embedder: emb.Name(), K: 10})
+	require.NoError(t, err)
+	require.Contains(t, strings.Join(plan, "\n"), "Index Scan using "+part+"_hnsw", "the graph given by hand is walked")
+	// ScanScope, which `bench retrieval` times, scans a scope whatever graph it has: its
+	// candidates are the reference's best Candidates(k).
+	q := store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: text, Vector: vec[0], Embedder: emb.Name(), K: store.Candidates(10)}
+	ref, err := reference.Load(ctx, s.Pool())
+	require.NoError(t, err)
+	want, err := ref.TopK(ctx, s.Pool(), q)
+	require.NoError(t, err)
+	var wantIDs []string
+	for _, w := range want {
+		wantIDs = append(wantIDs, w.ID)
+	}
+	q.K = 10
+	scanned, err := walker.ScanScope(ctx, q)
+	require.NoError(t, err)
+	require.Equal(t, wantIDs, scanned)
+
+	require.NoError(t, s.EnsureScopes(ctx, emb))
+	sc = proScope(t, s)
+	require.False(t, sc.Indexed, "a scope below IndexFrom keeps no graph")
+	require.Zero(t, sc.Builds)
+	var side int
+	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM scope_side WHERE scope_id = $1`, sc.ID).Scan(&side))
+	require.Zero(t, side, "nor a side list")
+	requireScanned(t, walker, sc.ID, at, sentence())
+}
+
+// requireScanned checks that walker, a store whose connections price sequential scans
+// out, answers queries of the pro/eu account from scope by an exact scan: its statement
+// uses no graph, and its answers are the reference's.
+func requireScanned(t *testing.T, walker *store.Store, scope int, at time.Time, text string) {
+	t.Helper()
+	vec, err := emb.Embed(context.Background(), []string{text})
+	require.NoError(t, err)
+	plan, err := walker.ExplainEligible(context.Background(), store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		Text: text, Vector: vec[0], Embedder: emb.Name(), K: 10})
+	require.NoError(t, err)
+	joined := strings.Join(plan, "\n")
+	require.Contains(t, joined, fmt.Sprintf("scope_chunks_%d", scope))
+	require.NotContains(t, joined, "hnsw", "a scope below IndexFrom is scanned, never walked")
+	requireExact(t, walker, at, "pro", "eu", text)
+}
+
+// footerScope imports an indexed pro/* scope of 2,200 chunks of varied text and 200 chunks
+// of one footer (8% of the scope), and returns it. Its store builds graphs from
+// smallGraph chunks: how a graph is checked and rebuilt does not depend on IndexFrom,
+// and a scope that size imports in a fraction of the time. The footer's copies beyond the
 // ten pgvector keeps in a node stay unreached in any graph.
 func footerScope(t *testing.T, seed uint64) (*store.Store, store.Scope) {
 	t.Helper()
 	s, _ := testdb.New(t)
+	store.SetIndexFrom(s, smallGraph)
 	sentence := sentences(seed)
 	var files []file
-	for d := range store.IndexFrom/2 + 100 {
+	for d := range smallGraph/2 + 100 {
 		files = append(files, proDoc(fmt.Sprintf("d%04d", d), "2025-01-01T00:00:00Z", sentence(), sentence()))
 	}
 	const footer = "questions about billing write to the billing team from the account page."
@@ -383,6 +474,9 @@ func footerScope(t *testing.T, seed uint64) (*store.Store, store.Scope) {
 	require.Greater(t, sc.Unreached, 100, "copies of the footer beyond a node's ten are unreached")
 	return s, sc
 }
+
+// smallGraph is how many chunks footerScope's store builds graphs from.
+const smallGraph = 2000
 
 // proScope returns the pro/* scope.
 func proScope(t *testing.T, s *store.Store) store.Scope {

@@ -35,6 +35,9 @@ type Store struct {
 	// unreachedLimit is MaxUnreachedShare; tests lower it to make every graph build count
 	// as poor (export_test.go).
 	unreachedLimit float64
+	// indexFrom, when positive, stands for IndexFrom: tests of a graph's upkeep, which
+	// does not depend on the threshold, lower it to build small graphs (export_test.go).
+	indexFrom int
 }
 
 // DB is what the store's queries run on: the pool of a store from Open, or the single
