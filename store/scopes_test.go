@@ -135,21 +135,24 @@ func proDoc(name, from, one, two string) file {
 		body: "## One\n\n" + one + "\n\n## Two\n\n" + two + "\n"}
 }
 
-// TestLargeScopeIsIndexed: a scope one chunk short of store.IndexFrom has no graph, and is
-// scanned even with sequential scans priced out; once past IndexFrom it gets its HNSW
-// graph, built with store.GraphM, and the graph walk, filtering only on time, returns
+// TestLargeScopeIsIndexed: a scope one chunk short of its store's IndexFrom has no graph,
+// and is scanned even with sequential scans priced out; once past it the scope gets its
+// HNSW graph, built with store.GraphM, and the graph walk, filtering only on time, returns
 // exactly the reference top-k, also when more chunks than k are tied at the same
-// similarity and score.
+// similarity and score. The store builds graphs from smallGraph chunks, which imports in a
+// fraction of the time; TestSmallScopeIsScanned holds the real IndexFrom.
 func TestLargeScopeIsIndexed(t *testing.T) {
 	t.Parallel()
 	s, url := testdb.New(t)
+	store.SetIndexFrom(s, smallGraph)
 	at := ts(t, "2026-06-01T00:00:00Z")
 	walker, err := store.Open(context.Background(), url+"&enable_seqscan=off")
 	require.NoError(t, err)
 	defer walker.Close()
+	store.SetIndexFrom(walker, smallGraph)
 	sentence := sentences(7)
 	var files []file
-	for d := range store.IndexFrom(emb.Dims())/2 + 100 {
+	for d := range smallGraph/2 + 100 {
 		from := "2025-01-01T00:00:00Z"
 		if d%5 == 0 {
 			from = "2027-01-01T00:00:00Z" // not yet in force: the time filter must skip it
@@ -160,15 +163,15 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	// scope one chunk short.
 	odd := proDoc("odd", "2025-01-01T00:00:00Z", "", "")
 	odd.body = "## One\n\n" + sentence() + "\n"
-	mustImport(t, s, append(slices.Clone(files[:store.IndexFrom(emb.Dims())/2-1]), odd)...)
+	mustImport(t, s, append(slices.Clone(files[:smallGraph/2-1]), odd)...)
 	sc := proScope(t, s)
-	require.Equal(t, store.IndexFrom(emb.Dims())-1, sc.Chunks)
+	require.Equal(t, smallGraph-1, sc.Chunks)
 	require.False(t, sc.Indexed, "a scope below IndexFrom has no graph")
 	requireScanned(t, walker, sc.ID, at, sentence())
 	// 40 chunks of one text, tied for the first 40 places: the walk returns them all among
 	// its 50 candidates, and the final order must break the tie by chunk ID.
 	const tied = "refund window annual plan days renewal credit seats tax vat card retry."
-	files = files[store.IndexFrom(emb.Dims())/2-1:]
+	files = files[smallGraph/2-1:]
 	for d := range 20 {
 		files = append(files, proDoc(fmt.Sprintf("tie%02d", d), "2025-01-01T00:00:00Z", tied, tied))
 	}
@@ -180,7 +183,7 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	var scope int
 	for _, sc := range scopes {
 		if sc.Plan == "pro" && sc.Region == "*" {
-			require.GreaterOrEqual(t, sc.Chunks, store.IndexFrom(emb.Dims()))
+			require.GreaterOrEqual(t, sc.Chunks, smallGraph)
 			indexed, scope = sc.Indexed, sc.ID
 			require.NoError(t, s.Pool().QueryRow(context.Background(), `SELECT reloptions FROM pg_class WHERE relname = $1`,
 				fmt.Sprintf("scope_chunks_%d_hnsw", sc.ID)).Scan(&options))
