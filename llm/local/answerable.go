@@ -36,7 +36,7 @@ func missingConcepts(subject string, asks []string, evidence []policy.Evidence) 
 		}
 	}
 	held := func(st, word string) bool {
-		return have[st] || nearWord(st, have) || nearSpelling(word, spelt) || nearWord(st, chatter) || misspeltChatter(word) || typoOfStopword(word)
+		return have[st] || nearWord(st, have) || nearSpelling(word, spelt) || nearWord(st, chatter) || typoOfStopword(word)
 	}
 	var missing []string
 	covered := 0
@@ -65,24 +65,18 @@ func missingConcepts(subject string, asks []string, evidence []policy.Evidence) 
 	return missing, float64(len(missing)) / float64(len(missing)+covered)
 }
 
-// misspeltChatter reports whether a word is one typo away from a word of chatter without
-// being one: a word of chatter itself is read by its stem, as chatter is.
-func misspeltChatter(w string) bool {
-	return !chatterSpelt[w] && nearSpelling(w, chatterSpelt)
-}
-
 // spellingLetters is how long a word as written must be for a one-typo match on it: of
 // shorter words too many real ones are one letter apart ("sell", "tell"; "code", "come").
 const spellingLetters = 5
 
-// nearSpelling reports whether a word as written is one typo away from a word of words
-// (words as written too), being at least spellingLetters long.
+// nearSpelling reports whether a word as written is one typo away from a word of words,
+// being at least spellingLetters long.
 func nearSpelling(w string, words map[string]bool) bool {
 	return len([]rune(w)) >= spellingLetters && nearWord(w, words)
 }
 
 // typoOfStopword reports whether a word is a stopword with two letters swapped ("tihs",
-// "whne", "wlil") or a letter doubled ("thiss", "dazzu"): a typo of a word that names
+// "whne", "wlil") or a letter doubled ("thiss", "froom"): a typo of a word that names
 // nothing.
 func typoOfStopword(w string) bool {
 	rs := []rune(w)
@@ -200,18 +194,5 @@ func editDistanceAtMost1(a, b string) bool {
 // chatter are words of support mail that name no policy topic: time, manner, courtesy,
 // feelings, quantities and the parts of a question. A question is not about them, so
 // their absence from the policies says nothing.
-var chatter = stemsOf(chatterWords...)
-
-// chatterSpelt are the words of chatter as written, so a misspelt one is recognised by
-// the word the customer meant rather than by its stem ("vile" for "viele", "doublle").
-var chatterSpelt = func() map[string]bool {
-	set := map[string]bool{}
-	for _, w := range chatterWords {
-		set[w] = true
-	}
-	return set
-}()
-
-// chatterWords are the words of chatter as written.
-var chatterWords = []string{
-	"ago", "week", "weeks", "year", "years", "month", "months", "day", "days", "today", "tomorrow", "yesterday", "tonight", "morning", "evening", "hour", "hours", "minute", "minutes", "long", "many", "much", "what's", "whats", "what", "how", "possible", "possibly", "pos", "right", "way", "ways", "instead", "exact", "exactly", "quick", "quickly", "quite", "look", "looking", "mention", "mentioned", "explain", "explained", "away", "isn't", "couldn't", "wasn't", "aren't", "doesn't", "didn't", "won't", "can't", "don't", "haven't", "percentage", "rate", "rates", "mid", "lifetime", "hope", "hoping", "wish", "wondering", "wonder", "tool", "tools", "remember", "option", "options", "around", "cheap", "cheaper", "point", "far", "cycle", "deadline", "lot", "lots", "lose", "lost", "bought", "buy", "buying", "late", "later", "early", "earlier", "last", "next", "first", "second", "third", "previous", "old", "new", "since", "expired", "expire", "expiry", "happen", "happens", "happened", "afterwards", "afterward", "extra", "top", "put", "putting", "bit", "worry", "worried", "worrying", "still", "already", "soon", "yet", "ever", "never", "always", "often", "sometimes", "usually", "actually", "really", "just", "also", "maybe", "perhaps", "sure", "certain", "get", "got", "getting", "give", "given", "gave", "take", "took", "taken", "make", "made", "making", "keep", "kept", "let", "know", "knew", "known", "need", "needed", "needs", "want", "wanted", "wants", "like", "liked", "would", "could", "should", "might", "must", "shall", "will", "able", "unable", "allowed", "allow", "allows", "please", "pls", "thx", "thanks", "thank", "cheers", "kind", "regards", "hello", "hi", "hey", "dear", "team", "folks", "guys", "question", "questions", "issue", "issues", "problem", "problems", "help", "helping", "thing", "things", "something", "anything", "nothing", "everything", "stuff", "send", "sent", "sending", "go", "going", "went", "gone", "come", "came", "coming", "see", "seen", "saw", "tell", "told", "ask", "asked", "asking", "said", "say", "says", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "one", "half", "twice", "once", "approximately", "roughly", "about", "total", "whole", "full", "part", "partial", "decide", "decided", "deciding", "approve", "approved", "approval", "process", "processing", "processed", "cost", "costs", "costing", "price", "prices", "pay", "paying", "paid", "charge", "charged", "charging", "money", "amount", "amounts", "fee", "fees", "work", "works", "working", "worked", "use", "used", "using", "user", "users", "start", "started", "starting", "stop", "stopped", "stopping", "end", "ended", "ending", "mine", "ours", "yours", "theirs", "own", "else", "other", "others", "another", "each", "every", "either", "neither", "both", "same", "different", "ridiculous", "unacceptable", "annoyed", "angry", "frustrated", "terrible", "awful", "joke", "disappointed", "seriously", "honestly", "sort", "sorted", "fix", "fixed", "fixing", "solve", "solved", "handle", "handled", "deal", "dealing", "finance", "financial", "accountant", "accounting", "procurement", "office", "manager", "boss", "owner", "colleague", "colleagues", "partner", "partners", "dispute", "disputing", "reminder", "reminders", "nobody", "somebody", "someone", "anyone", "everyone", "single", "double", "support", "supported", "supporting", "move", "moved", "moves", "moving", "app", "website", "site", "page", "portal", "dashboard", "email", "emails", "mail", "message", "messages", "letter", "call", "phone", "geld", "jahr", "jahre", "monat", "monate", "woche", "wochen", "tag", "tage", "heute", "morgen", "gestern", "noch", "schon", "bitte", "danke", "gruss", "grüße", "gruesse", "möglich", "moeglich", "lange", "wie", "viel", "viele", "gespeichert", "herunterladen", "bekommen", "brauchen", "wissen"}
+var chatter = stemsOf(
+	"ago", "week", "weeks", "year", "years", "month", "months", "day", "days", "today", "tomorrow", "yesterday", "tonight", "morning", "evening", "hour", "hours", "minute", "minutes", "long", "many", "much", "what's", "whats", "what", "how", "possible", "possibly", "pos", "right", "way", "ways", "instead", "exact", "exactly", "quick", "quickly", "quite", "look", "looking", "mention", "mentioned", "explain", "explained", "away", "isn't", "couldn't", "wasn't", "aren't", "doesn't", "didn't", "won't", "can't", "don't", "haven't", "percentage", "rate", "rates", "mid", "lifetime", "hope", "hoping", "wish", "wondering", "wonder", "tool", "tools", "remember", "option", "options", "around", "cheap", "cheaper", "point", "far", "cycle", "deadline", "lot", "lots", "lose", "lost", "bought", "buy", "buying", "late", "later", "early", "earlier", "last", "next", "first", "second", "third", "previous", "old", "new", "since", "expired", "expire", "expiry", "happen", "happens", "happened", "afterwards", "afterward", "extra", "top", "put", "putting", "bit", "worry", "worried", "worrying", "still", "already", "soon", "yet", "ever", "never", "always", "often", "sometimes", "usually", "actually", "really", "just", "also", "maybe", "perhaps", "sure", "certain", "get", "got", "getting", "give", "given", "gave", "take", "took", "taken", "make", "made", "making", "keep", "kept", "let", "know", "knew", "known", "need", "needed", "needs", "want", "wanted", "wants", "like", "liked", "would", "could", "should", "might", "must", "shall", "will", "able", "unable", "allowed", "allow", "allows", "please", "pls", "thx", "thanks", "thank", "cheers", "kind", "regards", "hello", "hi", "hey", "dear", "team", "folks", "guys", "question", "questions", "issue", "issues", "problem", "problems", "help", "helping", "thing", "things", "something", "anything", "nothing", "everything", "stuff", "send", "sent", "sending", "go", "going", "went", "gone", "come", "came", "coming", "see", "seen", "saw", "tell", "told", "ask", "asked", "asking", "said", "say", "says", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "one", "half", "twice", "once", "approximately", "roughly", "about", "total", "whole", "full", "part", "partial", "decide", "decided", "deciding", "approve", "approved", "approval", "process", "processing", "processed", "cost", "costs", "costing", "price", "prices", "pay", "paying", "paid", "charge", "charged", "charging", "money", "amount", "amounts", "fee", "fees", "work", "works", "working", "worked", "use", "used", "using", "user", "users", "start", "started", "starting", "stop", "stopped", "stopping", "end", "ended", "ending", "mine", "ours", "yours", "theirs", "own", "else", "other", "others", "another", "each", "every", "either", "neither", "both", "same", "different", "ridiculous", "unacceptable", "annoyed", "angry", "frustrated", "terrible", "awful", "joke", "disappointed", "seriously", "honestly", "sort", "sorted", "fix", "fixed", "fixing", "solve", "solved", "handle", "handled", "deal", "dealing", "finance", "financial", "accountant", "accounting", "procurement", "office", "manager", "boss", "owner", "colleague", "colleagues", "partner", "partners", "dispute", "disputing", "reminder", "reminders", "nobody", "somebody", "someone", "anyone", "everyone", "single", "double", "support", "supported", "supporting", "move", "moved", "moves", "moving", "app", "website", "site", "page", "portal", "dashboard", "email", "emails", "mail", "message", "messages", "letter", "call", "phone", "geld", "jahr", "jahre", "monat", "monate", "woche", "wochen", "tag", "tage", "heute", "morgen", "gestern", "noch", "schon", "bitte", "danke", "gruss", "grüße", "gruesse", "möglich", "moeglich", "lange", "wie", "viel", "viele", "gespeichert", "herunterladen", "bekommen", "brauchen", "wissen")

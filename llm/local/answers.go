@@ -130,10 +130,8 @@ func clauseTopicStems(clause string) []string {
 
 // clauseTopicWords are the words of substance of a clause, as written and stemmed, each
 // stem once: its content words without support chatter, one- and two-letter stems, or
-// typos of chatter and stopwords ("tody", "eevr", "vile", "thiss"), which name nothing
-// either. A typo is read on the word as written as well as on its stem: the stemmer cuts
-// a misspelt word where it would not cut the word ("viele" keeps "viel", "vile" becomes
-// "vil").
+// typos of chatter and stopwords ("tody", "eevr", "thiss"), which name nothing either.
+// The word as written is kept for reading a typo the stemmer cut short (surfaceWords).
 func clauseTopicWords(clause string) []substanceWord {
 	var out []substanceWord
 	seen := map[string]bool{}
@@ -143,7 +141,7 @@ func clauseTopicWords(clause string) []substanceWord {
 			continue
 		}
 		st := sts[0]
-		if chatter[st] || askingWords[st] || len([]rune(st)) < 3 || nearWord(st, chatter) || misspeltChatter(t.Text) || typoOfStopword(t.Text) {
+		if chatter[st] || askingWords[st] || len([]rune(st)) < 3 || nearWord(st, chatter) || typoOfStopword(t.Text) {
 			continue
 		}
 		seen[st] = true
