@@ -26,14 +26,17 @@ const unanswerableShare = 0.6
 // absence says little, while a subject the policies name ("Nonprofit discount") says the
 // question is theirs.
 func missingConcepts(subject string, asks []string, evidence []policy.Evidence) ([]string, float64) {
-	have := map[string]bool{}
+	have, spelt := map[string]bool{}, map[string]bool{}
 	for _, ev := range evidence {
 		for st := range text.StemSet(ev.Title + "\n" + ev.Text) {
 			have[st] = true
 		}
+		for w := range surfaceWords(ev.Title + "\n" + ev.Text) {
+			spelt[w] = true
+		}
 	}
 	held := func(st, word string) bool {
-		return have[st] || nearWord(st, have) || nearWord(st, chatter) || typoOfStopword(word)
+		return have[st] || nearWord(st, have) || nearSpelling(word, spelt) || nearWord(st, chatter) || typoOfStopword(word)
 	}
 	var missing []string
 	covered := 0
@@ -62,14 +65,28 @@ func missingConcepts(subject string, asks []string, evidence []policy.Evidence) 
 	return missing, float64(len(missing)) / float64(len(missing)+covered)
 }
 
+// spellingLetters is how long a word as written must be for a one-typo match on it: of
+// shorter words too many real ones are one letter apart ("sell", "tell"; "code", "come").
+const spellingLetters = 5
+
+// nearSpelling reports whether a word as written is one typo away from a word of words,
+// being at least spellingLetters long.
+func nearSpelling(w string, words map[string]bool) bool {
+	return len([]rune(w)) >= spellingLetters && nearWord(w, words)
+}
+
 // typoOfStopword reports whether a word is a stopword with two letters swapped ("tihs",
-// "whne", "wlil"): a typo of a word that names nothing.
+// "whne", "wlil") or a letter doubled ("thiss", "froom"): a typo of a word that names
+// nothing.
 func typoOfStopword(w string) bool {
 	rs := []rune(w)
 	for i := 0; i+1 < len(rs); i++ {
 		swapped := append([]rune{}, rs...)
 		swapped[i], swapped[i+1] = swapped[i+1], swapped[i]
 		if text.IsStopword(string(swapped)) {
+			return true
+		}
+		if rs[i] == rs[i+1] && text.IsStopword(string(rs[:i])+string(rs[i+1:])) {
 			return true
 		}
 	}

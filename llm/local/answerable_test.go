@@ -174,3 +174,12 @@ func TestCoverageReadsKindAndSubjectOfEachQuestion(t *testing.T) {
 		})
 	}
 }
+
+// A word the evidence holds misspelt is not missing, whatever the stemmer makes of it
+// ("pyament" cut to "pya"), nor is a stopword with a letter doubled ("thiss").
+func TestMisspeltWordsAreNotMissing(t *testing.T) {
+	t.Parallel()
+	if missing, share := missingConcepts("", []string{"Why did thiss pyament fail?"}, practiceSections); len(missing) != 0 {
+		t.Errorf("missingConcepts = %v (%.2f), want nothing missing", missing, share)
+	}
+}

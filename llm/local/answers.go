@@ -60,16 +60,24 @@ func answerClauses(asks []string, sections []policy.Evidence, weights text.IDF) 
 		if !text.IsAsking(a) {
 			continue // a message that asks nothing in so many words is read whole, by relevance
 		}
-		subject := clauseTopicStems(a)
-		if len(subject) == 0 {
+		topic := clauseTopicWords(a)
+		if len(topic) == 0 {
 			continue
+		}
+		subject := make([]string, len(topic))
+		written := map[string]string{}
+		for i, w := range topic {
+			subject[i], written[w.stem] = w.stem, w.text
 		}
 		ca := clauseAnswer{clause: strings.TrimSpace(a), subject: subject, support: -1, thin: len(subject) < minSubject}
 		kinds := askedKinds(a)
 		ca.typed = kinds == 0
 		for _, ev := range sections {
 			words := text.StemSet(ev.Title + "\n" + ev.Text)
-			s, lacking := weights.Held(subject, words, func(st string) bool { return nearWord(st, words) || sharesRoot(st, words) })
+			spelt := surfaceWords(ev.Title + "\n" + ev.Text)
+			s, lacking := weights.Held(subject, words, func(st string) bool {
+				return nearWord(st, words) || sharesRoot(st, words) || nearSpelling(written[st], spelt) || nearSpelling(written[st], words) || sharesRoot(written[st], spelt)
+			})
 			if s > ca.support {
 				ca.support, ca.lacking = s, lacking
 			}
@@ -111,21 +119,46 @@ func evidenceIDF(evidence []policy.Evidence) text.IDF {
 	return text.NewIDF(texts)
 }
 
-// clauseTopicStems are the words of substance of a clause: its content stems without
-// support chatter, one- and two-letter stems, or typos of chatter and stopwords ("tody",
-// "eevr"), which name nothing either.
+// clauseTopicStems are the stems of clauseTopicWords.
 func clauseTopicStems(clause string) []string {
 	var out []string
+	for _, w := range clauseTopicWords(clause) {
+		out = append(out, w.stem)
+	}
+	return out
+}
+
+// clauseTopicWords are the words of substance of a clause, as written and stemmed, each
+// stem once: its content words without support chatter, one- and two-letter stems, or
+// typos of chatter and stopwords ("tody", "eevr", "thiss"), which name nothing either.
+// The word as written is kept for reading a typo the stemmer cut short (surfaceWords).
+func clauseTopicWords(clause string) []substanceWord {
+	var out []substanceWord
+	seen := map[string]bool{}
 	for _, t := range text.Tokenize(clause) {
 		sts := text.ContentStems(t.Text)
-		if t.Number || len(sts) != 1 {
+		if t.Number || len(sts) != 1 || seen[sts[0]] {
 			continue
 		}
 		st := sts[0]
 		if chatter[st] || askingWords[st] || len([]rune(st)) < 3 || nearWord(st, chatter) || typoOfStopword(t.Text) {
 			continue
 		}
-		out = appendNew(out, st)
+		seen[st] = true
+		out = append(out, substanceWord{text: t.Text, stem: st})
+	}
+	return out
+}
+
+// surfaceWords are the words of s as written, lowercased: what a misspelt word of a
+// question is compared with when its stem matches nothing ("pyament" is cut to "pya",
+// one swap away from "payment" as written).
+func surfaceWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range text.Tokenize(s) {
+		if !t.Number {
+			out[t.Text] = true
+		}
 	}
 	return out
 }

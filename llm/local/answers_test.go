@@ -108,3 +108,32 @@ func TestWhatPhraseNounStaysInTheSubject(t *testing.T) {
 		t.Errorf("asking words are still not the subject: %v", got)
 	}
 }
+
+// A misspelt word is read as written when its stem matches nothing: the stemmer cuts
+// "pyament" to "pya", too short for a one-typo match, while "pyament" is one swap from
+// "payment" as the section writes it. A stopword with a letter doubled names nothing.
+func TestMisspeltWordsAreReadAsWritten(t *testing.T) {
+	t.Parallel()
+	idf := evidenceIDF(practiceSections)
+	section := practiceSection(t, "what-happens-to-the-account")
+	got := answerClauses([]string{"What happens if the pyament still fails?"}, section, idf)
+	if len(got) != 1 || !got[0].answered() || len(got[0].lacking) != 0 {
+		t.Fatalf("misspelt payment over %s: %+v, want answered with nothing lacking", section[0].ChunkID, got)
+	}
+	if got := clauseTopicStems("Is thiss invoice froom May?"); !slices.Equal(got, []string{"invoic"}) {
+		t.Errorf("clauseTopicStems = %v, want the invoice alone", got)
+	}
+}
+
+// A word the section writes whole inside the customer's ("Education" in "educational") is
+// held although their stems differ ("educ", "education").
+func TestADerivedWordIsHeldByItsRoot(t *testing.T) {
+	t.Parallel()
+	section := []policy.Evidence{{ChunkID: "billing/discounts@1#education", Title: "Discounts", Area: "discounts",
+		Text: "Education discount\nSchools and universities get 40% off any annual plan."}}
+	idf := evidenceIDF(append(section, practiceSections...))
+	got := answerClauses([]string{"How much off do educational institutions get?"}, section, idf)
+	if len(got) != 1 || !got[0].answered() || slices.Contains(got[0].lacking, "education") {
+		t.Fatalf("educational over the education section: %+v, want answered, education held", got)
+	}
+}
