@@ -195,8 +195,20 @@ func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence
 	for _, b := range bodies {
 		proper = append(proper, messageProper(b))
 	}
+	fix := spellingFixes(strings.Join(proper, "\n"), evidence, chunkStems)
+	for st := range q.focus {
+		if to, ok := fix[st]; ok {
+			q.focus[to] = true
+		}
+	}
 	n := float64(len(evidence))
 	for _, st := range text.ContentStems(strings.Join(proper, "\n")) {
+		if to, ok := fix[st]; ok {
+			st = to
+		}
+		if _, seen := q.weight[st]; seen {
+			continue
+		}
 		df := 0.0
 		for _, cs := range chunkStems {
 			if cs[st] {
@@ -219,6 +231,75 @@ func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence
 		q.weight[st] = w
 	}
 	return q
+}
+
+// spellingFixes maps the stem of each misspelt word of the question ("reefunded",
+// "paymets") to the stem of the one word of the evidence, as written, that it is a typo of:
+// the stemmer cuts a misspelt word to a stem no section holds, and a question whose key
+// word no section matches ranks every section too low to answer. A word is read as a typo
+// only when its own stem is in no chunk and is not chatter, it has at least
+// spellingLetters letters, and exactly one stem of the evidence is a letter added, dropped
+// or two swapped away. A changed letter does not count: it often makes another real word
+// ("right", "light").
+func spellingFixes(question string, evidence []policy.Evidence, chunkStems []map[string]bool) map[string]string {
+	held := map[string]bool{}
+	for _, cs := range chunkStems {
+		for st := range cs {
+			held[st] = true
+		}
+	}
+	written := map[string]bool{}
+	for _, ev := range evidence {
+		for w := range surfaceWords(ev.Title + "\n" + ev.Text) {
+			written[w] = true
+		}
+	}
+	fixes := map[string]string{}
+	for _, t := range text.Tokenize(strings.ToLower(question)) {
+		stems := text.ContentStems(t.Text)
+		if t.Number || len([]rune(t.Text)) < spellingLetters || len(stems) != 1 || held[stems[0]] || chatter[stems[0]] || written[t.Text] {
+			continue
+		}
+		to := ""
+		for w := range written {
+			if !slipOfTheKey(t.Text, w) {
+				continue
+			}
+			ws := text.ContentStems(w)
+			if len(ws) != 1 || !held[ws[0]] || ws[0] == to {
+				continue
+			}
+			if to != "" {
+				to = "" // two words of the evidence: no telling which was meant
+				break
+			}
+			to = ws[0]
+		}
+		if to != "" {
+			fixes[stems[0]] = to
+		}
+	}
+	return fixes
+}
+
+// slipOfTheKey reports whether a is b with one letter added, dropped, or two neighbours
+// swapped.
+func slipOfTheKey(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) < len(rb) {
+		ra, rb = rb, ra
+	}
+	i := 0
+	for i < len(rb) && ra[i] == rb[i] {
+		i++
+	}
+	switch len(ra) - len(rb) {
+	case 1:
+		return string(ra[i+1:]) == string(rb[i:])
+	case 0:
+		return i+1 < len(ra) && ra[i] == rb[i+1] && ra[i+1] == rb[i] && string(ra[i+2:]) == string(rb[i+2:])
+	}
+	return false
 }
 
 // rankedChunk is one evidence item with its relevance to the question.
