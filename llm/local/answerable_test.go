@@ -9,7 +9,6 @@ import (
 	"github.com/supportdraft/supportdraft/text"
 
 	"github.com/supportdraft/supportdraft/llm"
-	"github.com/supportdraft/supportdraft/llm/llmtest"
 )
 
 var threadEvidence = []policy.Evidence{
@@ -113,11 +112,7 @@ func TestAnsweringIgnoresSignaturesReferencesAndTypos(t *testing.T) {
 		"typos":      "hwo lnog do you keep teh backups if we cancle?",
 		"lowercase":  "we are moving to another vendor. cancel today - how long do you keep our backups?",
 	} {
-		d := write(t, Extractive{}, llm.Request{Subject: "Question", Evidence: llmtest.Retrieved(body, threadEvidence),
-			Messages: []llm.Message{{Author: "customer", Body: body}}})
-		if d.Abstain || !strings.Contains(d.Reply, "30 days") {
-			t.Errorf("%s: draft = %+v, want the backups answer", name, d)
-		}
+		answersWith(t, name, body, threadEvidence, "30 days")
 	}
 }
 

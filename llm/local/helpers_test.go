@@ -2,9 +2,12 @@ package local
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/llmtest"
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // write drafts req with x and fails the test if the drafter returns an error.
@@ -15,4 +18,15 @@ func write(t *testing.T, x Extractive, req llm.Request) *llm.Answer {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// answersWith drafts a reply to a customer who wrote body, from evidence as retrieval
+// would hand it, and fails the test (named by name) unless the draft answers with want.
+func answersWith(t *testing.T, name, body string, evidence []policy.Evidence, want string) {
+	t.Helper()
+	d := write(t, Extractive{}, llm.Request{Subject: "Question", Evidence: llmtest.Retrieved(body, evidence),
+		Messages: []llm.Message{{Author: "customer", Body: body}}})
+	if d.Abstain || !strings.Contains(d.Reply, want) {
+		t.Errorf("%s: draft = %+v, want an answer with %q", name, d, want)
+	}
 }
