@@ -57,24 +57,15 @@ const (
 	// SignalStandout is how far the best section's relevance stands above the other
 	// documents' (relevanceStandout).
 	SignalStandout = "standout"
-	// SignalLexical and SignalGap are query-performance predictors: they read the lexical
-	// arm's scores of the evidence (policy.Evidence.Lexical: BM25 as a share of the most
-	// the query's terms could score), each document by its best chunk, the general signs
-	// of whether a search found an answer at all (lexicalSignals).
-	//
-	// SignalLexical is the best document's share: a question whose words no section holds
-	// together scores low however the sections rank.
+	// SignalLexical is a query-performance predictor, a general sign of whether a search
+	// found an answer at all: the lexical arm's best score of the evidence as a share of
+	// the most the query's terms could score (policy.Evidence.Lexical). A question whose
+	// words no section holds together scores low however the sections rank. (The gap from
+	// the best document's share to the tenth's was read too and dropped: in a small
+	// knowledge base the tenth holds nothing of any question, so it read the size of the
+	// knowledge base, not the question.)
 	SignalLexical = "lexical"
-	// SignalGap is how far the best document's share stands above the lexicalDocs-th
-	// one's (or the last one's, of fewer), as a share of it: a search that found its
-	// answer commits to one document, a question near the knowledge base but outside it
-	// finds many about as close.
-	SignalGap = "gap"
 )
-
-// lexicalDocs is how many documents SignalGap reads: the tenth document stands for the
-// ones any question shares a few words with.
-const lexicalDocs = 10
 
 // Answerability is the fitted model: P(answerable) = σ(Bias + Σ Weights[s]·signal s), and
 // the probability below which the drafter abstains.
@@ -141,7 +132,7 @@ func ParseAnswerability(data []byte) (Answerability, error) {
 }
 
 // signalNames are the signals the drafter reads, in the order the fit reports them.
-var signalNames = []string{SignalMissing, SignalUnknown, SignalHeld, SignalRelevance, SignalMargin, SignalLacking, SignalSimilarity, SignalCoverage, SignalAnswered, SignalTyped, SignalAgree, SignalStandout, SignalLexical, SignalGap}
+var signalNames = []string{SignalMissing, SignalUnknown, SignalHeld, SignalRelevance, SignalMargin, SignalLacking, SignalSimilarity, SignalCoverage, SignalAnswered, SignalTyped, SignalAgree, SignalStandout, SignalLexical}
 
 // SignalNames are the signals the drafter reads, in the order the fit reports them.
 func SignalNames() []string { return slices.Clone(signalNames) }
@@ -279,7 +270,9 @@ func readSignals(question string, asks []string, terms *llm.Terms, evidence []po
 		s[SignalSimilarity] = max(s[SignalSimilarity], clamp01(ev.Score))
 	}
 	s[SignalAgree] = armsAgree(evidence, ranked)
-	s[SignalLexical], s[SignalGap] = lexicalSignals(evidence)
+	for _, ev := range evidence {
+		s[SignalLexical] = max(s[SignalLexical], clamp01(ev.Lexical))
+	}
 	s[SignalStandout] = relevanceStandout(ranked)
 	best := ranked
 	if len(used) > 0 {
@@ -442,25 +435,4 @@ func rarestLacking(words []substanceWord, terms *llm.Terms, evidence []policy.Ev
 		rarest = max(rarest, r)
 	}
 	return clamp01(rarest)
-}
-
-// lexicalSignals are SignalLexical and SignalGap of the evidence's lexical shares, each
-// document read by its best chunk. When the evidence holds fewer than lexicalDocs
-// documents the gap is to the last of them: documents retrieval did not return are
-// unseen, not documents that hold nothing of the question.
-func lexicalSignals(evidence []policy.Evidence) (lexical, gap float64) {
-	best := map[string]float64{}
-	for _, ev := range evidence {
-		best[ev.DocID] = max(best[ev.DocID], clamp01(ev.Lexical))
-	}
-	top := make([]float64, 0, len(best))
-	for _, v := range best {
-		top = append(top, v)
-	}
-	sort.Sort(sort.Reverse(sort.Float64Slice(top)))
-	if len(top) == 0 || top[0] == 0 {
-		return 0, 0
-	}
-	last := top[min(lexicalDocs, len(top))-1]
-	return top[0], (top[0] - last) / top[0]
 }

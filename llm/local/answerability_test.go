@@ -187,26 +187,3 @@ func TestLexicalSignalReadsTheBestShare(t *testing.T) {
 	none := readSignals(asks[0], asks, nil, evidenceShares(0, 0), nil, nil, 0)
 	assert.Zero(t, none[SignalLexical], "no document the lexical arm scored")
 }
-
-// SignalGap orders two questions with the same best share: one whose search committed to
-// one document, one that found ten about as close (near the knowledge base, outside it).
-// A document is read by its best chunk, so one document's many chunks are not many
-// documents, and with fewer than lexicalDocs documents the gap is to the last of them.
-func TestGapSignalReadsTheTenthDocument(t *testing.T) {
-	t.Parallel()
-	asks := []string{"How long do refunds take?"}
-	committed := readSignals(asks[0], asks, nil, evidenceShares(0.6, 0.3, 0.3, 0.3, 0.2, 0.2, 0.2, 0.1, 0.1, 0.1, 0.05), nil, nil, 0)
-	spread := readSignals(asks[0], asks, nil, evidenceShares(0.6, 0.58, 0.57, 0.57, 0.56, 0.55, 0.55, 0.54, 0.54, 0.5, 0.1), nil, nil, 0)
-	assert.Equal(t, committed[SignalLexical], spread[SignalLexical])
-	assert.InDelta(t, 0.5/0.6, committed[SignalGap], 1e-12)
-	assert.InDelta(t, 0.1/0.6, spread[SignalGap], 1e-12)
-	assert.Greater(t, committed[SignalGap], spread[SignalGap], "the search that committed to one document")
-
-	few := evidenceShares(0.6, 0.45, 0.3, 0.5)
-	few[3].DocID = few[0].DocID
-	lexical, gap := lexicalSignals(few)
-	assert.Equal(t, 0.6, lexical)
-	assert.InDelta(t, 0.5, gap, 1e-12, "three documents, the first's second chunk not a fourth: the gap is to the third")
-	lexical, gap = lexicalSignals(evidenceShares(0, 0))
-	assert.Zero(t, lexical+gap, "no document the lexical arm scored")
-}
