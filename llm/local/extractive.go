@@ -248,6 +248,18 @@ func spellingFixes(question string, evidence []policy.Evidence, chunkStems []map
 			held[st] = true
 		}
 	}
+	// Most questions have no such word: the evidence's words as written are read only
+	// for one that does.
+	var typos []string
+	for _, t := range text.Tokenize(strings.ToLower(question)) {
+		stems := text.ContentStems(t.Text)
+		if !t.Number && len([]rune(t.Text)) >= spellingLetters && len(stems) == 1 && !held[stems[0]] && !chatter[stems[0]] {
+			typos = append(typos, t.Text)
+		}
+	}
+	if len(typos) == 0 {
+		return nil
+	}
 	written := map[string]bool{}
 	for _, ev := range evidence {
 		for w := range surfaceWords(ev.Title + "\n" + ev.Text) {
@@ -255,14 +267,13 @@ func spellingFixes(question string, evidence []policy.Evidence, chunkStems []map
 		}
 	}
 	fixes := map[string]string{}
-	for _, t := range text.Tokenize(strings.ToLower(question)) {
-		stems := text.ContentStems(t.Text)
-		if t.Number || len([]rune(t.Text)) < spellingLetters || len(stems) != 1 || held[stems[0]] || chatter[stems[0]] || written[t.Text] {
+	for _, typo := range typos {
+		if written[typo] {
 			continue
 		}
 		to := ""
 		for w := range written {
-			if !slipOfTheKey(t.Text, w) {
+			if !slipOfTheKey(typo, w) {
 				continue
 			}
 			ws := text.ContentStems(w)
@@ -276,7 +287,7 @@ func spellingFixes(question string, evidence []policy.Evidence, chunkStems []map
 			to = ws[0]
 		}
 		if to != "" {
-			fixes[stems[0]] = to
+			fixes[text.ContentStems(typo)[0]] = to
 		}
 	}
 	return fixes
