@@ -73,13 +73,20 @@ var embedded []byte
 
 // Default is the embedded mapping. The file is checked by this package's tests, so a
 // mapping that does not parse or is not monotone never ships.
-var Default = sync.OnceValue(func() Mapping {
-	m, err := Parse(embedded)
-	if err != nil {
-		panic("calibration: embedded confidence.json: " + err.Error())
-	}
-	return m
-})
+var Default = Embedded("confidence.json", embedded, Parse)
+
+// Embedded returns a fitted file the binary embeds (this package's mapping, the drafter's
+// answerability model), parsed on first use. Each is parsed by its package's tests before
+// it ships, so one that does not parse is a broken build, and it panics.
+func Embedded[M any](name string, data []byte, parse func([]byte) (M, error)) func() M {
+	return sync.OnceValue(func() M {
+		m, err := parse(data)
+		if err != nil {
+			panic("embedded " + name + ": " + err.Error())
+		}
+		return m
+	})
+}
 
 // Parse reads a mapping file and refuses one a draft's score could not be read through:
 // points out of [0,1], raw values not increasing, or probabilities decreasing.

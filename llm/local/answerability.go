@@ -8,8 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
@@ -105,13 +105,7 @@ var answerabilityFile []byte
 
 // DefaultAnswerability is the embedded model; this package's tests parse it, so a file
 // that does not parse never ships.
-var DefaultAnswerability = sync.OnceValue(func() Answerability {
-	m, err := ParseAnswerability(answerabilityFile)
-	if err != nil {
-		panic("local: embedded answerability.json: " + err.Error())
-	}
-	return m
-})
+var DefaultAnswerability = calibration.Embedded("answerability.json", answerabilityFile, ParseAnswerability)
 
 // ParseAnswerability reads a model file and refuses one that weighs a signal the drafter
 // does not read or whose threshold is not a probability.
