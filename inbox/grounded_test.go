@@ -5,20 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/supportdraft/supportdraft/llm/llmtest"
 	"github.com/supportdraft/supportdraft/policy"
 )
 
 // practiceSections are sections of the practice corpus (Quokka Backup's billing policy,
 // written outside the team), verbatim.
-var practiceSections = []policy.Evidence{
-	{ChunkID: "billing/storage@1#going-over-the-quota", Title: "Storage quotas and overage", Area: "storage",
-		Text: "Going over the quota\nOn Solo, uploads pause when the quota is reached; nothing is charged and existing backups stay safe. On Team, storage above the quota is billed at $0.02 per GB per month, measured on the highest daily usage in the month."},
-	{ChunkID: "billing/storage@1#storage-packs", Title: "Storage quotas and overage", Area: "storage",
-		Text: "Storage packs\nA storage pack adds 1 TB for $15 per month on Solo or Team. Packs can be removed at any time and stop at the end of the month."},
-	{ChunkID: "help/cancellation@1#how-to-cancel", Title: "Cancelling your plan", Area: "cancellation",
-		Text: "How to cancel\nOwners can cancel from Settings > Billing > Cancel plan. You get a confirmation email straight away."},
-	{ChunkID: "billing/failed-payments@1#retries", Title: "Failed payments", Area: "failed-payments",
-		Text: "Retries\nWhen a card payment fails we retry it 4 times over 10 days and email the billing contact each time."},
+func practiceSections(t *testing.T) []policy.Evidence {
+	return llmtest.Evidence(t, "practice.json")
 }
 
 // A message the cue classifier finds no billing topic in, but that most of one eligible
@@ -33,7 +27,7 @@ func TestGroundDraftsForReviewWhatPolicyAnswers(t *testing.T) {
 	if tr.Bucket != BucketNotBilling {
 		t.Fatalf("the classifier put the quota question in %q; the test needs a message its cues miss", tr.Bucket)
 	}
-	got := Ground(tr, billing, practiceSections, nil)
+	got := Ground(tr, billing, practiceSections(t), nil)
 	if !got.Unsure || !strings.Contains(got.Reason, "going-over-the-quota") {
 		t.Errorf("grounded triage = %+v, want unsure (drafted for review) citing the quota section", got)
 	}
@@ -43,7 +37,7 @@ func TestGroundDraftsForReviewWhatPolicyAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Ground(tr, product, practiceSections, nil); got.Unsure || got.Bucket != BucketNotBilling {
+	if got := Ground(tr, product, practiceSections(t), nil); got.Unsure || got.Bucket != BucketNotBilling {
 		t.Errorf("grounded triage of a product question = %+v, want not billing, not unsure", got)
 	}
 }
@@ -51,15 +45,15 @@ func TestGroundDraftsForReviewWhatPolicyAnswers(t *testing.T) {
 // The bucket of an unsure message is the one its closest section's area and title name.
 func TestSectionBucketReadsAreaAndTitle(t *testing.T) {
 	for _, c := range []struct {
-		ev   policy.Evidence
-		want string
+		section, want string
 	}{
-		{practiceSections[2], BucketCancellation},
-		{practiceSections[3], BucketPaymentFailed},
-		{practiceSections[0], ""},
+		{"how-to-cancel", BucketCancellation},
+		{"retries", BucketPaymentFailed},
+		{"going-over-the-quota", ""},
 	} {
-		if got := sectionBucket(c.ev, nil); got != c.want {
-			t.Errorf("sectionBucket(%s) = %q, want %q", c.ev.ChunkID, got, c.want)
+		ev := llmtest.Section(t, practiceSections(t), c.section)
+		if got := sectionBucket(ev, nil); got != c.want {
+			t.Errorf("sectionBucket(%s) = %q, want %q", ev.ChunkID, got, c.want)
 		}
 	}
 }
@@ -93,7 +87,7 @@ func TestGroundReadsTitleAndHeading(t *testing.T) {
 	sections := []policy.Evidence{
 		{ChunkID: "billing/storage@1#billing-above-the-quota", Title: "Quota and overage", Area: "storage",
 			Text: "Billing above the quota\nStorage above the quota is billed at $0.02 per GB, measured on the highest daily usage."},
-		practiceSections[2], practiceSections[3],
+		llmtest.Section(t, practiceSections(t), "how-to-cancel"), llmtest.Section(t, practiceSections(t), "retries"),
 	}
 	if got := Ground(tr, msg, sections, nil); !got.Unsure {
 		t.Fatalf("two title words shared: got %+v, want drafted for review", got)

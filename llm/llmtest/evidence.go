@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/supportdraft/supportdraft/llm"
@@ -29,6 +30,19 @@ func Evidence(t *testing.T, name string) []policy.Evidence {
 		t.Fatalf("parse evidence %s: %v", name, err)
 	}
 	return ev
+}
+
+// Section is the section of ev whose chunk ID ends in "#"+id; the test fails if there is
+// none.
+func Section(t *testing.T, ev []policy.Evidence, id string) policy.Evidence {
+	t.Helper()
+	for _, e := range ev {
+		if strings.HasSuffix(e.ChunkID, "#"+id) {
+			return e
+		}
+	}
+	t.Fatalf("no section #%s in the evidence", id)
+	return policy.Evidence{}
 }
 
 // CustomerRequest is a one-message ticket from the customer with the given evidence, as

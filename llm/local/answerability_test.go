@@ -85,13 +85,13 @@ func TestUnknownReadsTheWholeKnowledgeBase(t *testing.T) {
 	asks := []string{"Can we pay the invoice through Alipay?"}
 	inKB := &llm.Terms{Chunks: 200, Held: map[string]int{"invoice": 40, "alipay": 3, "pay": 90}}
 	notInKB := &llm.Terms{Chunks: 200, Held: map[string]int{"invoice": 40, "alipay": 0, "pay": 90}}
-	if got := readSignals(asks[0], asks, inKB, practiceSections, nil, nil, 0)[SignalUnknown]; got != 0 {
+	if got := readSignals(asks[0], asks, inKB, practiceSections(t), nil, nil, 0)[SignalUnknown]; got != 0 {
 		t.Errorf("alipay held by 3 chunks of the knowledge base: unknown %.2f, want 0", got)
 	}
-	if got := readSignals(asks[0], asks, notInKB, practiceSections, nil, nil, 0)[SignalUnknown]; got <= 0 {
+	if got := readSignals(asks[0], asks, notInKB, practiceSections(t), nil, nil, 0)[SignalUnknown]; got <= 0 {
 		t.Errorf("alipay held by no chunk: unknown %.2f, want above 0", got)
 	}
-	if got := readSignals(asks[0], asks, nil, practiceSections, nil, nil, 0)[SignalUnknown]; got <= 0 {
+	if got := readSignals(asks[0], asks, nil, practiceSections(t), nil, nil, 0)[SignalUnknown]; got <= 0 {
 		t.Errorf("alipay in no evidence, no term statistics: unknown %.2f, want above 0", got)
 	}
 }
@@ -102,7 +102,7 @@ func TestUnknownReadsTheWholeKnowledgeBase(t *testing.T) {
 // the practice policy states outright.
 func TestAnswerabilityModelDecidesADraft(t *testing.T) {
 	t.Parallel()
-	req := llm.Request{Subject: "Switching discount", Evidence: practiceSections, Messages: []llm.Message{{Author: "customer",
+	req := llm.Request{Subject: "Switching discount", Evidence: practiceSections(t), Messages: []llm.Message{{Author: "customer",
 		Body: "We're moving over from another backup tool. Do you have a switching discount for customers coming from a competitor?"}}}
 	strict := Answerability{Version: 1, Bias: 0, Weights: map[string]float64{SignalRelevance: 1}, Threshold: 0.99}
 	ans := write(t, Extractive{Answerability: &strict}, req)
@@ -116,7 +116,7 @@ func TestAnswerabilityModelDecidesADraft(t *testing.T) {
 	if ans, _ := (Extractive{Answerability: &lenient}).Write(context.Background(), req); ans.Abstain {
 		t.Fatalf("threshold 0: abstained with %q", ans.Note)
 	}
-	stated := llm.Request{Subject: "Backups after cancelling", Evidence: practiceSections, Messages: []llm.Message{{Author: "customer",
+	stated := llm.Request{Subject: "Backups after cancelling", Evidence: practiceSections(t), Messages: []llm.Message{{Author: "customer",
 		Body: "How long are our backups kept after we cancel the plan?"}}}
 	if ans, _ := (Extractive{}).Write(context.Background(), stated); ans.Abstain || !strings.Contains(ans.Reply, "30 days") {
 		t.Fatalf("embedded model on a stated answer: abstain %v, reply %q", ans.Abstain, ans.Reply)
@@ -146,7 +146,7 @@ func (f writerFunc) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 // and above it its answer carries the signals, so the score activity reads them too.
 func TestAnswerableAsksTheModelFirst(t *testing.T) {
 	t.Parallel()
-	req := llm.Request{Subject: "Backups after cancelling", Evidence: practiceSections, Messages: []llm.Message{{Author: "customer",
+	req := llm.Request{Subject: "Backups after cancelling", Evidence: practiceSections(t), Messages: []llm.Message{{Author: "customer",
 		Body: "How long are our backups kept after we cancel the plan?"}}}
 	called := false
 	remote := writerFunc(func(llm.Request) *llm.Answer {

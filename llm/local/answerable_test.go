@@ -174,7 +174,7 @@ func TestCoverageReadsKindAndSubjectOfEachQuestion(t *testing.T) {
 // ("pyament" cut to "pya"), nor is a stopword with a letter doubled ("thiss").
 func TestMisspeltWordsAreNotMissing(t *testing.T) {
 	t.Parallel()
-	if missing, share := missingConcepts("", []string{"Why did thiss pyament fail?"}, practiceSections); len(missing) != 0 {
+	if missing, share := missingConcepts("", []string{"Why did thiss pyament fail?"}, practiceSections(t)); len(missing) != 0 {
 		t.Errorf("missingConcepts = %v (%.2f), want nothing missing", missing, share)
 	}
 }

@@ -6,38 +6,21 @@ import (
 	"testing"
 
 	"github.com/supportdraft/supportdraft/llm"
+	"github.com/supportdraft/supportdraft/llm/llmtest"
 	"github.com/supportdraft/supportdraft/policy"
 )
 
 // practiceSections are sections of the practice corpus (Quokka Backup's billing policy,
 // written outside the team), verbatim: the answerability tests read text nobody tuned
 // the signals on.
-var practiceSections = []policy.Evidence{
-	{ChunkID: "billing/failed-payments@1#retries", Title: "Failed payments", Area: "failed-payments",
-		Text: "Retries\nWhen a card payment fails we retry it 4 times over 10 days and email the billing contact each time."},
-	{ChunkID: "billing/failed-payments@1#what-happens-to-the-account", Title: "Failed payments", Area: "failed-payments",
-		Text: "What happens to the account\nIf the payment still fails after 10 days, the workspace becomes read-only: restores keep working, new backups stop. After 60 days without payment the workspace and its backups are deleted, and this cannot be undone."},
-	{ChunkID: "billing/failed-payments@1#paying-by-other-means", Title: "Failed payments", Area: "failed-payments",
-		Text: "Paying by other means\nTeam workspaces can pay an open invoice by bank transfer from the Billing page. Solo accepts cards only."},
-	{ChunkID: "help/cancellation@1#how-to-cancel", Title: "Cancelling your plan", Area: "cancellation",
-		Text: "How to cancel\nOwners can cancel from Settings > Billing > Cancel plan. You get a confirmation email straight away."},
-	{ChunkID: "help/cancellation@1#your-backups-after-cancelling", Title: "Cancelling your plan", Area: "cancellation",
-		Text: "Your backups after cancelling\nBackups are kept for 30 days after the plan ends. During those 30 days you can still restore and download them; after that they are deleted for good."},
-	{ChunkID: "billing/plan-changes@1#downgrades", Title: "Upgrading and downgrading", Area: "plan-changes",
-		Text: "Downgrades\nA downgrade takes effect at the end of the current billing period, and the unused part of the period is not refunded. You cannot downgrade while your stored data is larger than the new plan's quota."},
-	{ChunkID: "billing/discounts@2#nonprofits", Title: "Discounts", Area: "discounts",
-		Text: "Nonprofits\nRegistered nonprofits get 15% off an annual Team plan. Send your registration document to billing@quokka.example before purchase; discounts are not applied to past invoices."},
+func practiceSections(t *testing.T) []policy.Evidence {
+	return llmtest.Evidence(t, "practice.json")
 }
 
+// practiceSection is the one practice section whose chunk ID ends in "#"+id.
 func practiceSection(t *testing.T, id string) []policy.Evidence {
 	t.Helper()
-	for _, ev := range practiceSections {
-		if strings.HasSuffix(ev.ChunkID, "#"+id) {
-			return []policy.Evidence{ev}
-		}
-	}
-	t.Fatalf("no practice section %s", id)
-	return nil
+	return []policy.Evidence{llmtest.Section(t, practiceSections(t), id)}
 }
 
 // A section that shares a word of a question (a credit) but not what it is asked of (an
@@ -45,7 +28,7 @@ func practiceSection(t *testing.T, id string) []policy.Evidence {
 // it. The same section answers a question about what it states.
 func TestSubjectSupportNeedsTheHeavyWordsInOneSection(t *testing.T) {
 	t.Parallel()
-	idf := evidenceIDF(practiceSections)
+	idf := evidenceIDF(practiceSections(t))
 	section := practiceSection(t, "paying-by-other-means")
 	got := answerClauses([]string{"Do we get a credit on our invoice for the downtime last Tuesday?"}, section, idf)
 	if len(got) != 1 || got[0].answered() || !slices.Contains(got[0].lacking, "downtim") || slices.Contains(got[0].lacking, "invoic") {
@@ -62,7 +45,7 @@ func TestSubjectSupportNeedsTheHeavyWordsInOneSection(t *testing.T) {
 // says how.
 func TestAnswerTypeFollowsTheQuestion(t *testing.T) {
 	t.Parallel()
-	idf := evidenceIDF(practiceSections)
+	idf := evidenceIDF(practiceSections(t))
 	ask := []string{"How long do you keep our backups after we cancel?"}
 	if got := answerClauses(ask, practiceSection(t, "how-to-cancel"), idf); len(got) != 1 || got[0].typed {
 		t.Errorf("how long over the how-to-cancel section: %+v, want no duration found", got)
@@ -79,7 +62,7 @@ func TestAnswerTypeFollowsTheQuestion(t *testing.T) {
 // A reply that answers one clause of a message and not the other names the open one.
 func TestExtractiveNamesTheClauseNoQuotedSectionAnswers(t *testing.T) {
 	t.Parallel()
-	d := write(t, Extractive{}, llm.Request{Subject: "payment", Evidence: practiceSections,
+	d := write(t, Extractive{}, llm.Request{Subject: "payment", Evidence: practiceSections(t),
 		Account: policy.Account{Plan: "solo", Region: "us"}, Messages: []llm.Message{{Author: "customer",
 			Body: "Can I pay my Solo invoice by bank transfer? And is there a loyalty reward for long-time customers?"}}})
 	if d.Abstain || !strings.Contains(d.Reply, "cards only") {
@@ -114,7 +97,7 @@ func TestWhatPhraseNounStaysInTheSubject(t *testing.T) {
 // "payment" as the section writes it. A stopword with a letter doubled names nothing.
 func TestMisspeltWordsAreReadAsWritten(t *testing.T) {
 	t.Parallel()
-	idf := evidenceIDF(practiceSections)
+	idf := evidenceIDF(practiceSections(t))
 	section := practiceSection(t, "what-happens-to-the-account")
 	got := answerClauses([]string{"What happens if the pyament still fails?"}, section, idf)
 	if len(got) != 1 || !got[0].answered() || len(got[0].lacking) != 0 {
@@ -131,7 +114,7 @@ func TestADerivedWordIsHeldByItsRoot(t *testing.T) {
 	t.Parallel()
 	section := []policy.Evidence{{ChunkID: "billing/discounts@1#education", Title: "Discounts", Area: "discounts",
 		Text: "Education discount\nSchools and universities get 40% off any annual plan."}}
-	idf := evidenceIDF(append(section, practiceSections...))
+	idf := evidenceIDF(append(section, practiceSections(t)...))
 	got := answerClauses([]string{"How much off do educational institutions get?"}, section, idf)
 	if len(got) != 1 || !got[0].answered() || slices.Contains(got[0].lacking, "education") {
 		t.Fatalf("educational over the education section: %+v, want answered, education held", got)
