@@ -51,30 +51,30 @@ func writeSignalsReport(t *testing.T, dir, tickets string, n int) string {
 	return writeReport(t, dir, tickets, cases)
 }
 
+// crossReports writes with write the reports of three eval sets, the second in two
+// reports, n drafts in each but nLast in the third, and returns the flags that give them
+// to --cross: --report a, --report b,b2 (one set), --report c.
+func crossReports(t *testing.T, dir string, write func(t *testing.T, dir, tickets string, n int) string, n, nLast int) []string {
+	t.Helper()
+	return []string{"--report", write(t, dir, "a.jsonl", n),
+		"--report", write(t, dir, "b.jsonl", n) + "," + write(t, dir, "b2.jsonl", n),
+		"--report", write(t, dir, "c.jsonl", nLast)}
+}
+
 // --cross prints one row per set left out; reports joined by a comma are one set, and the
 // model written names every report's tickets.
 func TestCalibrateAnswerabilityCross(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	a := writeSignalsReport(t, dir, "a.jsonl", 20)
-	b := writeSignalsReport(t, dir, "b.jsonl", 20)
-	b2 := writeSignalsReport(t, dir, "b2.jsonl", 20)
-	c := writeSignalsReport(t, dir, "c.jsonl", 20)
+	reports := crossReports(t, dir, writeSignalsReport, 20, 20)
 	out := filepath.Join(dir, "answerability.json")
-	got := mustRun(t, newCalibrateCmd(), "--answerability", "--cross", "--report", a, "--report", b+","+b2, "--report", c, "--version", "3", "--out", out)
+	got := mustRun(t, newCalibrateCmd(), append([]string{"--answerability", "--cross", "--version", "3", "--out", out}, reports...)...)
 	assertPrints(t, got, "left out", "a.jsonl ", "b.jsonl+b2.jsonl", "c.jsonl ", "relevance", "fitted answerability v3")
-	data, rerr := os.ReadFile(out)
-	if rerr != nil {
-		t.Fatal(rerr)
-	}
-	m, perr := local.ParseAnswerability(data)
-	if perr != nil {
-		t.Fatal(perr)
-	}
+	m := readOutput(t, out, local.ParseAnswerability)
 	if strings.Join(m.FittedOn, " ") != "a.jsonl b.jsonl b2.jsonl c.jsonl" || m.Weights[local.SignalRelevance] <= 0 {
 		t.Errorf("model fitted on %v with weights %v: want every report named and relevance weighed", m.FittedOn, m.Weights)
 	}
-	if _, _, code := run(t, newCalibrateCmd(), "--answerability", "--cross", "--report", a, "--out", out); code != 2 {
+	if _, _, code := run(t, newCalibrateCmd(), "--answerability", "--cross", reports[0], reports[1], "--out", out); code != 2 {
 		t.Errorf("--cross over one set: exit %d, want 2", code)
 	}
 }
@@ -107,30 +107,20 @@ func writeConfidenceReport(t *testing.T, dir, tickets string, n int) string {
 func TestCalibrateConfidenceCross(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	a := writeConfidenceReport(t, dir, "a.jsonl", 10)
-	b := writeConfidenceReport(t, dir, "b.jsonl", 10)
-	b2 := writeConfidenceReport(t, dir, "b2.jsonl", 10)
-	c := writeConfidenceReport(t, dir, "c.jsonl", 20)
+	reports := crossReports(t, dir, writeConfidenceReport, 10, 20)
 	out := filepath.Join(dir, "confidence.json")
-	got := mustRun(t, newCalibrateCmd(), "--cross", "--report", a, "--report", b+","+b2, "--report", c, "--precision", "0.75", "--version", "5", "--out", out)
+	got := mustRun(t, newCalibrateCmd(), append([]string{"--cross", "--precision", "0.75", "--version", "5", "--out", out}, reports...)...)
 	assertPrints(t, got, "each set left out", "in sample, review threshold", "a.jsonl ", "b.jsonl+b2.jsonl", "grounded held back", "fitted logistic v5 on 450 drafts")
-	data, rerr := os.ReadFile(out)
-	if rerr != nil {
-		t.Fatal(rerr)
-	}
-	m, perr := calibration.Parse(data)
-	if perr != nil {
-		t.Fatal(perr)
-	}
+	m := readOutput(t, out, calibration.Parse)
 	// Drafts at 0.6 … 0.9 let through are grounded at 0.75: 0.55 is the lowest threshold
 	// of the grid that holds back everything below 0.6 on a curve close to the identity.
 	if m.Method != calibration.MethodLogistic || m.Review == nil || m.Review.Threshold != 0.55 || m.Review.Precision != 0.75 {
 		t.Errorf("wrote %s with review %+v: want logistic at threshold 0.55, precision 0.75", m.Method, m.Review)
 	}
-	if _, _, code := run(t, newCalibrateCmd(), "--cross", "--report", a, "--out", out); code != 2 {
+	if _, _, code := run(t, newCalibrateCmd(), "--cross", reports[0], reports[1], "--out", out); code != 2 {
 		t.Errorf("--cross over one set: exit %d, want 2", code)
 	}
-	if _, _, code := run(t, newCalibrateCmd(), "--method", "platt", "--report", a, "--out", out); code != 2 {
+	if _, _, code := run(t, newCalibrateCmd(), "--method", "platt", reports[0], reports[1], "--out", out); code != 2 {
 		t.Errorf("an unknown --method: exit %d, want 2", code)
 	}
 }

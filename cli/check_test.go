@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,6 +56,28 @@ func assertPrints(t *testing.T, out string, wants ...string) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// readOutput reads the file a command wrote at path and parses it, failing the test if
+// either fails.
+func readOutput[T any](t *testing.T, path string, parse func([]byte) (T, error)) T {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := parse(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return v
+}
+
+// decodeJSON is readOutput's parse for a JSON file.
+func decodeJSON[T any](data []byte) (T, error) {
+	var v T
+	err := json.Unmarshal(data, &v)
+	return v, err
 }
 
 // scratchDB points DATABASE_URL and SUPPORTDRAFT_MIGRATE_URL at a scratch schema of its

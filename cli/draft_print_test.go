@@ -1,9 +1,10 @@
 package cli
 
 import (
-	"github.com/supportdraft/supportdraft/agent"
 	"strings"
 	"testing"
+
+	"github.com/supportdraft/supportdraft/agent"
 
 	"github.com/stretchr/testify/assert"
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,20 +82,14 @@ func TestEvalAgentSample(t *testing.T) {
 	if !strings.HasPrefix(out, "agent: payments\n") {
 		t.Errorf("stdout does not start with the agent:\n%s", out)
 	}
-	var rep struct {
+	type report struct {
 		Tickets int `json:"tickets"`
 		Run     struct {
 			Agent  string `json:"agent"`
 			Corpus string `json:"corpus"`
 		} `json:"run"`
 	}
-	b, err := os.ReadFile(jsonOut)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readOutput(t, jsonOut, decodeJSON[report])
 	if rep.Tickets != 4 || rep.Run.Agent != "payments" || rep.Run.Corpus != filepath.Join("evals", "agents", "payments", "corpus") {
 		t.Errorf("JSON: %+v, want 4 tickets of the payments sample", rep)
 	}
@@ -121,14 +114,7 @@ func TestEvalCommandEndToEnd(t *testing.T) {
 		t.Fatalf("exit %d: %v\n%s", code, err, out)
 	}
 	assertPrints(t, out, "stale_source_rate", "QA label", "area (system)", "reviewer label", "wall time")
-	var rep map[string]any
-	b, err := os.ReadFile(jsonOut)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readOutput(t, jsonOut, decodeJSON[map[string]any])
 	if rep["tickets"] != 6.0 || rep["baseline"].(map[string]any)["tickets"] != 6.0 || rep["reviews"] == nil {
 		t.Errorf("JSON: tickets %v, baseline tickets %v, reviews %v; want 6, 6 and an agreement", rep["tickets"],
 			rep["baseline"].(map[string]any)["tickets"], rep["reviews"])
