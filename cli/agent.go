@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -80,23 +79,9 @@ Slack channel. Keep an agent's settings in a YAML file in git and apply it with 
 	}
 	update.Flags().StringVar(&updateFile, "file", "", "the agent's YAML file")
 
-	list := &cobra.Command{
-		Use:   "list",
-		Short: "List the agents",
-		Args:  cobra.NoArgs,
-		RunE: withStore(func(cmd *cobra.Command, _ []string, st *store.Store) error {
-			agents, err := st.ListAgents(cmd.Context())
-			if err != nil {
-				return err
-			}
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "ID\tNAME\tADDRESSES\tCREATED")
-			for _, a := range agents {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.ID, a.Name, strings.Join(a.Addresses, ","), a.CreatedAt.UTC().Format("2006-01-02 15:04"))
-			}
-			return w.Flush()
-		}),
-	}
+	list := listCmd("List the agents", "ID\tNAME\tADDRESSES\tCREATED", (*store.Store).ListAgents, func(a agent.Agent) string {
+		return fmt.Sprintf("%s\t%s\t%s\t%s", a.ID, a.Name, strings.Join(a.Addresses, ","), a.CreatedAt.UTC().Format("2006-01-02 15:04"))
+	})
 	show := &cobra.Command{
 		Use:   "show ID",
 		Short: "Print an agent as its YAML file",

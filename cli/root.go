@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -102,6 +103,28 @@ func writeJSON(w io.Writer, v any) error {
 func withStore(run func(cmd *cobra.Command, args []string, st *store.Store) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		return inStore(cmd.Context(), func(st *store.Store) error { return run(cmd, args, st) })
+	}
+}
+
+// listCmd is a `list` subcommand that prints what list reads from the store as a table:
+// header's tab-separated columns, then one row per item.
+func listCmd[T any](short, header string, list func(*store.Store, context.Context) ([]T, error), row func(T) string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE: withStore(func(cmd *cobra.Command, _ []string, st *store.Store) error {
+			items, err := list(st, cmd.Context())
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, header)
+			for _, it := range items {
+				fmt.Fprintln(w, row(it))
+			}
+			return w.Flush()
+		}),
 	}
 }
 

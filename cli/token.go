@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -63,24 +62,11 @@ made with it sees only their drafts, queues and messages.`,
 	create.Flags().StringVar(&role, "role", "", "agent | reviewer | admin | helpdesk")
 	create.Flags().StringVar(&name, "name", "", "who or what uses the token")
 	create.Flags().StringArrayVar(&agents, "agent", nil, "an agent the token acts for (repeatable; default billing)")
-	list := &cobra.Command{
-		Use:   "list",
-		Short: "List tokens (never the tokens themselves)",
-		Args:  cobra.NoArgs,
-		RunE: withStore(func(cmd *cobra.Command, _ []string, st *store.Store) error {
-			ts, err := st.ListTokens(cmd.Context())
-			if err != nil {
-				return err
-			}
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "ID\tROLE\tNAME\tAGENTS\tCREATED\tLAST USED\tREVOKED")
-			for _, t := range ts {
-				fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Role, t.Name, strings.Join(t.Agents, ","),
-					t.CreatedAt.UTC().Format("2006-01-02 15:04"), day(t.LastUsedAt), day(t.RevokedAt))
-			}
-			return w.Flush()
-		}),
-	}
+	list := listCmd("List tokens (never the tokens themselves)", "ID\tROLE\tNAME\tAGENTS\tCREATED\tLAST USED\tREVOKED", (*store.Store).ListTokens,
+		func(t store.Token) string {
+			return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", t.ID, t.Role, t.Name, strings.Join(t.Agents, ","),
+				t.CreatedAt.UTC().Format("2006-01-02 15:04"), day(t.LastUsedAt), day(t.RevokedAt))
+		})
 	revoke := &cobra.Command{
 		Use:   "revoke ID",
 		Short: "Revoke a token; its browser sessions end with it",
