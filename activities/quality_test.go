@@ -29,10 +29,7 @@ func TestScoreRunsTheRubric(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := testdb.Tx(t)
-	at := time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC)
-	testenv.SaveTicket(t, s, testenv.Ticket("T-rubric", 1, "pro", "eu", at, "Can I get a refund on my annual plan?"))
-	in := activities.ScoreInput{Ticket: activities.TicketRef{TicketID: "T-rubric", Revision: 1},
-		Reply: "Hi,\n\n" + quotedWindow + "\n\nBest regards."}
+	in := activities.ScoreInput{Ticket: saveRefundTicket(t, s, "T-rubric"), Reply: "Hi,\n\n" + quotedWindow + "\n\nBest regards."}
 
 	local, err := testenv.Activities(t, s, nil).Score(ctx, in)
 	require.NoError(t, err)

@@ -3,7 +3,6 @@ package activities_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,9 +20,7 @@ func TestBuildReadsItsTicketOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := testdb.Tx(t)
-	at := time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC)
-	testenv.SaveTicket(t, s, testenv.Ticket("T-once", 1, "pro", "eu", at, "Can I get a refund on my annual plan?"))
-	ref := activities.TicketRef{TicketID: "T-once", Revision: 1}
+	ref := saveRefundTicket(t, s, "T-once")
 
 	building := testenv.Activities(t, s, nil)
 	facts, err := building.LoadContext(ctx, ref, true)
