@@ -1,7 +1,6 @@
 package local_test
 
 import (
-	"context"
 	"testing"
 	"unicode/utf8"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/supportdraft/supportdraft/inbox"
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/llm/llmtest"
-	"github.com/supportdraft/supportdraft/llm/local"
 )
 
 // The extractive drafter files its answer under the ticket's triage bucket, or, without
@@ -23,22 +21,19 @@ func TestExtractiveCategoryAndReasoning(t *testing.T) {
 		"Hi, I bought the annual plan last week and we no longer need it. Can I get a refund?", llmtest.ProEU, ev)
 	req.Categories = inbox.DefaultBuckets().Names()
 
-	fromAreas, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
+	fromAreas := extractive(t, req)
 	require.False(t, fromAreas.Abstain)
 	assert.Equal(t, inbox.BucketRefunds, fromAreas.Category, "the quoted refund section's area")
 	assert.Contains(t, fromAreas.Reasoning, "Quoted")
 	assert.Contains(t, fromAreas.Reasoning, "from the areas of the sections read")
 
 	req.Bucket = inbox.BucketCancellation
-	fromBucket, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
+	fromBucket := extractive(t, req)
 	assert.Equal(t, inbox.BucketCancellation, fromBucket.Category, "the triage bucket wins")
 	assert.Contains(t, fromBucket.Reasoning, "triage bucket")
 
 	req.Bucket = "shipping" // not one of this agent's buckets
-	notAllowed, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
+	notAllowed := extractive(t, req)
 	assert.True(t, llm.ValidCategory(notAllowed.Category, inbox.DefaultBuckets().Names()), "a bucket outside the allowed set is never used")
 }
 
@@ -48,8 +43,7 @@ func TestExtractiveAbstentionReasoning(t *testing.T) {
 	req := llmtest.CustomerRequest("Alipay", "Can we pay with Alipay or WeChat Pay instead of a card?", llmtest.ProEU,
 		llmtest.Evidence(t, "evidence.json"))
 	req.Categories = inbox.DefaultBuckets().Names()
-	d, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
+	d := extractive(t, req)
 	require.True(t, d.Abstain, d.Reply)
 	assert.Contains(t, d.Reasoning, "Abstained:")
 	assert.Contains(t, d.Reasoning, "alipay", "the words no policy mentions")

@@ -17,14 +17,22 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 )
 
+// extractive drafts req with the extractive drafter and fails the test if it returns an
+// error.
+func extractive(t *testing.T, req llm.Request) *llm.Answer {
+	t.Helper()
+	d, err := local.Extractive{}.Write(context.Background(), req)
+	require.NoError(t, err)
+	return d
+}
+
 func TestExtractiveQuotesVerbatim(t *testing.T) {
 	t.Parallel()
 	ev := llmtest.Evidence(t, "evidence.json")
 	req := llmtest.CustomerRequest("Refund for my annual plan",
 		"Hi, I bought the annual plan last week and we no longer need it. Can I get a refund?", llmtest.ProEU, ev)
 
-	d, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
+	d := extractive(t, req)
 	require.False(t, d.Abstain, d.Reply)
 	require.NotEmpty(t, d.Claims)
 	assert.LessOrEqual(t, len(d.Claims), 3)
@@ -54,8 +62,7 @@ func TestExtractiveAnswersGermanQuestionFromEnglishPolicy(t *testing.T) {
 	req := llmtest.CustomerRequest("Rechnung herunterladen", "Wo kann ich unsere Rechnungen herunterladen?",
 		policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, ev)
 
-	d, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
+	d := extractive(t, req)
 	require.False(t, d.Abstain, d.Reply)
 	assert.Equal(t, "billing/invoices@2#downloading-invoices", d.Claims[0].ChunkIDs[0])
 	assert.True(t, strings.HasPrefix(d.Reply, "Hi,"), "the quoted policy is English, so is the reply: %s", d.Reply)
@@ -67,8 +74,7 @@ func TestExtractiveAbstainsOffTopic(t *testing.T) {
 	req := llmtest.CustomerRequest("Login problem",
 		"The password reset link never arrives and I cannot sign in to the mobile app.", llmtest.ProEU, ev)
 
-	d, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
+	d := extractive(t, req)
 	assert.True(t, d.Abstain)
 	assert.Empty(t, d.Claims)
 	assert.Contains(t, d.Reply, "No current approved policy covers this question")
@@ -76,8 +82,7 @@ func TestExtractiveAbstainsOffTopic(t *testing.T) {
 
 func TestExtractiveAbstainsWithoutEvidence(t *testing.T) {
 	t.Parallel()
-	d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest("Refund", "Can I get a refund?", llmtest.ProEU, nil))
-	require.NoError(t, err)
+	d := extractive(t, llmtest.CustomerRequest("Refund", "Can I get a refund?", llmtest.ProEU, nil))
 	assert.True(t, d.Abstain)
 }
 
@@ -87,8 +92,7 @@ func TestExtractiveAbstainsWithoutEvidence(t *testing.T) {
 func TestRuleJudgeDoesNotCountTheAbstentionLineAsFaithful(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	d, err := local.Extractive{}.Write(ctx, llmtest.CustomerRequest("Hoodie", "Can you send me a hoodie?", llmtest.ProEU, nil))
-	require.NoError(t, err)
+	d := extractive(t, llmtest.CustomerRequest("Hoodie", "Can you send me a hoodie?", llmtest.ProEU, nil))
 	require.True(t, d.Abstain)
 	ev := []policy.Evidence{{ChunkID: "billing/contact@1#team", Title: "Billing team",
 		Text: "No current approved policy covers gifts; the question needs a reply from a member of the billing team."}}
@@ -101,12 +105,10 @@ func TestExtractiveIsDeterministic(t *testing.T) {
 	t.Parallel()
 	ev := llmtest.Evidence(t, "evidence.json")
 	req := llmtest.CustomerRequest("Invoice", "How do I download an invoice, and can I change the company name on it?", llmtest.ProEU, ev)
-	first, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
+	first := extractive(t, req)
 	require.False(t, first.Abstain)
 	for range 20 {
-		again, err := local.Extractive{}.Write(context.Background(), req)
-		require.NoError(t, err)
+		again := extractive(t, req)
 		require.Equal(t, first, again)
 	}
 	assert.Equal(t, "billing/invoices@2#downloading-invoices", first.Claims[0].ChunkIDs[0])
@@ -117,16 +119,13 @@ func TestExtractiveGerman(t *testing.T) {
 	de := policy.Account{Plan: "pro", Region: "eu", Locale: "de"}
 	ev := llmtest.Evidence(t, "evidence_de.json")
 	req := llmtest.CustomerRequest("Erstattung", "Kann mein Jahresplan nach dem Kauf erstattet werden?", de, ev)
-	d, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
+	d := extractive(t, req)
 	require.False(t, d.Abstain, d.Reply)
 	assert.True(t, strings.HasPrefix(d.Reply, "Hallo,\n\n"), d.Reply)
 	assert.Contains(t, d.Reply, "innerhalb von 14 Tagen")
 
 	// English evidence for a German account keeps the English frame: no mixed reply.
-	en, err := local.Extractive{}.Write(context.Background(),
-		llmtest.CustomerRequest("Refund", "Can I get a refund on my annual plan?", de, llmtest.Evidence(t, "evidence.json")))
-	require.NoError(t, err)
+	en := extractive(t, llmtest.CustomerRequest("Refund", "Can I get a refund on my annual plan?", de, llmtest.Evidence(t, "evidence.json")))
 	assert.True(t, strings.HasPrefix(en.Reply, "Hi,"), en.Reply)
 }
 
@@ -135,14 +134,12 @@ func TestExtractiveFrameHasNoCommitments(t *testing.T) {
 	t.Parallel()
 	commitment := regexp.MustCompile(`(?i)\d|refund|credit|cancel|waive|extend|upgrade|downgrade|guarantee|compensate|\bwill\b|erstatt|gutschrift|kündig`)
 	ev := llmtest.Evidence(t, "evidence.json")
-	ctx := context.Background()
 	for _, req := range []llm.Request{
 		llmtest.CustomerRequest("Refund", "Can I get a refund on my annual plan?", llmtest.ProEU, ev),
 		llmtest.CustomerRequest("Login", "I cannot sign in.", llmtest.ProEU, ev),
 		llmtest.CustomerRequest("Login", "Ich kann mich nicht anmelden.", policy.Account{Plan: "pro", Region: "eu", Locale: "de"}, nil),
 	} {
-		d, err := local.Extractive{}.Write(ctx, req)
-		require.NoError(t, err)
+		d := extractive(t, req)
 		frame := d.Reply
 		for _, c := range d.Claims {
 			frame = strings.Replace(frame, c.Sentence, "", 1)
@@ -197,8 +194,7 @@ func TestRuleJudgeScore(t *testing.T) {
 	ctx := context.Background()
 	question := "Refund for my annual plan\nCan I get a refund on my annual plan?"
 
-	d, err := local.Extractive{}.Write(ctx, llmtest.CustomerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", llmtest.ProEU, ev))
-	require.NoError(t, err)
+	d := extractive(t, llmtest.CustomerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", llmtest.ProEU, ev))
 	good, err := local.RuleJudge{}.Score(ctx, question, d.Reply, ev)
 	require.NoError(t, err)
 	assert.Equal(t, 1.0, good.Faithfulness)
@@ -240,9 +236,7 @@ func TestExtractiveQuotesOneTopic(t *testing.T) {
 		{ChunkID: "billing/invoices@1#invoice-emails", DocID: "billing/invoices", Version: 1, Title: "Invoices",
 			Area: "invoices", Text: "Invoice emails\nThe refund receipt arrives by email within 1 hour.", Score: 0.7},
 	}
-	d, err := local.Extractive{}.Write(context.Background(),
-		llmtest.CustomerRequest("Refund", "How long do I have to get a refund on my annual plan?", llmtest.ProEU, ev))
-	require.NoError(t, err)
+	d := extractive(t, llmtest.CustomerRequest("Refund", "How long do I have to get a refund on my annual plan?", llmtest.ProEU, ev))
 	require.False(t, d.Abstain, d.Reply)
 	for _, c := range d.Claims {
 		assert.Equal(t, "billing/refunds@1#refund-window", c.ChunkIDs[0], d.Reply)
@@ -264,8 +258,7 @@ func TestQuotedListItemEndsItsSentence(t *testing.T) {
 	}
 	req := llmtest.CustomerRequest("export link expired",
 		"I got the email that my export was ready, but now the export download link does not work. How long is the export download kept?", llmtest.ProEU, ev)
-	d, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
+	d := extractive(t, req)
 	require.False(t, d.Abstain, d.Reply)
 	require.Contains(t, d.Reply, "24 hours to download the export.")
 
@@ -299,8 +292,7 @@ func TestExtractiveNeverQuotesASectionForAgents(t *testing.T) {
 			ev = append(ev, policy.Evidence{ChunkID: c.ID, DocID: v.DocID, Version: v.Version, Title: v.Title, Source: v.Source,
 				Area: v.Area, Text: c.Text, Score: 0.5, Fixed: c.Fixed, Audience: c.Audience})
 		}
-		d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest("VAT number", question, llmtest.ProEU, ev))
-		require.NoError(t, err)
+		d := extractive(t, llmtest.CustomerRequest("VAT number", question, llmtest.ProEU, ev))
 		var cited []string
 		for _, c := range d.Claims {
 			cited = append(cited, c.ChunkIDs...)

@@ -1,14 +1,12 @@
 package local_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/llm/llmtest"
-	"github.com/supportdraft/supportdraft/llm/local"
 	"github.com/supportdraft/supportdraft/policy"
 )
 
@@ -86,8 +84,7 @@ func TestExtractiveAnswersFromTheRightSection(t *testing.T) {
 			if account.Plan == "" {
 				account = llmtest.ProEU
 			}
-			d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest(tt.subject, tt.body, account, rankingPolicy))
-			require.NoError(t, err)
+			d := extractive(t, llmtest.CustomerRequest(tt.subject, tt.body, account, rankingPolicy))
 			require.False(t, d.Abstain, d.Note)
 			if tt.first != "" {
 				assert.Equal(t, tt.first, d.Claims[0].ChunkIDs[0], d.Reply)
