@@ -276,15 +276,22 @@ func (r *reference) exactTopK(t *testing.T, s *store.Store, q store.Query) ([]sc
 	return out, corpus.Count(q.At, q.Account)
 }
 
+// proEU is the account the sample corpus's tests ask as: a Pro customer in the EU.
+var proEU = policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
+
+// sampleRetriever retrieves from the sample corpus, in a store of the test's own.
+func sampleRetriever(t *testing.T) *retrieval.Retriever {
+	t.Helper()
+	return &retrieval.Retriever{Store: testenv.Store(t), Embedder: testenv.Embedder}
+}
+
 // TestRetrieverOnSampleCorpus asks the sample corpus about refunding an annual plan as a
 // pro account in the EU: now it must be answered from refunds-annual@4, never from the
 // superseded @3, the draft @5 or the US/APAC policy; in January 2026 from @3, not @4.
 func TestRetrieverOnSampleCorpus(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := testenv.Store(t)
-	r := &retrieval.Retriever{Store: s, Embedder: testenv.Embedder}
-	acct := policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
+	r := sampleRetriever(t)
 	const question = "Hi, I paid for the annual Pro plan last week. Can I get a refund on my annual plan?"
 	tests := []struct {
 		at    time.Time
@@ -306,7 +313,7 @@ func TestRetrieverOnSampleCorpus(t *testing.T) {
 		t.Run(tt.at.Format(time.DateOnly), func(t *testing.T) {
 			t.Parallel()
 			for _, k := range []int{6, 100} {
-				hits, err := r.Search(ctx, tt.at, acct, []string{question}, k)
+				hits, err := r.Search(ctx, tt.at, proEU, []string{question}, k)
 				require.NoError(t, err)
 				require.NotEmpty(t, hits)
 				assert.LessOrEqual(t, len(hits), k)
@@ -338,9 +345,9 @@ func TestRetrieverOnSampleCorpus(t *testing.T) {
 			}
 
 			// The drafter's search tool is the same eligible-only retrieval.
-			direct, err := r.Eligible(ctx, tt.at, acct, []string{"refund window annual plan"}, 10)
+			direct, err := r.Eligible(ctx, tt.at, proEU, []string{"refund window annual plan"}, 10)
 			require.NoError(t, err)
-			searched, err := r.Searcher(tt.at, acct)(ctx, "refund window annual plan", 10)
+			searched, err := r.Searcher(tt.at, proEU)(ctx, "refund window annual plan", 10)
 			require.NoError(t, err)
 			assert.Equal(t, direct, searched)
 		})
@@ -353,21 +360,19 @@ func TestRetrieverOnSampleCorpus(t *testing.T) {
 func TestSearchKeepsTheBestLexicalShare(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := testenv.Store(t)
-	r := &retrieval.Retriever{Store: s, Embedder: testenv.Embedder}
-	acct := policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
+	r := sampleRetriever(t)
 	at := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	queries := []string{"Hi, I paid for the annual Pro plan last week and my team grew. Can I get a refund on my annual plan?", "refund annual plan"}
 	best := map[string]float64{}
 	for _, q := range queries {
-		hits, err := r.Search(ctx, at, acct, []string{q}, 100)
+		hits, err := r.Search(ctx, at, proEU, []string{q}, 100)
 		require.NoError(t, err)
 		for _, h := range hits {
 			assert.InDelta(t, h.TextScore/h.TextCeiling, h.Lexical, 1e-12, "%s for %q", h.ChunkID, q)
 			best[h.ChunkID] = max(best[h.ChunkID], h.Lexical)
 		}
 	}
-	evidence, err := r.Eligible(ctx, at, acct, queries, 100)
+	evidence, err := r.Eligible(ctx, at, proEU, queries, 100)
 	require.NoError(t, err)
 	require.NotEmpty(t, evidence)
 	scored := 0
