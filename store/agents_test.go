@@ -15,7 +15,6 @@ import (
 	"github.com/supportdraft/supportdraft/embedding"
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/internal/testenv"
-	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -115,10 +114,8 @@ func TestRetrievalStaysWithItsAgent(t *testing.T) {
 	t.Parallel()
 	s, billing, payments := twoAgents(t)
 	require.NoError(t, s.CreateAgent(context.Background(), agent.Agent{ID: "empty", Name: "No corpus yet"}))
-	vec, err := emb.Embed(context.Background(), []string{payoutQuestion})
-	require.NoError(t, err)
-	q := store.Query{At: ts(t, "2026-06-01T00:00:00Z"), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: payoutQuestion, Vector: vec[0], Embedder: emb.Name(), K: 10, VectorWeight: 1}
+	q := query(t, payoutQuestion, ts(t, "2026-06-01T00:00:00Z"), 10)
+	q.VectorWeight = 1
 
 	hits, err := s.Eligible(payments, q)
 	require.NoError(t, err)

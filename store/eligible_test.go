@@ -323,10 +323,7 @@ func refundWindowOn(t *testing.T, param, value string) (*store.Store, store.Quer
 	s, err := store.Open(ctx, u.String())
 	require.NoError(t, err)
 	t.Cleanup(s.Close)
-	vec, err := emb.Embed(ctx, []string{"refund window"})
-	require.NoError(t, err)
-	return s, store.Query{At: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: "refund window", Vector: vec[0], Embedder: emb.Name(), K: 10}
+	return s, query(t, "refund window", time.Now(), 10)
 }
 
 // TestEFSearchStaysWithItsQuery: a query's own HNSW search breadth (Query.EFSearch) holds
@@ -353,10 +350,7 @@ func TestScopedStatementsArePlannedOnce(t *testing.T) {
 	one, err := store.Open(ctx, scratchURL+"&pool_max_conns=1") // prepared statements belong to their connection
 	require.NoError(t, err)
 	defer one.Close()
-	vec, err := emb.Embed(ctx, []string{"annual refund"})
-	require.NoError(t, err)
-	q := store.Query{At: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: "annual refund", Vector: vec[0], Embedder: emb.Name(), K: 10}
+	q := query(t, "annual refund", time.Now(), 10)
 	for range 3 {
 		hits, err := one.Eligible(ctx, q)
 		require.NoError(t, err)

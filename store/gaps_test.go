@@ -10,7 +10,6 @@ import (
 	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/llm"
-	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -20,7 +19,7 @@ func saveStruck(t *testing.T, s *store.Store, ticketID, area string, at time.Tim
 	t.Helper()
 	ctx := context.Background()
 	rec := &drafts.Saved{TicketID: ticketID, Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
-		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", ModelReply: "Hello.",
+		Account: proEU, Reply: "Hello.", ModelReply: "Hello.",
 		Sentences: append([]guard.SentenceResult{{Text: "Hello.", Kept: true, Reason: "no commitment language"}}, struck...)}
 	if err := s.SaveIteration(ctx, rec, area); err != nil {
 		t.Fatal(err)
@@ -113,7 +112,7 @@ func TestReasonPattern(t *testing.T) {
 func saveUnanswered(t *testing.T, s *store.Store, ticketID, area string, abstained bool, note string, unanswered ...llm.Unanswered) {
 	t.Helper()
 	rec := &drafts.Saved{TicketID: ticketID, Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: time.Now(),
-		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hi,", ModelReply: "Hi,",
+		Account: proEU, Reply: "Hi,", ModelReply: "Hi,",
 		Abstained: abstained, Note: note, Unanswered: unanswered}
 	if abstained {
 		rec.Status = drafts.StatusAbstained

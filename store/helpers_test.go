@@ -19,6 +19,17 @@ import (
 // emb is the embedder the store tests import with; its name is what Eligible filters on.
 var emb = embedding.NewHashing(256)
 
+// proEU is the account most store tests ask as: a Pro customer in the EU, in English.
+var proEU = policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
+
+// query asks text as a draft does, embedded with emb: for proEU at at, k deep.
+func query(t testing.TB, text string, at time.Time, k int) store.Query {
+	t.Helper()
+	vec, err := emb.Embed(context.Background(), []string{text})
+	require.NoError(t, err)
+	return store.Query{At: at, Account: proEU, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k}
+}
+
 // file describes one policy file in the corpus format. Empty fields are left out of the
 // front matter, so a test states only what its case is about.
 type file struct {
@@ -99,7 +110,7 @@ func mustImport(t testing.TB, s *store.Store, files ...file) *store.ImportResult
 // account in the EU, made at `at`: the draft row most store tests start from.
 func readyDraft(ticketID, reply string, at time.Time) *drafts.Saved {
 	return &drafts.Saved{TicketID: ticketID, Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
-		Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: reply, CreatedAt: at}
+		Account: proEU, Reply: reply, CreatedAt: at}
 }
 
 // ts parses an RFC 3339 instant for test tables.

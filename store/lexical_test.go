@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/internal/testdb"
-	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -46,12 +45,9 @@ func TestLexicalArm(t *testing.T) {
 			body: fmt.Sprintf("## Refund window %d\n\nA refund of an annual plan within the refund window of %d days.\n", i, i+10)})
 	}
 	mustImport(t, s, files...)
-	eu := policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
 	search := func(t *testing.T, text string, k int) []store.Hit {
 		t.Helper()
-		vec, err := emb.Embed(ctx, []string{text})
-		require.NoError(t, err)
-		hits, err := s.Eligible(ctx, store.Query{At: ts(t, "2026-06-01T00:00:00Z"), Account: eu, Text: text, Vector: vec[0], Embedder: emb.Name(), K: k})
+		hits, err := s.Eligible(ctx, query(t, text, ts(t, "2026-06-01T00:00:00Z"), k))
 		require.NoError(t, err)
 		return hits
 	}
@@ -68,9 +64,7 @@ func TestLexicalArm(t *testing.T) {
 
 	t.Run("a rare code is found by the lexical arm alone, in eligible documents only", func(t *testing.T) {
 		text := "refund window annual plan refund window code ZX81"
-		vec, err := emb.Embed(ctx, []string{text})
-		require.NoError(t, err)
-		arms, err := s.Arms(ctx, store.Query{At: ts(t, "2026-06-01T00:00:00Z"), Account: eu, Text: text, Vector: vec[0], Embedder: emb.Name(), K: 10})
+		arms, err := s.Arms(ctx, query(t, text, ts(t, "2026-06-01T00:00:00Z"), 10))
 		require.NoError(t, err)
 		var docs []string
 		for _, h := range arms {
@@ -183,10 +177,7 @@ func TestDocumentArm(t *testing.T) {
 	}
 	mustImport(t, s, files...)
 	text := "voucher expiry"
-	vec, err := emb.Embed(ctx, []string{text})
-	require.NoError(t, err)
-	arms, err := s.Arms(ctx, store.Query{At: ts(t, "2026-06-01T00:00:00Z"), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: text, Vector: vec[0], Embedder: emb.Name(), K: 5})
+	arms, err := s.Arms(ctx, query(t, text, ts(t, "2026-06-01T00:00:00Z"), 5))
 	require.NoError(t, err)
 	docRank := map[string]int{}
 	for _, h := range arms {
@@ -229,10 +220,7 @@ func TestArmsScoreAsDocumented(t *testing.T) {
 			body: "## Upgrades\n\nAn upgrade to an annual plan is charged at once.\n\n## Downgrades\n\nA downgrade takes effect at the end of the billing period.\n"},
 	)
 	text := "Can I get a refund of my annual plan within 14 days? The gold rewards card invoice"
-	vec, err := emb.Embed(ctx, []string{text})
-	require.NoError(t, err)
-	hits, err := s.Arms(ctx, store.Query{At: ts(t, "2026-06-01T00:00:00Z"), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: text, Vector: vec[0], Embedder: emb.Name(), K: 2})
+	hits, err := s.Arms(ctx, query(t, text, ts(t, "2026-06-01T00:00:00Z"), 2))
 	require.NoError(t, err)
 	keep := store.Candidates(2)
 

@@ -14,7 +14,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/internal/testdb"
-	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
 )
 
@@ -93,10 +92,7 @@ func TestMigrateToAgentsKeepsEveryRow(t *testing.T) {
 
 	_, err = s.Import(billing, parseAll(t, file{doc: "refunds", version: 2, from: "2026-03-01T00:00:00Z", approved: "2026-03-01T00:00:00Z"}), emb)
 	require.NoError(t, err)
-	vec, err := emb.Embed(ctx, []string{"annual refund window"})
-	require.NoError(t, err)
-	q := store.Query{Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Text: "annual refund window", Vector: vec[0], Embedder: emb.Name(), K: 5}
-	q.At = ts(t, "2026-02-01T00:00:00Z")
+	q := query(t, "annual refund window", ts(t, "2026-02-01T00:00:00Z"), 5)
 	hits, err := s.Eligible(billing, q)
 	require.NoError(t, err)
 	require.NotEmpty(t, hits)

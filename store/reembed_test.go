@@ -72,14 +72,13 @@ func TestReembed(t *testing.T) {
 
 	// Retrieval with the new embedder finds the corpus; with the old name, nothing remains.
 	at := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-	acct := policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
 	for _, e := range []struct {
 		emb  *embedding.Hashing
 		want bool
 	}{{next, true}, {old, false}} {
 		vec, err := e.emb.Embed(ctx, []string{"refund annual plan"})
 		require.NoError(t, err)
-		hits, err := s.Eligible(ctx, store.Query{At: at, Account: acct, Text: "refund annual plan", Vector: vec[0], Embedder: e.emb.Name(), K: 5})
+		hits, err := s.Eligible(ctx, store.Query{At: at, Account: proEU, Text: "refund annual plan", Vector: vec[0], Embedder: e.emb.Name(), K: 5})
 		require.NoError(t, err, e.emb.Name())
 		assert.Equal(t, e.want, len(hits) > 0, "hits with %s", e.emb.Name())
 	}
@@ -112,7 +111,7 @@ func TestMixedEmbedders(t *testing.T) {
 		name  string
 		query func(context.Context, store.Query) ([]store.Hit, error)
 	}{{"Eligible", s.Eligible}, {"SimilarityOnly", s.SimilarityOnly}} {
-		hits, err := run.query(ctx, store.Query{At: time.Now(), Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+		hits, err := run.query(ctx, store.Query{At: time.Now(), Account: proEU,
 			Text: "refund window", Vector: vec[0], Embedder: big.Name(), K: 50})
 		require.NoError(t, err, run.name)
 		require.Len(t, hits, len(b.Chunks), run.name)

@@ -196,10 +196,7 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	}
 
 	// With sequential scans priced out the planner walks the graph, the path of large scopes.
-	vec, err := emb.Embed(context.Background(), []string{tied})
-	require.NoError(t, err)
-	plan, err := walker.ExplainEligible(context.Background(), store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: tied, Vector: vec[0], Embedder: emb.Name(), K: 10})
+	plan, err := walker.ExplainEligible(context.Background(), query(t, tied, at, 10))
 	require.NoError(t, err)
 	require.Contains(t, strings.Join(plan, "\n"), fmt.Sprintf("Index Scan using scope_chunks_%d_hnsw", scope))
 	for range 10 {
@@ -218,10 +215,7 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	_, err = tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 1`)
 	require.NoError(t, err)
 	fallback := func(on *store.Store, text string) bool {
-		vec, err := emb.Embed(ctx, []string{text})
-		require.NoError(t, err)
-		wrong, err := on.ExactFallback(ctx, store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-			Text: text, Vector: vec[0], Embedder: emb.Name(), K: 10})
+		wrong, err := on.ExactFallback(ctx, query(t, text, at, 10))
 		require.NoError(t, err)
 		return wrong
 	}
@@ -295,7 +289,7 @@ func requireFullPrecisionCut(t *testing.T, s *store.Store, scope int, at time.Ti
 	require.Equal(t, 60, below, "in half precision 60 chunks come before the best one: more than the candidates, fewer than the walked rows")
 	require.Greater(t, below, store.Candidates(10))
 	require.Less(t, below, store.WalkRows(10))
-	hits, err := store.OnTx(tx).Eligible(ctx, store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
+	hits, err := store.OnTx(tx).Eligible(ctx, store.Query{At: at, Account: proEU,
 		Text: "zzz", Vector: q, Embedder: emb.Name(), K: 10})
 	require.NoError(t, err)
 	require.NotEmpty(t, hits)
@@ -335,10 +329,7 @@ func requireGraphUpgraded(t *testing.T, s *store.Store, url string, scope int, a
 	var def string
 	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT indexdef FROM pg_indexes WHERE indexname = $1`, index).Scan(&def))
 	require.Contains(t, def, "halfvec_ip_ops")
-	vec, err := emb.Embed(ctx, []string{"annual refund window days"})
-	require.NoError(t, err)
-	plan, err := s.ExplainEligible(ctx, store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: "annual refund window days", Vector: vec[0], Embedder: emb.Name(), K: 10})
+	plan, err := s.ExplainEligible(ctx, query(t, "annual refund window days", at, 10))
 	require.NoError(t, err)
 	require.Contains(t, strings.Join(plan, "\n"), "Index Scan using "+index, "the rebuilt graph is walked")
 	requireExact(t, s, at, "pro", "eu", "annual refund window days")
@@ -404,16 +395,12 @@ func TestSmallScopeIsScanned(t *testing.T) {
 	require.NoError(t, err)
 	at := ts(t, "2026-06-01T00:00:00Z")
 	text := sentence()
-	vec, err := emb.Embed(ctx, []string{text})
-	require.NoError(t, err)
-	plan, err := walker.ExplainEligible(ctx, store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: text, Vector: vec[0], Embedder: emb.Name(), K: 10})
+	plan, err := walker.ExplainEligible(ctx, query(t, text, at, 10))
 	require.NoError(t, err)
 	require.Contains(t, strings.Join(plan, "\n"), "Index Scan using "+part+"_hnsw", "the graph given by hand is walked")
 	// ScanScope, which `bench retrieval` times, scans a scope whatever graph it has: its
 	// candidates are the reference's best Candidates(k).
-	q := store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: text, Vector: vec[0], Embedder: emb.Name(), K: store.Candidates(10)}
+	q := query(t, text, at, store.Candidates(10))
 	ref, err := reference.Load(ctx, s.Pool())
 	require.NoError(t, err)
 	want, err := ref.TopK(ctx, s.Pool(), q)
@@ -442,10 +429,7 @@ func TestSmallScopeIsScanned(t *testing.T) {
 // uses no graph, and its answers are the reference's.
 func requireScanned(t *testing.T, walker *store.Store, scope int, at time.Time, text string) {
 	t.Helper()
-	vec, err := emb.Embed(context.Background(), []string{text})
-	require.NoError(t, err)
-	plan, err := walker.ExplainEligible(context.Background(), store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"},
-		Text: text, Vector: vec[0], Embedder: emb.Name(), K: 10})
+	plan, err := walker.ExplainEligible(context.Background(), query(t, text, at, 10))
 	require.NoError(t, err)
 	joined := strings.Join(plan, "\n")
 	require.Contains(t, joined, fmt.Sprintf("scope_chunks_%d", scope))
@@ -531,7 +515,7 @@ func requireSideList(t *testing.T, s *store.Store, scope int, at time.Time) {
 		SELECT scope_id, chunk_id, 'unreached', eligible_window, $3 FROM `+part+` WHERE chunk_id = $1 AND scope_id = $2`,
 		lostID, scope, pgvector.NewVector(vec))
 	require.NoError(t, err)
-	q := store.Query{At: at, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Text: text, Vector: vec, Embedder: emb.Name(), K: 10}
+	q := store.Query{At: at, Account: proEU, Text: text, Vector: vec, Embedder: emb.Name(), K: 10}
 	ids := func() []string {
 		hits, err := store.OnTx(tx).Eligible(ctx, q)
 		require.NoError(t, err)
