@@ -113,23 +113,11 @@ func FromEnv() (Config, error) {
 	if c.EmbeddingDims, err = intEnv("SUPPORTDRAFT_EMBEDDING_DIMS", 256); err != nil {
 		return c, err
 	}
-	switch c.Provider {
-	case "local":
-	case "openai":
-		if c.OpenAIAPIKey == "" {
-			return c, fmt.Errorf("SUPPORTDRAFT_PROVIDER=openai needs OPENAI_API_KEY (unset it, or set SUPPORTDRAFT_PROVIDER=local to draft without a model)")
-		}
-	default:
-		return c, fmt.Errorf("SUPPORTDRAFT_PROVIDER=%q: use local or openai", c.Provider)
+	if err := c.checkOpenAIChoice("SUPPORTDRAFT_PROVIDER", c.Provider, "local", " (unset it, or set SUPPORTDRAFT_PROVIDER=local to draft without a model)"); err != nil {
+		return c, err
 	}
-	switch c.Embedder {
-	case "hashing":
-	case "openai":
-		if c.OpenAIAPIKey == "" {
-			return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDER=openai needs OPENAI_API_KEY")
-		}
-	default:
-		return c, fmt.Errorf("SUPPORTDRAFT_EMBEDDER=%q: use hashing or openai", c.Embedder)
+	if err := c.checkOpenAIChoice("SUPPORTDRAFT_EMBEDDER", c.Embedder, "hashing", ""); err != nil {
+		return c, err
 	}
 	if err := c.checkHelpDesk(); err != nil {
 		return c, err
@@ -204,6 +192,21 @@ func durationEnv(name string, def time.Duration) (time.Duration, error) {
 		d, err := time.ParseDuration(v)
 		return d, err == nil && d > 0
 	}, "use a positive Go duration such as 72h or 1500ms")
+}
+
+// checkOpenAIChoice refuses a value of the variable name other than the built-in one or
+// openai, and openai without OPENAI_API_KEY; hint ends that error.
+func (c Config) checkOpenAIChoice(name, value, builtIn, hint string) error {
+	switch value {
+	case builtIn:
+		return nil
+	case "openai":
+		if c.OpenAIAPIKey == "" {
+			return fmt.Errorf("%s=openai needs OPENAI_API_KEY%s", name, hint)
+		}
+		return nil
+	}
+	return fmt.Errorf("%s=%q: use %s or openai", name, value, builtIn)
 }
 
 // checkHelpDesk refuses a help-desk URL that is not http(s), or one with no secret to sign

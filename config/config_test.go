@@ -22,6 +22,7 @@ func TestDefaultsNeedNoModel(t *testing.T) {
 func TestBadValuesNameTheVariable(t *testing.T) {
 	cases := []struct{ name, value, want string }{
 		{"SUPPORTDRAFT_PROVIDER", "anthropic", "SUPPORTDRAFT_PROVIDER"},
+		{"SUPPORTDRAFT_EMBEDDER", "bert", "SUPPORTDRAFT_EMBEDDER"},
 		{"SUPPORTDRAFT_SUPPORT_ADDRESSES", "billing[@x.example", "SUPPORTDRAFT_SUPPORT_ADDRESSES"},
 		{"SUPPORTDRAFT_CHECK_BUDGET", "2", "SUPPORTDRAFT_CHECK_BUDGET"},
 		{"SUPPORTDRAFT_EMBEDDING_DIMS", "4", "SUPPORTDRAFT_EMBEDDING_DIMS"},
@@ -41,13 +42,15 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 			}
 		})
 	}
-	t.Run("openai without a key", func(t *testing.T) {
-		t.Setenv("SUPPORTDRAFT_PROVIDER", "openai")
-		t.Setenv("OPENAI_API_KEY", "")
-		if _, err := FromEnv(); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
-			t.Fatalf("error %v should ask for OPENAI_API_KEY", err)
-		}
-	})
+	for _, name := range []string{"SUPPORTDRAFT_PROVIDER", "SUPPORTDRAFT_EMBEDDER"} {
+		t.Run(name+"=openai without a key", func(t *testing.T) {
+			t.Setenv(name, "openai")
+			t.Setenv("OPENAI_API_KEY", "")
+			if _, err := FromEnv(); err == nil || !strings.Contains(err.Error(), name+"=openai needs OPENAI_API_KEY") {
+				t.Fatalf("error %v should ask for OPENAI_API_KEY", err)
+			}
+		})
+	}
 }
 
 func TestModelURLMustBeHTTPSUnlessLoopback(t *testing.T) {
