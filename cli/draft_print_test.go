@@ -4,10 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/supportdraft/supportdraft/agent"
-
 	"github.com/stretchr/testify/assert"
 
+	"github.com/supportdraft/supportdraft/agent"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/rubric"
 	"github.com/supportdraft/supportdraft/workflows"
