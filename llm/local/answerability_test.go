@@ -187,3 +187,33 @@ func TestLexicalSignalReadsTheBestShare(t *testing.T) {
 	none := readSignals(asks[0], asks, nil, evidenceShares(0, 0), nil, nil, 0)
 	assert.Zero(t, none[SignalLexical], "no document the lexical arm scored")
 }
+
+// SignalTitle reads whether the question is about what the best section's document is
+// about: the same section text scores high under a title naming the question's subject
+// and 0 under one naming another, a rare word held counts more than a common one, and the
+// backstory's words count, since a short question leaves its subject there. The embedded
+// model weighs it.
+func TestTitleSignalReadsTheDocumentTitle(t *testing.T) {
+	t.Parallel()
+	section := func(title string) policy.Evidence {
+		return policy.Evidence{ChunkID: "doc@1#a", DocID: "doc", Title: title,
+			Text: "Revenue\nRevenue is shown in the currency you choose, such as GBP or USD."}
+	}
+	title := func(question string, terms *llm.Terms, ev policy.Evidence) float64 {
+		asks := customerAsks([]string{question})
+		return readSignals(question, asks, terms, []policy.Evidence{ev}, []rankedChunk{{ev: ev, relevance: 0.5}}, nil, 0)[SignalTitle]
+	}
+	billed := "Can we be billed in GBP instead of USD?"
+	named, passing := title(billed, nil, section("Billing currencies: GBP and USD")), title(billed, nil, section("Ecommerce revenue tracking"))
+	assert.Greater(t, named, 0.5, "a title naming the currencies asked about")
+	assert.Zero(t, passing, "a title naming another subject, the text mentioning the currencies in passing")
+
+	terms := &llm.Terms{Chunks: 200, Held: map[string]int{"billed": 120, "gbp": 2, "usd": 2}}
+	assert.Greater(t, title(billed, terms, section("GBP")), title(billed, terms, section("Billing")),
+		"a title holding the rare word over one holding the common one")
+
+	backstory := "My bank took a currency conversion fee on your invoice.\nCan you refund it?"
+	assert.Positive(t, title(backstory, nil, section("Currency conversion fees")), "the subject named in the backstory")
+
+	assert.Positive(t, DefaultAnswerability().Weights[SignalTitle], "the embedded model's weight")
+}
