@@ -49,14 +49,14 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 }
 
 // answersOpenClause reports whether a section of a document the reply does not cite yet
-// may answer an open clause. It must hold the clause's subject, each word weighted by its
-// rarity over the evidence (answerClauses' reading), at least as fully as the best section
-// already chosen does; or state the kind of number the clause asks for where the chosen
-// sections state none. A section that shares only some of the clause's words with the
-// chosen ones, from a document about something else, is a tail the agent would delete:
-// the clause is as well answered as the evidence allows by what the reply already quotes.
-// A clause with no subject words of its own (a synonym phrase such as "money back")
-// cannot be weighed this way and keeps its best section.
+// may be quoted for an open clause: it must hold the clause's subject, each word weighted
+// by its rarity over the evidence (as answerClauses reads it), at least as fully as the best
+// section already chosen, or state the kind of number the clause asks for where the chosen
+// sections state none. A section that holds less of the clause than the chosen ones does
+// not answer what they leave open; from another document it only adds a sentence the agent
+// deletes and a citation the question does not need. A clause with no subject words of its
+// own ("Can we get the money back?", a synonym phrase) cannot be weighed and keeps its best
+// section.
 func answersOpenClause(clause string, kinds quantityKind, have string, ev policy.Evidence, chosen []rankedChunk, idf text.IDF) bool {
 	subject := clauseTopicStems(clause)
 	if len(subject) == 0 {

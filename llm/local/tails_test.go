@@ -59,3 +59,31 @@ func TestExtractiveAnswersASecondQuestionFromAnotherDocument(t *testing.T) {
 	assert.Contains(t, d.Reply, "9 months")
 	assert.NotContains(t, d.Reply, "Edit address")
 }
+
+// periodPolicy answers how a switch of billing period works in one document and what the
+// yearly plan costs in another.
+var periodPolicy = []policy.Evidence{
+	{ChunkID: "billing/periods@1#monthly-to-yearly", DocID: "billing/periods", Title: "Changing the billing period", Area: "plan-changes",
+		Text: "Monthly to yearly\nA switch from monthly to yearly billing takes effect at once, and the unused days of the month are credited."},
+	{ChunkID: "billing/periods@1#yearly-to-monthly", DocID: "billing/periods", Title: "Changing the billing period", Area: "plan-changes",
+		Text: "Yearly to monthly\nA switch from yearly to monthly billing takes effect at the next renewal."},
+	{ChunkID: "billing/prices@1#yearly-plans", DocID: "billing/prices", Title: "Prices", Area: "plan-changes",
+		Text: "Yearly plans\nA yearly plan costs 20% less than twelve months of the monthly plan."},
+	{ChunkID: "billing/prices@1#seats", DocID: "billing/prices", Title: "Prices", Area: "plan-changes",
+		Text: "Seats\nEvery seat costs the same on a plan, whoever uses it."},
+	{ChunkID: "help/exports@1#exports", DocID: "help/exports", Title: "Exporting data", Area: "data",
+		Text: "Exports\nAn export of all data is ready within 24 hours and stays available for 7 days."},
+}
+
+// A clause that asks "how much" is answered from another document that states an amount,
+// even though the sections chosen hold more of its words ("yearly billing"): they state
+// no amount, so the clause would stay unanswered without it.
+func TestExtractiveAnswersTheAskedAmountFromAnotherDocument(t *testing.T) {
+	t.Parallel()
+	d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest("Billing period",
+		"How does a switch from monthly to yearly billing work? How much cheaper is yearly billing?", llmtest.ProEU, periodPolicy))
+	require.NoError(t, err)
+	require.False(t, d.Abstain, d.Note)
+	assert.Contains(t, d.Reply, "takes effect at once")
+	assert.Contains(t, d.Reply, "20% less")
+}
