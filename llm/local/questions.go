@@ -13,9 +13,12 @@ const maxOpenQuestions = 2
 // whole thread answer its main question; each asking clause whose words of substance
 // those sections do not all hold, or that asks for a kind of number they do not state
 // ("and how long would the refund take?" beside a refund window), is ranked on its own,
-// and its best section not chosen yet is added when it clears the abstention threshold.
+// and its best section not chosen yet is added when it clears the abstention threshold
+// and, if its document is not cited yet, answers the clause at least as well as the
+// sections chosen (answersOpenClause).
 func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evidence, threshold float64, scope accountScope) []rankedChunk {
 	var added []rankedChunk
+	idf := evidenceIDF(evidence)
 	for _, a := range asks {
 		if len(added) == maxOpenQuestions {
 			break
@@ -32,17 +35,53 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 		q := analyseQuestion("", []string{a}, evidence)
 		q.topics = scope.topics(a)
 		for _, rc := range rankEvidence(q, evidence, scope) {
-			if rc.relevance < threshold {
+			if rc.relevance < threshold || isChosen(chosen, rc.ev.ChunkID) {
 				continue
 			}
-			if !isChosen(chosen, rc.ev.ChunkID) {
+			if citesDocument(chosen, rc.ev.DocID) || answersOpenClause(a, kinds, have, rc.ev, chosen, idf) {
 				rc.extra = true
 				added = append(added, rc)
-				break
 			}
+			break
 		}
 	}
 	return added
+}
+
+// answersOpenClause reports whether a section of a document the reply does not cite yet
+// may be quoted for an open clause: it must hold the clause's subject, each word weighted
+// by its rarity over the evidence (as answerClauses reads it), at least as fully as the best
+// section already chosen, or state the kind of number the clause asks for where the chosen
+// sections state none. A section that holds less of the clause than the chosen ones does
+// not answer what they leave open; from another document it only adds a sentence the agent
+// deletes and a citation the question does not need. A clause with no subject words of its
+// own ("Can we get the money back?", a synonym phrase) cannot be weighed and keeps its best
+// section.
+func answersOpenClause(clause string, kinds quantityKind, have string, ev policy.Evidence, chosen []rankedChunk, idf text.IDF) bool {
+	subject := clauseTopicStems(clause)
+	if len(subject) == 0 {
+		return true
+	}
+	if kinds != 0 && !statesKind(have, kinds) && statesKind(ev.Text, kinds) {
+		return true
+	}
+	share, _ := idf.Held(subject, text.StemSet(ev.Title+"\n"+ev.Text), nil)
+	best := 0.0
+	for _, rc := range chosen {
+		s, _ := idf.Held(subject, text.StemSet(rc.ev.Title+"\n"+rc.ev.Text), nil)
+		best = max(best, s)
+	}
+	return share > 0 && share >= best
+}
+
+// citesDocument reports whether one of chunks belongs to the document docID.
+func citesDocument(chunks []rankedChunk, docID string) bool {
+	for _, rc := range chunks {
+		if rc.ev.DocID == docID {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseTopics are the words of substance of one asking clause: chatter and the words
