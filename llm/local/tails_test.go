@@ -1,14 +1,12 @@
 package local_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/supportdraft/supportdraft/llm/llmtest"
-	"github.com/supportdraft/supportdraft/llm/local"
 	"github.com/supportdraft/supportdraft/policy"
 )
 
@@ -30,36 +28,6 @@ var tailPolicy = []policy.Evidence{
 		Text: "Exports\nAn export of all data is ready within 24 hours and stays available for 7 days."},
 }
 
-// A clause the chosen section answers all but one word of ("bookkeeper" is in no section)
-// is still open, but a section of another document that holds less of it (an invoice's
-// address shares "invoice" and "update") is not quoted: the agent would delete it.
-func TestExtractiveQuotesNoTailFromAnotherDocument(t *testing.T) {
-	t.Parallel()
-	d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest("Invoices access",
-		"Can our bookkeeper download invoices and update the card?", llmtest.ProEU, tailPolicy))
-	require.NoError(t, err)
-	require.False(t, d.Abstain, d.Note)
-	assert.Contains(t, d.Reply, "Billing role")
-	assert.NotContains(t, d.Reply, "Edit address", "a sentence of another document that answers nothing asked")
-	for _, c := range d.Claims {
-		assert.Equal(t, []string{"billing/roles@1#billing-role"}, c.ChunkIDs, c.Sentence)
-	}
-}
-
-// A second question about another subject still gets its section from another document:
-// it holds the clause's subject better than anything chosen for the first.
-func TestExtractiveAnswersASecondQuestionFromAnotherDocument(t *testing.T) {
-	t.Parallel()
-	d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest("Invoices access",
-		"Can our bookkeeper download invoices and update the card? "+
-			"Also, when does our account credit expire?", llmtest.ProEU, tailPolicy))
-	require.NoError(t, err)
-	require.False(t, d.Abstain, d.Note)
-	assert.Contains(t, d.Reply, "Billing role")
-	assert.Contains(t, d.Reply, "9 months")
-	assert.NotContains(t, d.Reply, "Edit address")
-}
-
 // periodPolicy answers how a switch of billing period works in one document and what the
 // yearly plan costs in another.
 var periodPolicy = []policy.Evidence{
@@ -75,15 +43,40 @@ var periodPolicy = []policy.Evidence{
 		Text: "Exports\nAn export of all data is ready within 24 hours and stays available for 7 days."},
 }
 
-// A clause that asks "how much" is answered from another document that states an amount,
-// even though the sections chosen hold more of its words ("yearly billing"): they state
-// no amount, so the clause would stay unanswered without it.
-func TestExtractiveAnswersTheAskedAmountFromAnotherDocument(t *testing.T) {
+// A section of another document is quoted for an open clause only when it answers it:
+//   - a clause the chosen section answers all but one word of ("bookkeeper" is in no
+//     section) is still open, but a section of another document that holds less of it (an
+//     invoice's address shares "invoice" and "update") is not quoted: the agent would
+//     delete it;
+//   - a second question about another subject still gets its section from another
+//     document: it holds the clause's subject better than anything chosen for the first;
+//   - a clause that asks "how much" is answered from another document that states an
+//     amount, even though the sections chosen hold more of its words ("yearly billing"):
+//     they state no amount, so the clause would stay unanswered without it.
+func TestExtractiveQuotesAnotherDocumentOnlyWhenItAnswers(t *testing.T) {
 	t.Parallel()
-	d, err := local.Extractive{}.Write(context.Background(), llmtest.CustomerRequest("Billing period",
-		"How does a switch from monthly to yearly billing work? How much cheaper is yearly billing?", llmtest.ProEU, periodPolicy))
-	require.NoError(t, err)
-	require.False(t, d.Abstain, d.Note)
-	assert.Contains(t, d.Reply, "takes effect at once")
-	assert.Contains(t, d.Reply, "20% less")
+	for _, tc := range []struct {
+		name, subject, body string
+		policy              []policy.Evidence
+		want, notWant       []string
+	}{
+		{"no tail", "Invoices access", "Can our bookkeeper download invoices and update the card?", tailPolicy,
+			[]string{"Billing role"}, []string{"Edit address"}},
+		{"second question", "Invoices access", "Can our bookkeeper download invoices and update the card? " +
+			"Also, when does our account credit expire?", tailPolicy,
+			[]string{"Billing role", "9 months"}, []string{"Edit address"}},
+		{"asked amount", "Billing period", "How does a switch from monthly to yearly billing work? How much cheaper is yearly billing?", periodPolicy,
+			[]string{"takes effect at once", "20% less"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := extractive(t, llmtest.CustomerRequest(tc.subject, tc.body, llmtest.ProEU, tc.policy))
+			require.False(t, d.Abstain, d.Note)
+			for _, w := range tc.want {
+				assert.Contains(t, d.Reply, w)
+			}
+			for _, w := range tc.notWant {
+				assert.NotContains(t, d.Reply, w, "a sentence of another document that answers nothing asked")
+			}
+		})
+	}
 }
