@@ -178,3 +178,20 @@ func TestMisspeltWordsAreNotMissing(t *testing.T) {
 		t.Errorf("missingConcepts = %v (%.2f), want nothing missing", missing, share)
 	}
 }
+
+// A label that names a reference ("Ref:", "Order no.:", "Kundennummer:") is dropped with
+// it: the words it is made of name a record, not what the customer asks about.
+func TestMessageProperDropsReferencesWithTheirLabels(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]string{
+		"Is the annual plan refundable? Ref: INV-2026-20181":                     "Is the annual plan refundable?",
+		"Is it refundable and until when. Order no.: 88123 Thanks":               "Is it refundable and until when. Thanks",
+		"Rechnung falsch. Kundennummer: A-42610, bitte korrigieren":              "Rechnung falsch. bitte korrigieren",
+		"Note: the invoice INV-2026-1 shows the old address.":                    "Note: the invoice shows the old address.",
+		"(invoice INV-2026-55590, workspace quarry-coffee) how long is it kept?": "(invoice workspace how long is it kept?",
+	} {
+		if got := messageProper(body); got != want {
+			t.Errorf("messageProper(%q) = %q, want %q", body, got, want)
+		}
+	}
+}

@@ -54,6 +54,7 @@ func withoutReferences(line string) string {
 		bare := strings.ToLower(strings.Trim(f, ",.:;()[]"))
 		if afterReference || strings.IndexFunc(f, unicode.IsDigit) >= 0 || strings.Contains(f, "://") || strings.Contains(f, "@") {
 			afterReference = false
+			kept = kept[:len(kept)-referenceLabel(kept)]
 			if last := f[len(f)-1:]; strings.ContainsAny(last, ".?!") {
 				kept = append(kept, last)
 			}
@@ -63,6 +64,26 @@ func withoutReferences(line string) string {
 		kept = append(kept, f)
 	}
 	return strings.Join(kept, " ")
+}
+
+// maxLabelWords bounds a reference's label ("Ref:", "Order no.:", "Account ID:").
+const maxLabelWords = 3
+
+// referenceLabel returns how many of the last kept words label the reference that follows
+// them: a run of at most maxLabelWords words that ends in a colon and starts a sentence
+// or the line. Its words name a record, not a topic. Only the colon word goes when the
+// run is longer ("the invoice I mean:").
+func referenceLabel(kept []string) int {
+	n := len(kept)
+	if n == 0 || !strings.HasSuffix(kept[n-1], ":") {
+		return 0
+	}
+	for i := n - 1; i >= 0 && n-i <= maxLabelWords; i-- {
+		if i == 0 || strings.ContainsAny(kept[i-1][len(kept[i-1])-1:], ".?!") {
+			return n - i
+		}
+	}
+	return 1
 }
 
 // clauseEnd is the end of a clause inside a sentence: customers do not always start the
