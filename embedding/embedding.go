@@ -35,7 +35,7 @@ func NewHashing(dims int) *Hashing { return &Hashing{dims: dims} }
 // Name includes the dimension count so that resizing re-embeds the corpus. v2 drops
 // stopwords and reads German billing words as English; a store embedded by v1 is
 // re-embedded on the next import or start.
-func (h *Hashing) Name() string { return fmt.Sprintf("hashing-v2:%d", h.dims) }
+func (h *Hashing) Name() string { return fmt.Sprintf("hashing-v3:%d", h.dims) }
 
 // Dims is the vector length.
 func (h *Hashing) Dims() int { return h.dims }

@@ -54,5 +54,5 @@ func TestHashingIsDeterministicAndNamesItsVersion(t *testing.T) {
 	a, _ := h.Embed(context.Background(), []string{"Refund within 14 days"})
 	b, _ := h.Embed(context.Background(), []string{"Refund within 14 days"})
 	assert.Equal(t, a, b)
-	assert.Equal(t, "hashing-v2:64", h.Name())
+	assert.Equal(t, "hashing-v3:64", h.Name())
 }

@@ -49,13 +49,13 @@ func TestReembed(t *testing.T) {
 	for _, v := range versions {
 		total += len(v.Chunks)
 	}
-	require.Equal(t, map[string]int{"hashing-v2:64/64": total}, embedderCounts(t, s))
+	require.Equal(t, map[string]int{"hashing-v3:64/64": total}, embedderCounts(t, s))
 
 	var progress [][2]int
 	n, err := s.Reembed(ctx, next, func(done, all int) { progress = append(progress, [2]int{done, all}) })
 	require.NoError(t, err)
 	assert.Equal(t, total, n, "every chunk is rewritten")
-	assert.Equal(t, map[string]int{"hashing-v2:128/128": total}, embedderCounts(t, s))
+	assert.Equal(t, map[string]int{"hashing-v3:128/128": total}, embedderCounts(t, s))
 	require.NotEmpty(t, progress)
 	assert.Equal(t, [2]int{total, total}, progress[len(progress)-1], "progress ends at the total")
 	for i := 1; i < len(progress); i++ {
@@ -123,5 +123,5 @@ func TestMixedEmbedders(t *testing.T) {
 	n, err := s.Reembed(ctx, big, nil)
 	require.NoError(t, err)
 	assert.Equal(t, len(a.Chunks), n, "only the 64-dimension chunks are stale")
-	assert.Equal(t, map[string]int{"hashing-v2:128/128": len(a.Chunks) + len(b.Chunks)}, embedderCounts(t, s))
+	assert.Equal(t, map[string]int{"hashing-v3:128/128": len(a.Chunks) + len(b.Chunks)}, embedderCounts(t, s))
 }
