@@ -94,10 +94,15 @@ func ContentStems(s string) []string {
 // copies rather than writes here.
 var stemsOf = memo.New[[]string](8 << 20)
 
+// ReadPhrases lowercases s and rewrites the everyday multi-word names of a billing concept
+// as the policy word ("run out" → "expire"), as ContentStems reads it. A caller that
+// reads a text word by word starts from it, or "run out" is read as "run".
+func ReadPhrases(s string) string { return phrases.Replace(strings.ToLower(s)) }
+
 func contentStems(s string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, t := range Tokenize(phrases.Replace(strings.ToLower(s))) {
+	for _, t := range Tokenize(ReadPhrases(s)) {
 		if t.Number || t.Text == "%" || len([]rune(t.Text)) < 2 || IsStopword(t.Text) {
 			continue
 		}

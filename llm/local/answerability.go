@@ -328,7 +328,7 @@ func askedWords(asks []string) []substanceWord {
 	var out []substanceWord
 	seen := map[string]bool{}
 	for _, a := range asks {
-		for _, t := range text.Tokenize(a) {
+		for _, t := range text.Tokenize(text.ReadPhrases(a)) {
 			sts := text.ContentStems(t.Text)
 			if t.Number || len(sts) != 1 || seen[sts[0]] {
 				continue

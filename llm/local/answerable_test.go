@@ -195,3 +195,12 @@ func TestMessageProperDropsReferencesWithTheirLabels(t *testing.T) {
 		}
 	}
 }
+
+// A clause is read with the everyday names of a billing concept ("run out" is expire), as
+// retrieval and ranking read it: word by word, "run" is a word no policy states.
+func TestAskingClausesReadEverydayPhrases(t *testing.T) {
+	t.Parallel()
+	credits := []policy.Evidence{{ChunkID: "billing/credits@1#expiry", DocID: "billing/credits", Version: 1, Title: "Account credits", Area: "billing",
+		Text: "## When credits expire\nCredits expire 6 months after they are issued."}}
+	answersWith(t, "run out", "We got a credit when we changed plans. When does it run out?", credits, "6 months")
+}

@@ -135,7 +135,7 @@ func clauseTopicStems(clause string) []string {
 func clauseTopicWords(clause string) []substanceWord {
 	var out []substanceWord
 	seen := map[string]bool{}
-	for _, t := range text.Tokenize(clause) {
+	for _, t := range text.Tokenize(text.ReadPhrases(clause)) {
 		sts := text.ContentStems(t.Text)
 		if t.Number || len(sts) != 1 || seen[sts[0]] {
 			continue
