@@ -52,8 +52,9 @@ type clauseAnswer struct {
 
 func (c clauseAnswer) answered() bool { return c.support >= minSupport && c.typed }
 
-// answerClauses reads each asking clause (with the clause before it when it names too
-// little itself: contexts) against the sections a reply quotes.
+// answerClauses reads each asking clause against the sections a reply quotes. A clause
+// is read alone: reading one that names too little with the clause before it cost
+// must_include and false abstentions on the shipped set (docs/drafting.md).
 func answerClauses(asks []string, sections []policy.Evidence, weights text.IDF) []clauseAnswer {
 	var out []clauseAnswer
 	for _, a := range asks {
