@@ -1,9 +1,10 @@
 package text
 
-// Stopwords are the English and German function words and the small talk of support email
-// ("hi", "thanks", "wondering"). They carry no topic, so retrieval (the local embedder and
-// the full-text query) and the extractive drafter both ignore them: a long, polite email
-// must not look similar to every long, polite macro.
+// Stopwords are the English and German function words (drawn from NLTK's English and
+// Snowball's German lists) and the small talk of support email ("hi", "thanks",
+// "wondering"). They carry no topic, so retrieval (the local embedder and the full-text
+// query) and the extractive drafter both ignore them: a long, polite email must not look
+// similar to every long, polite macro.
 
 // IsStopword reports whether a lowercased word is a stopword.
 func IsStopword(word string) bool { return stopwords[word] }
