@@ -179,6 +179,20 @@ func TestMisspeltWordsAreNotMissing(t *testing.T) {
 	}
 }
 
+// A stopword typed with two letters swapped, a letter doubled or a letter dropped names
+// nothing; a short word of substance is not taken for one.
+func TestTypoOfStopword(t *testing.T) {
+	t.Parallel()
+	for w, want := range map[string]bool{
+		"tihs": true, "thiss": true, "onl": true, "lik": true, "wat": true, "vil": true,
+		"fee": false, "tax": false, "vat": false, "plan": false, "card": false, "seat": false,
+	} {
+		if got := typoOfStopword(w); got != want {
+			t.Errorf("typoOfStopword(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
 // A label that names a reference ("Ref:", "Order no.:", "Kundennummer:") is dropped with
 // it: the words it is made of name a record, not what the customer asks about.
 func TestMessageProperDropsReferencesWithTheirLabels(t *testing.T) {
