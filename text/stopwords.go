@@ -1,5 +1,7 @@
 package text
 
+import "strings"
+
 // Stopwords are the English and German function words (drawn from NLTK's English and
 // Snowball's German lists) and the small talk of support email ("hi", "thanks",
 // "wondering"). They carry no topic, so retrieval (the local embedder and the full-text
@@ -10,6 +12,26 @@ package text
 func IsStopword(word string) bool { return stopwords[word] }
 
 var stopwords = setOf(stopwordList...)
+
+// IsStopwordLetterDropped reports whether a lowercased word of three letters or more is a
+// stopword typed with one letter missing ("onl" for "only", "vil" for "viel"): a typo that
+// names nothing either.
+func IsStopwordLetterDropped(word string) bool { return letterDropped[word] }
+
+// letterDropped holds every stopword with one of its letters left out, read once so that
+// checking a word is one lookup.
+var letterDropped = func() map[string]bool {
+	out := map[string]bool{}
+	for _, w := range stopwordList {
+		rs := []rune(w)
+		for i, r := range rs {
+			if strings.ContainsRune("abcdefghijklmnopqrstuvwxyzäöüß", r) && len(rs) > 3 {
+				out[string(rs[:i])+string(rs[i+1:])] = true
+			}
+		}
+	}
+	return out
+}()
 
 var stopwordList = []string{
 	// English

@@ -322,19 +322,35 @@ func readSignals(question string, asks []string, terms *llm.Terms, evidence []po
 // substanceWord is a word of substance of the question as written, with its stem.
 type substanceWord struct{ text, stem string }
 
+// stemmedWords are the words of s that have one content stem, in order, read after the
+// everyday phrases are rewritten ("run out" is read as "expire", not "run").
+func stemmedWords(s string) []substanceWord {
+	var out []substanceWord
+	for _, t := range text.Tokenize(text.ReadPhrases(s)) {
+		if sts := text.ContentStems(t.Text); !t.Number && len(sts) == 1 {
+			out = append(out, substanceWord{text: t.Text, stem: sts[0]})
+		}
+	}
+	return out
+}
+
+// namesNothing reports whether a word with a stem is support chatter, asks for a kind of
+// answer, is shorter than three letters or is a typo of chatter or of a stopword.
+func namesNothing(w substanceWord) bool {
+	return chatter[w.stem] || askingWords[w.stem] || len([]rune(w.stem)) < 3 || nearWord(w.stem, chatter) || typoOfStopword(w.text)
+}
+
 // askedWords are the words of the asking clauses that have one content stem, each stem
 // once, in the order asked: what both readings of a question's substance start from.
 func askedWords(asks []string) []substanceWord {
 	var out []substanceWord
 	seen := map[string]bool{}
 	for _, a := range asks {
-		for _, t := range text.Tokenize(text.ReadPhrases(a)) {
-			sts := text.ContentStems(t.Text)
-			if t.Number || len(sts) != 1 || seen[sts[0]] {
-				continue
+		for _, w := range stemmedWords(a) {
+			if !seen[w.stem] {
+				seen[w.stem] = true
+				out = append(out, w)
 			}
-			seen[sts[0]] = true
-			out = append(out, substanceWord{text: t.Text, stem: sts[0]})
 		}
 	}
 	return out
@@ -345,11 +361,9 @@ func askedWords(asks []string) []substanceWord {
 func substanceWords(asks []string) []substanceWord {
 	var out []substanceWord
 	for _, w := range askedWords(asks) {
-		st := w.stem
-		if chatter[st] || askingWords[st] || len([]rune(st)) < 3 || nearWord(st, chatter) || typoOfStopword(w.text) {
-			continue
+		if !namesNothing(w) {
+			out = append(out, w)
 		}
-		out = append(out, w)
 	}
 	return out
 }

@@ -79,10 +79,10 @@ func nearSpelling(w string, words map[string]bool) bool {
 // "whne", "wlil"), a letter doubled ("thiss", "froom") or, from three letters, a letter
 // dropped ("onl", "lik"): a typo of a word that names nothing.
 func typoOfStopword(w string) bool {
-	rs := []rune(w)
-	if len(rs) >= 3 && droppedLetterOf(rs, text.IsStopword) {
+	if text.IsStopwordLetterDropped(w) {
 		return true
 	}
+	rs := []rune(w)
 	for i := 0; i+1 < len(rs); i++ {
 		swapped := append([]rune{}, rs...)
 		swapped[i], swapped[i+1] = swapped[i+1], swapped[i]
@@ -142,19 +142,6 @@ func citedSections(evidence []policy.Evidence, chunkIDs map[string]bool) []polic
 // missingNote tells the agent what no eligible policy mentions.
 func missingNote(missing []string) string {
 	return "No eligible policy mentions " + strings.Join(missing, ", ") + ": the question needs a reply from the team."
-}
-
-// droppedLetterOf reports whether rs is a word that is accepts typed with one letter
-// missing: putting one letter back makes it.
-func droppedLetterOf(rs []rune, is func(string) bool) bool {
-	for i := 0; i <= len(rs); i++ {
-		for _, r := range "abcdefghijklmnopqrstuvwxyzäöüß" {
-			if is(string(rs[:i]) + string(r) + string(rs[i:])) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // nearWord reports whether st is one typo away from a word of the evidence.

@@ -136,17 +136,12 @@ func clauseTopicStems(clause string) []string {
 func clauseTopicWords(clause string) []substanceWord {
 	var out []substanceWord
 	seen := map[string]bool{}
-	for _, t := range text.Tokenize(text.ReadPhrases(clause)) {
-		sts := text.ContentStems(t.Text)
-		if t.Number || len(sts) != 1 || seen[sts[0]] {
+	for _, w := range stemmedWords(clause) {
+		if seen[w.stem] || namesNothing(w) {
 			continue
 		}
-		st := sts[0]
-		if chatter[st] || askingWords[st] || len([]rune(st)) < 3 || nearWord(st, chatter) || typoOfStopword(t.Text) {
-			continue
-		}
-		seen[st] = true
-		out = append(out, substanceWord{text: t.Text, stem: st})
+		seen[w.stem] = true
+		out = append(out, w)
 	}
 	return out
 }
