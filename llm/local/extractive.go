@@ -41,7 +41,7 @@ const (
 	retrievalWeight = 0.2
 	headingWeight   = 0.5
 	titleWeight     = 0.75
-	maxQuoted       = 4 // sentences per reply: enough to answer from two sections, short enough to review
+	maxQuoted       = 5 // sentences per reply: enough to answer from two sections, short enough to review
 	maxChunksUsed   = 2
 )
 
@@ -87,10 +87,38 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	for i, p := range picks {
 		claims = append(claims, llm.Claim{Sentence: quoted[i], ChunkIDs: []string{p.chunkID}, Quote: p.text})
 	}
-	reply := greeting + "\n\n" + strings.Join(quoted, " ") + "\n\n" + closing
+	reply := greeting + "\n\n" + paragraphs(picks, quoted) + "\n\n" + closing
 	ans := &llm.Answer{Reply: reply, Claims: claims}
 	return withSignals(describe(judgeAnswer(ans, german, asks, citedSections(req.Evidence, cited), req.Evidence), req), signals), nil
 }
+
+// paragraphs joins the quoted sentences into paragraphs, in the order picked
+// (pickSentences keeps a section's sentences together, in reading order): one per quoted
+// section, and a long one broken where the section's own paragraph or list item ends, so
+// a reply that answers from two sections reads as two answers and no paragraph outgrows
+// a style rubric's limit (max_paragraph_sentences).
+func paragraphs(picks []pick, quoted []string) string {
+	var b strings.Builder
+	run := 0
+	for i, q := range quoted {
+		switch {
+		case i == 0:
+		case picks[i].chunkID != picks[i-1].chunkID,
+			run >= paragraphBreakAfter && picks[i].line != picks[i-1].line:
+			b.WriteString("\n\n")
+			run = 0
+		default:
+			b.WriteString(" ")
+		}
+		b.WriteString(q)
+		run++
+	}
+	return b.String()
+}
+
+// paragraphBreakAfter is how many sentences a paragraph of the reply holds before the
+// next paragraph of its section starts a new one.
+const paragraphBreakAfter = 3
 
 // reading is what the drafter reads of a request before it quotes anything: the asking
 // clauses, the words no evidence holds, the sections ranked and chosen, and the

@@ -15,6 +15,7 @@ import (
 	"github.com/supportdraft/supportdraft/llm/llmtest"
 	"github.com/supportdraft/supportdraft/llm/local"
 	"github.com/supportdraft/supportdraft/policy"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // extractive drafts req with the extractive drafter and fails the test if it returns an
@@ -303,5 +304,34 @@ func TestExtractiveNeverQuotesASectionForAgents(t *testing.T) {
 		}
 		assert.NotContains(t, cited, vat, "marked for agents, it is never quoted: %s", d.Reply)
 		assert.NotContains(t, d.Reply, "Add address & VAT Number")
+	}
+}
+
+// A procedure is quoted to its fifth step, and the reply is cut into paragraphs where the
+// section's own lines end and where another section starts, so no paragraph outgrows the
+// rubric's max_paragraph_sentences (5) however many sentences are quoted.
+func TestExtractiveQuotesFiveSentencesInShortParagraphs(t *testing.T) {
+	t.Parallel()
+	ev := []policy.Evidence{
+		{ChunkID: "export@1#csv", DocID: "export", Version: 1, Title: "Export your stats", Score: 0.7,
+			Text: "Export to CSV\nOpen the site settings of the site whose stats you want to export.\n" +
+				"In the Imports and Exports section, find the Export Data panel.\n" +
+				"Click the Export to CSV button to queue the export of your stats.\n" +
+				"We email you a download link when the export of your stats is ready.\n" +
+				"You have 24 hours to download the export of your stats from that link."},
+		{ChunkID: "retention@1#locked", DocID: "retention", Version: 1, Title: "Locked dashboards", Score: 0.6,
+			Text: "Locked sites\nYou can export the stats of a locked site from its site settings at any time."},
+	}
+	d := extractive(t, llmtest.CustomerRequest("Export",
+		"How do I export the stats of my locked site to CSV, and how long can I download the export?", llmtest.ProEU, ev))
+	require.False(t, d.Abstain, d.Reply)
+	assert.Contains(t, d.Reply, "24 hours to download")
+	assert.Contains(t, d.Reply, "Open the site settings")
+	assert.Contains(t, d.Reply, "Click the Export to CSV button", "the fifth sentence quoted: a step of the procedure")
+	body := strings.TrimSuffix(strings.TrimPrefix(d.Reply, "Hi,\n\n"), "\n\nIf anything is unclear, just reply to this email.")
+	paragraphs := strings.Split(body, "\n\n")
+	assert.Greater(t, len(paragraphs), 1, d.Reply)
+	for _, p := range paragraphs {
+		assert.LessOrEqual(t, len(text.Split(p)), 3, "paragraph %q of %q", p, d.Reply)
 	}
 }
