@@ -150,7 +150,7 @@ func (x Extractive) read(req llm.Request) reading {
 	r.scope = newAccountScope(req.Account, req.Evidence)
 	q.topics = r.scope.topics(strings.Join(append([]string{req.Subject}, r.asks...), "\n"))
 	ranked := rankEvidence(q, req.Evidence, r.scope)
-	r.used = chooseChunks(q, ranked, r.threshold)
+	r.used = chooseChunks(ranked, r.threshold)
 	r.signals = readSignals(req.Question(), r.asks, req.Terms, req.Evidence, ranked, r.used, r.share)
 	return r
 }
@@ -497,13 +497,13 @@ func weightedOverlap(q question, words map[string]bool) float64 {
 	return clamp01(hit / total)
 }
 
-// chooseChunks keeps the best chunk above the threshold and, at most, one more above it:
-// only when it is about the same policy area and holds focus words of the question the
-// first lacks, or is another section of the same document ("How to request a refund" next
-// to "Refund window": one answer in two sections, often the duration in one and the rule
-// in the other). Any other second section that merely repeats the first's words is a
-// related, non-answering one.
-func chooseChunks(q question, ranked []rankedChunk, threshold float64) []rankedChunk {
+// chooseChunks keeps the best chunk above the threshold and, at most, one more above it
+// from the same document ("How to request a refund" next to "Refund window": one answer in
+// two sections, often the duration in one and the rule in the other). A section of another
+// document is quoted only for an asking clause the chosen ones leave open
+// (openQuestionChunks), where it must hold that clause's subject: chosen here for adding
+// words of the question, it was a related, non-answering section as often as not.
+func chooseChunks(ranked []rankedChunk, threshold float64) []rankedChunk {
 	var used []rankedChunk
 	for _, rc := range ranked {
 		if len(used) == maxChunksUsed {
@@ -512,30 +512,12 @@ func chooseChunks(q question, ranked []rankedChunk, threshold float64) []rankedC
 		if rc.relevance < threshold {
 			continue
 		}
-		if len(used) == 0 {
-			used = append(used, rc)
-			continue
-		}
-		first := used[0]
-		if rc.ev.Area != first.ev.Area {
-			continue
-		}
-		adds := 0.0
-		for _, st := range q.stems {
-			if q.focus[st] && !weakStems[st] && rc.covers[st] && !first.covers[st] {
-				adds += q.weight[st]
-			}
-		}
-		if adds >= secondChunkGain || rc.ev.DocID == first.ev.DocID {
+		if len(used) == 0 || rc.ev.DocID == used[0].ev.DocID {
 			used = append(used, rc)
 		}
 	}
 	return used
 }
-
-// secondChunkGain is how much a second section of another document must add: at least
-// half a distinctive focus word.
-const secondChunkGain = 0.5
 
 // sharesStrongWord reports whether words holds a question word that is not a weak stem.
 func sharesStrongWord(question []string, words map[string]bool) bool {

@@ -246,6 +246,26 @@ func TestExtractiveQuotesOneTopic(t *testing.T) {
 	assert.NotContains(t, d.Reply, "Refund window\n")
 }
 
+// A section of another document is not quoted for words of the question the best
+// section lacks (here the subject line's "invoice address") when it answers no asking
+// clause the best section leaves open: the refund window answers the question asked.
+func TestExtractiveQuotesNoOtherDocumentForWordsAlone(t *testing.T) {
+	t.Parallel()
+	ev := []policy.Evidence{
+		{ChunkID: "billing/refunds@1#window", DocID: "billing/refunds", Version: 1, Title: "Refunds on annual plans",
+			Area: "billing", Text: "Refund window\nAnnual plans can be refunded in full within 14 days of purchase.", Score: 0.8},
+		{ChunkID: "billing/invoices@1#address", DocID: "billing/invoices", Version: 1, Title: "Invoices",
+			Area: "billing", Text: "Invoice address\nThe address on an invoice is the billing address of the workspace at the time of purchase.", Score: 0.6},
+	}
+	d := extractive(t, llmtest.CustomerRequest("Invoice address and refund",
+		"How long after purchase can I get a refund on my annual plan?", llmtest.ProEU, ev))
+	require.False(t, d.Abstain, d.Reply)
+	assert.Contains(t, d.Reply, "14 days")
+	for _, c := range d.Claims {
+		assert.Equal(t, "billing/refunds@1#window", c.ChunkIDs[0], d.Reply)
+	}
+}
+
 // A list item quoted without its full stop must not run into the next quoted sentence:
 // the guard reads the reply sentence by sentence, and a sentence made of two sources'
 // words is backed by neither, so it would be struck with both facts in it.
