@@ -225,44 +225,41 @@ func TestRuleJudgeScore(t *testing.T) {
 	assert.Less(t, offTopic.Coverage, 0.3)
 }
 
-// A second section is quoted only when it is about the same area and adds what the first
-// lacks; sections written for agents are never quoted to a customer.
+// The refund window answers the question, and only it is quoted: not a section written
+// for agents, nor a section of another document for words of the question the window
+// lacks (the subject line's "invoice address"), whatever its area, when it answers no
+// asking clause the window leaves open.
 func TestExtractiveQuotesOneTopic(t *testing.T) {
 	t.Parallel()
-	ev := []policy.Evidence{
-		{ChunkID: "macros/dispute@1#notes-for-agents", DocID: "macros/dispute", Version: 1, Title: "Dispute macro",
-			Area: "chargebacks", Text: "Notes for agents\nDo not promise a refund in a dispute ticket.", Score: 0.9},
-		{ChunkID: "billing/refunds@1#refund-window", DocID: "billing/refunds", Version: 1, Title: "Refunds on annual plans",
-			Area: "refunds", Text: "Refund window\nAnnual plans can be refunded in full within 14 days of purchase.", Score: 0.7},
-		{ChunkID: "billing/invoices@1#invoice-emails", DocID: "billing/invoices", Version: 1, Title: "Invoices",
-			Area: "invoices", Text: "Invoice emails\nThe refund receipt arrives by email within 1 hour.", Score: 0.7},
+	window := policy.Evidence{ChunkID: "billing/refunds@1#refund-window", DocID: "billing/refunds", Version: 1,
+		Title: "Refunds on annual plans", Area: "refunds", Text: "Refund window\nAnnual plans can be refunded in full within 14 days of purchase.", Score: 0.7}
+	tests := []struct {
+		name, subject, body string
+		others              []policy.Evidence
+	}{
+		{"agents' notes and another area", "Refund", "How long do I have to get a refund on my annual plan?", []policy.Evidence{
+			{ChunkID: "macros/dispute@1#notes-for-agents", DocID: "macros/dispute", Version: 1, Title: "Dispute macro",
+				Area: "chargebacks", Text: "Notes for agents\nDo not promise a refund in a dispute ticket.", Score: 0.9},
+			{ChunkID: "billing/invoices@1#invoice-emails", DocID: "billing/invoices", Version: 1, Title: "Invoices",
+				Area: "invoices", Text: "Invoice emails\nThe refund receipt arrives by email within 1 hour.", Score: 0.7},
+		}},
+		{"the same area, words of the subject line", "Invoice address and refund", "How long after purchase can I get a refund on my annual plan?", []policy.Evidence{
+			{ChunkID: "billing/invoices@1#address", DocID: "billing/invoices", Version: 1, Title: "Invoices",
+				Area: "refunds", Text: "Invoice address\nThe address on an invoice is the billing address of the workspace at the time of purchase.", Score: 0.6},
+		}},
 	}
-	d := extractive(t, llmtest.CustomerRequest("Refund", "How long do I have to get a refund on my annual plan?", llmtest.ProEU, ev))
-	require.False(t, d.Abstain, d.Reply)
-	for _, c := range d.Claims {
-		assert.Equal(t, "billing/refunds@1#refund-window", c.ChunkIDs[0], d.Reply)
-	}
-	assert.Contains(t, d.Reply, "14 days")
-	assert.NotContains(t, d.Reply, "Refund window\n")
-}
-
-// A section of another document is not quoted for words of the question the best
-// section lacks (here the subject line's "invoice address") when it answers no asking
-// clause the best section leaves open: the refund window answers the question asked.
-func TestExtractiveQuotesNoOtherDocumentForWordsAlone(t *testing.T) {
-	t.Parallel()
-	ev := []policy.Evidence{
-		{ChunkID: "billing/refunds@1#window", DocID: "billing/refunds", Version: 1, Title: "Refunds on annual plans",
-			Area: "billing", Text: "Refund window\nAnnual plans can be refunded in full within 14 days of purchase.", Score: 0.8},
-		{ChunkID: "billing/invoices@1#address", DocID: "billing/invoices", Version: 1, Title: "Invoices",
-			Area: "billing", Text: "Invoice address\nThe address on an invoice is the billing address of the workspace at the time of purchase.", Score: 0.6},
-	}
-	d := extractive(t, llmtest.CustomerRequest("Invoice address and refund",
-		"How long after purchase can I get a refund on my annual plan?", llmtest.ProEU, ev))
-	require.False(t, d.Abstain, d.Reply)
-	assert.Contains(t, d.Reply, "14 days")
-	for _, c := range d.Claims {
-		assert.Equal(t, "billing/refunds@1#window", c.ChunkIDs[0], d.Reply)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ev := append([]policy.Evidence{window}, tc.others...)
+			d := extractive(t, llmtest.CustomerRequest(tc.subject, tc.body, llmtest.ProEU, ev))
+			require.False(t, d.Abstain, d.Reply)
+			for _, c := range d.Claims {
+				assert.Equal(t, window.ChunkID, c.ChunkIDs[0], d.Reply)
+			}
+			assert.Contains(t, d.Reply, "14 days")
+			assert.NotContains(t, d.Reply, "Refund window\n")
+		})
 	}
 }
 
