@@ -46,7 +46,10 @@ var numberAsks = []struct {
 
 // timeOpeners open a question that asks for a time: "When does it end?" does, while "what
 // happens when the trial ends?" asks what happens, so "when" counts only as an opener or
-// before the verb of a question ("card declined - when will you lock us out?").
+// before the verb of a question ("card declined - when will you lock us out?"). An opener
+// followed by a comma opens a clause that sets the scene for the question after it ("When
+// I cancel, do I lose my data?", "When searching in Drive, can I look in one folder?"):
+// that question asks no time.
 var timeOpeners = []string{"when ", "wann "}
 
 // askedKinds returns the kinds of number the question asks for; 0 when it asks for none.
@@ -60,7 +63,7 @@ func askedKinds(s string) quantityKind {
 			}
 		}
 		for _, o := range timeOpeners {
-			if strings.HasPrefix(lower[1:], o) {
+			if strings.HasPrefix(lower[1:], o) && !strings.Contains(lower, ",") {
 				kinds |= kindDuration
 			}
 		}
