@@ -32,9 +32,10 @@ type Hashing struct{ dims int }
 // NewHashing returns a hashing embedder with the given number of dimensions.
 func NewHashing(dims int) *Hashing { return &Hashing{dims: dims} }
 
-// Name includes the dimension count so that resizing re-embeds the corpus. v2 drops
-// stopwords and reads German billing words as English; a store embedded by v1 is
-// re-embedded on the next import or start.
+// Name includes the dimension count so that resizing re-embeds the corpus, and a version
+// that changes whenever the words it drops or reads as others do (package text's
+// stopwords and glossary): a store embedded by an older version is re-embedded on the next
+// import or start.
 func (h *Hashing) Name() string { return fmt.Sprintf("hashing-v3:%d", h.dims) }
 
 // Dims is the vector length.
