@@ -346,8 +346,7 @@ type rankedChunk struct {
 	ev        policy.Evidence
 	order     int // position in the request, the tiebreak
 	relevance float64
-	standing  float64         // relevance weighed by the retrieval's fused rank: the order chunks are tried in
-	covers    map[string]bool // question stems the chunk holds
+	standing  float64 // relevance weighed by the retrieval's fused rank: the order chunks are tried in
 	// asked is the question the chunk was ranked for: the whole thread, or one question
 	// of it that the first sections chosen left open (openQuestionChunks).
 	asked question
@@ -425,17 +424,11 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 				rel *= otherScopeShare
 			}
 		}
-		covers := map[string]bool{}
-		for _, st := range q.stems {
-			if words[st] {
-				covers[st] = true
-			}
-		}
 		standing := rel
 		if ordered {
 			standing *= rankShare(i, orderRankHalf)
 		}
-		out = append(out, rankedChunk{ev: ev, order: i, relevance: rel, standing: standing, covers: covers, asked: q})
+		out = append(out, rankedChunk{ev: ev, order: i, relevance: rel, standing: standing, asked: q})
 	}
 	// The fused order decides only between sections that match about as well: retrieval
 	// reads the whole message, backstory and pasted instructions included, where relevance
