@@ -26,7 +26,7 @@ type Kind string
 // in a way a support agent cannot undo once the reply is sent.
 const (
 	KindNumber      Kind = "number"      // numbers, durations, money, percentages
-	KindCommercial  Kind = "commercial"  // refund, credit, waive, cancel, extend, …
+	KindCommercial  Kind = "commercial"  // refund, credit, waive, cancel, extend, delete, suspend, …
 	KindEligibility Kind = "eligibility" // "your plan includes", "you qualify for"
 	KindFuture      Kind = "future"      // "will be fixed", "in the next release"
 	KindLegal       Kind = "legal"       // "statutory right", "under EU law"
