@@ -51,10 +51,11 @@ const (
 )
 
 // backs reports whether source s backs the sentence c: every quantity and commercial verb
-// (with its polarity) of c is stated by a srcUnit of s about the same subject, and every
-// eligibility or promise phrase is either in s word for word or restated by a srcUnit of s
-// about the same subject. Legal positions need the source's own words. known holds the
-// content words of every source of the check.
+// (with its polarity) of c is stated by a srcUnit of s about the same subject, every
+// eligibility phrase is restated by a srcUnit of s about the same subject (the phrase word
+// for word is not enough: "includes" is in many sources, about many things), and every
+// promise is in s word for word or restated the same way. Legal positions need the
+// source's own words. known holds the content words of every source of the check.
 func (c view) backs(s checkedSource, known map[string]bool) bool {
 	agree := func(u srcUnit) bool { return subjectsAgree(c.subjects, u.subjects, s.subjects) }
 	stated := func(has func(u srcUnit) bool) bool {
@@ -68,10 +69,10 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 		return false
 	}
 	for _, f := range c.flags {
-		if f.Kind == KindNumber || f.Kind == KindCommercial || s.hasPhrase(f) {
+		if f.Kind == KindNumber || f.Kind == KindCommercial || (f.Kind != KindEligibility && s.hasPhrase(f)) {
 			continue
 		}
-		if f.Kind == KindLegal || !stated(func(u srcUnit) bool { return c.restatedBy(u, f.Kind, known) }) {
+		if f.Kind == KindLegal || !stated(func(u srcUnit) bool { return c.restatedBy(u, f, known, s, agree) }) {
 			return false
 		}
 	}
@@ -87,23 +88,32 @@ func containsAll(have, want []string) bool {
 	return true
 }
 
-// restatedBy reports whether srcUnit u says what c says in other words. A promise needs half
-// of c's content words in u; an eligibility sentence needs two shared words and every
-// word of c that any source uses, so "your plan includes phone support" is not backed by
-// "the Pro plan includes priority email support".
-func (c view) restatedBy(u srcUnit, kind Kind, known map[string]bool) bool {
+// restatedBy reports whether srcUnit u of s says what c says in other words (f: the phrase
+// that flagged c). A promise needs half of c's content words in u. An eligibility sentence
+// needs two words shared with u, and every other word of c that any source uses (known)
+// in u or in another unit of s about the same subject (agree): "the Pro plan includes
+// phone support" is not backed by "the Pro plan includes priority email support" in a
+// chunk that names phone support only for Business, while "the Team plan includes 2 TB of
+// storage" is backed by "Team includes 2 TB per workspace" in a chunk about Team's storage.
+// The flag's own words and the plan word ("plan", "tier") need no backing.
+func (c view) restatedBy(u srcUnit, f Flag, known map[string]bool, s checkedSource, agree func(srcUnit) bool) bool {
 	shared := 0
 	for w := range c.words {
 		if u.words[w] {
 			shared++
-		} else if kind == KindEligibility && known[w] {
+		}
+	}
+	if f.Kind != KindEligibility {
+		return len(c.words) > 0 && float64(shared)/float64(len(c.words)) >= sameStatement
+	}
+	marker := contentWords(f.Match)
+	for w := range c.words {
+		if !u.words[w] && known[w] && !marker[w] && !isPlanWord(w) &&
+			!slices.ContainsFunc(s.units, func(o srcUnit) bool { return o.words[w] && agree(o) }) {
 			return false
 		}
 	}
-	if kind == KindEligibility {
-		return shared >= minShared
-	}
-	return len(c.words) > 0 && float64(shared)/float64(len(c.words)) >= sameStatement
+	return shared >= minShared
 }
 
 // hasPhrase reports whether s states the phrase flag f word for word.

@@ -211,7 +211,10 @@ func (v *Vocabulary) matches(body string) []vocabMatch {
 					best = vocabMatch{entry: e, start: i, end: i + n}
 				}
 			}
-			if best.end > 0 && i >= hiddenUntil {
+			// A match inside a longer one of the same kind is that one's word: "includes" of
+			// "your plan includes" is one flag, not two.
+			inside := len(out) > 0 && out[len(out)-1].kind == best.kind && i < out[len(out)-1].end
+			if best.end > 0 && i >= hiddenUntil && !inside {
 				best.end += wordRest(body[best.end:])
 				out = append(out, best)
 			}
