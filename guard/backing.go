@@ -65,7 +65,7 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 	// stated in the next sentence do not make "you get a refund within 60 days".
 	if len(c.keys)+len(c.affirmed)+len(c.negated) > 0 && !stated(func(u srcUnit) bool {
 		return containsAll(u.keys, c.keys) && containsAll(u.affirmed, c.affirmed) && containsAll(u.negated, c.negated)
-	}) {
+	}) || !c.sharesTopic(s) {
 		return false
 	}
 	for _, f := range c.flags {
@@ -77,6 +77,29 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// sharesTopic reports whether source s (its title, heading and text) shares a content word
+// with c besides the words of c's quantities ("days", "month"): "Enterprise invoices are
+// payable within 30 days" is not backed by "Unused hardware can be returned within 30
+// days of delivery", which states the same number about something else and names nothing
+// the sentence does. A sentence without a quantity is bound by its verbs and phrases.
+func (c view) sharesTopic(s checkedSource) bool {
+	if len(c.keys) == 0 {
+		return true
+	}
+	quantity := map[string]bool{}
+	for _, f := range c.flags {
+		if f.Kind == KindNumber {
+			maps.Copy(quantity, contentWords(f.Match))
+		}
+	}
+	for w := range c.words {
+		if s.words[w] && !quantity[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func containsAll(have, want []string) bool {

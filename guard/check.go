@@ -106,6 +106,7 @@ type checkedSource struct {
 	analysis
 	units    []srcUnit
 	subjects map[string]string // every subject term of the chunk, heading included
+	words    map[string]bool   // content words of its title, heading and text
 }
 
 // checkContext is what every sentence of one Check is judged against.
@@ -203,7 +204,7 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 // names of every source of the check.
 func (v *Vocabulary) readSource(s policy.Evidence, names map[string]bool) checkedSource {
 	cs := checkedSource{id: s.ChunkID, forAgents: s.ForAgents() || forAgentsSection(s.ChunkID), analysis: v.analyse(s.Text),
-		units: v.units(s.Text, names), subjects: v.subjectsOf(s.Text, names)}
+		units: v.units(s.Text, names), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Title + "\n" + s.Text)}
 	if s.FixedWording() {
 		cs.macro = normalise(s.Text)
 	}
@@ -388,6 +389,8 @@ func missingReason(c view, candidates []checkedSource) string {
 		return "no eligible source states it about " + subjectNames(c.subjects) + " (a source states it about something else)"
 	case stated && len(a.keys)+len(a.verbs) == 0 || stated && len(kindNames(a.flags)) > 0:
 		return "no eligible source makes this " + strings.Join(kindNames(a.flags), " / ") + " statement about the same thing"
+	case stated && !slices.ContainsFunc(candidates, func(s checkedSource) bool { return s.carriesAnywhere(a) && c.sharesTopic(s) }):
+		return "the eligible sources that state " + strings.Join(a.keys, ", ") + " name nothing this sentence is about"
 	case len(quantities) > 0 && len(verbs) > 0:
 		return "no eligible source states " + strings.Join(quantities, ", ") + " or backs " + strings.Join(verbs, ", ") + contrary
 	case len(quantities) > 0:
