@@ -42,8 +42,9 @@ and strike before a draft ever reaches an agent, or to test a vocabulary change.
 
 The reply is split into sentences. A sentence is flagged when it contains commitment
 language: a number or duration, a commercial verb (refund, credit, waive, cancel, extend,
-upgrade, downgrade, guarantee, compensate, prorate, delete, suspend), eligibility ("your plan includes"),
-a future promise ("will be fixed") or a legal position ("statutory right"). A flagged
+upgrade, downgrade, guarantee, compensate, prorate, delete, suspend, free, "we'll cover"),
+eligibility ("your plan includes", "included"), a future promise ("will be fixed") or a
+legal position ("statutory right"). A flagged
 sentence is kept only when one source states every number of it (14 days = fourteen
 days = two weeks; one month is not 30 days) and every commercial verb; otherwise it is
 struck, and the composed reply ends with a visible "not covered by current policy" note.
