@@ -65,7 +65,7 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 	// stated in the next sentence do not make "you get a refund within 60 days".
 	if len(c.keys)+len(c.affirmed)+len(c.negated) > 0 && !stated(func(u srcUnit) bool {
 		return containsAll(u.keys, c.keys) && containsAll(u.affirmed, c.affirmed) && containsAll(u.negated, c.negated)
-	}) || !c.sharesTopic(s) {
+	}) || !c.sharesTopic(s, known) {
 		return false
 	}
 	for _, f := range c.flags {
@@ -79,27 +79,35 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 	return true
 }
 
-// sharesTopic reports whether source s (its title, heading and text) shares a content word
-// with c besides the words of c's quantities ("days", "month"): "Enterprise invoices are
-// payable within 30 days" is not backed by "Unused hardware can be returned within 30
-// days of delivery", which states the same number about something else and names nothing
-// the sentence does. A sentence without a quantity is bound by its verbs and phrases.
-func (c view) sharesTopic(s checkedSource) bool {
-	if len(c.keys) == 0 {
+// sharesTopic reports whether source s (its title, heading and text) names something
+// sentence c names: a word of c that some source of the check uses (known), other than
+// the words of its quantities ("days", "month") and commitments ("refund"). "Enterprise
+// invoices are payable within 30 days" is not backed by "Unused hardware can be returned
+// within 30 days of delivery", which states the same number about something else, nor
+// "You can cancel by email" by "Cancelling stops the next charge". Words no source uses
+// ("Good news: …") name nothing to check; a sentence with neither a quantity nor a
+// commercial verb is bound by its phrases alone.
+func (c view) sharesTopic(s checkedSource, known map[string]bool) bool {
+	if len(c.keys)+len(c.verbs) == 0 {
 		return true
 	}
-	quantity := map[string]bool{}
+	commitment := map[string]bool{}
 	for _, f := range c.flags {
-		if f.Kind == KindNumber {
-			maps.Copy(quantity, contentWords(f.Match))
+		if f.Kind == KindNumber || f.Kind == KindCommercial {
+			maps.Copy(commitment, contentWords(f.Match))
 		}
 	}
+	named := false
 	for w := range c.words {
-		if s.words[w] && !quantity[w] {
+		if commitment[w] || !known[w] {
+			continue
+		}
+		if s.words[w] {
 			return true
 		}
+		named = true
 	}
-	return false
+	return !named
 }
 
 func containsAll(have, want []string) bool {

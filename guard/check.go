@@ -327,7 +327,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		r.SourceID, r.Reason = fixed, "paraphrases the fixed wording of "+fixed+": quote it word for word, or leave it out"
 		return r
 	}
-	r.Reason = missingReason(c, candidates)
+	r.Reason = missingReason(c, candidates, ctx.known)
 	if mode == ModeAnySource {
 		r.Otherwise = nearest(c, candidates)
 	}
@@ -356,9 +356,10 @@ func (s checkedSource) carriesAnywhere(a analysis) bool {
 	return true
 }
 
-// missingReason says what no candidate source backs, naming the quantities and verbs that
+// missingReason says what no candidate source backs (known: the words some source of the
+// check uses), naming the quantities and verbs that
 // appear in none of them, or that they only appear in different sources.
-func missingReason(c view, candidates []checkedSource) string {
+func missingReason(c view, candidates []checkedSource, known map[string]bool) string {
 	a := c.analysis
 	var quantities, verbs []string
 	for _, k := range a.keys {
@@ -389,7 +390,7 @@ func missingReason(c view, candidates []checkedSource) string {
 		return "no eligible source states it about " + subjectNames(c.subjects) + " (a source states it about something else)"
 	case stated && len(a.keys)+len(a.verbs) == 0 || stated && len(kindNames(a.flags)) > 0:
 		return "no eligible source makes this " + strings.Join(kindNames(a.flags), " / ") + " statement about the same thing"
-	case stated && !slices.ContainsFunc(candidates, func(s checkedSource) bool { return s.carriesAnywhere(a) && c.sharesTopic(s) }):
+	case stated && !slices.ContainsFunc(candidates, func(s checkedSource) bool { return s.carriesAnywhere(a) && c.sharesTopic(s, known) }):
 		return "the eligible sources that state " + strings.Join(a.keys, ", ") + " name nothing this sentence is about"
 	case len(quantities) > 0 && len(verbs) > 0:
 		return "no eligible source states " + strings.Join(quantities, ", ") + " or backs " + strings.Join(verbs, ", ") + contrary
