@@ -54,8 +54,11 @@ const (
 // (with its polarity) of c is stated by a srcUnit of s about the same subject, every
 // eligibility phrase is restated by a srcUnit of s about the same subject (the phrase word
 // for word is not enough: "includes" is in many sources, about many things), and every
-// promise is in s word for word or restated the same way. Legal positions need the
-// source's own words. known holds the content words of every source of the check.
+// promise is in s word for word or restated the same way. When it happens in words
+// ("immediately", "at the end of the period") s must say too, anywhere in it: a downgrade
+// that takes effect at the end of the period does not take effect immediately. Legal
+// positions need the source's own words. known holds the content words of every source
+// of the check.
 func (c view) backs(s checkedSource, known map[string]bool) bool {
 	agree := func(u srcUnit) bool { return subjectsAgree(c.subjects, u.subjects, s.subjects) }
 	stated := func(has func(u srcUnit) bool) bool {
@@ -65,11 +68,11 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 	// stated in the next sentence do not make "you get a refund within 60 days".
 	if len(c.keys)+len(c.affirmed)+len(c.negated) > 0 && !stated(func(u srcUnit) bool {
 		return containsAll(u.keys, c.keys) && containsAll(u.affirmed, c.affirmed) && containsAll(u.negated, c.negated)
-	}) || !c.sharesTopic(s, known) {
+	}) || !c.sharesTopic(s, known) || !containsAll(s.timings, c.timings) {
 		return false
 	}
 	for _, f := range c.flags {
-		if f.Kind == KindNumber || f.Kind == KindCommercial || (f.Kind != KindEligibility && s.hasPhrase(f)) {
+		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial || (f.Kind != KindEligibility && s.hasPhrase(f)) {
 			continue
 		}
 		if f.Kind == KindLegal || !stated(func(u srcUnit) bool { return c.restatedBy(u, f, known, s, agree) }) {
@@ -81,19 +84,20 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 
 // sharesTopic reports whether source s (its title, heading and text) names something
 // sentence c names: a word of c that some source of the check uses (known), other than
-// the words of its quantities ("days", "month") and commitments ("refund"). "Enterprise
+// the words of its quantities ("days", "month"), timings and commitments ("refund"). "Enterprise
 // invoices are payable within 30 days" is not backed by "Unused hardware can be returned
 // within 30 days of delivery", which states the same number about something else, nor
-// "You can cancel by email" by "Cancelling stops the next charge". Words no source uses
-// ("Good news: …") name nothing to check; a sentence with neither a quantity nor a
-// commercial verb is bound by its phrases alone.
+// "You can cancel by email" by "Cancelling stops the next charge", nor "Storage packs stop
+// immediately" by an upgrade that takes effect immediately. Words no source uses ("Good
+// news: …") name nothing to check; a sentence with no quantity, commercial verb or timing
+// is bound by its phrases alone.
 func (c view) sharesTopic(s checkedSource, known map[string]bool) bool {
-	if len(c.keys)+len(c.verbs) == 0 {
+	if len(c.keys)+len(c.verbs)+len(c.timings) == 0 {
 		return true
 	}
 	commitment := map[string]bool{}
 	for _, f := range c.flags {
-		if f.Kind == KindNumber || f.Kind == KindCommercial {
+		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial {
 			maps.Copy(commitment, contentWords(f.Match))
 		}
 	}

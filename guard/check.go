@@ -386,6 +386,14 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 	}
 	stated := slices.ContainsFunc(candidates, func(s checkedSource) bool { return s.carriesAnywhere(a) })
 	switch {
+	case len(candidates) > 0 && len(a.timings) > 0 && !slices.ContainsFunc(candidates, func(s checkedSource) bool {
+		return s.carriesAnywhere(a) && containsAll(s.timings, a.timings)
+	}):
+		return "no eligible source says it happens " + strings.Join(a.timings, ", ")
+	case len(a.timings) > 0 && !slices.ContainsFunc(candidates, func(s checkedSource) bool {
+		return s.carriesAnywhere(a) && containsAll(s.timings, a.timings) && c.sharesTopic(s, known)
+	}):
+		return "the eligible sources that say it happens " + strings.Join(a.timings, ", ") + " name nothing this sentence is about"
 	case stated && len(c.subjects) > 0 && (len(a.keys) > 0 || len(a.verbs) > 0):
 		return "no eligible source states it about " + subjectNames(c.subjects) + " (a source states it about something else)"
 	case stated && len(a.keys)+len(a.verbs) == 0 || stated && len(kindNames(a.flags)) > 0:
@@ -510,7 +518,7 @@ func widestGap(reply string, run []text.Sentence) string {
 func kindNames(flags []Flag) []string {
 	var out []string
 	for _, f := range flags {
-		if f.Kind != KindNumber && f.Kind != KindCommercial && !slices.Contains(out, string(f.Kind)) {
+		if f.Kind != KindNumber && f.Kind != KindTiming && f.Kind != KindCommercial && !slices.Contains(out, string(f.Kind)) {
 			out = append(out, string(f.Kind))
 		}
 	}

@@ -30,6 +30,7 @@ const (
 	KindEligibility Kind = "eligibility" // "your plan includes", "you qualify for"
 	KindFuture      Kind = "future"      // "will be fixed", "in the next release"
 	KindLegal       Kind = "legal"       // "statutory right", "under EU law"
+	KindTiming      Kind = "timing"      // "immediately", "at the end of the period"
 )
 
 // kindExcept marks vocabulary entries that are never flagged and hide the entries that
@@ -37,7 +38,7 @@ const (
 const kindExcept Kind = "except"
 
 // kindOrder is the order in which kinds are reported.
-var kindOrder = []Kind{KindNumber, KindCommercial, KindEligibility, KindFuture, KindLegal}
+var kindOrder = []Kind{KindNumber, KindTiming, KindCommercial, KindEligibility, KindFuture, KindLegal}
 
 // Flag is one piece of commitment language found in a sentence.
 type Flag struct {
@@ -114,7 +115,7 @@ func (v *Vocabulary) add(data, name string) error {
 		}
 		kind := Kind(strings.TrimSpace(fields[0]))
 		if kind != kindExcept && !slices.Contains(kindOrder, kind) {
-			return fmt.Errorf("vocabulary %s line %d: unknown kind %q; use number, commercial, eligibility, future, legal or except", name, n+1, kind)
+			return fmt.Errorf("vocabulary %s line %d: unknown kind %q; use number, timing, commercial, eligibility, future, legal or except", name, n+1, kind)
 		}
 		phrase := text.Fold(fields[1])
 		first, _ := utf8.DecodeRuneInString(phrase)
@@ -147,7 +148,10 @@ func (v *Vocabulary) Verbs(text string) []string {
 type analysis struct {
 	flags []Flag
 	keys  []string // Key of every quantity, without repeats, in order of appearance
-	verbs []string // canonical commercial verbs, sorted, without repeats
+	// timings are when things happen in words, canonical ("immediately", "at the end of
+	// the period"): the source a sentence rests on must say the same somewhere.
+	timings []string
+	verbs   []string // canonical commercial verbs, sorted, without repeats
 	// affirmed and negated split verbs by polarity: "we refund" affirms refund, "we do not
 	// refund" negates it. A text that says both has the verb in both.
 	affirmed, negated []string
@@ -167,6 +171,9 @@ func (v *Vocabulary) analyse(s string) analysis {
 	var words []scoped // read once, at the first commercial verb
 	for _, m := range v.matches(s) {
 		a.flags = append(a.flags, Flag{Kind: m.kind, Match: s[m.start:m.end]})
+		if m.kind == KindTiming {
+			a.timings = appendNew(a.timings, m.canonical)
+		}
 		if m.kind != KindCommercial {
 			continue
 		}
