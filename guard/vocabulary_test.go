@@ -40,11 +40,19 @@ func TestFlags(t *testing.T) {
 		{KindCommercial, "Please update your credit card in Settings.", nil},
 		{KindCommercial, "Thanks for reaching out.", nil},
 		{KindCommercial, "The discredited theory and a cancer study.", nil},
+		{KindCommercial, "We delete suspended workspaces; Daten werden gelöscht.", []string{"delete", "suspended", "gelöscht"}},
+		{KindCommercial, "Shipping is free, at no cost, and we'll cover it.", []string{"free", "at no cost", "we'll cover"}},
+		{KindCommercial, "Feel free to ask: freelancers freeze nothing.", nil},
+
+		{KindTiming, "It takes effect immediately, or at the end of the month.", []string{"immediately", "end of the"}},
+		{KindTiming, "Es gilt sofort, spätestens zum Ende des Monats.", []string{"sofort", "zum Ende"}},
+		{KindTiming, "It renews every year.", nil},
 
 		{KindEligibility, "Your plan includes priority support.", []string{"Your plan includes"}},
 		{KindEligibility, "You qualify for the discount and you’re entitled to it.", []string{"You qualify", "you’re entitled"}},
 		{KindEligibility, "You are  eligible, and this is covered.", []string{"You are  eligible", "this is covered"}},
 		{KindEligibility, "Exports are included in your plan.", []string{"included in your plan"}},
+		{KindEligibility, "Pro includes phone support, inklusive Steuern.", []string{"includes", "inklusive"}},
 		{KindEligibility, "Your plan is called Pro.", nil},
 
 		{KindFuture, "This will be fixed in the next release.", []string{"will be fixed", "in the next release"}},
