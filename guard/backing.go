@@ -84,13 +84,12 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 
 // sharesTopic reports whether source s (its title, heading and text) names something
 // sentence c names: a word of c that some source of the check uses (known), other than
-// the words of its quantities ("days", "month"), timings and commitments ("refund"). "Enterprise
-// invoices are payable within 30 days" is not backed by "Unused hardware can be returned
-// within 30 days of delivery", which states the same number about something else, nor
-// "You can cancel by email" by "Cancelling stops the next charge", nor "Storage packs stop
-// immediately" by an upgrade that takes effect immediately. Words no source uses ("Good
-// news: …") name nothing to check; a sentence with no quantity, commercial verb or timing
-// is bound by its phrases alone.
+// the words of its quantities ("days"), timings and commercial verbs ("refund").
+// "Enterprise invoices are payable within 30 days" is not backed by "Unused hardware can
+// be returned within 30 days of delivery", which states the same number about something
+// else, nor "Storage packs stop immediately" by an upgrade that takes effect immediately.
+// Words no source uses ("Good news: …") name nothing to check; a sentence with no
+// quantity, commercial verb or timing is bound by its phrases alone.
 func (c view) sharesTopic(s checkedSource, known map[string]bool) bool {
 	if len(c.keys)+len(c.verbs)+len(c.timings) == 0 {
 		return true

@@ -356,9 +356,10 @@ func (s checkedSource) carriesAnywhere(a analysis) bool {
 	return true
 }
 
-// missingReason says what no candidate source backs (known: the words some source of the
-// check uses), naming the quantities and verbs that
-// appear in none of them, or that they only appear in different sources.
+// missingReason says what no candidate source backs, naming the quantities, verbs and
+// timings that appear in none of them, that they only appear in different sources, or
+// that the sources stating them name nothing the sentence names (known: the words some
+// source of the check uses).
 func missingReason(c view, candidates []checkedSource, known map[string]bool) string {
 	a := c.analysis
 	var quantities, verbs []string
@@ -399,7 +400,7 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 	case stated && len(a.keys)+len(a.verbs) == 0 || stated && len(kindNames(a.flags)) > 0:
 		return "no eligible source makes this " + strings.Join(kindNames(a.flags), " / ") + " statement about the same thing"
 	case stated && !slices.ContainsFunc(candidates, func(s checkedSource) bool { return s.carriesAnywhere(a) && c.sharesTopic(s, known) }):
-		return "the eligible sources that state " + strings.Join(a.keys, ", ") + " name nothing this sentence is about"
+		return "the eligible sources that state " + strings.Join(commitmentNames(a), ", ") + " name nothing this sentence is about"
 	case len(quantities) > 0 && len(verbs) > 0:
 		return "no eligible source states " + strings.Join(quantities, ", ") + " or backs " + strings.Join(verbs, ", ") + contrary
 	case len(quantities) > 0:
@@ -411,11 +412,16 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 	case len(a.keys) == 0 && len(a.verbs) == 0:
 		return "no eligible source makes this " + strings.Join(kindNames(a.flags), " / ") + " statement"
 	}
+	return "no single eligible source states all of " + strings.Join(commitmentNames(a), ", ")
+}
+
+// commitmentNames names the quantities and commercial verbs of a for a reason: 30 day, 'refund'.
+func commitmentNames(a analysis) []string {
 	all := slices.Clone(a.keys)
 	for _, verb := range a.verbs {
 		all = append(all, "'"+verb+"'")
 	}
-	return "no single eligible source states all of " + strings.Join(all, ", ")
+	return all
 }
 
 // attachedClaims returns the claims made about sentence: those whose sentence equals it
