@@ -22,6 +22,26 @@ type view struct {
 	analysis
 	subjects map[string]string
 	words    map[string]bool
+	// topic are its content words other than those of its quantities, timings and
+	// commercial verbs: what it is about (sharesTopic). Read once, tried against every source.
+	topic []string
+}
+
+// newView reads the sentence body whose analysis is a for the backing rule.
+func (v *Vocabulary) newView(body string, a analysis, names map[string]bool) view {
+	c := view{analysis: a, subjects: v.subjectsOf(body, names), words: contentWords(body)}
+	commitment := map[string]bool{}
+	for _, f := range a.flags {
+		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial {
+			maps.Copy(commitment, contentWords(f.Match))
+		}
+	}
+	for w := range c.words {
+		if !commitment[w] {
+			c.topic = append(c.topic, w)
+		}
+	}
+	return c
 }
 
 // units splits a source into its units; headings only name the chunk's subject.
@@ -75,7 +95,11 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial || (f.Kind != KindEligibility && s.hasPhrase(f)) {
 			continue
 		}
-		if f.Kind == KindLegal || !stated(func(u srcUnit) bool { return c.restatedBy(u, f, known, s, agree) }) {
+		if f.Kind == KindLegal {
+			return false
+		}
+		marker := contentWords(f.Match)
+		if !stated(func(u srcUnit) bool { return c.restatedBy(u, f.Kind, marker, known, s, agree) }) {
 			return false
 		}
 	}
@@ -94,15 +118,9 @@ func (c view) sharesTopic(s checkedSource, known map[string]bool) bool {
 	if len(c.keys)+len(c.verbs)+len(c.timings) == 0 {
 		return true
 	}
-	commitment := map[string]bool{}
-	for _, f := range c.flags {
-		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial {
-			maps.Copy(commitment, contentWords(f.Match))
-		}
-	}
 	named := false
-	for w := range c.words {
-		if commitment[w] || !known[w] {
+	for _, w := range c.topic {
+		if !known[w] {
 			continue
 		}
 		if s.words[w] {
@@ -122,25 +140,24 @@ func containsAll(have, want []string) bool {
 	return true
 }
 
-// restatedBy reports whether srcUnit u of s says what c says in other words (f: the phrase
-// that flagged c). A promise needs half of c's content words in u. An eligibility sentence
+// restatedBy reports whether srcUnit u of s says what c says in other words (kind: of the
+// phrase that flagged c; marker: that phrase's words). A promise needs half of c's content words in u. An eligibility sentence
 // needs two words shared with u, and every other word of c that any source uses (known)
 // in u or in another unit of s about the same subject (agree): "the Pro plan includes
 // phone support" is not backed by "the Pro plan includes priority email support" in a
 // chunk that names phone support only for Business, while "the Team plan includes 2 TB of
 // storage" is backed by "Team includes 2 TB per workspace" in a chunk about Team's storage.
 // The flag's own words and the plan word ("plan", "tier") need no backing.
-func (c view) restatedBy(u srcUnit, f Flag, known map[string]bool, s checkedSource, agree func(srcUnit) bool) bool {
+func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s checkedSource, agree func(srcUnit) bool) bool {
 	shared := 0
 	for w := range c.words {
 		if u.words[w] {
 			shared++
 		}
 	}
-	if f.Kind != KindEligibility {
+	if kind != KindEligibility {
 		return len(c.words) > 0 && float64(shared)/float64(len(c.words)) >= sameStatement
 	}
-	marker := contentWords(f.Match)
 	for w := range c.words {
 		if !u.words[w] && known[w] && !marker[w] && !isPlanWord(w) &&
 			!slices.ContainsFunc(s.units, func(o srcUnit) bool { return o.words[w] && agree(o) }) {

@@ -298,7 +298,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		candidates = citedSources(attached, ctx.sources)
 		tried = candidates
 	}
-	c := view{analysis: a, subjects: v.subjectsOf(body, ctx.names), words: contentWords(body)}
+	c := v.newView(body, a, ctx.names)
 	if id, unit, ok := quotesAgents(c.words, candidates); ok {
 		r.SourceID, r.Reason = id, fmt.Sprintf("quotes guidance written for support agents in %s (%q): it is never quoted to a customer", id, unit)
 		return r
