@@ -15,6 +15,8 @@ type srcUnit struct {
 	words    map[string]bool
 	text     string
 	polarity polarities // content stem → in a negation's scope (see polarity)
+	// universal: the unit speaks of every one of what it names (speaksOfAll).
+	universal bool
 }
 
 // view is a flagged sentence of the reply as the backing rule reads it.
@@ -25,11 +27,14 @@ type view struct {
 	// topic are its content words other than those of its quantities, timings and
 	// commercial verbs: what it is about (sharesTopic). Read once, tried against every source.
 	topic []string
+	// universal: it speaks of all plans, customers or users (speaksOfAll), so a unit
+	// that says it of fewer does not back it (widens).
+	universal bool
 }
 
 // newView reads the sentence body whose analysis is a for the backing rule.
 func (v *Vocabulary) newView(body string, a analysis, names map[string]bool) view {
-	c := view{analysis: a, subjects: v.subjectsOf(body, names), words: contentWords(body)}
+	c := view{analysis: a, subjects: v.subjectsOf(body, names), words: contentWords(body), universal: speaksOfAll(body)}
 	commitment := map[string]bool{}
 	for _, f := range a.flags {
 		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial {
@@ -53,7 +58,7 @@ func (v *Vocabulary) units(chunk string, names map[string]bool) []srcUnit {
 		}
 		for _, s := range text.Split(line) {
 			out = append(out, srcUnit{analysis: v.analyse(s.Text), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Text),
-				text: s.Text, polarity: statementPolarity(s.Text)})
+				text: s.Text, polarity: statementPolarity(s.Text), universal: speaksOfAll(s.Text)})
 		}
 	}
 	return out
@@ -80,7 +85,9 @@ const (
 // positions need the source's own words. known holds the content words of every source
 // of the check.
 func (c view) backs(s checkedSource, known map[string]bool) bool {
-	agree := func(u srcUnit) bool { return subjectsAgree(c.subjects, u.subjects, s.subjects) }
+	agree := func(u srcUnit) bool {
+		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !(c.universal && widens(c.subjects, u))
+	}
 	stated := func(has func(u srcUnit) bool) bool {
 		return slices.ContainsFunc(s.units, func(u srcUnit) bool { return has(u) && agree(u) })
 	}
@@ -149,12 +156,7 @@ func containsAll(have, want []string) bool {
 // storage" is backed by "Team includes 2 TB per workspace" in a chunk about Team's storage.
 // The flag's own words and the plan word ("plan", "tier") need no backing.
 func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s checkedSource, agree func(srcUnit) bool) bool {
-	shared := 0
-	for w := range c.words {
-		if u.words[w] {
-			shared++
-		}
-	}
+	shared := sharedWords(c.words, u.words)
 	if kind != KindEligibility {
 		return len(c.words) > 0 && float64(shared)/float64(len(c.words)) >= sameStatement
 	}
@@ -165,6 +167,17 @@ func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s 
 		}
 	}
 	return shared >= minShared
+}
+
+// sharedWords counts the words of a that b holds too.
+func sharedWords(a, b map[string]bool) int {
+	n := 0
+	for w := range a {
+		if b[w] {
+			n++
+		}
+	}
+	return n
 }
 
 // hasPhrase reports whether s states the phrase flag f word for word.

@@ -395,6 +395,8 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 		return s.carriesAnywhere(a) && containsAll(s.timings, a.timings) && c.sharesTopic(s, known)
 	}):
 		return "the eligible sources that say it happens " + strings.Join(a.timings, ", ") + " name nothing this sentence is about"
+	case narrower(c, candidates) != "":
+		return "it says this of all, but the eligible sources say it only of " + narrower(c, candidates)
 	case stated && len(c.subjects) > 0 && (len(a.keys) > 0 || len(a.verbs) > 0):
 		return "no eligible source states it about " + subjectNames(c.subjects) + " (a source states it about something else)"
 	case stated && len(a.keys)+len(a.verbs) == 0 || stated && len(kindNames(a.flags)) > 0:
@@ -413,6 +415,41 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 		return "no eligible source makes this " + strings.Join(kindNames(a.flags), " / ") + " statement"
 	}
 	return "no single eligible source states all of " + strings.Join(commitmentNames(a), ", ")
+}
+
+// narrower names the subjects that universal sentence c does not name and the unit
+// stating what it states (its quantities and verbs; for a sentence with none, minShared
+// of its words) in most of its words names: "owner"
+// for "anyone can cancel". It is "" when no such unit widens c.
+func narrower(c view, candidates []checkedSource) string {
+	if !c.universal {
+		return ""
+	}
+	var best *srcUnit
+	most := -1
+	terms := len(c.keys)+len(c.verbs) > 0 // else it must share minShared words with the unit
+	for _, s := range candidates {
+		for i, u := range s.units {
+			n := sharedWords(c.words, u.words)
+			if n > most && (terms || n >= minShared) && containsAll(u.keys, c.keys) && containsAll(u.verbs, c.verbs) {
+				best, most = &s.units[i], n
+			}
+		}
+	}
+	if best == nil || !widens(c.subjects, *best) {
+		return ""
+	}
+	named := map[string]bool{}
+	for _, class := range c.subjects {
+		named[class] = true
+	}
+	extra := map[string]string{}
+	for term, class := range best.subjects {
+		if !named[class] {
+			extra[term] = class
+		}
+	}
+	return subjectNames(extra)
 }
 
 // commitmentNames names the quantities and commercial verbs of a for a reason: 30 day, 'refund'.

@@ -81,6 +81,8 @@ type scoped struct {
 	// negated only from behind ("monthly plans" in "monthly plans are not refunded") is
 	// the topic, which a title saying "Monthly plans" does not contradict.
 	reached bool
+	// prefix is the length of the word's negative prefix ("un" of "unused"), 0 if none.
+	prefix int
 }
 
 // scopedWords reads every word of s with its clause and polarity (see the comment above).
@@ -164,7 +166,8 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 	var out []scoped
 	for i, loc := range locs {
 		if !isClauseNegator(words[i]) && forwardNegators[words[i]] == 0 {
-			out = append(out, scoped{start: loc[0], end: loc[1], clause: clause, negated: flip[i], local: local[i], reached: reached[i]})
+			out = append(out, scoped{start: loc[0], end: loc[1], clause: clause, negated: flip[i], local: local[i], reached: reached[i],
+				prefix: negativePrefix(words[i])})
 		}
 	}
 	return out
@@ -189,12 +192,16 @@ func polarity(s string) polarities {
 		if w.local {
 			continue
 		}
-		for _, st := range text.ContentStems(s[w.start:w.end]) {
-			if was, seen := p.negated[st]; seen && was != w.negated {
+		negated, reached := w.negated, w.reached
+		if w.prefix > 0 {
+			negated, reached = !negated, true
+		}
+		for _, st := range text.ContentStems(s[w.start+w.prefix : w.end]) {
+			if was, seen := p.negated[st]; seen && was != negated {
 				mixed[st] = true
 			}
-			p.negated[st], p.clause[st] = w.negated, w.clause
-			p.reached[st] = p.reached[st] || w.reached
+			p.negated[st], p.clause[st] = negated, w.clause
+			p.reached[st] = p.reached[st] || reached
 		}
 	}
 	for st := range mixed {
@@ -205,6 +212,29 @@ func polarity(s string) polarities {
 	return p
 }
 
+// negativePrefixes deny the word they open: "unused" hardware is hardware not used, a
+// "non-refundable" pack one not refunded. Such a word is read as the rest of it, negated,
+// so "used hardware can be returned" restates "unused hardware can be returned" with the
+// opposite polarity. What follows the prefix must be a word of its own (minPrefixedRest
+// letters at least): "under", "until" and "unit" are not denials.
+var negativePrefixes = []string{"non-", "non", "un"}
+
+const minPrefixedRest = 4
+
+// negativePrefix is the length in bytes of the negative prefix word (lower case) opens
+// with, 0 if none. A word that opens a clause ("unless") is not a denial of "less".
+func negativePrefix(word string) int {
+	if scopeEnds[word] {
+		return 0
+	}
+	for _, p := range negativePrefixes {
+		if rest, ok := strings.CutPrefix(word, p); ok && utf8.RuneCountInString(rest) >= minPrefixedRest {
+			return len(p)
+		}
+	}
+	return 0
+}
+
 // negatedAt reports whether the word at start, among words (scopedWords of its text), lies
 // in the scope of a negation: "may not waive", "is never refunded", "no refunds", "none of
 // the seats are credited", "wird nicht erstattet". The commitment rule reads a verb's
@@ -212,7 +242,7 @@ func polarity(s string) polarities {
 func negatedAt(words []scoped, start int) bool {
 	for _, w := range words {
 		if w.start <= start && start < w.end {
-			return w.negated
+			return w.negated != (w.prefix > 0 && start >= w.start+w.prefix)
 		}
 	}
 	return false

@@ -25,6 +25,7 @@ func TestCheckStrikesTheOppositePolarity(t *testing.T) {
 			"until the end of the month already paid."},
 		{ChunkID: "seats", Text: "None of the removed seats are credited to the next invoice."},
 		{ChunkID: "partial", Text: "Partial refunds and duplicate charges\nWe do not refund partial months."},
+		{ChunkID: "hardware", Text: "Unused hardware can be returned within 30 days of delivery."},
 		{ChunkID: "suspension", Text: "After 60 days of suspension, the account is downgraded to the Free plan and the unpaid invoice is written off; it is not sent to a collection agency."},
 	}
 	tests := []struct {
@@ -45,6 +46,10 @@ func TestCheckStrikesTheOppositePolarity(t *testing.T) {
 		// A negated aside of the source ("not sent to a collection agency") shares one word.
 		{"After 60 days of suspension the unpaid invoice is written off and sent to no one; the account is downgraded to the Free plan.", false, true},
 		{"After 60 days of suspension, the account is downgraded to the Free plan and the unpaid invoice is written off; it is sent to a collection agency.", true, false},
+		// A negative prefix denies the word it opens: "used" hardware is not "unused" hardware.
+		{"Used hardware can be returned within 30 days of delivery.", true, false},
+		{"Hardware that is unused can be returned within 30 days of delivery.", false, true},
+		{"Extra storage packs are non-refundable, on any plan.", false, true},
 	}
 	read := v.Read(sources)
 	for _, tt := range tests {

@@ -1,0 +1,65 @@
+package guard
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// A sentence that says of every plan, customer or user what a source says of some is
+// struck, and its reason names whom the source says it of; one that names the source's
+// subjects, narrows them itself, or quantifies over time is kept.
+func TestCheckStrikesWhatIsSaidOfAllFromAUnitAboutFewer(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	read := v.Read([]policy.Evidence{
+		{ChunkID: "refunds", Text: "Annual Pro plans can be refunded within 14 days of the renewal date."},
+		{ChunkID: "cancel", Text: "Owners can cancel from Settings > Billing."},
+		{ChunkID: "packs", Text: "A storage pack adds 1 TB for $15 per month on Solo or Team."},
+		{ChunkID: "trial", Text: "Every new workspace gets a 14-day free trial of the Business plan."},
+	})
+	tests := []struct {
+		sentence string
+		struckOf string // "" when kept; else whom the reason says the source speaks of
+	}{
+		{"All plans can be refunded within 14 days of the renewal date.", "annual, pro"},
+		{"Anyone can cancel from Settings > Billing.", "owner"},
+		{"Jeder Tarif kann innerhalb von 14 Tagen erstattet werden.", "annual, pro"},
+		{"Annual Pro plans can be refunded within 14 days of the renewal date.", ""},
+		{"Anyone on Team can add a storage pack for $15 per month.", ""},
+		{"Every new workspace gets a 14-day free trial.", ""},
+		{"Owners can cancel at any time from Settings > Billing.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sentence, func(t *testing.T) {
+			t.Parallel()
+			res := v.Check(Input{Reply: tt.sentence, Read: read, Mode: ModeAnySource})
+			got := res.Sentences[0]
+			if tt.struckOf == "" {
+				if !got.Kept {
+					t.Fatalf("struck (%s); want kept", got.Reason)
+				}
+				return
+			}
+			if want := "it says this of all, but the eligible sources say it only of " + tt.struckOf; got.Kept || !strings.HasPrefix(got.Reason, want) {
+				t.Fatalf("kept=%v reason=%q; want struck with %q", got.Kept, got.Reason, want)
+			}
+		})
+	}
+}
+
+// A role named by a source binds its commitment: what owners can do, admins cannot.
+func TestCheckBindsACommitmentToItsRole(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	read := v.Read([]policy.Evidence{{ChunkID: "cancel", Text: "Owners can cancel from Settings > Billing."}})
+	for sentence, kept := range map[string]bool{
+		"Owners can cancel from Settings > Billing.": true,
+		"Admins can cancel from Settings > Billing.": false,
+	} {
+		if got := v.Check(Input{Reply: sentence, Read: read, Mode: ModeAnySource}).Sentences[0]; got.Kept != kept {
+			t.Errorf("%q: kept=%v (%s), want %v", sentence, got.Kept, got.Reason, kept)
+		}
+	}
+}
