@@ -94,7 +94,7 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 	// Every quantity and verb in one unit: a window stated for one request and a refund
 	// stated in the next sentence do not make "you get a refund within 60 days".
 	if len(c.keys)+len(c.affirmed)+len(c.negated) > 0 && !stated(func(u srcUnit) bool {
-		return containsAll(u.keys, c.keys) && containsAll(u.affirmed, c.affirmed) && containsAll(u.negated, c.negated)
+		return u.statesQuantities(c.analysis) && containsAll(u.affirmed, c.affirmed) && containsAll(u.negated, c.negated)
 	}) || !c.sharesTopic(s, known) || !containsAll(s.timings, c.timings) {
 		return false
 	}

@@ -395,6 +395,8 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 		return s.carriesAnywhere(a) && containsAll(s.timings, a.timings) && c.sharesTopic(s, known)
 	}):
 		return "the eligible sources that say it happens " + strings.Join(a.timings, ", ") + " name nothing this sentence is about"
+	case boundedOtherwise(c, candidates) != "":
+		return boundedOtherwise(c, candidates)
 	case narrower(c, candidates) != "":
 		return "it says this of all, but the eligible sources say it only of " + narrower(c, candidates)
 	case stated && len(c.subjects) > 0 && (len(a.keys) > 0 || len(a.verbs) > 0):

@@ -147,7 +147,8 @@ func (v *Vocabulary) Verbs(text string) []string {
 // analysis is what the guard needs to know about one sentence or source text.
 type analysis struct {
 	flags []Flag
-	keys  []string // Key of every quantity, without repeats, in order of appearance
+	keys  []string    // Key of every quantity, without repeats, in order of appearance
+	quals []qualifier // how each of keys is bound and what period it is a rate per (bounds.go)
 	// timings are when things happen in words, canonical ("immediately", "at the end of
 	// the period"): the source a sentence rests on must say the same somewhere.
 	timings []string
@@ -162,10 +163,14 @@ type analysis struct {
 func (v *Vocabulary) analyse(s string) analysis {
 	s = text.Normalize(s)
 	var a analysis
+	from := 0
 	for _, q := range text.Quantities(s) {
 		a.flags = append(a.flags, Flag{Kind: KindNumber, Match: q.Text})
+		start := from + max(strings.Index(s[from:], q.Text), 0)
+		from = start + len(q.Text)
 		if k := q.Key(); !slices.Contains(a.keys, k) {
 			a.keys = append(a.keys, k)
+			a.quals = append(a.quals, qualify(s, start, from))
 		}
 	}
 	var words []scoped // read once, at the first commercial verb

@@ -1,0 +1,134 @@
+package guard
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A number is read with the words that bound it and the period it is paid per: "within
+// 10 business days" is not "at least 10 business days", and "$15 per month" is not "$15
+// per year". "After" bounds nothing here: "kept for up to 30 days" restates "deleted after
+// 30 days" with the predicate turned round. A quantity of a sentence is stated by
+// a source unit only when the unit states the same key with a bound that is not the
+// opposite one and, where both name it, the same period. A number with no bound word
+// ("for 30 days", "a 14-day trial") agrees with either bound, and backs a strict one
+// ("more than 30 days") of neither side.
+
+// bound is the side a number is bounded on.
+type bound int
+
+const (
+	exact bound = iota
+	upper       // within, up to, at most, innerhalb, bis zu
+	lower       // at least, more than, mindestens
+)
+
+// boundWords are the words right before a number that bound it, longest first where one
+// ends another. "Over" is left out: "4 times over 10 days" is a span, not a bound.
+var boundWords = []struct {
+	phrase string
+	side   bound
+}{
+	{"no more than", upper}, {"not more than", upper}, {"at most", upper}, {"up to", upper},
+	{"less than", upper}, {"fewer than", upper}, {"within", upper},
+	{"maximum of", upper}, {"innerhalb von", upper}, {"innerhalb", upper}, {"binnen", upper},
+	{"bis zu", upper}, {"höchstens", upper}, {"maximal", upper}, {"weniger als", upper},
+	{"no less than", lower}, {"not less than", lower}, {"at least", lower}, {"more than", lower},
+	{"longer than", lower}, {"minimum of", lower}, {"mindestens", lower}, {"mehr als", lower},
+}
+
+// ratePeriods are what follows a number to make it a rate, and the period each names.
+var ratePeriods = map[string]string{
+	"per month": "month", "a month": "month", "/month": "month", "/mo": "month", "monthly": "month",
+	"each month": "month", "every month": "month", "pro monat": "month", "im monat": "month", "monatlich": "month",
+	"per year": "year", "a year": "year", "/year": "year", "/yr": "year", "per annum": "year", "annually": "year",
+	"yearly": "year", "each year": "year", "every year": "year", "pro jahr": "year", "im jahr": "year", "jährlich": "year",
+	"per week": "week", "a week": "week", "weekly": "week", "pro woche": "week",
+	"per day": "day", "a day": "day", "daily": "day", "pro tag": "day",
+}
+
+// strictBounds exclude the number itself: "more than 30 days" is not "for 30 days".
+var strictBounds = map[string]bool{
+	"less than": true, "fewer than": true, "more than": true, "longer than": true,
+	"weniger als": true, "mehr als": true,
+}
+
+// qualifier is how a sentence or unit states one quantity: its bound and rate period.
+type qualifier struct {
+	bound  bound
+	strict bool   // the bound excludes the number (strictBounds)
+	rate   string // "month", "year", … or "" for none
+}
+
+// agrees reports whether a unit's statement of a quantity (u) backs the sentence's (q).
+func (q qualifier) agrees(u qualifier) bool {
+	if q.bound != exact && u.bound != exact && q.bound != u.bound || q.strict && u.bound == exact {
+		return false
+	}
+	return q.rate == "" || u.rate == "" || q.rate == u.rate
+}
+
+// qualify reads the bound before the quantity at s[start:end] and the rate after it.
+func qualify(s string, start, end int) qualifier {
+	var q qualifier
+	before := strings.ToLower(strings.TrimSpace(s[:start]))
+	for _, b := range boundWords {
+		if strings.HasSuffix(before, b.phrase) && (len(before) == len(b.phrase) || !isWordByte(before[len(before)-len(b.phrase)-1])) {
+			q.bound, q.strict = b.side, strictBounds[b.phrase]
+			break
+		}
+	}
+	after := strings.ToLower(strings.TrimSpace(s[end:]))
+	// "per user per month", "per GB per month": the period follows what the price is per.
+	if rest, ok := strings.CutPrefix(after, "per "); ok {
+		if word, tail, ok := strings.Cut(rest, " "); ok && !isPeriodWord(word) {
+			after = strings.TrimSpace(tail)
+		}
+	}
+	for phrase, period := range ratePeriods {
+		if strings.HasPrefix(after, phrase) && (len(after) == len(phrase) || !isWordByte(after[len(phrase)])) {
+			q.rate = period
+			break
+		}
+	}
+	return q
+}
+
+func isPeriodWord(w string) bool {
+	switch w {
+	case "month", "year", "week", "day", "annum":
+		return true
+	}
+	return false
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
+}
+
+// statesQuantities reports whether unit u states every quantity of a, each with a
+// qualifier that agrees.
+func (u srcUnit) statesQuantities(a analysis) bool {
+	for i, k := range a.keys {
+		j := slices.Index(u.keys, k)
+		if j < 0 || !a.quals[i].agrees(u.quals[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// boundedOtherwise names the first unit of candidates that states every quantity of c
+// about its subjects but bounds one on the other side or prices it per another period,
+// as a reason; "" if none does.
+func boundedOtherwise(c view, candidates []checkedSource) string {
+	for _, s := range candidates {
+		for _, u := range s.units {
+			if containsAll(u.keys, c.keys) && !u.statesQuantities(c.analysis) && subjectsAgree(c.subjects, u.subjects, s.subjects) {
+				return fmt.Sprintf("the eligible source %s bounds or prices %s otherwise: %q", s.id, strings.Join(c.keys, ", "), u.text)
+			}
+		}
+	}
+	return ""
+}

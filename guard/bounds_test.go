@@ -1,0 +1,60 @@
+package guard
+
+import (
+	"strings"
+	"testing"
+)
+
+// A quantity's bound is read from the words right before it and its rate period from the
+// words after it, past what a price is per ("per user per month").
+func TestQualifyReadsBoundAndRate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		sentence, quantity string
+		want               qualifier
+	}{
+		{"Refunds arrive within 10 business days.", "10 business days", qualifier{bound: upper}},
+		{"Refunds take at least 10 business days.", "10 business days", qualifier{bound: lower}},
+		{"Backups are kept for more than 30 days.", "30 days", qualifier{bound: lower, strict: true}},
+		{"Backups are kept for 30 days after the plan ends.", "30 days", qualifier{}},
+		{"After 21 days without payment the workspace is suspended.", "21 days", qualifier{}},
+		{"We retry it 4 times over 10 days.", "10 days", qualifier{}},
+		{"Ein Jahresplan kann innerhalb von 21 Tagen erstattet werden.", "21 Tagen", qualifier{bound: upper}},
+		{"The Pro plan costs €14 per user per month.", "€14", qualifier{rate: "month"}},
+		{"Storage is billed at $0.02 per GB per year.", "$0.02", qualifier{rate: "year"}},
+		{"Packs cost $15/month on Solo.", "$15", qualifier{rate: "month"}},
+		{"A pack costs up to $15 a month.", "$15", qualifier{bound: upper, rate: "month"}},
+		{"It costs $15 per seat.", "$15", qualifier{}},
+	}
+	for _, tt := range tests {
+		start := strings.Index(tt.sentence, tt.quantity)
+		if got := qualify(tt.sentence, start, start+len(tt.quantity)); got != tt.want {
+			t.Errorf("%q, %q: got %+v, want %+v", tt.sentence, tt.quantity, got, tt.want)
+		}
+	}
+}
+
+// A sentence's bound backs only a unit's of the same side or none, a strict one only a
+// bounded one, and a rate only the same rate or none.
+func TestQualifierAgrees(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		sentence, unit qualifier
+		want           bool
+	}{
+		{qualifier{bound: upper}, qualifier{bound: upper}, true},
+		{qualifier{}, qualifier{bound: upper}, true},
+		{qualifier{bound: lower}, qualifier{}, true},
+		{qualifier{bound: lower}, qualifier{bound: upper}, false},
+		{qualifier{bound: upper}, qualifier{bound: lower}, false},
+		{qualifier{bound: lower, strict: true}, qualifier{}, false},
+		{qualifier{rate: "month"}, qualifier{rate: "month"}, true},
+		{qualifier{}, qualifier{rate: "month"}, true},
+		{qualifier{rate: "year"}, qualifier{rate: "month"}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.sentence.agrees(tt.unit); got != tt.want {
+			t.Errorf("%+v agrees with %+v: got %v, want %v", tt.sentence, tt.unit, got, tt.want)
+		}
+	}
+}
