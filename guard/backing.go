@@ -154,14 +154,15 @@ func containsAll(have, want []string) bool {
 // phone support" is not backed by "the Pro plan includes priority email support" in a
 // chunk that names phone support only for Business, while "the Team plan includes 2 TB of
 // storage" is backed by "Team includes 2 TB per workspace" in a chunk about Team's storage.
-// The flag's own words and the plan word ("plan", "tier") need no backing.
+// The flag's own words, the plan word ("plan", "tier") and the words of the source's title
+// and heading, which every unit of it is about, need no backing.
 func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s checkedSource, agree func(srcUnit) bool) bool {
 	shared := sharedWords(c.words, u.words)
 	if kind != KindEligibility {
 		return len(c.words) > 0 && float64(shared)/float64(len(c.words)) >= sameStatement
 	}
 	for w := range c.words {
-		if !u.words[w] && known[w] && !marker[w] && !isPlanWord(w) &&
+		if !u.words[w] && known[w] && !marker[w] && !isPlanWord(w) && !s.topic[w] &&
 			!slices.ContainsFunc(s.units, func(o srcUnit) bool { return o.words[w] && agree(o) }) {
 			return false
 		}

@@ -9,7 +9,8 @@ import (
 // A number is read with the words that bound it and the period it is paid per: "within
 // 10 business days" is not "at least 10 business days", and "$15 per month" is not "$15
 // per year". "After" bounds nothing here: "kept for up to 30 days" restates "deleted after
-// 30 days" with the predicate turned round. A quantity of a sentence is stated by
+// 30 days" with the predicate turned round. What a price is per counts too: "2 TB per
+// workspace" is not "2 TB per user" (a user, a seat and a licence are one thing). A quantity of a sentence is stated by
 // a source unit only when the unit states the same key with a bound that is not the
 // opposite one and, where both name it, the same period. A number with no bound word
 // ("for 30 days", "a 14-day trial") agrees with either bound, and backs a strict one
@@ -59,14 +60,19 @@ type qualifier struct {
 	bound  bound
 	strict bool   // the bound excludes the number (strictBounds)
 	rate   string // "month", "year", … or "" for none
+	per    string // what it is per, other than a period ("seat" of "per user"), or ""
 }
+
+// perSeat are the words a price per person is stated per: one thing in billing.
+var perSeat = map[string]bool{"user": true, "users": true, "seat": true, "seats": true, "licence": true,
+	"license": true, "member": true, "person": true, "nutzer": true, "lizenz": true}
 
 // agrees reports whether a unit's statement of a quantity (u) backs the sentence's (q).
 func (q qualifier) agrees(u qualifier) bool {
 	if q.bound != exact && u.bound != exact && q.bound != u.bound || q.strict && u.bound == exact {
 		return false
 	}
-	return q.rate == "" || u.rate == "" || q.rate == u.rate
+	return (q.rate == "" || u.rate == "" || q.rate == u.rate) && (q.per == "" || u.per == "" || q.per == u.per)
 }
 
 // qualify reads the bound before the quantity at s[start:end] and the rate after it.
@@ -80,10 +86,19 @@ func qualify(s string, start, end int) qualifier {
 		}
 	}
 	after := strings.ToLower(strings.TrimSpace(s[end:]))
+	// "2 TB per workspace": a unit the quantity reader does not know comes first.
+	if word, tail, ok := strings.Cut(after, " "); ok && strings.HasPrefix(tail, "per ") && !strings.ContainsAny(word, ",.;:") {
+		after = tail
+	}
 	// "per user per month", "per GB per month": the period follows what the price is per.
 	if rest, ok := strings.CutPrefix(after, "per "); ok {
-		if word, tail, ok := strings.Cut(rest, " "); ok && !isPeriodWord(word) {
-			after = strings.TrimSpace(tail)
+		word, tail, _ := strings.Cut(rest, " ")
+		word = strings.TrimRight(word, ".,;:!?")
+		if !isPeriodWord(word) {
+			q.per, after = word, strings.TrimSpace(tail)
+			if perSeat[word] {
+				q.per = "seat"
+			}
 		}
 	}
 	for phrase, period := range ratePeriods {

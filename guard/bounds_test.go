@@ -20,11 +20,13 @@ func TestQualifyReadsBoundAndRate(t *testing.T) {
 		{"After 21 days without payment the workspace is suspended.", "21 days", qualifier{}},
 		{"We retry it 4 times over 10 days.", "10 days", qualifier{}},
 		{"Ein Jahresplan kann innerhalb von 21 Tagen erstattet werden.", "21 Tagen", qualifier{bound: upper}},
-		{"The Pro plan costs €14 per user per month.", "€14", qualifier{rate: "month"}},
-		{"Storage is billed at $0.02 per GB per year.", "$0.02", qualifier{rate: "year"}},
+		{"The Pro plan costs €14 per user per month.", "€14", qualifier{rate: "month", per: "seat"}},
+		{"Storage is billed at $0.02 per GB per year.", "$0.02", qualifier{rate: "year", per: "gb"}},
+		{"Team includes 2 TB per workspace.", "2 TB", qualifier{per: "workspace"}},
+		{"Team includes 2 TB per workspace.", "2", qualifier{per: "workspace"}},
 		{"Packs cost $15/month on Solo.", "$15", qualifier{rate: "month"}},
 		{"A pack costs up to $15 a month.", "$15", qualifier{bound: upper, rate: "month"}},
-		{"It costs $15 per seat.", "$15", qualifier{}},
+		{"It costs $15 per seat.", "$15", qualifier{per: "seat"}},
 	}
 	for _, tt := range tests {
 		start := strings.Index(tt.sentence, tt.quantity)
@@ -51,6 +53,9 @@ func TestQualifierAgrees(t *testing.T) {
 		{qualifier{rate: "month"}, qualifier{rate: "month"}, true},
 		{qualifier{}, qualifier{rate: "month"}, true},
 		{qualifier{rate: "year"}, qualifier{rate: "month"}, false},
+		{qualifier{per: "seat"}, qualifier{per: "seat"}, true},
+		{qualifier{}, qualifier{per: "workspace"}, true},
+		{qualifier{per: "seat"}, qualifier{per: "workspace"}, false},
 	}
 	for _, tt := range tests {
 		if got := tt.sentence.agrees(tt.unit); got != tt.want {

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
@@ -105,8 +106,11 @@ type checkedSource struct {
 	forAgents bool
 	analysis
 	units    []srcUnit
-	subjects map[string]string // every subject term of the chunk, heading included
+	subjects map[string]string // every subject term of the chunk, its title and heading included
 	words    map[string]bool   // content words of its title, heading and text
+	// topic are the content words of its document title and section heading: what every
+	// unit of it is about ("Storage quotas" over "Team includes 2 TB per workspace").
+	topic map[string]bool
 }
 
 // checkContext is what every sentence of one Check is judged against.
@@ -183,7 +187,7 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 	for i, s := range sources {
 		// A source reads the same against the same plan names every time: remembered
 		// (v.read), since the same chunks back draft after draft.
-		key := s.ChunkID + "\x00" + s.Source + "\x00" + strconv.FormatBool(s.Fixed) + "\x00" + s.Audience + "\x00" + names + "\x00" + s.Text
+		key := s.ChunkID + "\x00" + s.Source + "\x00" + strconv.FormatBool(s.Fixed) + "\x00" + s.Audience + "\x00" + names + "\x00" + s.Title + "\x00" + s.Text
 		cs := v.read.Get(key, func() checkedSource { return v.readSource(s, ctx.names) })
 		for _, u := range cs.units {
 			for w := range u.words {
@@ -204,11 +208,26 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 // names of every source of the check.
 func (v *Vocabulary) readSource(s policy.Evidence, names map[string]bool) checkedSource {
 	cs := checkedSource{id: s.ChunkID, forAgents: s.ForAgents() || forAgentsSection(s.ChunkID), analysis: v.analyse(s.Text),
-		units: v.units(s.Text, names), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Title + "\n" + s.Text)}
+		units: v.units(s.Text, names), subjects: v.subjectsOf(s.Title+"\n"+s.Text, names), words: contentWords(s.Title + "\n" + s.Text),
+		topic: contentWords(s.Title + "\n" + heading(s.Text))}
 	if s.FixedWording() {
 		cs.macro = normalise(s.Text)
 	}
 	return cs
+}
+
+// heading is the first line of a chunk when it is its section's heading: marked with #,
+// or followed by more lines and not ending like a sentence.
+func heading(chunk string) string {
+	first, rest, more := strings.Cut(chunk, "\n")
+	first = strings.TrimSpace(first)
+	if strings.HasPrefix(first, "#") {
+		return strings.TrimLeft(first, "# ")
+	}
+	if r, _ := utf8.DecodeLastRuneInString(first); !more || strings.TrimSpace(rest) == "" || text.IsTerminator(r) {
+		return ""
+	}
+	return first
 }
 
 // Check runs the guard over in.Reply. Per sentence, in order: a sentence with an
@@ -325,6 +344,14 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 	}
 	if fixed != "" {
 		r.SourceID, r.Reason = fixed, "paraphrases the fixed wording of "+fixed+": quote it word for word, or leave it out"
+		return r
+	}
+	if id := v.backedClauseByClause(body, ctx, tried); id != "" {
+		if cid, unit, ok := contradicted(polarity(body), candidates); ok {
+			r.SourceID, r.Reason = cid, fmt.Sprintf("says the opposite of %s: %q", cid, unit)
+			return r
+		}
+		r.Kept, r.SourceID, r.Reason = true, id, "backed by "+id+", clause by clause"
 		return r
 	}
 	r.Reason = missingReason(c, candidates, ctx.known)

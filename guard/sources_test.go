@@ -13,7 +13,7 @@ import (
 // TestMayBackTriesEverySourceThatCanBack holds the index that picks which sources to try
 // (checkContext.mayBack) to trying them all: over the faithfulness set's sentences and the
 // bench draft, each against both fixture source sets, a flagged sentence is kept by the
-// same source as when every source is tried in order. Sources are repeated with other
+// same source as when every source is tried in order (whole, then clause by clause). Sources are repeated with other
 // IDs, so a sentence has several that back it and the first must still be the one named.
 func TestMayBackTriesEverySourceThatCanBack(t *testing.T) {
 	t.Parallel()
@@ -56,6 +56,9 @@ func TestMayBackTriesEverySourceThatCanBack(t *testing.T) {
 					want = src.id
 					break
 				}
+			}
+			if want == "" {
+				want = v.backedClauseByClause(body, ctx, ctx.sources)
 			}
 			if _, _, opposite := contradicted(polarity(body), ctx.sources); opposite {
 				want = ""

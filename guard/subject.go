@@ -141,11 +141,16 @@ func (v *Vocabulary) subjectAt(toks []word, i int) *subjectEntry {
 }
 
 // subjects maps the canonical subject terms of text to their class. A plan name counts
-// only where it is capitalised, so "10 business days" is not about the Business plan.
+// only where it is capitalised, so "10 business days" is not about the Business plan, and
+// a term after "per" is what a price is counted in, not what it is about: "€28 per seat"
+// is about the plan (bounds.go reads the "per").
 func (v *Vocabulary) subjectsOf(s string, names map[string]bool) map[string]string {
 	out := map[string]string{}
 	toks := wordTokens(s)
 	for i, t := range toks {
+		if i > 0 && toks[i-1].lower == "per" {
+			continue
+		}
 		if e := v.subjectAt(toks, i); e != nil {
 			out[e.canonical] = e.class
 			continue

@@ -1,0 +1,50 @@
+package guard
+
+import (
+	"testing"
+
+	"github.com/supportdraft/supportdraft/policy"
+)
+
+// A sentence joining two statements of one section is backed clause by clause; one
+// joining statements of two sections, or adding a clause no section states, is struck.
+// Sources from the practice corpus (written outside the team), with their titles.
+func TestCheckBacksAJoinedSentenceClauseByClauseInOneSection(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	read := v.Read([]policy.Evidence{
+		{ChunkID: "monthly", Title: "Refunds", Text: "Monthly plans\nMonthly plans are not refunded. Cancelling stops the next charge, and the plan stays active until the end of the month already paid."},
+		{ChunkID: "seats", Title: "Seats", Text: "Removing seats\nRemoved seats are credited by the day to the account balance."},
+		{ChunkID: "failed", Title: "Failed payments", Text: "What happens to the account\nAfter 21 days without payment the workspace is suspended."},
+		{ChunkID: "quotas", Title: "Storage quotas and overage", Text: "Quotas\nSolo includes 500 GB. Team includes 2 TB per workspace. Enterprise storage is set in the order form."},
+	})
+	for sentence, kept := range map[string]bool{
+		"Monthly plans aren't refunded, but cancelling stops the next charge.":                                 true,
+		"Solo includes 500 GB of storage, and Team includes 2 TB per workspace.":                               true,
+		"Removed seats are credited by the day, and after 21 days without payment the workspace is suspended.": false,
+		"Monthly plans aren't refunded, but cancelling refunds the last charge.":                               false,
+		"Monthly plans aren't refunded, and Team includes 4 TB per workspace.":                                 false,
+	} {
+		if got := v.Check(Input{Reply: sentence, Read: read, Mode: ModeAnySource}).Sentences[0]; got.Kept != kept {
+			t.Errorf("%q: kept=%v (%s), want %v", sentence, got.Kept, got.Reason, kept)
+		}
+	}
+}
+
+// The words of a source's title and heading name what each of its units is about: "Every
+// Team workspace includes 2 TB of storage" restates "Team includes 2 TB per workspace" in
+// a section titled "Storage quotas", but not in one titled "Backups".
+func TestEligibilityMayTakeWordsFromTheTitle(t *testing.T) {
+	t.Parallel()
+	v := defaultVocab(t)
+	sentence := "Every Team workspace includes 2 TB of storage."
+	for title, kept := range map[string]bool{"Storage quotas and overage": true, "Backups": false} {
+		read := v.Read([]policy.Evidence{
+			{ChunkID: "quotas", Title: title, Text: "Quotas\nSolo includes 500 GB. Team includes 2 TB per workspace."},
+			{ChunkID: "packs", Title: "Storage packs", Text: "A storage pack adds 1 TB for $15 per month on Solo or Team."},
+		})
+		if got := v.Check(Input{Reply: sentence, Read: read, Mode: ModeAnySource}).Sentences[0]; got.Kept != kept {
+			t.Errorf("title %q: kept=%v (%s), want %v", title, got.Kept, got.Reason, kept)
+		}
+	}
+}
