@@ -15,8 +15,10 @@ type srcUnit struct {
 	words    map[string]bool
 	text     string
 	polarity polarities // content stem → in a negation's scope (see polarity)
-	// universal: the unit speaks of every one of what it names (speaksOfAll).
+	// universal: the unit speaks of every one of what it names (speaksOfAll); limits are
+	// the words that limit it to one of a kind ("first", "only": limitsOf).
 	universal bool
+	limits    []string
 }
 
 // view is a flagged sentence of the reply as the backing rule reads it.
@@ -28,13 +30,15 @@ type view struct {
 	// commercial verbs: what it is about (sharesTopic). Read once, tried against every source.
 	topic []string
 	// universal: it speaks of all plans, customers or users (speaksOfAll), so a unit
-	// that says it of fewer does not back it (widens).
+	// that says it of fewer does not back it (widens); limits as a unit's.
 	universal bool
+	limits    []string
 }
 
 // newView reads the sentence body whose analysis is a for the backing rule.
 func (v *Vocabulary) newView(body string, a analysis, names map[string]bool) view {
-	c := view{analysis: a, subjects: v.subjectsOf(body, names), words: contentWords(body), universal: speaksOfAll(body)}
+	c := view{analysis: a, subjects: v.subjectsOf(body, names), words: contentWords(body), universal: speaksOfAll(body),
+		limits: limitsOf(body)}
 	commitment := map[string]bool{}
 	for _, f := range a.flags {
 		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial {
@@ -58,7 +62,7 @@ func (v *Vocabulary) units(chunk string, names map[string]bool) []srcUnit {
 		}
 		for _, s := range text.Split(line) {
 			out = append(out, srcUnit{analysis: v.analyse(s.Text), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Text),
-				text: s.Text, polarity: statementPolarity(s.Text), universal: speaksOfAll(s.Text)})
+				text: s.Text, polarity: statementPolarity(s.Text), universal: speaksOfAll(s.Text), limits: limitsOf(s.Text)})
 		}
 	}
 	return out
@@ -86,16 +90,19 @@ const (
 // of the check.
 func (c view) backs(s checkedSource, known map[string]bool) bool {
 	agree := func(u srcUnit) bool {
-		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !(c.universal && widens(c.subjects, u))
+		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !(c.universal && widens(c.subjects, c.limits, u))
 	}
 	stated := func(has func(u srcUnit) bool) bool {
 		return slices.ContainsFunc(s.units, func(u srcUnit) bool { return has(u) && agree(u) })
 	}
 	// Every quantity and verb in one unit: a window stated for one request and a refund
 	// stated in the next sentence do not make "you get a refund within 60 days".
-	if len(c.keys)+len(c.affirmed)+len(c.negated) > 0 && !stated(func(u srcUnit) bool {
-		return u.statesQuantities(c.analysis) && containsAll(u.affirmed, c.affirmed) && containsAll(u.negated, c.negated)
-	}) || !c.sharesTopic(s, known) || !containsAll(s.timings, c.timings) {
+	// A verb said only as a condition ("after you cancel, backups are kept for 30 days")
+	// needs the source to name it, not the unit that states the rest.
+	affirmed, negated := without(c.affirmed, c.conditions), without(c.negated, c.conditions)
+	if len(c.keys)+len(affirmed)+len(negated) > 0 && !stated(func(u srcUnit) bool {
+		return u.statesQuantities(c.analysis) && containsAll(u.affirmed, affirmed) && containsAll(u.negated, negated)
+	}) || !c.sharesTopic(s, known) || !containsAll(s.timings, c.timings) || !containsAll(s.verbs, c.conditions) {
 		return false
 	}
 	for _, f := range c.flags {
@@ -136,6 +143,20 @@ func (c view) sharesTopic(s checkedSource, known map[string]bool) bool {
 		named = true
 	}
 	return !named
+}
+
+// without returns list less the entries of drop.
+func without(list, drop []string) []string {
+	if len(drop) == 0 {
+		return list
+	}
+	var out []string
+	for _, s := range list {
+		if !slices.Contains(drop, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func containsAll(have, want []string) bool {

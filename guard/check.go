@@ -141,8 +141,10 @@ func unitTerms(a analysis) []string {
 // mayBack is the sources that can back a sentence analysed as a, in their order: a source
 // backs a sentence only if one of its units states every quantity and verb of it (view.
 // backs), so only the sources that state each somewhere are worth trying. With thousands
-// of sources that is a few instead of all.
+// of sources that is a few instead of all. A verb said only as a condition need not be in
+// a unit (view.backs), so it narrows nothing.
 func (ctx checkContext) mayBack(a analysis) []checkedSource {
+	a.affirmed, a.negated = without(a.affirmed, a.conditions), without(a.negated, a.conditions)
 	terms := unitTerms(a)
 	if len(terms) == 0 {
 		return ctx.sources
@@ -234,9 +236,9 @@ func heading(chunk string) string {
 // unresolved placeholder is struck; a sentence whose attached claim failed is struck with
 // the claim's reason; a flagged sentence is kept only if one source it may cite carries
 // every quantity (by Key, so "fourteen days" = "14 days" but "one month" ≠ "30 days") and
-// every commercial verb in it; anything else is kept. The sources are read when the first
-// flagged sentence needs them: a reply with no commitment language (the send hook's
-// "Thanks, done.") costs its own sentences only.
+// every commercial verb in it; any other sentence is kept unless it restates a source it
+// may cite with the opposite polarity ("We accept wire transfers" beside "We're not able
+// to accept wire transfers"). The sources are read when the first sentence needs them.
 func (v *Vocabulary) Check(in Input) Result {
 	claims := make([]Claim, 0, len(in.Claims))
 	for _, c := range in.Claims {
@@ -264,16 +266,30 @@ func (v *Vocabulary) Check(in Input) Result {
 	return compose(in.Reply, sentences, results)
 }
 
-// Commits reports whether any sentence of reply carries commitment language: only those
-// sentences make Check read its sources, so a caller with nothing else to check can skip
-// loading them (the send hook, for "Hi, thanks.").
-func (v *Vocabulary) Commits(reply string) bool {
-	for _, s := range text.Split(reply) {
-		if len(v.analyse(sentenceBody(s.Text)).flags) > 0 {
-			return true
+// contradiction is the verdict on r, a sentence with no commitment language: kept, unless
+// it restates a source it may cite (any source, or in a draft the sources its claims
+// cite) with the opposite polarity. Without numbers or commercial verbs it promises
+// nothing, but "You can change the VAT number on your existing subscription" beside
+// "Paddle does not allow editing the VAT number on an existing subscription" still tells
+// the customer what policy denies.
+func (v *Vocabulary) contradiction(r SentenceResult, body string, mode Mode, sources func() checkContext, attached []Claim) SentenceResult {
+	r.Kept, r.Reason = true, "no commitment language"
+	p := polarity(body)
+	if len(p.negated) < minShared || mode != ModeAnySource && len(attached) == 0 {
+		return r
+	}
+	ctx := sources()
+	candidates := ctx.sources
+	if mode != ModeAnySource {
+		candidates = citedSources(attached, ctx.sources)
+	}
+	if id, unit, ok := contradicted(p, candidates); ok {
+		r.Kept, r.SourceID, r.Reason = false, id, fmt.Sprintf("says the opposite of %s: %q", id, unit)
+		if mode == ModeAnySource {
+			r.Otherwise = &Otherwise{SourceID: id, Text: unit}
 		}
 	}
-	return false
+	return r
 }
 
 // sentenceBody is a sentence without the "1." that opens a list item: that is not a number.
@@ -298,8 +314,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		}
 	}
 	if !r.Flagged {
-		r.Kept, r.Reason = true, "no commitment language"
-		return r
+		return v.contradiction(r, body, mode, sources, attached)
 	}
 	ctx := sources()
 	if id := verbatimMacro(sentence, ctx.sources); id != "" {
@@ -425,7 +440,7 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 	case boundedOtherwise(c, candidates) != "":
 		return boundedOtherwise(c, candidates)
 	case narrower(c, candidates) != "":
-		return "it says this of all, but the eligible sources say it only of " + narrower(c, candidates)
+		return narrower(c, candidates)
 	case stated && len(c.subjects) > 0 && (len(a.keys) > 0 || len(a.verbs) > 0):
 		return "no eligible source states it about " + subjectNames(c.subjects) + " (a source states it about something else)"
 	case stated && len(a.keys)+len(a.verbs) == 0 || stated && len(kindNames(a.flags)) > 0:
@@ -444,41 +459,6 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 		return "no eligible source makes this " + strings.Join(kindNames(a.flags), " / ") + " statement"
 	}
 	return "no single eligible source states all of " + strings.Join(commitmentNames(a), ", ")
-}
-
-// narrower names the subjects that universal sentence c does not name and the unit
-// stating what it states (its quantities and verbs; for a sentence with none, minShared
-// of its words) in most of its words names: "owner"
-// for "anyone can cancel". It is "" when no such unit widens c.
-func narrower(c view, candidates []checkedSource) string {
-	if !c.universal {
-		return ""
-	}
-	var best *srcUnit
-	most := -1
-	terms := len(c.keys)+len(c.verbs) > 0 // else it must share minShared words with the unit
-	for _, s := range candidates {
-		for i, u := range s.units {
-			n := sharedWords(c.words, u.words)
-			if n > most && (terms || n >= minShared) && containsAll(u.keys, c.keys) && containsAll(u.verbs, c.verbs) {
-				best, most = &s.units[i], n
-			}
-		}
-	}
-	if best == nil || !widens(c.subjects, *best) {
-		return ""
-	}
-	named := map[string]bool{}
-	for _, class := range c.subjects {
-		named[class] = true
-	}
-	extra := map[string]string{}
-	for term, class := range best.subjects {
-		if !named[class] {
-			extra[term] = class
-		}
-	}
-	return subjectNames(extra)
 }
 
 // commitmentNames names the quantities and commercial verbs of a for a reason: 30 day, 'refund'.

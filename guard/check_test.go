@@ -296,9 +296,9 @@ func TestVerbatimMacroCountsAsSourced(t *testing.T) {
 	}
 }
 
-// Commits tells the send hook whether the guard needs the sources at all: it must say yes
-// exactly when Check finds commitment language in some sentence.
-func TestCommitsFindsCommitmentLanguage(t *testing.T) {
+// Check flags exactly the sentences with commitment language: a list item's number is not
+// an amount.
+func TestCheckFlagsCommitmentLanguage(t *testing.T) {
 	t.Parallel()
 	v := defaultVocab(t)
 	for reply, want := range map[string]bool{
@@ -311,10 +311,33 @@ func TestCommitsFindsCommitmentLanguage(t *testing.T) {
 		for _, s := range v.Check(Input{Reply: reply, Sources: policySources, Mode: ModeAnySource}).Sentences {
 			flagged = flagged || s.Flagged
 		}
-		if got := v.Commits(reply); got != want || flagged != want {
-			t.Errorf("%q: Commits = %v, Check flagged a sentence = %v, want %v", reply, got, flagged, want)
+		if flagged != want {
+			t.Errorf("%q: Check flagged a sentence = %v, want %v", reply, flagged, want)
 		}
 	}
+}
+
+// A sentence with no commitment language is struck when it restates a source with the
+// opposite polarity, and kept otherwise. Sources from the public help-center set and the
+// shipped eval corpus.
+func TestCheckStrikesAnUnflaggedSentenceThatContradictsPolicy(t *testing.T) {
+	t.Parallel()
+	requireKept(t, []policy.Evidence{
+		{ChunkID: "payment-methods", Title: "Billing FAQ", Text: "What payment methods do you accept?\nCredit/debit card, PayPal, Apple Pay and Google Pay. All payment processing is handled by Paddle. We're not able to accept wire transfers, manual invoicing or cryptocurrency."},
+		{ChunkID: "vat", Title: "Billing FAQ", Text: "How do I change my VAT number?\nPaddle does not allow editing the VAT number on an existing subscription."},
+		{ChunkID: "trials", Title: "Trials", Text: "Each workspace can start a single trial of each paid plan. A workspace that has already paid for a plan cannot start a trial of that plan."},
+	}, map[string]bool{
+		// A rule and its exception: quoting either agrees with the policy.
+		"Each workspace can start a single trial of each paid plan.":                      true,
+		"A workspace that has already paid for a plan cannot start a trial of that plan.": true,
+		"A workspace that has already paid for a plan can start a trial of that plan.":    false,
+		"We accept wire transfers.":                                                      false,
+		"You can change the VAT number on your existing subscription.":                   false,
+		"We can't accept wire transfers or cryptocurrency.":                              true,
+		"All payment processing is handled by Paddle.":                                   true,
+		"Thanks for reaching out about your subscription.":                               true,
+		"You can check your usage in the Subscription section of your account settings.": true,
+	})
 }
 
 // A source is remembered per set of plan names the check's sources use: read alongside a

@@ -53,7 +53,7 @@ const scopeWords = 5
 // before "but" says nothing of the words after it.
 var scopeEnds = map[string]bool{
 	"but": true, "although": true, "though": true, "unless": true, "except": true, "while": true,
-	"whereas": true, "however": true, "because": true, "since": true, "if": true, "when": true,
+	"whereas": true, "however": true, "because": true, "since": true, "if": true, "when": true, "once": true,
 	"so": true, "aber": true, "sondern": true, "wenn": true, "falls": true, "weil": true,
 }
 
@@ -183,12 +183,17 @@ type polarities struct {
 	negated map[string]bool
 	clause  map[string]int
 	reached map[string]bool // within a negator's forward reach (see scoped)
+	// condition: in a condition clause (conditionClauses), which says when, so its
+	// polarity opposes nothing; its words still count as shared.
+	condition map[string]bool
 }
 
 func polarity(s string) polarities {
-	p := polarities{negated: map[string]bool{}, clause: map[string]int{}, reached: map[string]bool{}}
+	p := polarities{negated: map[string]bool{}, clause: map[string]int{}, reached: map[string]bool{}, condition: map[string]bool{}}
 	mixed := map[string]bool{}
-	for _, w := range scopedWords(s) {
+	words := scopedWords(s)
+	conditions := conditionClauses(s, words)
+	for _, w := range words {
 		if w.local {
 			continue
 		}
@@ -202,12 +207,16 @@ func polarity(s string) polarities {
 			}
 			p.negated[st], p.clause[st] = negated, w.clause
 			p.reached[st] = p.reached[st] || reached
+			if conditions[w.clause] {
+				p.condition[st] = true
+			}
 		}
 	}
 	for st := range mixed {
 		delete(p.negated, st)
 		delete(p.clause, st)
 		delete(p.reached, st)
+		delete(p.condition, st)
 	}
 	return p
 }
@@ -266,28 +275,44 @@ func statementPolarity(unit string) polarities {
 // sentence to be read as a restatement of it (and its polarity compared).
 const restatesShare = 0.6
 
-// flips reports whether the sentence (p) restates the unit (u) with the opposite
-// polarity: they share at least two content words, most of the sentence's and half of the
-// unit's, and a shared word is denied in one (within a negator's forward reach) and not
-// negated in the other, in a clause that is itself mostly shared on both sides (so a
-// negated aside, "credits are never paid out as cash, but they can be used…", or "it is
-// not sent to a collection agency" at the end of a long statement, does not oppose a text
-// that only shares the rest).
-func flips(p, u polarities) bool {
+// restates reports how many content words the sentence (p) shares with the unit (u), and
+// whether that makes it a restatement of u: at least two, most of the sentence's and half
+// of the unit's.
+func restates(p, u polarities) (int, bool) {
 	shared := 0
 	for st := range p.negated {
 		if _, ok := u.negated[st]; ok {
 			shared++
 		}
 	}
-	if shared < minShared || float64(shared) < restatesShare*float64(len(p.negated)) || 2*shared < len(u.negated) {
-		return false
+	return shared, shared >= minShared && float64(shared) >= restatesShare*float64(len(p.negated)) && 2*shared >= len(u.negated)
+}
+
+// flips reports whether the sentence (p) restates the unit (u) with the opposite
+// polarity: a shared word is denied in one (within a negator's forward reach) and not
+// negated in the other, in a clause that is itself mostly shared on both sides (so a
+// negated aside, "credits are never paid out as cash, but they can be used…", or "it is
+// not sent to a collection agency" at the end of a long statement, does not oppose a text
+// that only shares the rest).
+func flips(p, u polarities) bool {
+	_, ok := restates(p, u)
+	return ok && opposes(p, u)
+}
+
+// opposes reports whether a restatement p of u says the opposite (see flips).
+func opposes(p, u polarities) bool {
+	// Under opposite conditions opposite outcomes agree: "once you upgrade, your dashboard
+	// unlocks" restates "if you don't upgrade, your dashboards are locked".
+	for st, negated := range p.negated {
+		if uNegated, ok := u.negated[st]; ok && p.condition[st] && u.condition[st] && uNegated != negated {
+			return false
+		}
 	}
 	pShare, uShare := p.clauseShare(u), u.clauseShare(p)
 	for st, negated := range p.negated {
 		uNegated, ok := u.negated[st]
 		denied := negated && p.reached[st] || uNegated && u.reached[st]
-		if ok && uNegated != negated && denied && pShare[p.clause[st]] >= 0.5 && uShare[u.clause[st]] >= 0.5 {
+		if ok && uNegated != negated && denied && !p.condition[st] && !u.condition[st] && pShare[p.clause[st]] >= 0.5 && uShare[u.clause[st]] >= 0.5 {
 			return true
 		}
 	}
@@ -310,18 +335,84 @@ func (p polarities) clauseShare(other polarities) map[int]float64 {
 	return out
 }
 
-// contradicted returns the first unit of sources the sentence (p) restates with the
-// opposite polarity, and its source, or ok false.
+// contradicted returns the unit of sources the sentence (p) restates most closely with the
+// opposite polarity, and its source, or ok false. A unit that restates it with the same
+// polarity and shares more of its words outweighs it: a policy that states a rule and its
+// exception ("Each workspace can start a single trial of each paid plan. A workspace that
+// has already paid for a plan cannot start a trial of that plan.") is not contradicted by
+// quoting the rule.
 func contradicted(p polarities, sources []checkedSource) (id, unit string, ok bool) {
 	if len(p.negated) < minShared {
 		return "", "", false
 	}
+	opposed, agreed := 0, 0 // the most words shared with an opposing and an agreeing unit
 	for _, s := range sources {
 		for _, u := range s.units {
-			if flips(p, u.polarity) {
-				return s.id, u.text, true
+			n, restated := restates(p, u.polarity)
+			switch {
+			case !restated:
+			case !opposes(p, u.polarity):
+				agreed = max(agreed, n)
+			case n > opposed:
+				opposed, id, unit = n, s.id, u.text
 			}
 		}
 	}
-	return "", "", false
+	return id, unit, opposed > 0 && agreed <= opposed
+}
+
+// conditionOpeners open a clause that is a condition of the rest of the sentence: "if you
+// don't upgrade within a week, your dashboards are locked" states that dashboards are
+// locked; the denial in its condition is no statement to oppose "your dashboard unlocks
+// once you upgrade".
+var conditionOpeners = map[string]bool{
+	"if": true, "when": true, "whenever": true, "unless": true, "once": true,
+	"wenn": true, "falls": true, "sobald": true,
+}
+
+// conditionClauses are the clauses of words (scopedWords of s) that open with a condition
+// word, when s has another clause besides: a sentence that is all condition ("When a
+// payment fails we retry it") keeps its polarity.
+func conditionClauses(s string, words []scoped) map[int]bool {
+	out := map[int]bool{}
+	seen := map[int]bool{}
+	for _, w := range words {
+		if !seen[w.clause] {
+			seen[w.clause] = true
+			if conditionOpeners[lowerWord(s[w.start:w.end])] {
+				out[w.clause] = true
+			}
+		}
+	}
+	if len(seen) < 2 {
+		return nil
+	}
+	return out
+}
+
+// conditionWords open a clause that says when, not what: "after you cancel", "if you
+// downgrade", "wenn Sie kündigen".
+var conditionWords = map[string]bool{
+	"after": true, "when": true, "whenever": true, "once": true, "if": true, "before": true,
+	"until": true, "upon": true, "nach": true, "wenn": true, "sobald": true, "falls": true, "bevor": true,
+}
+
+// conditionReach is how many words before a verb a condition word may stand ("after you
+// have cancelled").
+const conditionReach = 3
+
+// inCondition reports whether the word at start in s stands in a condition clause: a
+// condition word is among the conditionReach words before it, with no punctuation between.
+func inCondition(s string, start int) bool {
+	before := s[:start]
+	if i := strings.LastIndexAny(before, clauseBreaks); i >= 0 {
+		before = before[i+1:]
+	}
+	words := strings.Fields(before)
+	for i := len(words) - 1; i >= 0 && i >= len(words)-conditionReach; i-- {
+		if conditionWords[lowerWord(words[i])] {
+			return true
+		}
+	}
+	return false
 }

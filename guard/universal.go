@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // A sentence that says a thing of everyone ("all plans include phone support", "anyone in
 // the workspace can cancel") widens whatever the source says it of: a source unit that
@@ -14,6 +18,29 @@ var universals = map[string]bool{
 	"everyone": true, "everybody": true, "whichever": true, "whatever": true, "regardless": true,
 	"alle": true, "allen": true, "aller": true, "jede": true, "jeder": true, "jedes": true,
 	"jeden": true, "jedem": true, "egal": true,
+}
+
+// limitWords limit a statement to one of a kind: the first payment, an introductory
+// price, only annual billing, a one-time code.
+var limitWords = map[string]bool{
+	"first": true, "only": true, "initial": true, "introductory": true, "single": true, "once": true,
+	"erste": true, "ersten": true, "erster": true, "erstes": true, "einmalig": true, "einmalige": true,
+	"einmaligen": true, "nur": true,
+}
+
+// limitsOf lists the limiting words of s, "one-time" included.
+func limitsOf(s string) []string {
+	lower := strings.ToLower(s)
+	var out []string
+	for _, w := range wordsOf(lower) {
+		if limitWords[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	if strings.Contains(lower, "one-time") {
+		out = append(out, "one-time")
+	}
+	return out
 }
 
 // timeNouns after a quantifier make it say when, not who: "at any time", "each month".
@@ -38,14 +65,21 @@ func speaksOfAll(s string) bool {
 	return false
 }
 
-// widens reports whether a sentence speaking of all (subjects: its subject terms) is
-// wider than source unit u: u names a subject of a class the sentence names nothing of
-// ("All plans" beside "Annual Pro plans"), and does not speak of all itself. A sentence
+// widens reports whether a sentence speaking of all (subjects: its subject terms, limits:
+// its limiting words) is wider than source unit u: u names a subject of a class the
+// sentence names nothing of ("All plans" beside "Annual Pro plans") or limits what it says
+// with a word the sentence lacks ("every payment" beside "your first payment"), and does
+// not speak of all itself. A sentence
 // that names one of the unit's plans ("anyone on Team" beside "on Solo or Team") has
 // already narrowed that class.
-func widens(subjects map[string]string, u srcUnit) bool {
+func widens(subjects map[string]string, limits []string, u srcUnit) bool {
 	if u.universal {
 		return false
+	}
+	for _, w := range u.limits {
+		if !slices.Contains(limits, w) {
+			return true
+		}
 	}
 	named := map[string]bool{}
 	for _, class := range subjects {
@@ -57,4 +91,48 @@ func widens(subjects map[string]string, u srcUnit) bool {
 		}
 	}
 	return false
+}
+
+// narrower names the subjects that universal sentence c does not name and the unit
+// stating what it states (its quantities and verbs; for a sentence with none, minShared
+// of its words) in most of its words names: "owner"
+// for "anyone can cancel". It is "" when no such unit widens c.
+func narrower(c view, candidates []checkedSource) string {
+	if !c.universal {
+		return ""
+	}
+	var best *srcUnit
+	most := -1
+	terms := len(c.keys)+len(c.verbs) > 0 // else it must share minShared words with the unit
+	for _, s := range candidates {
+		for i, u := range s.units {
+			n := sharedWords(c.words, u.words)
+			if n > most && (terms || n >= minShared) && containsAll(u.keys, c.keys) && containsAll(u.verbs, c.verbs) {
+				best, most = &s.units[i], n
+			}
+		}
+	}
+	if best == nil || !widens(c.subjects, c.limits, *best) {
+		return ""
+	}
+	named := map[string]bool{}
+	for _, class := range c.subjects {
+		named[class] = true
+	}
+	extra := map[string]string{}
+	for term, class := range best.subjects {
+		if !named[class] {
+			extra[term] = class
+		}
+	}
+	var only []string
+	if len(extra) > 0 {
+		only = append(only, "of "+subjectNames(extra))
+	}
+	for _, w := range best.limits {
+		if !slices.Contains(c.limits, w) {
+			only = append(only, fmt.Sprintf("with %q", w))
+		}
+	}
+	return "it says this of all, but the eligible sources say it only " + strings.Join(only, ", ")
 }

@@ -156,6 +156,9 @@ type analysis struct {
 	// affirmed and negated split verbs by polarity: "we refund" affirms refund, "we do not
 	// refund" negates it. A text that says both has the verb in both.
 	affirmed, negated []string
+	// conditions are the verbs said only as the condition of something else ("after you
+	// cancel", "wenn Sie kündigen"): when it happens, not what the company commits to.
+	conditions []string
 }
 
 // analyse reads s in its normalised form (text.Normalize), so a commitment disguised
@@ -174,6 +177,7 @@ func (v *Vocabulary) analyse(s string) analysis {
 		}
 	}
 	var words []scoped // read once, at the first commercial verb
+	var stated, conditional []string
 	for _, m := range v.matches(s) {
 		a.flags = append(a.flags, Flag{Kind: m.kind, Match: s[m.start:m.end]})
 		if m.kind == KindTiming {
@@ -190,6 +194,16 @@ func (v *Vocabulary) analyse(s string) analysis {
 			a.negated = appendNew(a.negated, m.canonical)
 		} else {
 			a.affirmed = appendNew(a.affirmed, m.canonical)
+		}
+		if inCondition(s, m.start) {
+			conditional = appendNew(conditional, m.canonical)
+		} else {
+			stated = appendNew(stated, m.canonical)
+		}
+	}
+	for _, verb := range conditional {
+		if !slices.Contains(stated, verb) {
+			a.conditions = append(a.conditions, verb)
 		}
 	}
 	slices.Sort(a.verbs)

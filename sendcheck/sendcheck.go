@@ -138,9 +138,6 @@ func gate(start store.SendCheckStart) []drafts.ReviewReason {
 // unchecked, never blocked by a checker that is down.
 func (c *Checker) unbacked(ctx context.Context, ticketID, text string, start store.SendCheckStart) (out []drafts.Unbacked, guarded bool) {
 	err := cmp.Or(start.TicketErr, start.EligibleErr)
-	if err == nil && !c.Vocab.Commits(text) {
-		return nil, true // nothing a source must back: no need to read the sources
-	}
 	if err == nil {
 		var read *guard.Sources
 		if read, err = c.Sources.Read(ctx, start.Eligible); err == nil {
