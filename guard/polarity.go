@@ -347,6 +347,9 @@ func contradicted(p polarities, sources []checkedSource) (id, unit string, ok bo
 	}
 	opposed, agreed := 0, 0 // the most words shared with an opposing and an agreeing unit
 	for _, s := range sources {
+		if !mayRestate(p, s.words) {
+			continue
+		}
 		for _, u := range s.units {
 			n, restated := restates(p, u.polarity)
 			switch {
@@ -359,6 +362,21 @@ func contradicted(p polarities, sources []checkedSource) (id, unit string, ok bo
 		}
 	}
 	return id, unit, opposed > 0 && agreed <= opposed
+}
+
+// mayRestate reports whether a source with these content words (contentWords: stems of
+// three letters or more) can hold a unit that p restates: it holds minShared of p's words.
+// Checked against every eligible chunk, most chunks are passed over here.
+func mayRestate(p polarities, words map[string]bool) bool {
+	n := 0
+	for st := range p.negated {
+		if len(st) < 3 || words[st] {
+			if n++; n >= minShared {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // conditionOpeners open a clause that is a condition of the rest of the sentence: "if you
