@@ -370,3 +370,24 @@ func TestRememberedSourcesKeepPlanNamesApart(t *testing.T) {
 			withPlan.sources[1].subjects, alone.sources[0].subjects)
 	}
 }
+
+// A sentence with no commitment language is struck when the unit it restates most closely
+// says it of another plan or period, or of fewer than the "any" it says it of. Sources
+// from the practice corpus (written outside the team).
+func TestCheckStrikesAnUnflaggedSentenceAboutOthers(t *testing.T) {
+	t.Parallel()
+	requireKept(t, []policy.Evidence{
+		{ChunkID: "paying", Title: "Failed payments", Text: "Paying by other means\nTeam workspaces can pay an open invoice by bank transfer from the Billing page. Solo accepts cards only."},
+		{ChunkID: "refunds", Title: "Refunds", Text: "Annual plans\nAn annual Solo or Team plan can be refunded in full within 21 days of purchase or renewal."},
+		{ChunkID: "po", Title: "Invoices and tax", Text: "Purchase order numbers\nPurchase order numbers can be printed on invoices for Enterprise contracts only."},
+		{ChunkID: "packs", Title: "Refunds", Text: "Storage add-ons\nExtra storage packs are billed monthly and are never refunded, on any plan."},
+	}, map[string]bool{
+		"Solo workspaces can pay by bank transfer.":                    false,
+		"Purchase order numbers can be printed on any invoice.":        false,
+		"Storage packs are billed yearly.":                             false,
+		"Team workspaces can pay an open invoice by bank transfer.":    true,
+		"Solo accepts cards only.":                                     true,
+		"Purchase order numbers are printed for Enterprise contracts.": true,
+		"Extra storage packs are billed monthly.":                      true,
+	})
+}

@@ -53,7 +53,7 @@ const scopeWords = 5
 // before "but" says nothing of the words after it.
 var scopeEnds = map[string]bool{
 	"but": true, "although": true, "though": true, "unless": true, "except": true, "while": true,
-	"whereas": true, "however": true, "because": true, "since": true, "if": true, "when": true, "once": true,
+	"whereas": true, "however": true, "because": true, "since": true, "due": true, "if": true, "when": true, "once": true,
 	"so": true, "aber": true, "sondern": true, "wenn": true, "falls": true, "weil": true,
 }
 

@@ -94,7 +94,7 @@ func TestPolarityOfASentenceAgreesWithItself(t *testing.T) {
 func TestConditionsOpposeNothing(t *testing.T) {
 	t.Parallel()
 	requireKept(t, []policy.Evidence{
-		{ChunkID: "overage", Title: "Billing FAQ", Text: "What happens if I exceed my pageview limit?\nIf you don't upgrade within a week, your dashboards are temporarily locked."},
+		{ChunkID: "overage", Title: "Billing FAQ", Text: "What happens if I exceed my pageview limit?\nIf you don't upgrade within a week, your dashboards are temporarily locked. If the spike is temporary, you can upgrade to restore access."},
 	}, map[string]bool{
 		"Your dashboard will unlock automatically once you upgrade.":                            true,
 		"If you resubscribe within the retention period, your dashboards unlock automatically.": true,

@@ -201,8 +201,10 @@ func (v *Vocabulary) analyse(s string) analysis {
 			stated = appendNew(stated, m.canonical)
 		}
 	}
+	// A condition is excused from its unit only beside something else that binds the
+	// sentence to one: "data is lost when you cancel" has nothing else to bind.
 	for _, verb := range conditional {
-		if !slices.Contains(stated, verb) {
+		if !slices.Contains(stated, verb) && len(a.keys)+len(stated) > 0 {
 			a.conditions = append(a.conditions, verb)
 		}
 	}
