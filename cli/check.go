@@ -58,7 +58,9 @@ Sentences with unresolved placeholders ({{name}}, [NAME], %s, …) are always st
 
 --sources is a JSON array of {"id": "...", "text": "..."}: the eligible policy text the
 reply may rely on (any source may back any sentence here; in a real draft only the
-chunks its claims cite may). --reply is the reply as plain text ("-" reads stdin).
+chunks its claims cite may); an optional "title" names its document, whose words count for
+every sentence of it, as a section's heading does. --reply is the reply as plain text ("-"
+reads stdin).
 --vocabulary adds entries to the built-in commitment vocabulary (same format as
 guard/vocabulary.txt: kind<TAB>phrase[<TAB>canonical]).
 
@@ -138,6 +140,11 @@ func readSources(path string) ([]policy.Evidence, error) {
 			}
 			if strings.TrimSpace(*field.dst) == "" {
 				return nil, usagef("--sources %s: the source at index %d: field %q is empty", path, i, field.name)
+			}
+		}
+		if value, ok := entry["title"]; ok {
+			if err := json.Unmarshal(value, &s.Title); err != nil {
+				return nil, usagef("--sources %s: the source at index %d: field \"title\" must be a string, got %s", path, i, value)
 			}
 		}
 		if first, ok := seen[s.ChunkID]; ok {

@@ -148,6 +148,27 @@ func TestCheckCommandReadsStdin(t *testing.T) {
 	}
 }
 
+// A source's optional title counts for every sentence of its text: the reply's "storage"
+// is backed by a section titled "Storage quotas", not by the same text untitled.
+func TestCheckCommandReadsTitles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	reply := filepath.Join(dir, "reply.txt")
+	if err := os.WriteFile(reply, []byte("Every Team workspace includes 2 TB of storage."), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for title, struck := range map[string]string{`"title": "Storage quotas and overage", `: `"struck": 0`, "": `"struck": 1`} {
+		sources := filepath.Join(dir, "sources.json")
+		body := `[{"id": "quotas", ` + title + `"text": "Quotas\nSolo includes 500 GB. Team includes 2 TB per workspace."}]`
+		if err := os.WriteFile(sources, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if out := mustRun(t, newCheckCmd(), "--sources", sources, "--reply", reply); !strings.Contains(out, struck) {
+			t.Errorf("title %q: want %s:\n%s", title, struck, out)
+		}
+	}
+}
+
 func TestCheckCommandRefusesMalformedInput(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -163,6 +184,7 @@ func TestCheckCommandRefusesMalformedInput(t *testing.T) {
 		{"source without text", []string{"--sources", checkdata("missing-text.json"), "--reply", checkdata("reply.txt")}, []string{"missing-text.json", "index 1", `"text"`}},
 		{"source with empty id", []string{"--sources", checkdata("empty-id.json"), "--reply", checkdata("reply.txt")}, []string{"empty-id.json", "index 1", `"id" is empty`}},
 		{"id not a string", []string{"--sources", checkdata("number-id.json"), "--reply", checkdata("reply.txt")}, []string{"number-id.json", `"id" must be a string`}},
+		{"title not a string", []string{"--sources", checkdata("number-title.json"), "--reply", checkdata("reply.txt")}, []string{"number-title.json", `"title" must be a string`}},
 		{"duplicate id", []string{"--sources", checkdata("duplicate-id.json"), "--reply", checkdata("reply.txt")}, []string{"duplicate-id.json", `same id "a"`}},
 		{"empty reply", []string{"--sources", checkdata("sources.json"), "--reply", checkdata("empty-reply.txt")}, []string{"empty-reply.txt", "empty"}},
 		{"missing vocabulary", []string{"--sources", checkdata("sources.json"), "--reply", checkdata("reply.txt"), "--vocabulary", checkdata("nope.txt")}, []string{"--vocabulary", "nope.txt"}},

@@ -21,9 +21,10 @@ var universals = map[string]bool{
 }
 
 // limitWords limit a statement to one of a kind: the first payment, an introductory
-// price, only annual billing, a one-time code.
+// price, only annual billing, a one-time code, the original payment, new customers.
 var limitWords = map[string]bool{
 	"first": true, "only": true, "initial": true, "introductory": true, "single": true, "once": true,
+	"original": true, "new": true, "neue": true, "neuen": true, "ursprünglich": true, "ursprünglichen": true,
 	"erste": true, "ersten": true, "erster": true, "erstes": true, "einmalig": true, "einmalige": true,
 	"einmaligen": true, "nur": true,
 }

@@ -19,6 +19,7 @@ func TestCheckStrikesWhatIsSaidOfAllFromAUnitAboutFewer(t *testing.T) {
 		{ChunkID: "packs", Text: "A storage pack adds 1 TB for $15 per month on Solo or Team."},
 		{ChunkID: "trial", Text: "Every new workspace gets a 14-day free trial of the Business plan."},
 		{ChunkID: "discount", Text: "The discount is 15% off your first payment on a Business plan with annual billing."},
+		{ChunkID: "vat", Text: "Paddle will automatically refund the VAT on your original payment."},
 	})
 	tests := []struct {
 		sentence string
@@ -29,6 +30,7 @@ func TestCheckStrikesWhatIsSaidOfAllFromAUnitAboutFewer(t *testing.T) {
 		{"Jeder Tarif kann innerhalb von 14 Tagen erstattet werden.", "of annual, pro"},
 		{"The discount is 15% off every payment on a Business plan with annual billing.", `with "first"`},
 		{"The discount is 15% off your first payment on a Business plan with annual billing.", ""},
+		{"Paddle will refund the VAT on all your previous payments.", `with "original"`},
 		{"Annual Pro plans can be refunded within 14 days of the renewal date.", ""},
 		{"Anyone on Team can add a storage pack for $15 per month.", ""},
 		{"Every new workspace gets a 14-day free trial.", ""},

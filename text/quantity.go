@@ -180,6 +180,8 @@ func (l *lexed) quantityAt(i int, rate bool) (Quantity, int, bool) {
 		if isMultiplierValue(numberWords[l.word(i+1)]) {
 			value, next = l.wordNumber(i + 1) // "a hundred"
 			isArticle = false
+		} else if l.word(i+1) == "single" {
+			next = i + 2 // "a single month"
 		}
 	default:
 		return Quantity{}, 0, false

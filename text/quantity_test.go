@@ -18,6 +18,7 @@ func TestQuantities(t *testing.T) {
 		{"a fourteen-day trial", []string{"fourteen-day=14 day"}},
 		{"two weeks", []string{"two weeks=14 day"}},
 		{"a week", []string{"a week=7 day"}},
+		{"a single month over your limit, a single payment", []string{"a single month=1 month"}},
 		{"a fortnight or two fortnights", []string{"a fortnight=14 day", "two fortnights=28 day"}},
 		{"3 business days, 2 working days, 5 calendar days", []string{"3 business days=3 business_day", "2 working days=2 business_day", "5 calendar days=5 day"}},
 		{"14d, not 10 d or a d", []string{"14d=14 day", "10=10 count"}},
