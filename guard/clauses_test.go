@@ -50,4 +50,11 @@ func TestConditionVerbsNeedTheSourceNotTheUnit(t *testing.T) {
 		"After you cancel, we refund the hardware within 30 days.":                 false,
 		"If you downgrade, backups are kept for 30 days.":                          false,
 	})
+	// Excused from its unit, the condition no longer ties the number to it: the unit
+	// stating the number must name something else the sentence names.
+	requireKept(t, []policy.Evidence{{ChunkID: "overage", Title: "Billing FAQ", Text: "What happens if I exceed my pageview limit?\n" +
+		"A single month over your limit requires no action. If you don't upgrade within a week, your dashboards are temporarily locked."}}, map[string]bool{
+		"If you don't upgrade within a week, your dashboards are locked.":  true,
+		"If you don't upgrade within a month, your dashboards are locked.": false,
+	})
 }
