@@ -238,7 +238,8 @@ func heading(chunk string) string {
 // every quantity (by Key, so "fourteen days" = "14 days" but "one month" ≠ "30 days") and
 // every commercial verb in it; any other sentence is kept unless it restates a source it
 // may cite with the opposite polarity ("We accept wire transfers" beside "We're not able
-// to accept wire transfers"). The sources are read when the first sentence needs them.
+// to accept wire transfers") or about other subjects (contradiction). The sources are
+// read when the first sentence needs them.
 func (v *Vocabulary) Check(in Input) Result {
 	claims := make([]Claim, 0, len(in.Claims))
 	for _, c := range in.Claims {
@@ -264,76 +265,6 @@ func (v *Vocabulary) Check(in Input) Result {
 		results[i] = v.checkSentence(s.Text, in.Mode, sources, claims)
 	}
 	return compose(in.Reply, sentences, results)
-}
-
-// contradiction is the verdict on r, a sentence with no commitment language: kept, unless
-// it restates a source it may cite (any source, or in a draft the sources its claims
-// cite) with the opposite polarity or about other subjects (saidOfOthers). Without numbers or commercial verbs it promises
-// nothing, but "You can change the VAT number on your existing subscription" beside
-// "Paddle does not allow editing the VAT number on an existing subscription" still tells
-// the customer what policy denies.
-func (v *Vocabulary) contradiction(r SentenceResult, body string, mode Mode, sources func() checkContext, attached []Claim) SentenceResult {
-	r.Kept, r.Reason = true, "no commitment language"
-	p := polarity(body)
-	if len(p.negated) < minShared || mode != ModeAnySource && len(attached) == 0 {
-		return r
-	}
-	ctx := sources()
-	candidates := ctx.sources
-	if mode != ModeAnySource {
-		candidates = citedSources(attached, ctx.sources)
-	}
-	id, unit, ok := contradicted(p, candidates)
-	if ok {
-		r.Reason = fmt.Sprintf("says the opposite of %s: %q", id, unit)
-	} else {
-		var who string
-		if id, unit, who, ok = v.saidOfOthers(body, p, ctx, candidates); ok {
-			r.Reason = fmt.Sprintf("says of %s what %s says of others: %q", who, id, unit)
-		}
-	}
-	if ok {
-		r.Kept, r.SourceID = false, id
-		if mode == ModeAnySource {
-			r.Otherwise = &Otherwise{SourceID: id, Text: unit}
-		}
-	}
-	return r
-}
-
-// saidOfOthers returns the unit of candidates that the sentence (body, p) restates most
-// closely, when that unit says it of other subjects ("Solo workspaces can pay by bank
-// transfer" beside "Team workspaces can pay an open invoice by bank transfer") or of fewer
-// than the sentence says it of all, and no unit that restates it as closely says it of the
-// sentence's; ok false otherwise. Closeness is the sentence's side only: most of its words
-// in the unit. who names what the sentence says it of, for the reason.
-func (v *Vocabulary) saidOfOthers(body string, p polarities, ctx checkContext, candidates []checkedSource) (id, unit, who string, ok bool) {
-	c := v.newView(body, v.analyse(body), ctx.names)
-	if len(c.subjects) == 0 && !c.universal {
-		return "", "", "", false
-	}
-	who = subjectNames(c.subjects)
-	if c.universal {
-		who = "all"
-	}
-	other, agreed := 0, 0 // the most words shared with a unit about others, and about the sentence's subjects
-	for _, s := range candidates {
-		if !mayRestate(p, s.words) {
-			continue
-		}
-		for _, u := range s.units {
-			n := sharedWords(c.words, u.words)
-			if n < minShared || float64(n) < restatesShare*float64(len(c.words)) {
-				continue
-			}
-			if subjectsAgree(c.subjects, u.subjects, s.subjects) && !(c.universal && widens(c.subjects, c.limits, u)) {
-				agreed = max(agreed, n)
-			} else if n > other {
-				other, id, unit = n, s.id, u.text
-			}
-		}
-	}
-	return id, unit, who, other > 0 && agreed < other
 }
 
 // sentenceBody is a sentence without the "1." that opens a list item: that is not a number.
