@@ -10,11 +10,11 @@ import (
 // 10 business days" is not "at least 10 business days", and "$15 per month" is not "$15
 // per year". "After" bounds nothing here: "kept for up to 30 days" restates "deleted after
 // 30 days" with the predicate turned round. What a price is per counts too: "2 TB per
-// workspace" is not "2 TB per user" (a user, a seat and a licence are one thing). A quantity of a sentence is stated by
-// a source unit only when the unit states the same key with a bound that is not the
-// opposite one and, where both name it, the same period. A number with no bound word
-// ("for 30 days", "a 14-day trial") agrees with either bound, and backs a strict one
-// ("more than 30 days") of neither side.
+// workspace" is not "2 TB per user" (a user, a seat and a licence are one thing). A
+// quantity of a sentence is stated by a source unit only when the unit states the same key
+// with a bound that is not the opposite one and, where both name them, the same period and
+// the same "per". A number with no bound word ("for 30 days", "a 14-day trial") agrees
+// with either bound, and backs a strict one ("more than 30 days") of neither side.
 
 // bound is the side a number is bounded on.
 type bound int

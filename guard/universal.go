@@ -70,9 +70,8 @@ func speaksOfAll(s string) bool {
 // its limiting words) is wider than source unit u: u names a subject of a class the
 // sentence names nothing of ("All plans" beside "Annual Pro plans") or limits what it says
 // with a word the sentence lacks ("every payment" beside "your first payment"), and does
-// not speak of all itself. A sentence
-// that names one of the unit's plans ("anyone on Team" beside "on Solo or Team") has
-// already narrowed that class.
+// not speak of all itself. A sentence that names one of the unit's plans ("anyone on Team"
+// beside "on Solo or Team") has already narrowed that class.
 func widens(subjects map[string]string, limits []string, u srcUnit) bool {
 	if u.universal {
 		return false
@@ -82,10 +81,7 @@ func widens(subjects map[string]string, limits []string, u srcUnit) bool {
 			return true
 		}
 	}
-	named := map[string]bool{}
-	for _, class := range subjects {
-		named[class] = true
-	}
+	named := namedClasses(subjects)
 	for term, class := range u.subjects {
 		if _, ok := subjects[term]; !ok && !named[class] {
 			return true
@@ -94,10 +90,19 @@ func widens(subjects map[string]string, limits []string, u srcUnit) bool {
 	return false
 }
 
-// narrower names the subjects that universal sentence c does not name and the unit
-// stating what it states (its quantities and verbs; for a sentence with none, minShared
-// of its words) in most of its words names: "owner"
-// for "anyone can cancel". It is "" when no such unit widens c.
+// namedClasses are the classes of subjects: a sentence naming a plan has narrowed plans.
+func namedClasses(subjects map[string]string) map[string]bool {
+	named := map[string]bool{}
+	for _, class := range subjects {
+		named[class] = true
+	}
+	return named
+}
+
+// narrower is the reason a universal sentence c is struck: whom or what the unit stating
+// what it states (its quantities and verbs; for a sentence with none, minShared of its
+// words) in most of its words limits it to ("of owner" for "anyone can cancel", "with
+// \"first\"" for "every payment"). It is "" when no such unit widens c.
 func narrower(c view, candidates []checkedSource) string {
 	if !c.universal {
 		return ""
@@ -116,10 +121,7 @@ func narrower(c view, candidates []checkedSource) string {
 	if best == nil || !widens(c.subjects, c.limits, *best) {
 		return ""
 	}
-	named := map[string]bool{}
-	for _, class := range c.subjects {
-		named[class] = true
-	}
+	named := namedClasses(c.subjects)
 	extra := map[string]string{}
 	for term, class := range best.subjects {
 		if !named[class] {
