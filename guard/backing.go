@@ -98,10 +98,10 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 	// Every quantity and verb in one unit: a window stated for one request and a refund
 	// stated in the next sentence do not make "you get a refund within 60 days".
 	// A verb said only as a condition ("after you cancel, backups are kept for 30 days")
-	// needs the source to name it, not the unit that states the rest.
-	// The unit must then name something else the sentence names: the condition no longer
-	// ties the sentence to it ("if you don't upgrade within a month, dashboards are locked"
-	// is not backed by "a single month over your limit requires no action").
+	// needs the source to name it, not the unit that states the rest; that unit must then
+	// name something else the sentence names, since the condition no longer ties them ("if
+	// you don't upgrade within a month, dashboards are locked" is not backed by "a single
+	// month over your limit requires no action").
 	affirmed, negated := without(c.affirmed, c.conditions), without(c.negated, c.conditions)
 	if len(c.keys)+len(affirmed)+len(negated) > 0 && !stated(func(u srcUnit) bool {
 		return u.statesQuantities(c.analysis) && containsAll(u.affirmed, affirmed) && containsAll(u.negated, negated) &&
