@@ -298,6 +298,12 @@ func plainReason(reason string) string {
 		return "The draft cites no policy for this sentence."
 	case strings.HasPrefix(reason, "unresolved placeholder"):
 		return "It still has a placeholder to fill in."
+	case strings.HasPrefix(reason, "says the opposite of"):
+		return "Policy in force says the opposite."
+	case strings.HasPrefix(reason, "it says this of all"):
+		return "Policy in force says this only of some customers or plans."
+	case strings.HasPrefix(reason, "says of ") && strings.Contains(reason, " says of others"):
+		return "Policy in force says this of another plan or customer."
 	case strings.Contains(reason, "eligible source"):
 		return "No policy in force for this account says this."
 	}

@@ -68,10 +68,13 @@ func TestFunnelInStageOrder(t *testing.T) {
 
 func TestPlainReason(t *testing.T) {
 	for reason, want := range map[string]string{
-		"not backed by a claim":                              "The draft cites no policy for this sentence.",
-		"unresolved placeholder {{name}}":                    "It still has a placeholder to fill in.",
-		"no eligible source states 60 days":                  "No policy in force for this account says this.",
-		"quote not found in billing/refunds-annual@4#window": "Its cited policy does not say this.",
+		"not backed by a claim":                                                                              "The draft cites no policy for this sentence.",
+		"unresolved placeholder {{name}}":                                                                    "It still has a placeholder to fill in.",
+		"no eligible source states 60 days":                                                                  "No policy in force for this account says this.",
+		"quote not found in billing/refunds-annual@4#window":                                                 "Its cited policy does not say this.",
+		`says the opposite of billing/payment-methods@2: "We cannot accept wire transfers."`:                 "Policy in force says the opposite.",
+		"it says this of all, but the eligible sources say it only of annual, pro":                           "Policy in force says this only of some customers or plans.",
+		`says of solo what billing/failed-payments@1#other-means says of others: "Team workspaces can pay."`: "Policy in force says this of another plan or customer.",
 	} {
 		assert.Equal(t, want, plainReason(reason), reason)
 		assert.NotContains(t, plainReason(reason), "@")
