@@ -289,7 +289,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		}
 	}
 	if !r.Flagged {
-		return v.contradiction(r, body, mode, sources, attached)
+		return v.contradiction(r, body, a, mode, sources, attached)
 	}
 	ctx := sources()
 	if id := verbatimMacro(sentence, ctx.sources); id != "" {

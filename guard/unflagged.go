@@ -8,7 +8,7 @@ import "fmt"
 // commercial verbs it promises nothing, but "You can change the VAT number on your
 // existing subscription" beside "Paddle does not allow editing the VAT number on an
 // existing subscription" still tells the customer what policy denies.
-func (v *Vocabulary) contradiction(r SentenceResult, body string, mode Mode, sources func() checkContext, attached []Claim) SentenceResult {
+func (v *Vocabulary) contradiction(r SentenceResult, body string, a analysis, mode Mode, sources func() checkContext, attached []Claim) SentenceResult {
 	r.Kept, r.Reason = true, "no commitment language"
 	p := polarity(body)
 	if len(p.negated) < minShared || mode != ModeAnySource && len(attached) == 0 {
@@ -24,7 +24,7 @@ func (v *Vocabulary) contradiction(r SentenceResult, body string, mode Mode, sou
 		r.Reason = fmt.Sprintf("says the opposite of %s: %q", id, unit)
 	} else {
 		var who string
-		if id, unit, who, ok = v.saidOfOthers(body, p, ctx, candidates); ok {
+		if id, unit, who, ok = v.saidOfOthers(body, a, p, ctx, candidates); ok {
 			r.Reason = fmt.Sprintf("says of %s what %s says of others: %q", who, id, unit)
 		}
 	}
@@ -42,9 +42,10 @@ func (v *Vocabulary) contradiction(r SentenceResult, body string, mode Mode, sou
 // transfer" beside "Team workspaces can pay an open invoice by bank transfer") or of fewer
 // than the sentence says it of all, and no unit that restates it as closely says it of the
 // sentence's; ok false otherwise. Closeness is the sentence's side only: most of its words
-// in the unit. who names what the sentence says it of, for the reason.
-func (v *Vocabulary) saidOfOthers(body string, p polarities, ctx checkContext, candidates []checkedSource) (id, unit, who string, ok bool) {
-	c := v.newView(body, v.analyse(body), ctx.names)
+// in the unit. a is the sentence's analysis; who names what the sentence says it of, for
+// the reason.
+func (v *Vocabulary) saidOfOthers(body string, a analysis, p polarities, ctx checkContext, candidates []checkedSource) (id, unit, who string, ok bool) {
+	c := v.newView(body, a, ctx.names)
 	if len(c.subjects) == 0 && !c.universal {
 		return "", "", "", false
 	}
