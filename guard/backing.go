@@ -19,6 +19,10 @@ type srcUnit struct {
 	// the words that limit it to one of a kind ("first", "only": limitsOf).
 	universal bool
 	limits    []string
+	// always: it says a thing holds at any time (speaksOfAlways); occasions are the words
+	// that bound when or how often (occasionsOf).
+	always    bool
+	occasions []string
 }
 
 // view is a flagged sentence of the reply as the backing rule reads it.
@@ -33,12 +37,17 @@ type view struct {
 	// that says it of fewer does not back it (widens); limits as a unit's.
 	universal bool
 	limits    []string
+	// always: it says a thing holds at any time or as often as asked (speaksOfAlways), so
+	// a unit that bounds when or how often does not back it (timeBound); occasions as a
+	// unit's.
+	always    bool
+	occasions []string
 }
 
 // newView reads the sentence body whose analysis is a for the backing rule.
 func (v *Vocabulary) newView(body string, a analysis, names map[string]bool) view {
 	c := view{analysis: a, subjects: v.subjectsOf(body, names), words: contentWords(body), universal: speaksOfAll(body),
-		limits: limitsOf(body)}
+		limits: limitsOf(body), always: speaksOfAlways(body), occasions: occasionsOf(body)}
 	commitment := map[string]bool{}
 	for _, f := range a.flags {
 		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial {
@@ -53,16 +62,23 @@ func (v *Vocabulary) newView(body string, a analysis, names map[string]bool) vie
 	return c
 }
 
-// units splits a source into its units; headings only name the chunk's subject.
+// units splits a source into its units. A heading ("Combining discounts", "Proration
+// credits") is no unit: it names the section's subject (checkedSource.topic) and states
+// nothing, so its words neither back a sentence nor say what the sentence denies.
 func (v *Vocabulary) units(chunk string, names map[string]bool) []srcUnit {
 	var out []srcUnit
-	for _, line := range strings.Split(chunk, "\n") {
+	lines := strings.Split(chunk, "\n")
+	if heading(chunk) != "" {
+		lines = lines[1:]
+	}
+	for _, line := range lines {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
 		}
 		for _, s := range text.Split(line) {
 			out = append(out, srcUnit{analysis: v.analyse(s.Text), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Text),
-				text: s.Text, polarity: statementPolarity(s.Text), universal: speaksOfAll(s.Text), limits: limitsOf(s.Text)})
+				text: s.Text, polarity: statementPolarity(s.Text), universal: speaksOfAll(s.Text), limits: limitsOf(s.Text),
+				always: speaksOfAlways(s.Text), occasions: occasionsOf(s.Text)})
 		}
 	}
 	return out
@@ -90,7 +106,7 @@ const (
 // of the check.
 func (c view) backs(s checkedSource, known map[string]bool) bool {
 	agree := func(u srcUnit) bool {
-		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !(c.universal && widens(c.subjects, c.limits, u))
+		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !c.widenedBy(u)
 	}
 	stated := func(has func(u srcUnit) bool) bool {
 		return slices.ContainsFunc(s.units, func(u srcUnit) bool { return has(u) && agree(u) })

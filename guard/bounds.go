@@ -37,6 +37,8 @@ var boundWords = []struct {
 	{"bis zu", upper}, {"höchstens", upper}, {"maximal", upper}, {"weniger als", upper},
 	{"no less than", lower}, {"not less than", lower}, {"at least", lower}, {"more than", lower},
 	{"longer than", lower}, {"minimum of", lower}, {"mindestens", lower}, {"mehr als", lower},
+	// An age: "invoices older than 12 months" against "invoices from the last 12 months".
+	{"older than", lower}, {"the last", upper}, {"the past", upper},
 }
 
 // ratePeriods are what follows a number to make it a rate, and the period each names.
@@ -51,7 +53,7 @@ var ratePeriods = map[string]string{
 
 // strictBounds exclude the number itself: "more than 30 days" is not "for 30 days".
 var strictBounds = map[string]bool{
-	"less than": true, "fewer than": true, "more than": true, "longer than": true,
+	"less than": true, "fewer than": true, "more than": true, "longer than": true, "older than": true,
 	"weniger als": true, "mehr als": true,
 }
 

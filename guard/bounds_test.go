@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 	"testing"
+
+	"github.com/supportdraft/supportdraft/policy"
 )
 
 // A quantity's bound is read from the words right before it and its rate period from the
@@ -16,6 +18,8 @@ func TestQualifyReadsBoundAndRate(t *testing.T) {
 		{"Refunds arrive within 10 business days.", "10 business days", qualifier{bound: upper}},
 		{"Refunds take at least 10 business days.", "10 business days", qualifier{bound: lower}},
 		{"Backups are kept for more than 30 days.", "30 days", qualifier{bound: lower, strict: true}},
+		{"Invoices older than 12 months cannot be reissued.", "12 months", qualifier{bound: lower, strict: true}},
+		{"Invoices from the last 12 months can be reissued.", "12 months", qualifier{bound: upper}},
 		{"Backups are kept for 30 days after the plan ends.", "30 days", qualifier{}},
 		{"After 21 days without payment the workspace is suspended.", "21 days", qualifier{}},
 		{"We retry it 4 times over 10 days.", "10 days", qualifier{}},
@@ -62,4 +66,15 @@ func TestQualifierAgrees(t *testing.T) {
 			t.Errorf("%+v agrees with %+v: got %v, want %v", tt.sentence, tt.unit, got, tt.want)
 		}
 	}
+}
+
+// An age is a bound: "older than 12 months" is not backed by "from the last 12 months".
+func TestCheckReadsAnAgeAsABound(t *testing.T) {
+	t.Parallel()
+	requireKept(t, []policy.Evidence{
+		{ChunkID: "corrected", Title: "Invoices", Text: "Corrected invoices\nInvoices from the last 12 months can be reissued with a corrected company name, address or VAT ID on request. Older invoices cannot be reissued."},
+	}, map[string]bool{
+		"Invoices from the past 12 months can be reissued with a corrected address.": true,
+		"Invoices older than 12 months can be reissued with a corrected address.":    false,
+	})
 }

@@ -391,3 +391,15 @@ func TestCheckStrikesAnUnflaggedSentenceAboutOthers(t *testing.T) {
 		"Extra storage packs are billed monthly.":                      true,
 	})
 }
+
+// A section's heading names its subject and states nothing: "Combining discounts" does not
+// back "discounts can be combined", nor "Proration credits" a proration credit.
+func TestAHeadingBacksNothing(t *testing.T) {
+	t.Parallel()
+	requireKept(t, []policy.Evidence{
+		{ChunkID: "combining", Title: "Nonprofit and education discounts", Text: "Combining discounts\nOnly one discount applies to a plan at a time, and discounts do not apply to monthly billing."},
+	}, map[string]bool{
+		"Nonprofit and education discounts can be combined.": false,
+		"Discounts do not apply to monthly billing.":         true,
+	})
+}

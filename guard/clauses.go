@@ -6,7 +6,9 @@ import (
 )
 
 // clauseJoins join two statements in one sentence: "Monthly plans are not refunded, but
-// cancelling stops the next charge" restates two sentences of one section.
+// cancelling stops the next charge" restates two sentences of one section. "and" or "or"
+// before a new subject joins two as well ("takes effect immediately and you pay …":
+// splitCoordinated).
 var clauseJoins = []string{", and ", ", but ", "; ", ", so ", ", while ", ", or ", ", und ", ", aber ", ", sondern "}
 
 // backedClauseByClause returns the first source of tried (none of which backs the whole
@@ -23,6 +25,7 @@ func (v *Vocabulary) backedClauseByClause(body string, ctx checkContext, tried [
 		}
 		parts = next
 	}
+	parts = slices.Concat(mapParts(parts, splitCoordinated)...)
 	if len(parts) < 2 {
 		return ""
 	}
@@ -38,4 +41,29 @@ func (v *Vocabulary) backedClauseByClause(body string, ctx checkContext, tried [
 		}
 	}
 	return ""
+}
+
+// mapParts applies split to every part.
+func mapParts(parts []string, split func(string) []string) [][]string {
+	out := make([][]string, len(parts))
+	for i, p := range parts {
+		out[i] = split(p)
+	}
+	return out
+}
+
+// splitCoordinated cuts s before each "and" or "or" that opens a new subject
+// (subjectStarts, as the polarity check reads clauses): "Upgrades take effect immediately
+// and you pay a prorated amount" is two statements, "refunded in full and at once" one.
+func splitCoordinated(s string) []string {
+	var out []string
+	words := strings.Fields(s)
+	start := 0
+	for i := 1; i+1 < len(words); i++ {
+		if w := lowerWord(words[i]); (w == "and" || w == "or") && subjectStarts[lowerWord(words[i+1])] {
+			out = append(out, strings.Join(words[start:i], " "))
+			start = i + 1
+		}
+	}
+	return append(out, strings.Join(words[start:], " "))
 }

@@ -55,6 +55,9 @@ var scopeEnds = map[string]bool{
 	"but": true, "although": true, "though": true, "unless": true, "except": true, "while": true,
 	"whereas": true, "however": true, "because": true, "since": true, "due": true, "if": true, "when": true, "once": true,
 	"so": true, "aber": true, "sondern": true, "wenn": true, "falls": true, "weil": true,
+	// A time adjunct says when, not what is denied: "it cannot be changed after purchase"
+	// denies the change, not the purchase.
+	"after": true, "before": true, "until": true, "during": true, "nach": true, "bevor": true,
 }
 
 // subjectStarts are the words that open a new subject: after "and" or "or" they start a
@@ -198,10 +201,13 @@ func polarity(s string) polarities {
 			continue
 		}
 		negated, reached := w.negated, w.reached
+		word := s[w.start+w.prefix : w.end]
 		if w.prefix > 0 {
 			negated, reached = !negated, true
+		} else if opposite, ok := antonyms[strings.ToLower(word)]; ok {
+			word, negated, reached = opposite, !negated, true
 		}
-		for _, st := range text.ContentStems(s[w.start+w.prefix : w.end]) {
+		for _, st := range text.ContentStems(word) {
 			if was, seen := p.negated[st]; seen && was != negated {
 				mixed[st] = true
 			}
@@ -219,6 +225,18 @@ func polarity(s string) polarities {
 		delete(p.condition, st)
 	}
 	return p
+}
+
+// antonyms are words read as the denial of their opposite, as a negative prefix is: "past
+// invoices" restates "future invoices" with the opposite polarity, "prices include VAT"
+// "prices exclude VAT", "renews manually" "renews automatically". Only pairs where one
+// side is simply not the other are listed: "add" and "remove", "before" and "after" often
+// state one fact from its two sides.
+var antonyms = map[string]string{
+	"future": "past", "exclude": "include", "excludes": "includes", "excluded": "included", "excluding": "including",
+	"exclusive": "inclusive", "manual": "automatic", "manually": "automatically", "minimum": "maximum",
+	"prohibited": "permitted", "forbidden": "allowed", "disabled": "enabled", "disable": "enable",
+	"zukünftige": "vergangene", "zukünftigen": "vergangenen", "exklusive": "inklusive", "manuell": "automatisch",
 }
 
 // negativePrefixes deny the word they open: "unused" hardware is hardware not used, a

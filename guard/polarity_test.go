@@ -101,3 +101,31 @@ func TestConditionsOpposeNothing(t *testing.T) {
 		"If you don't upgrade within a week, your dashboards stay unlocked.":                    false,
 	})
 }
+
+// A time adjunct ("after purchase", "before the trial ends") is no part of what a negation
+// denies: "can't be changed after purchase" restates "cannot be changed later" beside "at
+// purchase". The sample corpus's invoice section.
+func TestATimeAdjunctIsNotDenied(t *testing.T) {
+	t.Parallel()
+	requireKept(t, []policy.Evidence{
+		{ChunkID: "currency", Title: "Invoices", Text: "Invoice currency\nThe currency of an invoice is the currency of the plan at purchase, and it cannot be changed later."},
+	}, map[string]bool{
+		"The invoice currency can't be changed after purchase.":         true,
+		"The currency of your invoice can be changed later on request.": false,
+	})
+}
+
+// An antonym is read as a denial: "past invoices" restates "future invoices", "include
+// VAT" "exclude VAT", with the opposite polarity.
+func TestAntonymsOppose(t *testing.T) {
+	t.Parallel()
+	requireKept(t, []policy.Evidence{
+		{ChunkID: "profile", Title: "Invoices", Text: "What an invoice shows\nChanges to the billing profile apply to future invoices."},
+		{ChunkID: "prices", Title: "Plan prices", Text: "Prices are per user per month and exclude VAT, sales tax and GST."},
+	}, map[string]bool{
+		"Changes to your billing profile also update your past invoices.": false,
+		"Changes to your billing profile apply to your future invoices.":  true,
+		"Our prices include VAT, sales tax and GST.":                      false,
+		"Our prices exclude VAT, sales tax and GST.":                      true,
+	})
+}

@@ -63,7 +63,7 @@ func (v *Vocabulary) saidOfOthers(body string, a analysis, p polarities, ctx che
 			if n < minShared || float64(n) < restatesShare*float64(len(c.words)) {
 				continue
 			}
-			if subjectsAgree(c.subjects, u.subjects, s.subjects) && !(c.universal && widens(c.subjects, c.limits, u)) {
+			if subjectsAgree(c.subjects, u.subjects, s.subjects) && !c.widenedBy(u) {
 				agreed = max(agreed, n)
 			} else if n > other {
 				other, id, unit = n, s.id, u.text

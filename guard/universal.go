@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // A sentence that says a thing of everyone ("all plans include phone support", "anyone in
@@ -100,24 +102,13 @@ func namedClasses(subjects map[string]string) map[string]bool {
 }
 
 // narrower is the reason a universal sentence c is struck: whom or what the unit stating
-// what it states (its quantities and verbs; for a sentence with none, minShared of its
-// words) in most of its words limits it to ("of owner" for "anyone can cancel", "with
+// what it states (closestStating) limits it to ("of owner" for "anyone can cancel", "with
 // \"first\"" for "every payment"). It is "" when no such unit widens c.
 func narrower(c view, candidates []checkedSource) string {
 	if !c.universal {
 		return ""
 	}
-	var best *srcUnit
-	most := -1
-	terms := len(c.keys)+len(c.verbs) > 0 // else it must share minShared words with the unit
-	for _, s := range candidates {
-		for i, u := range s.units {
-			n := sharedWords(c.words, u.words)
-			if n > most && (terms || n >= minShared) && containsAll(u.keys, c.keys) && containsAll(u.verbs, c.verbs) {
-				best, most = &s.units[i], n
-			}
-		}
-	}
+	_, best := closestStating(c, candidates)
 	if best == nil || !widens(c.subjects, c.limits, *best) {
 		return ""
 	}
@@ -138,4 +129,95 @@ func narrower(c view, candidates []checkedSource) string {
 		}
 	}
 	return "it says this of all, but the eligible sources say it only " + strings.Join(only, ", ")
+}
+
+// widenedBy reports whether the sentence says more than unit u: of all where u says it of
+// fewer (widens), or at any time or as often as asked where u bounds when or how often.
+func (c view) widenedBy(u srcUnit) bool {
+	return c.universal && widens(c.subjects, c.limits, u) || c.always && !u.always && timeBound(c, u) != ""
+}
+
+// alwaysPhrases say a thing holds at any time or as often as asked: "we refund a duplicate
+// whenever you report it" is not backed by "when it is reported within 8 weeks", nor "we
+// can extend your trial as often as you need" by "can extend a trial once".
+var alwaysPhrases = []string{"at any time", "any time", "anytime", "whenever", "as often as", "as many times as",
+	"any number of times", "no matter when", "jederzeit", "beliebig oft"}
+
+// speaksOfAlways reports whether s says something holds at any time or as often as asked.
+func speaksOfAlways(s string) bool {
+	lower := strings.ToLower(s)
+	return slices.ContainsFunc(alwaysPhrases, func(p string) bool {
+		i := strings.Index(lower, p)
+		return i >= 0 && (i == 0 || !isWordByte(lower[i-1]))
+	})
+}
+
+// occasionBounds bound when or how often: "once", "only", "before", "until".
+var occasionBounds = map[string]bool{"once": true, "only": true, "before": true, "until": true,
+	"einmal": true, "nur": true, "bevor": true, "bis": true}
+
+// occasionsOf lists the occasionBounds words of s.
+func occasionsOf(s string) []string {
+	var out []string
+	for _, w := range wordsOf(strings.ToLower(s)) {
+		if occasionBounds[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// timeBound is what in unit u bounds when or how often, that the sentence c does not say
+// itself: a quantity with an upper bound ("within 8 weeks") or an occasionBounds word. ""
+// when nothing does.
+func timeBound(c view, u srcUnit) string {
+	for i, k := range u.keys {
+		if u.quals[i].bound == upper && !slices.Contains(c.keys, k) {
+			return k
+		}
+	}
+	for _, w := range u.occasions {
+		if !slices.Contains(c.occasions, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// boundedInTime is the reason a sentence c that says a thing holds at any time is struck:
+// the unit stating what it states (as narrower picks it) bounds when or how often. "" when
+// no such unit does.
+func boundedInTime(c view, candidates []checkedSource) string {
+	if !c.always {
+		return ""
+	}
+	id, best := closestStating(c, candidates)
+	if best == nil || best.always || timeBound(c, *best) == "" {
+		return ""
+	}
+	bound := timeBound(c, *best)
+	for _, q := range text.Quantities(best.text) {
+		if q.Key() == bound {
+			bound = q.Text // "8 weeks", not its key "56 day"
+		}
+	}
+	return fmt.Sprintf("it says this holds at any time or as often as asked, but the eligible source %s bounds it (%s): %q", id, bound, best.text)
+}
+
+// closestStating is the unit of candidates that states what sentence c states (its
+// quantities and verbs; for a sentence with none, minShared of its words) in most of its
+// words, and its source's ID; nil when none does.
+func closestStating(c view, candidates []checkedSource) (string, *srcUnit) {
+	var best *srcUnit
+	id, most := "", -1
+	terms := len(c.keys)+len(c.verbs) > 0
+	for _, s := range candidates {
+		for i, u := range s.units {
+			n := sharedWords(c.words, u.words)
+			if n > most && (terms || n >= minShared) && containsAll(u.keys, c.keys) && containsAll(u.verbs, c.verbs) {
+				best, id, most = &s.units[i], s.id, n
+			}
+		}
+	}
+	return id, best
 }

@@ -43,6 +43,10 @@ var unitWords = unitTable(map[unit][]string{
 	{"year", 1}:         {"year", "years", "yr", "yrs", "jahr", "jahre", "jahren", "jahres"},
 })
 
+// singularUnit are the unit words that, before a number, count to it: "on day 24 after the
+// first failed attempt" is 24 days after it, "in week 2" two weeks in.
+var singularUnit = map[string]bool{"day": true, "week": true, "month": true, "year": true, "tag": true, "woche": true, "monat": true}
+
 // unitTable inverts a table of units and the words that name them.
 func unitTable(words map[unit][]string) map[string]unit {
 	table := make(map[string]unit)
@@ -192,6 +196,9 @@ func (l *lexed) quantityAt(i int, rate bool) (Quantity, int, bool) {
 			return Quantity{}, 0, false
 		}
 		u, end = unit{"count", 1}, next
+		if i > 0 && t.kind == tokNumber && singularUnit[l.word(i-1)] {
+			u = unitWords[l.word(i-1)] // "on day 24": 24 days in
+		}
 	}
 	return Quantity{Value: value * u.factor, Unit: u.name, Text: l.text[t.start:l.toks[end-1].end]}, end, true
 }

@@ -24,6 +24,7 @@ func TestQuantities(t *testing.T) {
 		{"14d, not 10 d or a d", []string{"14d=14 day", "10=10 count"}},
 		{"48h, 48 hours, a 48-hour window, an hour", []string{"48h=48 hour", "48 hours=48 hour", "48-hour=48 hour", "an hour=1 hour"}},
 		{"twenty-four hours", []string{"twenty-four hours=24 hour"}},
+		{"retried on day 2 and day 24, in week 3", []string{"2=2 day", "24=24 day", "3=21 day"}},
 		{"one month, a month, 30 days", []string{"one month=1 month", "a month=1 month", "30 days=30 day"}},
 		{"12 months or 1 year", []string{"12 months=12 month", "1 year=1 year"}},
 		{"1.5%, 10 percent, 5 per cent, 20 Prozent, 7 %", []string{"1.5%=1.5 percent", "10 percent=10 percent", "5 per cent=5 percent", "20 Prozent=20 percent", "7 %=7 percent"}},

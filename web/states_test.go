@@ -68,13 +68,14 @@ func TestFunnelInStageOrder(t *testing.T) {
 
 func TestPlainReason(t *testing.T) {
 	for reason, want := range map[string]string{
-		"not backed by a claim":                                                                              "The draft cites no policy for this sentence.",
-		"unresolved placeholder {{name}}":                                                                    "It still has a placeholder to fill in.",
-		"no eligible source states 60 days":                                                                  "No policy in force for this account says this.",
-		"quote not found in billing/refunds-annual@4#window":                                                 "Its cited policy does not say this.",
-		`says the opposite of billing/payment-methods@2: "We cannot accept wire transfers."`:                 "Policy in force says the opposite.",
-		"it says this of all, but the eligible sources say it only of annual, pro":                           "Policy in force says this only of some customers or plans.",
-		`says of solo what billing/failed-payments@1#other-means says of others: "Team workspaces can pay."`: "Policy in force says this of another plan or customer.",
+		"not backed by a claim":                                                              "The draft cites no policy for this sentence.",
+		"unresolved placeholder {{name}}":                                                    "It still has a placeholder to fill in.",
+		"no eligible source states 60 days":                                                  "No policy in force for this account says this.",
+		"quote not found in billing/refunds-annual@4#window":                                 "Its cited policy does not say this.",
+		`says the opposite of billing/payment-methods@2: "We cannot accept wire transfers."`: "Policy in force says the opposite.",
+		"it says this of all, but the eligible sources say it only of annual, pro":           "Policy in force says this only of some customers or plans.",
+		"it says this holds at any time or as often as asked, but the eligible source refunds#3 bounds it (8 weeks): \"…\"": "Policy in force limits when or how often this applies.",
+		`says of solo what billing/failed-payments@1#other-means says of others: "Team workspaces can pay."`:                "Policy in force says this of another plan or customer.",
 	} {
 		assert.Equal(t, want, plainReason(reason), reason)
 		assert.NotContains(t, plainReason(reason), "@")
