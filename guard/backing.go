@@ -45,7 +45,7 @@ type view struct {
 }
 
 // newView reads the sentence body whose analysis is a for the backing rule.
-func (v *Vocabulary) newView(body string, a analysis, names map[string]bool) view {
+func (v *Vocabulary) newView(body string, a analysis, names map[string]string) view {
 	c := view{analysis: a, subjects: v.subjectsOf(body, names), words: contentWords(body), universal: speaksOfAll(body),
 		limits: limitsOf(body), always: speaksOfAlways(body), occasions: occasionsOf(body)}
 	commitment := map[string]bool{}
@@ -65,7 +65,7 @@ func (v *Vocabulary) newView(body string, a analysis, names map[string]bool) vie
 // units splits a source into its units. A heading ("Combining discounts", "Proration
 // credits") is no unit: it names the section's subject (checkedSource.topic) and states
 // nothing, so its words neither back a sentence nor say what the sentence denies.
-func (v *Vocabulary) units(chunk string, names map[string]bool) []srcUnit {
+func (v *Vocabulary) units(chunk string, names map[string]string) []srcUnit {
 	var out []srcUnit
 	lines := strings.Split(chunk, "\n")
 	if heading(chunk) != "" {
@@ -245,7 +245,9 @@ func subjectsAgree(sentence, unitSubjects, chunkSubjects map[string]string) bool
 				return false
 			}
 		}
-		if _, ok := chunkSubjects[term]; !ok {
+		// A proper name only tells units apart: "Paddle charges a prorated amount" is
+		// "you are charged a prorated amount" in a chunk that never names who charges.
+		if _, ok := chunkSubjects[term]; !ok && class != classProperName {
 			return false
 		}
 	}

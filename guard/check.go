@@ -116,7 +116,7 @@ type checkedSource struct {
 // checkContext is what every sentence of one Check is judged against.
 type checkContext struct {
 	sources []checkedSource
-	names   map[string]bool // plan and product names the sources use
+	names   map[string]string // plan, product and other proper names the sources use, and their class
 	known   map[string]bool // content words of every source
 	// byTerm lists, for each quantity key and verb with its polarity (unitTerms), the
 	// indexes in sources of the chunks that state it in some unit, in increasing order.
@@ -184,11 +184,15 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 	for i, s := range sources {
 		texts[i] = s.Text
 	}
-	ctx := checkContext{names: v.planNames(texts), known: map[string]bool{}, byTerm: map[string][]int{}}
-	names := strings.Join(slices.Sorted(maps.Keys(ctx.names)), ",")
+	ctx := checkContext{names: v.properNames(texts, v.planNames(texts)), known: map[string]bool{}, byTerm: map[string][]int{}}
+	var named []string
+	for _, w := range slices.Sorted(maps.Keys(ctx.names)) {
+		named = append(named, w+"="+ctx.names[w])
+	}
+	names := strings.Join(named, ",")
 	for i, s := range sources {
-		// A source reads the same against the same plan names every time: remembered
-		// (v.read), since the same chunks back draft after draft.
+		// A source reads the same against the same names every time: remembered (v.read),
+		// since the same chunks back draft after draft.
 		key := s.ChunkID + "\x00" + s.Source + "\x00" + strconv.FormatBool(s.Fixed) + "\x00" + s.Audience + "\x00" + names + "\x00" + s.Title + "\x00" + s.Text
 		cs := v.read.Get(key, func() checkedSource { return v.readSource(s, ctx.names) })
 		for _, u := range cs.units {
@@ -208,7 +212,7 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 
 // readSource reads one source's numbers, verbs, units and subjects against the plan
 // names of every source of the check.
-func (v *Vocabulary) readSource(s policy.Evidence, names map[string]bool) checkedSource {
+func (v *Vocabulary) readSource(s policy.Evidence, names map[string]string) checkedSource {
 	cs := checkedSource{id: s.ChunkID, forAgents: s.ForAgents() || forAgentsSection(s.ChunkID), analysis: v.analyse(s.Text),
 		units: v.units(s.Text, names), subjects: v.subjectsOf(s.Title+"\n"+s.Text, names), words: contentWords(s.Title + "\n" + s.Text),
 		topic: contentWords(s.Title + "\n" + heading(s.Text))}

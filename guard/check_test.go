@@ -403,3 +403,19 @@ func TestAHeadingBacksNothing(t *testing.T) {
 		"Discounts do not apply to monthly billing.":         true,
 	})
 }
+
+// A proper name the sources use (a country, a card network, a processor) tells units
+// apart: 19% stated of Germany does not back 19% of Austria. A name no unit contradicts
+// needs no backing of its own: "Paddle charges …" restates "you are charged …".
+func TestProperNamesTellUnitsApart(t *testing.T) {
+	t.Parallel()
+	requireKept(t, []policy.Evidence{
+		{ChunkID: "rates", Title: "VAT for EU customers", Text: "VAT rates by country\nCustomers in Germany pay 19% VAT. Customers in Austria pay 20% VAT."},
+		{ChunkID: "upgrades", Title: "Upgrades", Text: "Upgrades\nWhen you upgrade, you are charged a prorated amount for the rest of the current billing period."},
+		{ChunkID: "processor", Title: "Payments", Text: "Who charges you\nAll payments are processed by Paddle, our reseller."},
+	}, map[string]bool{
+		"Customers in Austria pay 19% VAT.": false,
+		"Customers in Austria pay 20% VAT.": true,
+		"When you upgrade, Paddle charges a prorated amount for the rest of the billing period.": true,
+	})
+}

@@ -15,7 +15,7 @@ type Scope struct {
 // about another subject than the question's (annual plans for a monthly one) lower.
 type ScopeReader struct {
 	v     *Vocabulary
-	names map[string]bool
+	names map[string]string
 }
 
 // ScopeReader returns a reader for sentences of the given source texts.

@@ -15,11 +15,13 @@ import (
 //go:embed subjects.txt
 var defaultSubjects string
 
-// classPlanName is the class of the plan and product names read from the sources, and
-// classRegion that of the region terms of subjects.txt.
+// classPlanName is the class of the plan and product names read from the sources,
+// classProperName that of their other proper names (properNames), and classRegion that of
+// the region terms of subjects.txt.
 const (
-	classPlanName = "name"
-	classRegion   = "region"
+	classPlanName   = "name"
+	classProperName = "proper"
+	classRegion     = "region"
 )
 
 // subjectEntry is one line of subjects.txt.
@@ -92,8 +94,8 @@ func isPlanWord(w string) bool {
 // stopword or a subject of subjects.txt, at most three words before a plan word ("Solo or
 // Team plan"). Plan names differ from one company to the next, so they come from the
 // policy, not from a list.
-func (v *Vocabulary) planNames(texts []string) map[string]bool {
-	names := map[string]bool{}
+func (v *Vocabulary) planNames(texts []string) map[string]string {
+	names := map[string]string{}
 	for _, t := range texts {
 		toks := wordTokens(t)
 		for i, t := range toks {
@@ -102,10 +104,40 @@ func (v *Vocabulary) planNames(texts []string) map[string]bool {
 			}
 			for j := i + 1; j < len(toks) && j <= i+3; j++ {
 				if isPlanWord(toks[j].lower) {
-					names[t.lower] = true
+					names[t.lower] = classPlanName
 					break
 				}
 			}
+		}
+	}
+	return names
+}
+
+// properNames adds to names (planNames) the other proper names of the sources: a word
+// written capitalised after a sentence's first word and never in lower case anywhere in
+// them, neither a stopword nor a subject term ("Germany", "Visa", "PayPal"). A number
+// stated of one of them is not stated of another: "Customers in Austria pay 19% VAT" is
+// not backed by "Customers in Germany pay 19% VAT".
+func (v *Vocabulary) properNames(texts []string, names map[string]string) map[string]string {
+	lower, capitalised := map[string]bool{}, map[string]bool{}
+	for _, t := range texts {
+		for _, line := range strings.Split(t, "\n") {
+			for _, s := range text.Split(line) {
+				toks := wordTokens(s.Text)
+				for i, w := range toks {
+					switch {
+					case !isCapitalised(w.text):
+						lower[w.lower] = true
+					case i > 0 && !text.IsStopword(w.lower) && v.subjectAt(toks, i) == nil && len([]rune(w.lower)) > 1:
+						capitalised[w.lower] = true
+					}
+				}
+			}
+		}
+	}
+	for w := range capitalised {
+		if _, plan := names[w]; !plan && !lower[w] {
+			names[w] = classProperName
 		}
 	}
 	return names
@@ -144,7 +176,7 @@ func (v *Vocabulary) subjectAt(toks []word, i int) *subjectEntry {
 // only where it is capitalised, so "10 business days" is not about the Business plan, and
 // a term after "per" is what a price is counted in, not what it is about: "€28 per seat"
 // is about the plan (bounds.go reads the "per").
-func (v *Vocabulary) subjectsOf(s string, names map[string]bool) map[string]string {
+func (v *Vocabulary) subjectsOf(s string, names map[string]string) map[string]string {
 	out := map[string]string{}
 	toks := wordTokens(s)
 	for i, t := range toks {
@@ -155,8 +187,8 @@ func (v *Vocabulary) subjectsOf(s string, names map[string]bool) map[string]stri
 			out[e.canonical] = e.class
 			continue
 		}
-		if names[t.lower] && isCapitalised(t.text) {
-			out[t.lower] = classPlanName
+		if class := names[t.lower]; class != "" && isCapitalised(t.text) {
+			out[t.lower] = class
 		}
 	}
 	return out
