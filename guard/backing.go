@@ -76,12 +76,66 @@ func (v *Vocabulary) units(chunk string, names map[string]string) []srcUnit {
 			continue
 		}
 		for _, s := range text.Split(line) {
-			out = append(out, srcUnit{analysis: v.analyse(s.Text), subjects: v.subjectsOf(s.Text, names), words: contentWords(s.Text),
-				text: s.Text, polarity: statementPolarity(s.Text), universal: speaksOfAll(s.Text), limits: limitsOf(s.Text),
-				always: speaksOfAlways(s.Text), occasions: occasionsOf(s.Text)})
+			out = append(out, v.unit(s.Text, s.Text, names))
+			for _, p := range predicates(s.Text) {
+				out = append(out, v.unit(s.Text, p, names))
+			}
 		}
 	}
 	return out
+}
+
+// unit reads statement, a sentence of a source or one of its predicates, as a srcUnit
+// whose text (what reasons quote) is the sentence.
+func (v *Vocabulary) unit(sentence, statement string, names map[string]string) srcUnit {
+	return srcUnit{analysis: v.analyse(statement), subjects: v.subjectsOf(statement, names), words: contentWords(statement),
+		text: sentence, polarity: statementPolarity(statement), universal: speaksOfAll(statement), limits: limitsOf(statement),
+		always: speaksOfAlways(statement), occasions: occasionsOf(statement)}
+}
+
+// auxiliaries open a predicate: after "and" or "or" one starts a second predicate of the
+// same subject.
+var auxiliaries = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "be": true, "can": true, "cannot": true, "will": true,
+	"may": true, "must": true, "should": true, "do": true, "does": true, "has": true, "have": true, "never": true,
+	"ist": true, "sind": true, "kann": true, "können": true, "wird": true, "werden": true,
+}
+
+// predicates are the statements of a sentence whose subject has two predicates or more,
+// each with the subject: "Proration credits are applied to the next invoice and are never
+// paid out as cash" states "Proration credits are applied to the next invoice" and
+// "Proration credits are never paid out as cash", each of which a sentence may restate
+// whole. None for a sentence with one predicate.
+func predicates(s string) []string {
+	words := strings.Fields(s)
+	first := slices.IndexFunc(words, func(w string) bool { return isAuxiliary(w) })
+	if first < 1 {
+		return nil
+	}
+	var cuts []int // the index of each "and"/"or" that opens another predicate
+	for i := first + 1; i+1 < len(words); i++ {
+		if w := lowerWord(words[i]); (w == "and" || w == "or") && isAuxiliary(words[i+1]) {
+			cuts = append(cuts, i)
+		}
+	}
+	if len(cuts) == 0 {
+		return nil
+	}
+	subject := words[:first]
+	out := []string{strings.Join(words[:cuts[0]], " ")}
+	for k, c := range cuts {
+		end := len(words)
+		if k+1 < len(cuts) {
+			end = cuts[k+1]
+		}
+		out = append(out, strings.Join(slices.Concat(subject, words[c+1:end]), " "))
+	}
+	return out
+}
+
+func isAuxiliary(w string) bool {
+	w = lowerWord(w)
+	return auxiliaries[w] || isClauseNegator(w) && strings.HasSuffix(w, "n't")
 }
 
 // Thresholds of the paraphrase rule for promises and eligibility, as shares of the

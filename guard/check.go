@@ -117,7 +117,7 @@ type checkedSource struct {
 type checkContext struct {
 	sources []checkedSource
 	names   map[string]string // plan, product and other proper names the sources use, and their class
-	known   map[string]bool // content words of every source
+	known   map[string]bool   // content words of every source
 	// byTerm lists, for each quantity key and verb with its polarity (unitTerms), the
 	// indexes in sources of the chunks that state it in some unit, in increasing order.
 	byTerm map[string][]int

@@ -1,13 +1,14 @@
 package guard
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/supportdraft/supportdraft/policy"
 )
 
-// Sources from the practice corpus (/work/shared/practice/corpus, written outside the
+// Sources from the practice corpus (written outside the
 // team) and from the issue that asked for this check; each sentence restates one of them
 // with the same or the opposite polarity.
 func TestCheckStrikesTheOppositePolarity(t *testing.T) {
@@ -127,5 +128,23 @@ func TestAntonymsOppose(t *testing.T) {
 		"Changes to your billing profile apply to your future invoices.":  true,
 		"Our prices include VAT, sales tax and GST.":                      false,
 		"Our prices exclude VAT, sales tax and GST.":                      true,
+	})
+}
+
+// A subject with two predicates states each with the subject: "Proration credits can be
+// paid out to your card" restates "Proration credits … are never paid out as cash" with
+// the opposite polarity, although it shares little of the first predicate.
+func TestEachPredicateIsAStatement(t *testing.T) {
+	t.Parallel()
+	if got := predicates("Proration credits are applied to the next invoice and are never paid out as cash."); !slices.Equal(got,
+		[]string{"Proration credits are applied to the next invoice", "Proration credits are never paid out as cash."}) {
+		t.Errorf("predicates = %q", got)
+	}
+	requireKept(t, []policy.Evidence{
+		{ChunkID: "credits", Title: "Upgrades, downgrades and proration", Text: "Proration credits\nProration credits are applied to the next invoice and are never paid out as cash."},
+	}, map[string]bool{
+		"Proration credits can be paid out to your card on request.": false,
+		"Proration credits go on your next invoice, never in cash.":  true,
+		"Proration credits are applied to your next invoice.":        true,
 	})
 }
