@@ -172,9 +172,15 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 	// name something else the sentence names, since the condition no longer ties them ("if
 	// you don't upgrade within a month, dashboards are locked" is not backed by "a single
 	// month over your limit requires no action").
+	// A verb the section's heading names ("Who can request a refund") is stated by a unit
+	// of it that restates the rest of the sentence (restatesTopic): "the request comes
+	// from the account owner or a billing admin". The heading alone states
+	// nothing (units).
 	affirmed, negated := without(c.affirmed, c.conditions), without(c.negated, c.conditions)
+	headed := without(affirmed, s.headingVerbs)
 	if len(c.keys)+len(affirmed)+len(negated) > 0 && !stated(func(u srcUnit) bool {
-		return u.statesQuantities(c.analysis) && containsAll(u.affirmed, affirmed) && containsAll(u.negated, negated) &&
+		return u.statesQuantities(c.analysis) && containsAll(u.negated, negated) &&
+			(containsAll(u.affirmed, affirmed) || containsAll(u.affirmed, headed) && c.restatesTopic(u)) &&
 			(len(c.conditions) == 0 || slices.ContainsFunc(c.topic, func(w string) bool { return u.words[w] }))
 	}) || !c.sharesTopic(s, known) || !containsAll(s.timings, c.timings) || !containsAll(s.verbs, c.conditions) {
 		return false
@@ -192,6 +198,18 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// restatesTopic reports whether unit u holds most of the sentence's topic words
+// (restatesShare, and minShared at least).
+func (c view) restatesTopic(u srcUnit) bool {
+	n := 0
+	for _, w := range c.topic {
+		if u.words[w] {
+			n++
+		}
+	}
+	return n >= minShared && float64(n) >= restatesShare*float64(len(c.topic))
 }
 
 // sharesTopic reports whether source s (its title, heading and text) names something

@@ -111,6 +111,9 @@ type checkedSource struct {
 	// topic are the content words of its document title and section heading: what every
 	// unit of it is about ("Storage quotas" over "Team includes 2 TB per workspace").
 	topic map[string]bool
+	// headingVerbs are the commercial verbs its heading affirms ("Who can request a
+	// refund"): what each of its units is about (backs).
+	headingVerbs []string
 }
 
 // checkContext is what every sentence of one Check is judged against.
@@ -195,14 +198,16 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 		// since the same chunks back draft after draft.
 		key := s.ChunkID + "\x00" + s.Source + "\x00" + strconv.FormatBool(s.Fixed) + "\x00" + s.Audience + "\x00" + names + "\x00" + s.Title + "\x00" + s.Text
 		cs := v.read.Get(key, func() checkedSource { return v.readSource(s, ctx.names) })
+		terms := unitTerms(analysis{affirmed: cs.headingVerbs}) // stated by the units under it (view.backs)
 		for _, u := range cs.units {
 			for w := range u.words {
 				ctx.known[w] = true
 			}
-			for _, t := range unitTerms(u.analysis) {
-				if p := ctx.byTerm[t]; len(p) == 0 || p[len(p)-1] != i {
-					ctx.byTerm[t] = append(p, i)
-				}
+			terms = append(terms, unitTerms(u.analysis)...)
+		}
+		for _, t := range terms {
+			if p := ctx.byTerm[t]; len(p) == 0 || p[len(p)-1] != i {
+				ctx.byTerm[t] = append(p, i)
 			}
 		}
 		ctx.sources = append(ctx.sources, cs)
@@ -215,7 +220,7 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 func (v *Vocabulary) readSource(s policy.Evidence, names map[string]string) checkedSource {
 	cs := checkedSource{id: s.ChunkID, forAgents: s.ForAgents() || forAgentsSection(s.ChunkID), analysis: v.analyse(s.Text),
 		units: v.units(s.Text, names), subjects: v.subjectsOf(s.Title+"\n"+s.Text, names), words: contentWords(s.Title + "\n" + s.Text),
-		topic: contentWords(s.Title + "\n" + heading(s.Text))}
+		topic: contentWords(s.Title + "\n" + heading(s.Text)), headingVerbs: v.analyse(heading(s.Text)).affirmed}
 	if s.FixedWording() {
 		cs.macro = normalise(s.Text)
 	}

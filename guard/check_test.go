@@ -392,15 +392,20 @@ func TestCheckStrikesAnUnflaggedSentenceAboutOthers(t *testing.T) {
 	})
 }
 
-// A section's heading names its subject and states nothing: "Combining discounts" does not
-// back "discounts can be combined", nor "Proration credits" a proration credit.
+// A section's heading names its subject and states nothing on its own: "Combining
+// discounts" does not back "discounts can be combined"; a unit under "Who can request a
+// refund" that restates the rest of a sentence states the refund.
 func TestAHeadingBacksNothing(t *testing.T) {
 	t.Parallel()
 	requireKept(t, []policy.Evidence{
 		{ChunkID: "combining", Title: "Nonprofit and education discounts", Text: "Combining discounts\nOnly one discount applies to a plan at a time, and discounts do not apply to monthly billing."},
+		{ChunkID: "who", Title: "Refunds on annual plans", Text: "Who can request a refund\n- The request comes from the account owner or a billing admin.\n- The charge is for an annual Pro or Business plan."},
 	}, map[string]bool{
 		"Nonprofit and education discounts can be combined.": false,
 		"Discounts do not apply to monthly billing.":         true,
+		// The heading's verb is stated by a unit under it that restates the rest.
+		"The refund must be requested by the account owner or a billing admin.": true,
+		"A refund is paid to the account owner's card.":                         false,
 	})
 }
 
