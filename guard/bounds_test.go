@@ -3,8 +3,6 @@ package guard
 import (
 	"strings"
 	"testing"
-
-	"github.com/supportdraft/supportdraft/policy"
 )
 
 // A quantity's bound is read from the words right before it and its rate period from the
@@ -66,15 +64,4 @@ func TestQualifierAgrees(t *testing.T) {
 			t.Errorf("%+v agrees with %+v: got %v, want %v", tt.sentence, tt.unit, got, tt.want)
 		}
 	}
-}
-
-// An age is a bound: "older than 12 months" is not backed by "from the last 12 months".
-func TestCheckReadsAnAgeAsABound(t *testing.T) {
-	t.Parallel()
-	requireKept(t, []policy.Evidence{
-		{ChunkID: "corrected", Title: "Invoices", Text: "Corrected invoices\nInvoices from the last 12 months can be reissued with a corrected company name, address or VAT ID on request. Older invoices cannot be reissued."},
-	}, map[string]bool{
-		"Invoices from the past 12 months can be reissued with a corrected address.": true,
-		"Invoices older than 12 months can be reissued with a corrected address.":    false,
-	})
 }

@@ -391,36 +391,3 @@ func TestCheckStrikesAnUnflaggedSentenceAboutOthers(t *testing.T) {
 		"Extra storage packs are billed monthly.":                      true,
 	})
 }
-
-// A section's heading names its subject and states nothing on its own: "Combining
-// discounts" does not back "discounts can be combined"; a unit under "Who can request a
-// refund" that restates the rest of a sentence states the refund.
-func TestAHeadingBacksNothing(t *testing.T) {
-	t.Parallel()
-	requireKept(t, []policy.Evidence{
-		{ChunkID: "combining", Title: "Nonprofit and education discounts", Text: "Combining discounts\nOnly one discount applies to a plan at a time, and discounts do not apply to monthly billing."},
-		{ChunkID: "who", Title: "Refunds on annual plans", Text: "Who can request a refund\n- The request comes from the account owner or a billing admin.\n- The charge is for an annual Pro or Business plan."},
-	}, map[string]bool{
-		"Nonprofit and education discounts can be combined.": false,
-		"Discounts do not apply to monthly billing.":         true,
-		// The heading's verb is stated by a unit under it that restates the rest.
-		"The refund must be requested by the account owner or a billing admin.": true,
-		"A refund is paid to the account owner's card.":                         false,
-	})
-}
-
-// A proper name the sources use (a country, a card network, a processor) tells units
-// apart: 19% stated of Germany does not back 19% of Austria. A name no unit contradicts
-// needs no backing of its own: "Paddle charges …" restates "you are charged …".
-func TestProperNamesTellUnitsApart(t *testing.T) {
-	t.Parallel()
-	requireKept(t, []policy.Evidence{
-		{ChunkID: "rates", Title: "VAT for EU customers", Text: "VAT rates by country\nCustomers in Germany pay 19% VAT. Customers in Austria pay 20% VAT."},
-		{ChunkID: "upgrades", Title: "Upgrades", Text: "Upgrades\nWhen you upgrade, you are charged a prorated amount for the rest of the current billing period."},
-		{ChunkID: "processor", Title: "Payments", Text: "Who charges you\nAll payments are processed by Paddle, our reseller."},
-	}, map[string]bool{
-		"Customers in Austria pay 19% VAT.": false,
-		"Customers in Austria pay 20% VAT.": true,
-		"When you upgrade, Paddle charges a prorated amount for the rest of the billing period.": true,
-	})
-}

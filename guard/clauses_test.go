@@ -58,18 +58,3 @@ func TestConditionVerbsNeedTheSourceNotTheUnit(t *testing.T) {
 		"If you don't upgrade within a month, your dashboards are locked.": false,
 	})
 }
-
-// "And" before a new subject joins two statements too ("… immediately and you pay …"),
-// backed when one section states both; the sample corpus's proration section.
-func TestCheckBacksPredicatesJoinedByAndInOneSection(t *testing.T) {
-	t.Parallel()
-	requireKept(t, []policy.Evidence{
-		{ChunkID: "upgrades", Title: "Upgrades, downgrades and proration", Text: "Upgrades\nUpgrades take effect immediately. " +
-			"You are charged a prorated amount for the rest of the current billing period, calculated by the day."},
-		{ChunkID: "downgrades", Title: "Upgrades, downgrades and proration", Text: "Downgrades\nDowngrades take effect at the next renewal date."},
-	}, map[string]bool{
-		"An upgrade takes effect immediately and you pay a prorated amount for the rest of the period.":  true,
-		"A downgrade takes effect immediately and you pay a prorated amount for the rest of the period.": false,
-		"An upgrade takes effect immediately and you get a prorated refund for the rest of the period.":  false,
-	})
-}

@@ -201,15 +201,3 @@ func TestVerbPolarity(t *testing.T) {
 		}
 	}
 }
-
-// "As soon as" is a time said in words (immediately): a suspension the section sets 28
-// days after the first failure does not happen as soon as a payment fails.
-func TestAsSoonAsIsImmediately(t *testing.T) {
-	t.Parallel()
-	requireKept(t, []policy.Evidence{
-		{ChunkID: "suspension", Title: "Failed payments and suspension", Text: "Suspension after 28 days\nIf the invoice is still unpaid 28 days after the first failed attempt, the account is suspended."},
-	}, map[string]bool{
-		"Your account is suspended as soon as a payment fails.":                                     false,
-		"Your account is suspended if the invoice is still unpaid 28 days after the first failure.": true,
-	})
-}
