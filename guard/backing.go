@@ -186,7 +186,10 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 		return false
 	}
 	for _, f := range c.flags {
-		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial || (f.Kind != KindEligibility && s.hasPhrase(f)) {
+		// A phrase the source states word for word backs itself, unless it names nothing: "we'll"
+		// in a source does not back every promise that opens with it.
+		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial ||
+			(f.Kind != KindEligibility && len(contentWords(f.Match)) > 0 && s.hasPhrase(f)) {
 			continue
 		}
 		if f.Kind == KindLegal {

@@ -155,8 +155,10 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 		if reach == 0 {
 			continue
 		}
+		modal := back && deniesPossibility(words[i+1:])
 		for j := i - 1; back && j >= 0 && words[j] != "and" && words[j] != "or"; j-- {
 			flip[j] = !flip[j]
+			reached[j] = reached[j] || modal
 		}
 		for j := i + 1; j < len(words) && reach > 0; j++ {
 			flip[j], reached[j] = !flip[j], true
@@ -174,6 +176,27 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 		}
 	}
 	return out
+}
+
+// possibility are the predicates that only say whether what their subject names can be
+// done: "Changing the country on an existing subscription isn't possible" denies the
+// change itself, so the words before the negation are what is denied, not a topic.
+var possibility = map[string]bool{"possible": true, "allowed": true, "permitted": true, "available": true,
+	"supported": true, "option": true, "möglich": true, "erlaubt": true, "verfügbar": true}
+
+// deniesPossibility reports whether the words after a negation are a possibility
+// predicate and nothing else of substance.
+func deniesPossibility(after []string) bool {
+	found := false
+	for _, w := range after {
+		switch {
+		case possibility[w]:
+			found = true
+		case !text.IsStopword(w):
+			return false
+		}
+	}
+	return found
 }
 
 func lowerWord(w string) string { return strings.ToLower(strings.Trim(w, `"'“”‘’`)) }

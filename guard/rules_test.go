@@ -9,7 +9,7 @@ import (
 )
 
 // Each rule of the guard, as sentences an agent might write over sections of the sample
-// corpus (evals/corpus), kept or struck. One case per rule: why it holds, the sections,
+// corpus (evals/corpus) and the public help-center corpus (evals/helpcenter), kept or struck. One case per rule: why it holds, the sections,
 // and each sentence's verdict.
 func TestRules(t *testing.T) {
 	t.Parallel()
@@ -114,6 +114,24 @@ func TestRules(t *testing.T) {
 			"If your renewal was charged twice, we refund the duplicate charge at any time.": true,
 			"We can extend your trial as often as you need.":                                 false,
 			"We can extend your trial once, by 7 days, if you ask before it ends.":           true,
+		},
+	}, {
+		rule: `a promise opening with "we'll" is not backed by a source that only says "we'll" too`,
+		sections: []policy.Evidence{
+			{ChunkID: "apply", Title: "Discount for nonprofits", Text: "How to apply\n3. Contact us to request a discount code.\n4. We'll send you a one-time code to use at checkout."},
+		},
+		kept: map[string]bool{
+			"We'll send you a one-time code to use at checkout.":              true,
+			"We'll send you a discount code you can reuse for every renewal.": false,
+		},
+	}, {
+		rule: `"isn't possible" denies what its subject names`,
+		sections: []policy.Evidence{
+			{ChunkID: "country", Title: "Download your invoices", Text: "Change your billing address\nChanging the country on an existing subscription isn't possible due to tax regulations."},
+		},
+		kept: map[string]bool{
+			"You can change the country on your existing subscription from the invoice page.": false,
+			"The country on an existing subscription can't be changed.":                       true,
 		},
 	}}
 	for _, tt := range tests {
