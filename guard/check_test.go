@@ -317,29 +317,6 @@ func TestCheckFlagsCommitmentLanguage(t *testing.T) {
 	}
 }
 
-// A sentence with no commitment language is struck when it restates a source with the
-// opposite polarity, and kept otherwise. Sources from the public help-center set and the
-// shipped eval corpus.
-func TestCheckStrikesAnUnflaggedSentenceThatContradictsPolicy(t *testing.T) {
-	t.Parallel()
-	requireKept(t, []policy.Evidence{
-		{ChunkID: "payment-methods", Title: "Billing FAQ", Text: "What payment methods do you accept?\nCredit/debit card, PayPal, Apple Pay and Google Pay. All payment processing is handled by Paddle. We're not able to accept wire transfers, manual invoicing or cryptocurrency."},
-		{ChunkID: "vat", Title: "Billing FAQ", Text: "How do I change my VAT number?\nPaddle does not allow editing the VAT number on an existing subscription."},
-		{ChunkID: "trials", Title: "Trials", Text: "Each workspace can start a single trial of each paid plan. A workspace that has already paid for a plan cannot start a trial of that plan."},
-	}, map[string]bool{
-		// A rule and its exception: quoting either agrees with the policy.
-		"Each workspace can start a single trial of each paid plan.":                      true,
-		"A workspace that has already paid for a plan cannot start a trial of that plan.": true,
-		"A workspace that has already paid for a plan can start a trial of that plan.":    false,
-		"We accept wire transfers.":                                                      false,
-		"You can change the VAT number on your existing subscription.":                   false,
-		"We can't accept wire transfers or cryptocurrency.":                              true,
-		"All payment processing is handled by Paddle.":                                   true,
-		"Thanks for reaching out about your subscription.":                               true,
-		"You can check your usage in the Subscription section of your account settings.": true,
-	})
-}
-
 // A source is remembered per set of plan names the check's sources use: read alongside a
 // source that names the Starter plan, "Starter" is a plan subject of the refund chunk;
 // read alone, it is not. The remembered readings must be what a fresh vocabulary reads.
@@ -369,25 +346,4 @@ func TestRememberedSourcesKeepPlanNamesApart(t *testing.T) {
 		t.Fatalf("refund chunk's subjects: %v beside the plan chunk, %v alone; want starter as a plan name only beside it",
 			withPlan.sources[1].subjects, alone.sources[0].subjects)
 	}
-}
-
-// A sentence with no commitment language is struck when the unit it restates most closely
-// says it of another plan or period, or of fewer than the "any" it says it of. Sources
-// from the practice corpus (written outside the team).
-func TestCheckStrikesAnUnflaggedSentenceAboutOthers(t *testing.T) {
-	t.Parallel()
-	requireKept(t, []policy.Evidence{
-		{ChunkID: "paying", Title: "Failed payments", Text: "Paying by other means\nTeam workspaces can pay an open invoice by bank transfer from the Billing page. Solo accepts cards only."},
-		{ChunkID: "refunds", Title: "Refunds", Text: "Annual plans\nAn annual Solo or Team plan can be refunded in full within 21 days of purchase or renewal."},
-		{ChunkID: "po", Title: "Invoices and tax", Text: "Purchase order numbers\nPurchase order numbers can be printed on invoices for Enterprise contracts only."},
-		{ChunkID: "packs", Title: "Refunds", Text: "Storage add-ons\nExtra storage packs are billed monthly and are never refunded, on any plan."},
-	}, map[string]bool{
-		"Solo workspaces can pay by bank transfer.":                    false,
-		"Purchase order numbers can be printed on any invoice.":        false,
-		"Storage packs are billed yearly.":                             false,
-		"Team workspaces can pay an open invoice by bank transfer.":    true,
-		"Solo accepts cards only.":                                     true,
-		"Purchase order numbers are printed for Enterprise contracts.": true,
-		"Extra storage packs are billed monthly.":                      true,
-	})
 }

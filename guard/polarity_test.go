@@ -87,17 +87,3 @@ func TestPolarityOfASentenceAgreesWithItself(t *testing.T) {
 		t.Errorf("scopes: %v", p)
 	}
 }
-
-// A denial in a condition ("if you don't upgrade") says when, not what: opposite outcomes
-// under opposite conditions agree, and the same condition with the opposite outcome is
-// struck. Source from the public help-center set.
-func TestConditionsOpposeNothing(t *testing.T) {
-	t.Parallel()
-	requireKept(t, []policy.Evidence{
-		{ChunkID: "overage", Title: "Billing FAQ", Text: "What happens if I exceed my pageview limit?\nIf you don't upgrade within a week, your dashboards are temporarily locked. If the spike is temporary, you can upgrade to restore access."},
-	}, map[string]bool{
-		"Your dashboard will unlock automatically once you upgrade.":                            true,
-		"If you resubscribe within the retention period, your dashboards unlock automatically.": true,
-		"If you don't upgrade within a week, your dashboards stay unlocked.":                    false,
-	})
-}

@@ -9,7 +9,8 @@ import (
 )
 
 // Each rule of the guard, as sentences an agent might write over sections of the sample
-// corpus (evals/corpus) and the public help-center corpus (evals/helpcenter), kept or struck. One case per rule: why it holds, the sections,
+// corpus (evals/corpus), the public help-center corpus (evals/helpcenter) and the practice
+// corpus written outside the team, kept or struck. One case per rule: why it holds, the sections,
 // and each sentence's verdict.
 func TestRules(t *testing.T) {
 	t.Parallel()
@@ -133,6 +134,104 @@ func TestRules(t *testing.T) {
 			"You can change the country on your existing subscription from the invoice page.": false,
 			"The country on an existing subscription can't be changed.":                       true,
 		},
+	}, {
+		rule: "a sentence joining statements of one section is backed clause by clause; of two sections, struck (practice corpus)",
+		sections: []policy.Evidence{
+			{ChunkID: "monthly", Title: "Refunds", Text: "Monthly plans\nMonthly plans are not refunded. Cancelling stops the next charge, and the plan stays active until the end of the month already paid."},
+			{ChunkID: "seats", Title: "Seats", Text: "Removing seats\nRemoved seats are credited by the day to the account balance."},
+			{ChunkID: "failed", Title: "Failed payments", Text: "What happens to the account\nAfter 21 days without payment the workspace is suspended."},
+			{ChunkID: "quotas", Title: "Storage quotas and overage", Text: "Quotas\nSolo includes 500 GB. Team includes 2 TB per workspace. Enterprise storage is set in the order form."},
+		},
+		kept: map[string]bool{
+			"Monthly plans aren't refunded, but cancelling stops the next charge.":                                 true,
+			"Solo includes 500 GB of storage, and Team includes 2 TB per workspace.":                               true,
+			"Removed seats are credited by the day, and after 21 days without payment the workspace is suspended.": false,
+			"Monthly plans aren't refunded, but cancelling refunds the last charge.":                               false,
+			"Monthly plans aren't refunded, and Team includes 4 TB per workspace.":                                 false,
+		},
+	}, {
+		rule: "the words of a section's title count for each of its units (a section titled Storage quotas)",
+		sections: []policy.Evidence{
+			{ChunkID: "quotas", Title: "Storage quotas and overage", Text: "Quotas\nSolo includes 500 GB. Team includes 2 TB per workspace."},
+			{ChunkID: "packs", Title: "Storage packs", Text: "A storage pack adds 1 TB for $15 per month on Solo or Team."},
+		},
+		kept: map[string]bool{"Every Team workspace includes 2 TB of storage.": true},
+	}, {
+		rule: "the words of a section's title count for each of its units (a section titled Backups)",
+		sections: []policy.Evidence{
+			{ChunkID: "quotas", Title: "Backups", Text: "Quotas\nSolo includes 500 GB. Team includes 2 TB per workspace."},
+			{ChunkID: "packs", Title: "Storage packs", Text: "A storage pack adds 1 TB for $15 per month on Solo or Team."},
+		},
+		kept: map[string]bool{"Every Team workspace includes 2 TB of storage.": false},
+	}, {
+		rule: "a commercial verb said only as a condition needs its source to name it, not the unit that states the rest",
+		sections: []policy.Evidence{
+			{ChunkID: "cancel", Title: "Cancelling your plan", Text: "Your backups after cancelling\nBackups are kept for 30 days after the plan ends."},
+			{ChunkID: "hardware", Title: "Hardware", Text: "Unused hardware can be returned within 30 days of delivery."},
+		},
+		kept: map[string]bool{
+			"After cancelling, your backups are kept for 30 days after the plan ends.": true,
+			"Your backups are kept for 30 days after you cancel.":                      true,
+			"After you cancel, we refund the hardware within 30 days.":                 false,
+			"If you downgrade, backups are kept for 30 days.":                          false,
+		},
+	}, {
+		rule: "excused from its unit, a condition no longer ties the number: the unit must name something else the sentence names",
+		sections: []policy.Evidence{{ChunkID: "overage", Title: "Billing FAQ", Text: "What happens if I exceed my pageview limit?\n" +
+			"A single month over your limit requires no action. If you don't upgrade within a week, your dashboards are temporarily locked."}},
+		kept: map[string]bool{
+			"If you don't upgrade within a week, your dashboards are locked.":  true,
+			"If you don't upgrade within a month, your dashboards are locked.": false,
+		},
+	}, {
+		rule: "a denial in a condition opposes nothing; the same condition with the opposite outcome is struck",
+		sections: []policy.Evidence{
+			{ChunkID: "overage", Title: "Billing FAQ", Text: "What happens if I exceed my pageview limit?\nIf you don't upgrade within a week, your dashboards are temporarily locked. If the spike is temporary, you can upgrade to restore access."},
+		},
+		kept: map[string]bool{
+			"Your dashboard will unlock automatically once you upgrade.":                            true,
+			"If you resubscribe within the retention period, your dashboards unlock automatically.": true,
+			"If you don't upgrade within a week, your dashboards stay unlocked.":                    false,
+		},
+	}, {
+		rule:     "a role named by a source binds its commitment: what owners can do, admins cannot",
+		sections: []policy.Evidence{{ChunkID: "cancel", Text: "Owners can cancel from Settings > Billing."}},
+		kept: map[string]bool{
+			"Owners can cancel from Settings > Billing.": true,
+			"Admins can cancel from Settings > Billing.": false,
+		},
+	}, {
+		rule: "a sentence without commitment language is struck when it restates a source with the opposite polarity",
+		sections: []policy.Evidence{
+			{ChunkID: "payment-methods", Title: "Billing FAQ", Text: "What payment methods do you accept?\nCredit/debit card, PayPal, Apple Pay and Google Pay. All payment processing is handled by Paddle. We're not able to accept wire transfers, manual invoicing or cryptocurrency."},
+			{ChunkID: "vat", Title: "Billing FAQ", Text: "How do I change my VAT number?\nPaddle does not allow editing the VAT number on an existing subscription."},
+			{ChunkID: "trials", Title: "Trials", Text: "Each workspace can start a single trial of each paid plan. A workspace that has already paid for a plan cannot start a trial of that plan."}},
+		kept: map[string]bool{
+			// A rule and its exception: quoting either agrees with the policy.
+			"Each workspace can start a single trial of each paid plan.":                      true,
+			"A workspace that has already paid for a plan cannot start a trial of that plan.": true,
+			"A workspace that has already paid for a plan can start a trial of that plan.":    false,
+			"We accept wire transfers.":                                                      false,
+			"You can change the VAT number on your existing subscription.":                   false,
+			"We can't accept wire transfers or cryptocurrency.":                              true,
+			"All payment processing is handled by Paddle.":                                   true,
+			"Thanks for reaching out about your subscription.":                               true,
+			"You can check your usage in the Subscription section of your account settings.": true},
+	}, {
+		rule: "a sentence without commitment language is struck when the unit it restates says it of others (practice corpus)",
+		sections: []policy.Evidence{
+			{ChunkID: "paying", Title: "Failed payments", Text: "Paying by other means\nTeam workspaces can pay an open invoice by bank transfer from the Billing page. Solo accepts cards only."},
+			{ChunkID: "refunds", Title: "Refunds", Text: "Annual plans\nAn annual Solo or Team plan can be refunded in full within 21 days of purchase or renewal."},
+			{ChunkID: "po", Title: "Invoices and tax", Text: "Purchase order numbers\nPurchase order numbers can be printed on invoices for Enterprise contracts only."},
+			{ChunkID: "packs", Title: "Refunds", Text: "Storage add-ons\nExtra storage packs are billed monthly and are never refunded, on any plan."}},
+		kept: map[string]bool{
+			"Solo workspaces can pay by bank transfer.":                    false,
+			"Purchase order numbers can be printed on any invoice.":        false,
+			"Storage packs are billed yearly.":                             false,
+			"Team workspaces can pay an open invoice by bank transfer.":    true,
+			"Solo accepts cards only.":                                     true,
+			"Purchase order numbers are printed for Enterprise contracts.": true,
+			"Extra storage packs are billed monthly.":                      true},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
@@ -164,5 +263,18 @@ func TestBoundedInTimeNamesTheBound(t *testing.T) {
 	got := v.Check(Input{Reply: "We'll refund the duplicate payment whenever you report it.", Sources: sources, Mode: ModeAnySource}).Sentences[0]
 	if got.Kept || !strings.Contains(got.Reason, "bounds it (8 weeks)") {
 		t.Errorf("kept=%v, reason %q: want struck, naming 8 weeks", got.Kept, got.Reason)
+	}
+}
+
+// requireKept checks each sentence of want against sources (any source may back it) and
+// reports each whose verdict is not the one given.
+func requireKept(t *testing.T, sources []policy.Evidence, want map[string]bool) {
+	t.Helper()
+	v := defaultVocab(t)
+	read := v.Read(sources)
+	for sentence, kept := range want {
+		if got := v.Check(Input{Reply: sentence, Read: read, Mode: ModeAnySource}).Sentences[0]; got.Kept != kept {
+			t.Errorf("%q: kept=%v (%s), want %v", sentence, got.Kept, got.Reason, kept)
+		}
 	}
 }

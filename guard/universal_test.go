@@ -53,12 +53,3 @@ func TestCheckStrikesWhatIsSaidOfAllFromAUnitAboutFewer(t *testing.T) {
 		})
 	}
 }
-
-// A role named by a source binds its commitment: what owners can do, admins cannot.
-func TestCheckBindsACommitmentToItsRole(t *testing.T) {
-	t.Parallel()
-	requireKept(t, []policy.Evidence{{ChunkID: "cancel", Text: "Owners can cancel from Settings > Billing."}}, map[string]bool{
-		"Owners can cancel from Settings > Billing.": true,
-		"Admins can cancel from Settings > Billing.": false,
-	})
-}

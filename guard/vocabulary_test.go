@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/supportdraft/supportdraft/policy"
 )
 
 func defaultVocab(t testing.TB) *Vocabulary {
@@ -17,19 +15,6 @@ func defaultVocab(t testing.TB) *Vocabulary {
 		t.Fatalf("default vocabulary: %v", err)
 	}
 	return v
-}
-
-// requireKept checks each sentence of want against sources (any source may back it) and
-// reports each whose verdict is not the one given.
-func requireKept(t *testing.T, sources []policy.Evidence, want map[string]bool) {
-	t.Helper()
-	v := defaultVocab(t)
-	read := v.Read(sources)
-	for sentence, kept := range want {
-		if got := v.Check(Input{Reply: sentence, Read: read, Mode: ModeAnySource}).Sentences[0]; got.Kept != kept {
-			t.Errorf("%q: kept=%v (%s), want %v", sentence, got.Kept, got.Reason, kept)
-		}
-	}
 }
 
 func TestFlags(t *testing.T) {
