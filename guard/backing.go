@@ -173,14 +173,15 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 	// you don't upgrade within a month, dashboards are locked" is not backed by "a single
 	// month over your limit requires no action").
 	// A verb the section's heading names ("Who can request a refund") is stated by a unit
-	// of it that restates the rest of the sentence (restatesTopic): "the request comes
-	// from the account owner or a billing admin". The heading alone states
+	// of it that restates the rest of the sentence (restatesTopic) and states no verb the
+	// sentence lacks: "the request comes from the account owner or a billing admin", but
+	// not "an upgrade takes effect immediately" under "Upgrades and downgrades". The heading alone states
 	// nothing (units).
 	affirmed, negated := without(c.affirmed, c.conditions), without(c.negated, c.conditions)
 	headed := without(affirmed, s.headingVerbs)
 	if len(c.keys)+len(affirmed)+len(negated) > 0 && !stated(func(u srcUnit) bool {
 		return u.statesQuantities(c.analysis) && containsAll(u.negated, negated) &&
-			(containsAll(u.affirmed, affirmed) || containsAll(u.affirmed, headed) && c.restatesTopic(u)) &&
+			(containsAll(u.affirmed, affirmed) || containsAll(u.affirmed, headed) && containsAll(c.verbs, u.verbs) && c.restatesTopic(u)) &&
 			(len(c.conditions) == 0 || slices.ContainsFunc(c.topic, func(w string) bool { return u.words[w] }))
 	}) || !c.sharesTopic(s, known) || !containsAll(s.timings, c.timings) || !containsAll(s.verbs, c.conditions) {
 		return false

@@ -23,12 +23,14 @@ func TestRules(t *testing.T) {
 		sections: []policy.Evidence{
 			{ChunkID: "combining", Title: "Nonprofit and education discounts", Text: "Combining discounts\nOnly one discount applies to a plan at a time, and discounts do not apply to monthly billing."},
 			{ChunkID: "who", Title: "Refunds on annual plans", Text: "Who can request a refund\n- The request comes from the account owner or a billing admin.\n- The charge is for an annual Pro or Business plan."},
+			{ChunkID: "changes", Title: "Upgrading and downgrading", Text: "Upgrades and downgrades\nAn upgrade from Solo to Team takes effect immediately."},
 		},
 		kept: map[string]bool{
 			"Nonprofit and education discounts can be combined.":                    false,
 			"Discounts do not apply to monthly billing.":                            true,
 			"The refund must be requested by the account owner or a billing admin.": true,
 			"A refund is paid to the account owner's card.":                         false,
+			"A downgrade takes effect immediately.":                                 false,
 		},
 	}, {
 		rule: `"and" before a new subject joins two statements, backed when one section states both`,
