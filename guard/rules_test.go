@@ -110,6 +110,7 @@ func TestRules(t *testing.T) {
 			{ChunkID: "duplicates", Title: "Refunds on monthly plans", Text: "Duplicate charges\nIf the same invoice was paid twice, the second payment is refunded in full when it is reported within 8 weeks of the charge."},
 			{ChunkID: "annual-duplicates", Title: "Refunds on annual plans", Text: "Duplicate annual charges\nIf the same renewal was charged twice, the duplicate charge is refunded in full at any time."},
 			{ChunkID: "extending", Title: "Free trials of paid plans", Text: "Extending a trial\nSupport agents can extend a trial once, by 7 days, when the customer asks before the trial ends."},
+			{ChunkID: "reissuing", Title: "Invoices and tax", Text: "Reissuing invoices\nWe can reissue an invoice with a corrected company name or address for up to 6 months after the invoice date."},
 		},
 		kept: map[string]bool{
 			"We'll refund the duplicate payment whenever you report it.":                     false,
@@ -117,6 +118,9 @@ func TestRules(t *testing.T) {
 			"If your renewal was charged twice, we refund the duplicate charge at any time.": true,
 			"We can extend your trial as often as you need.":                                 false,
 			"We can extend your trial once, by 7 days, if you ask before it ends.":           true,
+			"We refund a duplicate monthly payment reported at any point.":                   false,
+			// Without commitment language too.
+			"We can reissue an invoice from any date with a corrected address.": false,
 		},
 	}, {
 		rule: `a promise opening with "we'll" is not backed by a source that only says "we'll" too`,

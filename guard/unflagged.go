@@ -24,7 +24,9 @@ func (v *Vocabulary) contradiction(r SentenceResult, body string, a analysis, mo
 		r.Reason = fmt.Sprintf("says the opposite of %s: %q", id, unit)
 	} else {
 		var who string
-		if id, unit, who, ok = v.saidOfOthers(body, a, p, ctx, candidates); ok {
+		if id, unit, who, ok = v.saidOfOthers(body, a, p, ctx, candidates); ok && who == anyTime {
+			r.Reason = fmt.Sprintf("it says this holds at any time or as often as asked, but the eligible source %s bounds it: %q", id, unit)
+		} else if ok {
 			r.Reason = fmt.Sprintf("says of %s what %s says of others: %q", who, id, unit)
 		}
 	}
@@ -37,21 +39,29 @@ func (v *Vocabulary) contradiction(r SentenceResult, body string, a analysis, mo
 	return r
 }
 
+// anyTime is whom saidOfOthers names for a sentence that holds at any time (speaksOfAlways).
+const anyTime = "any time"
+
 // saidOfOthers returns the unit of candidates that the sentence (body, p) restates most
 // closely, when that unit says it of other subjects ("Solo workspaces can pay by bank
 // transfer" beside "Team workspaces can pay an open invoice by bank transfer") or of fewer
-// than the sentence says it of all, and no unit that restates it as closely says it of the
+// than the sentence says it of all, or bounds when what the sentence says holds at any
+// time ("We can reissue an invoice from any date" beside "for up to 6 months after the
+// invoice date"), and no unit that restates it as closely says it of the
 // sentence's; ok false otherwise. Closeness is the sentence's side only: most of its words
 // in the unit. a is the sentence's analysis; who names what the sentence says it of, for
 // the reason.
 func (v *Vocabulary) saidOfOthers(body string, a analysis, p polarities, ctx checkContext, candidates []checkedSource) (id, unit, who string, ok bool) {
 	c := v.newView(body, a, ctx.names)
-	if len(c.subjects) == 0 && !c.universal {
+	if len(c.subjects) == 0 && !c.universal && !c.always {
 		return "", "", "", false
 	}
 	who = subjectNames(c.subjects)
-	if c.universal {
+	switch {
+	case c.universal:
 		who = "all"
+	case c.always && who == "":
+		who = anyTime
 	}
 	other, agreed := 0, 0 // the most words shared with a unit about others, and about the sentence's subjects
 	for _, s := range candidates {

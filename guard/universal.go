@@ -48,7 +48,7 @@ func limitsOf(s string) []string {
 
 // timeNouns after a quantifier make it say when, not who: "at any time", "each month".
 var timeNouns = map[string]bool{
-	"time": true, "times": true, "point": true, "moment": true, "stage": true, "day": true,
+	"time": true, "times": true, "point": true, "moment": true, "stage": true, "day": true, "date": true,
 	"days": true, "week": true, "weeks": true, "month": true, "months": true, "year": true,
 	"years": true, "zeit": true, "zeitpunkt": true, "tag": true, "monat": true, "jahr": true,
 }
@@ -143,13 +143,23 @@ func (c view) widenedBy(u srcUnit) bool {
 var alwaysPhrases = []string{"at any time", "any time", "anytime", "whenever", "as often as", "as many times as",
 	"any number of times", "no matter when", "jederzeit", "beliebig oft"}
 
-// speaksOfAlways reports whether s says something holds at any time or as often as asked.
+// speaksOfAlways reports whether s says something holds at any time or as often as asked:
+// an alwaysPhrases phrase, or "any" before a time noun ("from any date", "at any point").
 func speaksOfAlways(s string) bool {
 	lower := strings.ToLower(s)
-	return slices.ContainsFunc(alwaysPhrases, func(p string) bool {
+	if slices.ContainsFunc(alwaysPhrases, func(p string) bool {
 		i := strings.Index(lower, p)
 		return i >= 0 && (i == 0 || !isWordByte(lower[i-1]))
-	})
+	}) {
+		return true
+	}
+	words := wordsOf(lower)
+	for i, w := range words[:max(len(words)-1, 0)] {
+		if (w == "any" || w == "jedem" || w == "jeder") && timeNouns[words[i+1]] {
+			return true
+		}
+	}
+	return false
 }
 
 // occasionBounds bound when or how often: "once", "only", "before", "until".
