@@ -87,6 +87,16 @@ func TestRules(t *testing.T) {
 			"When you upgrade, Paddle charges a prorated amount for the rest of the billing period.": true,
 		},
 	}, {
+		rule: "German text capitalises every noun: its nouns are no proper names",
+		sections: []policy.Evidence{
+			{ChunkID: "sperrung", Title: "Fehlgeschlagene Zahlungen", Text: "Sperrung\nWenn die Rechnung 28 Tage nach dem ersten Fehlversuch noch offen ist, wird das Konto gesperrt. Ein gesperrtes Konto ist schreibgeschützt."},
+			{ChunkID: "auszahlung", Title: "Erstattungen", Text: "Auszahlung\nErstattungen gehen innerhalb von 10 Werktagen an die Karte oder das Konto zurück, von dem bezahlt wurde."},
+		},
+		kept: map[string]bool{
+			"Ihr Konto wird gesperrt, wenn die Rechnung 28 Tage nach dem ersten Fehlversuch noch offen ist.": true,
+			"Das Konto ist nach 28 Tagen schreibgeschützt.":                                                  true,
+		},
+	}, {
 		rule: `an age is a bound: "older than 12 months" is not "from the last 12 months"`,
 		sections: []policy.Evidence{
 			{ChunkID: "corrected", Title: "Invoices", Text: "Corrected invoices\nInvoices from the last 12 months can be reissued with a corrected company name, address or VAT ID on request. Older invoices cannot be reissued."},

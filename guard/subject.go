@@ -117,10 +117,12 @@ func (v *Vocabulary) planNames(texts []string) map[string]string {
 // written capitalised after a sentence's first word and never in lower case anywhere in
 // them, neither a stopword nor a subject term ("Germany", "Visa", "PayPal"). A number
 // stated of one of them is not stated of another: "Customers in Austria pay 19% VAT" is
-// not backed by "Customers in Germany pay 19% VAT".
+// not backed by "Customers in Germany pay 19% VAT". German text capitalises every noun, so
+// only the other sources name them.
 func (v *Vocabulary) properNames(texts []string, names map[string]string) map[string]string {
 	lower, capitalised := map[string]bool{}, map[string]bool{}
 	for _, t := range texts {
+		german := text.LooksGerman(t)
 		for _, line := range strings.Split(t, "\n") {
 			for _, s := range text.Split(line) {
 				toks := wordTokens(s.Text)
@@ -128,7 +130,7 @@ func (v *Vocabulary) properNames(texts []string, names map[string]string) map[st
 					switch {
 					case !isCapitalised(w.text):
 						lower[w.lower] = true
-					case i > 0 && !text.IsStopword(w.lower) && v.subjectAt(toks, i) == nil && len([]rune(w.lower)) > 1:
+					case i > 0 && !german && !text.IsStopword(w.lower) && v.subjectAt(toks, i) == nil && len([]rune(w.lower)) > 1:
 						capitalised[w.lower] = true
 					}
 				}
