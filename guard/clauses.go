@@ -25,7 +25,11 @@ func (v *Vocabulary) backedClauseByClause(body string, ctx checkContext, tried [
 		}
 		parts = next
 	}
-	parts = slices.Concat(mapParts(parts, splitCoordinated)...)
+	var split []string
+	for _, p := range parts {
+		split = append(split, splitCoordinated(p)...)
+	}
+	parts = split
 	if len(parts) < 2 {
 		return ""
 	}
@@ -41,15 +45,6 @@ func (v *Vocabulary) backedClauseByClause(body string, ctx checkContext, tried [
 		}
 	}
 	return ""
-}
-
-// mapParts applies split to every part.
-func mapParts(parts []string, split func(string) []string) [][]string {
-	out := make([][]string, len(parts))
-	for i, p := range parts {
-		out[i] = split(p)
-	}
-	return out
 }
 
 // splitCoordinated cuts s before each "and" or "or" that opens a new subject

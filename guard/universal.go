@@ -33,15 +33,20 @@ var limitWords = map[string]bool{
 
 // limitsOf lists the limiting words of s, "one-time" included.
 func limitsOf(s string) []string {
-	lower := strings.ToLower(s)
+	out := wordsIn(s, limitWords)
+	if strings.Contains(strings.ToLower(s), "one-time") {
+		out = append(out, "one-time")
+	}
+	return out
+}
+
+// wordsIn lists the words of s (lower case) that set holds, each once, in order.
+func wordsIn(s string, set map[string]bool) []string {
 	var out []string
-	for _, w := range wordsOf(lower) {
-		if limitWords[w] && !slices.Contains(out, w) {
+	for _, w := range wordsOf(strings.ToLower(s)) {
+		if set[w] && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
-	}
-	if strings.Contains(lower, "one-time") {
-		out = append(out, "one-time")
 	}
 	return out
 }
@@ -167,15 +172,7 @@ var occasionBounds = map[string]bool{"once": true, "only": true, "before": true,
 	"einmal": true, "nur": true, "bevor": true, "bis": true}
 
 // occasionsOf lists the occasionBounds words of s.
-func occasionsOf(s string) []string {
-	var out []string
-	for _, w := range wordsOf(strings.ToLower(s)) {
-		if occasionBounds[w] && !slices.Contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
+func occasionsOf(s string) []string { return wordsIn(s, occasionBounds) }
 
 // timeBound is what in unit u bounds when or how often, that the sentence c does not say
 // itself: a quantity with an upper bound ("within 8 weeks") or an occasionBounds word. ""
@@ -202,10 +199,13 @@ func boundedInTime(c view, candidates []checkedSource) string {
 		return ""
 	}
 	id, best := closestStating(c, candidates)
-	if best == nil || best.always || timeBound(c, *best) == "" {
+	if best == nil || best.always {
 		return ""
 	}
 	bound := timeBound(c, *best)
+	if bound == "" {
+		return ""
+	}
 	for _, q := range text.Quantities(best.text) {
 		if q.Key() == bound {
 			bound = q.Text // "8 weeks", not its key "56 day"
