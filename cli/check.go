@@ -51,10 +51,11 @@ days), bounded on the same side ("within" is not "at least") and per the same pe
 ("per month" is not "per year"), and every commercial verb, says the same time in words,
 and names something the sentence names (a sentence about "all plans" or "anyone": a
 source not limited to one plan, period or role; one that holds "at any time" or "as
-often as" you ask: a source that bounds neither). A heading names a topic and states
-nothing. Any other flagged sentence is struck, as is one that restates a source with the
-opposite polarity ("used" beside "unused", "can" beside "cannot", "past" beside
-"future"), and the composed reply ends with a visible "not covered by current policy"
+often as" you ask: a source that bounds neither; one that places an event after: a
+source that does not place it before). A heading names a topic and states nothing. Any
+other flagged sentence is struck, as is one that restates a source with the opposite
+polarity ("used" beside "unused", "can" beside "cannot", "past" beside "future",
+"reset" beside "Nothing is reset"), and the composed reply ends with a visible "not covered by current policy"
 note.
 Sentences with unresolved placeholders ({{name}}, [NAME], %s, …) are always struck.
 

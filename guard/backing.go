@@ -23,6 +23,8 @@ type srcUnit struct {
 	// that bound when or how often (occasionsOf).
 	always    bool
 	occasions []string
+	// sequence: the events it places something before or after (sequence).
+	sequence map[string]bool
 }
 
 // view is a flagged sentence of the reply as the backing rule reads it.
@@ -42,12 +44,14 @@ type view struct {
 	// unit's.
 	always    bool
 	occasions []string
+	// sequence as a unit's: a unit that reverses it does not back the sentence (reversedBy).
+	sequence map[string]bool
 }
 
 // newView reads the sentence body whose analysis is a for the backing rule.
 func (v *Vocabulary) newView(body string, a analysis, names map[string]string) view {
 	c := view{analysis: a, subjects: v.subjectsOf(body, names), words: contentWords(body), universal: speaksOfAll(body),
-		limits: limitsOf(body), always: speaksOfAlways(body), occasions: occasionsOf(body)}
+		limits: limitsOf(body), always: speaksOfAlways(body), occasions: occasionsOf(body), sequence: sequence(body)}
 	commitment := map[string]bool{}
 	for _, f := range a.flags {
 		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial {
@@ -90,7 +94,7 @@ func (v *Vocabulary) units(chunk string, names map[string]string) []srcUnit {
 func (v *Vocabulary) unit(sentence, statement string, names map[string]string) srcUnit {
 	return srcUnit{analysis: v.analyse(statement), subjects: v.subjectsOf(statement, names), words: contentWords(statement),
 		text: sentence, polarity: statementPolarity(statement), universal: speaksOfAll(statement), limits: limitsOf(statement),
-		always: speaksOfAlways(statement), occasions: occasionsOf(statement)}
+		always: speaksOfAlways(statement), occasions: occasionsOf(statement), sequence: sequence(statement)}
 }
 
 // auxiliaries open a predicate: after "and" or "or" one starts a second predicate of the
@@ -160,7 +164,7 @@ const (
 // of the check.
 func (c view) backs(s checkedSource, known map[string]bool) bool {
 	agree := func(u srcUnit) bool {
-		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !c.widenedBy(u)
+		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !c.widenedBy(u) && !c.reversedBy(u)
 	}
 	stated := func(has func(u srcUnit) bool) bool {
 		return slices.ContainsFunc(s.units, func(u srcUnit) bool { return has(u) && agree(u) })

@@ -427,6 +427,8 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 		return narrower(c, candidates)
 	case boundedInTime(c, candidates) != "":
 		return boundedInTime(c, candidates)
+	case reversedOrder(c, candidates) != "":
+		return reversedOrder(c, candidates)
 	case stated && len(c.subjects) > 0 && (len(a.keys) > 0 || len(a.verbs) > 0):
 		return "no eligible source states it about " + subjectNames(c.subjects) + " (a source states it about something else)"
 	case stated && len(a.keys)+len(a.verbs) == 0 || stated && len(kindNames(a.flags)) > 0:

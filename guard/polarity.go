@@ -212,10 +212,16 @@ type polarities struct {
 	// condition: in a condition clause (conditionClauses), which says when, so its
 	// polarity opposes nothing; its words still count as shared.
 	condition map[string]bool
+	// nothing: the text's subject is a negative pronoun ("Nothing is reset when you
+	// upgrade"), which denies its predicate of every subject (deniesOfAll).
+	nothing bool
 }
 
 func polarity(s string) polarities {
 	p := polarities{negated: map[string]bool{}, clause: map[string]int{}, reached: map[string]bool{}, condition: map[string]bool{}}
+	if first := strings.Fields(strings.ToLower(s)); len(first) > 0 {
+		p.nothing = negativeSubjects[lowerWord(first[0])] || len(first) > 1 && first[0] == "no" && lowerWord(first[1]) == "one"
+	}
 	mixed := map[string]bool{}
 	words := scopedWords(s)
 	conditions := conditionClauses(s, words)
@@ -393,6 +399,9 @@ func contradicted(p polarities, sources []checkedSource) (id, unit string, ok bo
 		}
 		for _, u := range s.units {
 			n, restated := restates(p, u.polarity)
+			if !restated && deniesOfAll(p, u.polarity) {
+				n, restated = len(p.negated), true
+			}
 			switch {
 			case !restated:
 			case !opposes(p, u.polarity):
@@ -403,6 +412,27 @@ func contradicted(p polarities, sources []checkedSource) (id, unit string, ok bo
 		}
 	}
 	return id, unit, opposed > 0 && agreed <= opposed
+}
+
+// negativeSubjects are the pronouns that deny a predicate of every subject.
+var negativeSubjects = map[string]bool{"nothing": true, "nobody": true, "nichts": true, "niemand": true}
+
+// deniesOfAll reports whether unit u denies of every subject what the sentence p says of
+// one: its subject is a negative pronoun and p holds each of its words, each within the
+// denial or in a condition of both ("Nothing is reset when you upgrade" against "Your
+// stats are reset when you upgrade"). A word outside both ("Nothing is charged until the
+// trial ends") bounds the denial, and p, which says something else of that word, is not a
+// restatement of it.
+func deniesOfAll(p, u polarities) bool {
+	if !u.nothing || len(u.negated) < minShared {
+		return false
+	}
+	for st := range u.negated {
+		if _, ok := p.negated[st]; !ok || !u.reached[st] && !(u.condition[st] && p.condition[st]) {
+			return false
+		}
+	}
+	return true
 }
 
 // mayRestate reports whether a source with these content words (contentWords: stems of

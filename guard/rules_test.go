@@ -248,6 +248,27 @@ func TestRules(t *testing.T) {
 			"Solo accepts cards only.":                                     true,
 			"Purchase order numbers are printed for Enterprise contracts.": true,
 			"Extra storage packs are billed monthly.":                      true},
+	}, {
+		rule: "a unit that places an event the other way round (before, not after) does not back the sentence",
+		sections: []policy.Evidence{
+			{ChunkID: "extensions", Title: "Trials", Text: "Extending a trial\nSupport agents can extend a trial once, by 7 days, when the customer asks before the trial ends."},
+			{ChunkID: "po", Title: "Enterprise invoicing", Text: "Purchase orders\nA new purchase order number must reach us before the renewal date."}},
+		kept: map[string]bool{
+			"We can extend your trial even after it has ended.":                              false,
+			"We can extend your trial once, before it ends.":                                 true,
+			"We'll add a new purchase order number if it reaches us after the renewal date.": false,
+			"A new purchase order number must reach us before renewal.":                      true},
+	}, {
+		rule: `"nothing" as a subject denies its predicate of every subject (help center)`,
+		sections: []policy.Evidence{
+			{ChunkID: "upgrade", Title: "Upgrade from trial to a paid subscription", Text: "All stats collected during your trial are kept. Nothing is reset when you upgrade."},
+			{ChunkID: "free", Title: "The Free plan", Text: "Limits\nWhen a Free workspace reaches its limits, new uploads are blocked. Nothing is charged automatically."},
+			{ChunkID: "trial", Title: "Trials", Text: "Nothing is charged until the trial ends. Your card is charged when the trial ends."}},
+		kept: map[string]bool{
+			"Stats collected during your trial are reset when you upgrade.":                            false,
+			"Your stats are kept when you upgrade.":                                                    true,
+			"When a Free workspace reaches its limits, we charge for the extra storage automatically.": false,
+			"We charge your card when the trial ends.":                                                 true},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {

@@ -304,6 +304,8 @@ func plainReason(reason string) string {
 		return "Policy in force says this only of some customers or plans."
 	case strings.HasPrefix(reason, "it says this holds at any time"):
 		return "Policy in force limits when or how often this applies."
+	case strings.HasPrefix(reason, "it reverses before and after"):
+		return "Policy in force says it happens the other way round (before, not after)."
 	case strings.HasPrefix(reason, "says of ") && strings.Contains(reason, " says of others"):
 		return "Policy in force says this of another plan or customer."
 	case strings.Contains(reason, "eligible source"):

@@ -75,6 +75,7 @@ func TestPlainReason(t *testing.T) {
 		`says the opposite of billing/payment-methods@2: "We cannot accept wire transfers."`: "Policy in force says the opposite.",
 		"it says this of all, but the eligible sources say it only of annual, pro":           "Policy in force says this only of some customers or plans.",
 		"it says this holds at any time or as often as asked, but the eligible source refunds#3 bounds it (8 weeks): \"…\"": "Policy in force limits when or how often this applies.",
+		`it reverses before and after: the eligible source trials#3 states it the other way round: "…"`:                     "Policy in force says it happens the other way round (before, not after).",
 		`says of solo what billing/failed-payments@1#other-means says of others: "Team workspaces can pay."`:                "Policy in force says this of another plan or customer.",
 	} {
 		assert.Equal(t, want, plainReason(reason), reason)

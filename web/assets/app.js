@@ -82,6 +82,7 @@
     if (reason.indexOf("says the opposite of") === 0) { return "Policy in force says the opposite."; }
     if (reason.indexOf("it says this of all") === 0) { return "Policy in force says this only of some customers or plans."; }
     if (reason.indexOf("it says this holds at any time") === 0) { return "Policy in force limits when or how often this applies."; }
+    if (reason.indexOf("it reverses before and after") === 0) { return "Policy in force says it happens the other way round (before, not after)."; }
     if (/^says of .* says of others/.test(reason)) { return "Policy in force says this of another plan or customer."; }
     if (reason.indexOf("eligible source") >= 0) { return "No policy in force for this account says this."; }
     return reason ? "Its cited policy does not say this." : "";
