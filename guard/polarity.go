@@ -492,6 +492,8 @@ const conditionReach = 3
 
 // inCondition reports whether the word at start in s stands in a condition clause: a
 // condition word is among the conditionReach words before it, with no punctuation between.
+// "Of" after a time noun is one: "within an hour of cancelling" says when (after
+// cancelling), as "within 14 days of purchase" does.
 func inCondition(s string, start int) bool {
 	before := s[:start]
 	if i := strings.LastIndexAny(before, clauseBreaks); i >= 0 {
@@ -499,7 +501,8 @@ func inCondition(s string, start int) bool {
 	}
 	words := strings.Fields(before)
 	for i := len(words) - 1; i >= 0 && i >= len(words)-conditionReach; i-- {
-		if conditionWords[lowerWord(words[i])] {
+		w := lowerWord(words[i])
+		if conditionWords[w] || w == "of" && i > 0 && timeNouns[lowerWord(words[i-1])] {
 			return true
 		}
 	}

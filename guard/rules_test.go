@@ -121,6 +121,7 @@ func TestRules(t *testing.T) {
 			{ChunkID: "annual-duplicates", Title: "Refunds on annual plans", Text: "Duplicate annual charges\nIf the same renewal was charged twice, the duplicate charge is refunded in full at any time."},
 			{ChunkID: "extending", Title: "Free trials of paid plans", Text: "Extending a trial\nSupport agents can extend a trial once, by 7 days, when the customer asks before the trial ends."},
 			{ChunkID: "reissuing", Title: "Invoices and tax", Text: "Reissuing invoices\nWe can reissue an invoice with a corrected company name or address for up to 6 months after the invoice date."},
+			{ChunkID: "reserves", Title: "Reserves", Text: "Review of a reserve\nMerchants can ask for a review of their reserve after 90 days without a chargeback above the 1% threshold."},
 		},
 		kept: map[string]bool{
 			"We'll refund the duplicate payment whenever you report it.":                     false,
@@ -131,6 +132,8 @@ func TestRules(t *testing.T) {
 			"We refund a duplicate monthly payment reported at any point.":                   false,
 			// Without commitment language too.
 			"We can reissue an invoice from any date with a corrected address.": false,
+			"You can ask for a review of your reserve at any time.":             false,
+			"You can ask for a review of your reserve after 90 days.":           true,
 		},
 	}, {
 		rule: `a promise opening with "we'll" is not backed by a source that only says "we'll" too`,
@@ -269,6 +272,13 @@ func TestRules(t *testing.T) {
 			"Your stats are kept when you upgrade.":                                                    true,
 			"When a Free workspace reaches its limits, we charge for the extra storage automatically.": false,
 			"We charge your card when the trial ends.":                                                 true},
+	}, {
+		rule: `"of" after a time noun is a condition: "within an hour of cancelling" says when`,
+		sections: []policy.Evidence{
+			{ChunkID: "cancel", Title: "Cancelling a subscription", Text: "How to cancel\nThe account owner or a billing admin cancels under Settings, Billing, Cancel subscription. We send a confirmation email within 1 hour; if it does not arrive, the cancellation did not go through."}},
+		kept: map[string]bool{
+			"You'll get a confirmation email within an hour of cancelling.": true,
+			"You'll get a refund within an hour of cancelling.":             false},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {

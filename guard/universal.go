@@ -53,7 +53,8 @@ func wordsIn(s string, set map[string]bool) []string {
 
 // timeNouns after a quantifier make it say when, not who: "at any time", "each month".
 var timeNouns = map[string]bool{
-	"time": true, "times": true, "point": true, "moment": true, "stage": true, "day": true, "date": true,
+	"time": true, "times": true, "point": true, "moment": true, "stage": true, "minute": true, "minutes": true,
+	"hour": true, "hours": true, "day": true, "date": true,
 	"days": true, "week": true, "weeks": true, "month": true, "months": true, "year": true,
 	"years": true, "zeit": true, "zeitpunkt": true, "tag": true, "monat": true, "jahr": true,
 }
@@ -167,8 +168,8 @@ func speaksOfAlways(s string) bool {
 	return false
 }
 
-// occasionBounds bound when or how often: "once", "only", "before", "until".
-var occasionBounds = map[string]bool{"once": true, "only": true, "before": true, "until": true,
+// occasionBounds bound when or how often: "once", "only", "before", "after", "until".
+var occasionBounds = map[string]bool{"once": true, "only": true, "before": true, "after": true, "until": true,
 	"einmal": true, "nur": true, "bevor": true, "bis": true}
 
 // occasionsOf lists the occasionBounds words of s.
