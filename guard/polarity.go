@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -163,7 +164,7 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 		for j := i + 1; j < len(words) && reach > 0; j++ {
 			flip[j], reached[j] = !flip[j], true
 			local[j] = local[j] || local1
-			if !text.IsStopword(words[j]) {
+			if !text.IsStopword(words[j]) && !permits[words[j]] {
 				reach--
 			}
 		}
@@ -183,6 +184,11 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 // change itself, so the words before the negation are what is denied, not a topic.
 var possibility = map[string]bool{"possible": true, "allowed": true, "permitted": true, "available": true,
 	"supported": true, "option": true, "möglich": true, "erlaubt": true, "verfügbar": true}
+
+// permits are verbs of permission, which a negation reaches through without spending its
+// reach on them: "does not allow editing the VAT number on an existing subscription"
+// denies as much as "can't edit the VAT number on an existing subscription".
+var permits = map[string]bool{"allow": true, "allows": true, "permit": true, "permits": true, "let": true, "lets": true}
 
 // deniesPossibility reports whether the words after a negation are a possibility
 // predicate and nothing else of substance.
@@ -289,6 +295,16 @@ func negativePrefix(word string) int {
 		}
 	}
 	return 0
+}
+
+// deniedInClause reports whether a clause negator ("not", "never", "n't") stands before
+// s[start:] in its clause.
+func deniedInClause(s string, start int) bool {
+	before := s[:start]
+	if i := strings.LastIndexAny(before, clauseBreaks); i >= 0 {
+		before = before[i+1:]
+	}
+	return slices.ContainsFunc(strings.Fields(before), func(w string) bool { return isClauseNegator(lowerWord(w)) })
 }
 
 // negatedAt reports whether the word at start, among words (scopedWords of its text), lies

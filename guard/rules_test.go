@@ -122,6 +122,7 @@ func TestRules(t *testing.T) {
 			{ChunkID: "extending", Title: "Free trials of paid plans", Text: "Extending a trial\nSupport agents can extend a trial once, by 7 days, when the customer asks before the trial ends."},
 			{ChunkID: "reissuing", Title: "Invoices and tax", Text: "Reissuing invoices\nWe can reissue an invoice with a corrected company name or address for up to 6 months after the invoice date."},
 			{ChunkID: "reserves", Title: "Reserves", Text: "Review of a reserve\nMerchants can ask for a review of their reserve after 90 days without a chargeback above the 1% threshold."},
+			{ChunkID: "resubscribing", Title: "Cancel your subscription plan", Text: "Resubscribing\nIf you resubscribe at any time within the retention period, your dashboards unlock automatically and all your historical data will still be there."},
 		},
 		kept: map[string]bool{
 			"We'll refund the duplicate payment whenever you report it.":                     false,
@@ -134,6 +135,9 @@ func TestRules(t *testing.T) {
 			"We can reissue an invoice from any date with a corrected address.": false,
 			"You can ask for a review of your reserve at any time.":             false,
 			"You can ask for a review of your reserve after 90 days.":           true,
+			// "At any time within" a period is bounded by it.
+			"You can resubscribe at any time.":                             false,
+			"You can resubscribe at any time within the retention period.": true,
 		},
 	}, {
 		rule: `a promise opening with "we'll" is not backed by a source that only says "we'll" too`,
@@ -279,6 +283,16 @@ func TestRules(t *testing.T) {
 		kept: map[string]bool{
 			"You'll get a confirmation email within an hour of cancelling.": true,
 			"You'll get a refund within an hour of cancelling.":             false},
+	}, {
+		rule: `a negation reaches through a verb of permission; a denied timing ("not … immediately") backs no sentence that says it (help center)`,
+		sections: []policy.Evidence{
+			{ChunkID: "vat", Title: "Billing FAQ", Text: "How do I change my VAT number?\nPaddle does not allow editing the VAT number on an existing subscription."},
+			{ChunkID: "data", Title: "Cancel your subscription plan", Text: "What happens after you cancel\nYour dashboard is locked. Your data is not deleted immediately. You can delete your data at any time, before or after canceling, from your account settings."}},
+		kept: map[string]bool{
+			"You can't edit the VAT number on an existing subscription.": true,
+			"You can edit the VAT number on an existing subscription.":   false,
+			"Your data is deleted as soon as you cancel.":                false,
+			"Your data isn't deleted immediately.":                       true},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {

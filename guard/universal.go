@@ -155,22 +155,36 @@ func speaksOfAlways(s string) bool {
 	lower := strings.ToLower(s)
 	if slices.ContainsFunc(alwaysPhrases, func(p string) bool {
 		i := strings.Index(lower, p)
-		return i >= 0 && (i == 0 || !isWordByte(lower[i-1]))
+		return i >= 0 && (i == 0 || !isWordByte(lower[i-1])) && !boundedAfter(lower[i+len(p):])
 	}) {
 		return true
 	}
 	words := wordsOf(lower)
 	for i, w := range words[:max(len(words)-1, 0)] {
-		if (w == "any" || w == "jedem" || w == "jeder") && timeNouns[words[i+1]] {
+		if (w == "any" || w == "jedem" || w == "jeder") && timeNouns[words[i+1]] && !boundedAfter(strings.Join(words[i+2:], " ")) {
 			return true
 		}
 	}
 	return false
 }
 
-// occasionBounds bound when or how often: "once", "only", "before", "after", "until".
+// withinBounds bound the "any time" they follow: "at any time within the retention
+// period" holds within it, not at any time.
+var withinBounds = []string{"within", "before", "until", "during", "up to", "innerhalb", "bis", "vor"}
+
+// boundedAfter reports whether rest, the text after an "any time" phrase, opens with a
+// withinBounds word.
+func boundedAfter(rest string) bool {
+	rest = strings.TrimLeft(rest, " ,")
+	return slices.ContainsFunc(withinBounds, func(b string) bool {
+		return strings.HasPrefix(rest, b) && (len(rest) == len(b) || !isWordByte(rest[len(b)]))
+	})
+}
+
+// occasionBounds bound when or how often: "once", "only", "before", "after", "until",
+// "within" ("within the retention period").
 var occasionBounds = map[string]bool{"once": true, "only": true, "before": true, "after": true, "until": true,
-	"einmal": true, "nur": true, "bevor": true, "bis": true}
+	"within": true, "einmal": true, "nur": true, "bevor": true, "bis": true, "innerhalb": true}
 
 // occasionsOf lists the occasionBounds words of s.
 func occasionsOf(s string) []string { return wordsIn(s, occasionBounds) }

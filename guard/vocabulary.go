@@ -176,20 +176,26 @@ func (v *Vocabulary) analyse(s string) analysis {
 			a.quals = append(a.quals, qualify(s, start, from))
 		}
 	}
-	var words []scoped // read once, at the first commercial verb
+	var words []scoped // read once, at the first commercial verb or timing
 	var stated, conditional []string
 	for _, m := range v.matches(s) {
 		a.flags = append(a.flags, Flag{Kind: m.kind, Match: s[m.start:m.end]})
-		if m.kind == KindTiming {
-			a.timings = appendNew(a.timings, m.canonical)
-		}
-		if m.kind != KindCommercial {
+		if m.kind != KindCommercial && m.kind != KindTiming {
 			continue
 		}
-		a.verbs = appendNew(a.verbs, m.canonical)
 		if words == nil {
 			words = scopedWords(s)
 		}
+		// A timing denied ("your data is not deleted immediately") says when a thing does
+		// not happen: it backs no sentence that says it does. ("Stops immediately" denies
+		// nothing of the timing: only a clause negator before it does.)
+		if m.kind == KindTiming {
+			if !negatedAt(words, m.start) || !deniedInClause(s, m.start) {
+				a.timings = appendNew(a.timings, m.canonical)
+			}
+			continue
+		}
+		a.verbs = appendNew(a.verbs, m.canonical)
 		if negatedAt(words, m.start) {
 			a.negated = appendNew(a.negated, m.canonical)
 		} else {
