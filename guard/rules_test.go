@@ -293,6 +293,17 @@ func TestRules(t *testing.T) {
 			"You can edit the VAT number on an existing subscription.":   false,
 			"Your data is deleted as soon as you cancel.":                false,
 			"Your data isn't deleted immediately.":                       true},
+	}, {
+		rule: "a purchase and a renewal are different charges: a window stated for one does not back the other",
+		sections: []policy.Evidence{
+			{ChunkID: "first", Title: "Annual refunds in the US and APAC", Text: "First annual purchase\nA first annual purchase of a Pro or Business plan can be refunded in full within 30 days of the purchase date."},
+			{ChunkID: "renewals", Title: "Annual refunds in the US and APAC", Text: "Annual renewals\nAn annual renewal can be refunded in full within 7 days of the renewal date."},
+			{ChunkID: "eu", Title: "Annual refunds in the EU", Text: "Annual Pro and Business plans can be refunded in full within 14 days of the purchase or renewal date."}},
+		kept: map[string]bool{
+			"Annual renewals can be refunded within 30 days of the renewal date.": false,
+			"Annual renewals can be refunded within 7 days of the renewal date.":  true,
+			"An annual purchase can be refunded within 30 days.":                  true,
+			"An annual renewal can be refunded within 14 days.":                   true},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {

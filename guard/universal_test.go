@@ -27,7 +27,7 @@ func TestCheckStrikesWhatIsSaidOfAllFromAUnitAboutFewer(t *testing.T) {
 	}{
 		{"All plans can be refunded within 14 days of the renewal date.", "of annual, pro"},
 		{"Anyone can cancel from Settings > Billing.", "of owner"},
-		{"Jeder Tarif kann innerhalb von 14 Tagen erstattet werden.", "of annual, pro"},
+		{"Jeder Tarif kann innerhalb von 14 Tagen erstattet werden.", "of annual, pro, renewal"},
 		{"The discount is 15% off every payment on a Business plan with annual billing.", `with "first"`},
 		{"The discount is 15% off your first payment on a Business plan with annual billing.", ""},
 		{"Paddle will refund the VAT on all your previous payments.", `with "original"`},
