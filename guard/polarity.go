@@ -225,9 +225,7 @@ type polarities struct {
 
 func polarity(s string) polarities {
 	p := polarities{negated: map[string]bool{}, clause: map[string]int{}, reached: map[string]bool{}, condition: map[string]bool{}}
-	if first := strings.Fields(strings.ToLower(s)); len(first) > 0 {
-		p.nothing = negativeSubjects[lowerWord(first[0])] || len(first) > 1 && first[0] == "no" && lowerWord(first[1]) == "one"
-	}
+	p.nothing = opensWithNegativeSubject(s)
 	mixed := map[string]bool{}
 	words := scopedWords(s)
 	conditions := conditionClauses(s, words)
@@ -431,7 +429,15 @@ func contradicted(p polarities, sources []checkedSource) (id, unit string, ok bo
 }
 
 // negativeSubjects are the pronouns that deny a predicate of every subject.
-var negativeSubjects = map[string]bool{"nothing": true, "nobody": true, "nichts": true, "niemand": true}
+var negativeSubjects = []string{"nothing", "nobody", "no one", "nichts", "niemand"}
+
+// opensWithNegativeSubject reports whether s opens with a negativeSubjects word.
+func opensWithNegativeSubject(s string) bool {
+	s = strings.TrimLeft(s, " \t\n\"'“‘")
+	return slices.ContainsFunc(negativeSubjects, func(w string) bool {
+		return len(s) > len(w) && strings.EqualFold(s[:len(w)], w) && !isWordByte(s[len(w)])
+	})
+}
 
 // deniesOfAll reports whether unit u denies of every subject what the sentence p says of
 // one: its subject is a negative pronoun and p holds each of its words, each within the

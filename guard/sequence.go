@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/supportdraft/supportdraft/text"
 )
@@ -17,6 +18,10 @@ var sequenceWords = map[string]bool{"before": false, "after": true, "bevor": fal
 // sequence returns the content stems of each clause of s that "before" or "after" opens,
 // each with true when the clause says after. A stem placed both ways is left out.
 func sequence(s string) map[string]bool {
+	lower := strings.ToLower(s)
+	if !strings.Contains(lower, "before") && !strings.Contains(lower, "after") && !strings.Contains(lower, "bevor") {
+		return nil
+	}
 	out := map[string]bool{}
 	mixed := map[string]bool{}
 	opener := map[int]string{} // clause → its first word

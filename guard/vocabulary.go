@@ -183,14 +183,15 @@ func (v *Vocabulary) analyse(s string) analysis {
 		if m.kind != KindCommercial && m.kind != KindTiming {
 			continue
 		}
-		if words == nil {
-			words = scopedWords(s)
-		}
 		// A timing denied ("your data is not deleted immediately") says when a thing does
 		// not happen: it backs no sentence that says it does. ("Stops immediately" denies
 		// nothing of the timing: only a clause negator before it does.)
+		denied := m.kind == KindTiming && deniedInClause(s, m.start)
+		if words == nil && (m.kind == KindCommercial || denied) {
+			words = scopedWords(s)
+		}
 		if m.kind == KindTiming {
-			if !negatedAt(words, m.start) || !deniedInClause(s, m.start) {
+			if !denied || !negatedAt(words, m.start) {
 				a.timings = appendNew(a.timings, m.canonical)
 			}
 			continue
