@@ -138,6 +138,14 @@ func opensClause(s string, locs [][]int, i int) bool {
 	return (w == "and" || w == "or") && i+1 < len(locs) && subjectStarts[lowerWord(s[locs[i+1][0]:locs[i+1][1]])]
 }
 
+// opensPredicate reports whether words[j] is "and" or "or" before an auxiliary or a
+// negator: a second predicate of the same subject, which a negation before it does not
+// reach ("are not available on any lower plan and cannot be purchased as add-ons" denies
+// the purchase once, not twice).
+func opensPredicate(words []string, j int) bool {
+	return (words[j] == "and" || words[j] == "or") && j+1 < len(words) && (auxiliaries[words[j+1]] || isClauseNegator(words[j+1]))
+}
+
 // clauseWords reads the words of one clause: each negator flips the words it governs.
 func clauseWords(s string, locs [][]int, clause int) []scoped {
 	words := make([]string, len(locs))
@@ -161,7 +169,7 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 			flip[j] = !flip[j]
 			reached[j] = reached[j] || modal
 		}
-		for j := i + 1; j < len(words) && reach > 0; j++ {
+		for j := i + 1; j < len(words) && reach > 0 && !opensPredicate(words, j); j++ {
 			flip[j], reached[j] = !flip[j], true
 			local[j] = local[j] || local1
 			if !text.IsStopword(words[j]) && !permits[words[j]] {

@@ -47,11 +47,15 @@ func TestRules(t *testing.T) {
 		rule: "each predicate of a source sentence is a statement with its subject",
 		sections: []policy.Evidence{
 			{ChunkID: "credits", Title: "Upgrades, downgrades and proration", Text: "Proration credits\nProration credits are applied to the next invoice and are never paid out as cash."},
+			{ChunkID: "enterprise", Title: "Plausible pricing and subscription plans", Text: "Enterprise-only features\nEnterprise features are not available on any lower plan and cannot be purchased as add-ons."},
 		},
 		kept: map[string]bool{
 			"Proration credits can be paid out to your card on request.": false,
 			"Proration credits go on your next invoice, never in cash.":  true,
 			"Proration credits are applied to your next invoice.":        true,
+			// A negation before "and cannot" does not reach the second predicate.
+			"Enterprise features can't be purchased as add-ons.": true,
+			"Enterprise features can be purchased as add-ons.":   false,
 		},
 	}, {
 		rule: `a time adjunct ("after purchase") is no part of what a negation denies`,
