@@ -55,8 +55,8 @@ often as" you ask: a source that bounds neither; one that places an event after:
 source that does not place it before). A heading names a topic and states nothing. Any
 other flagged sentence is struck, as is one that restates a source with the opposite
 polarity ("used" beside "unused", "can" beside "cannot", "past" beside "future",
-"reset" beside "Nothing is reset"), and the composed reply ends with a visible "not covered by current policy"
-note.
+"reset" beside "Nothing is reset"), and the composed reply ends with a visible "not
+covered by current policy" note.
 Sentences with unresolved placeholders ({{name}}, [NAME], %s, …) are always struck.
 
 --sources is a JSON array of {"id": "...", "text": "..."}: the eligible policy text the
