@@ -306,11 +306,16 @@ func negativePrefix(word string) int {
 // deniedInClause reports whether a clause negator ("not", "never", "n't") stands before
 // s[start:] in its clause.
 func deniedInClause(s string, start int) bool {
+	return slices.ContainsFunc(wordsBefore(s, start), func(w string) bool { return isClauseNegator(lowerWord(w)) })
+}
+
+// wordsBefore returns the words of s before start, back to the last clause break.
+func wordsBefore(s string, start int) []string {
 	before := s[:start]
 	if i := strings.LastIndexAny(before, clauseBreaks); i >= 0 {
 		before = before[i+1:]
 	}
-	return slices.ContainsFunc(strings.Fields(before), func(w string) bool { return isClauseNegator(lowerWord(w)) })
+	return strings.Fields(before)
 }
 
 // negatedAt reports whether the word at start, among words (scopedWords of its text), lies
@@ -525,11 +530,7 @@ const conditionReach = 3
 // "Of" after a time noun is one: "within an hour of cancelling" says when (after
 // cancelling), as "within 14 days of purchase" does.
 func inCondition(s string, start int) bool {
-	before := s[:start]
-	if i := strings.LastIndexAny(before, clauseBreaks); i >= 0 {
-		before = before[i+1:]
-	}
-	words := strings.Fields(before)
+	words := wordsBefore(s, start)
 	for i := len(words) - 1; i >= 0 && i >= len(words)-conditionReach; i-- {
 		w := lowerWord(words[i])
 		if conditionWords[w] || w == "of" && i > 0 && timeNouns[lowerWord(words[i-1])] {
