@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"net/http"
 	"testing"
 
@@ -14,13 +13,13 @@ import (
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/codec"
+	"github.com/supportdraft/supportdraft/internal/testenv"
 )
 
 // The Web UI's codec endpoint decodes for reviewers and admins only.
 func TestCodecEndpointDecodesForReviewersOnly(t *testing.T) {
 	t.Parallel()
-	keys, err := codec.ParseKeys("k1:" + base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{3}, 32)))
-	require.NoError(t, err)
+	keys := testenv.CodecKeys(t)
 	ts, _ := offlineAPI(t, api.Config{Codec: codec.Codec{Keys: keys}, TemporalUI: "http://127.0.0.1:8233"})
 	p, err := codec.DataConverter(keys).ToPayload("Jane's refund")
 	require.NoError(t, err)

@@ -77,11 +77,17 @@ func poller(s *store.Store, c client.Client, addr, user, queue string, log *slog
 	}
 }
 
-// funnelWorker runs the intake and draft workflows on a task queue of the test's own.
-func funnelWorker(t *testing.T, s *store.Store, c client.Client) string {
+// funnelPoller is where every poller test that drafts starts: a poller of a mailbox user
+// of the test's own, delivering to the intake and draft workflows on a task queue of the
+// test's own.
+func funnelPoller(t *testing.T, s *store.Store, log *slog.Logger) (p *mailbox.Poller, user string) {
 	t.Helper()
-	return testenv.StartFunnelWorker(t, testenv.Stack(t, s, c, nil), "test-imap-",
+	requireIMAP(t)
+	c := testenv.Temporal(t)
+	tq := testenv.StartFunnelWorker(t, testenv.Stack(t, s, c, nil), "test-imap-",
 		&activities.Intake{Store: s, Rules: &inbox.Rules{}, Support: own, Triager: inbox.Classifier{}})
+	user = testenv.Unique("imap-")
+	return poller(s, c, imapAddr(), user, tq, log), user
 }
 
 // appendMail puts raw messages in user's INBOX over IMAP, as a mail server delivers them.
@@ -160,11 +166,9 @@ func countDelivered(t *testing.T, s *store.Store, user string) int {
 // delivered. A 21st message appended while the poller waits in IDLE is taken at once,
 // well before its one-minute poll. Nothing the customers wrote reaches the logs.
 func TestPollerTakesEachMessageOnceAcrossACrash(t *testing.T) {
-	requireIMAP(t)
 	s, url := testenv.StoreURL(t)
-	c := testenv.Temporal(t)
-	tq := funnelWorker(t, s, c)
-	user := testenv.Unique("imap-")
+	log := &testenv.LogBuffer{}
+	p, user := funnelPoller(t, s, slog.New(slog.NewTextHandler(log, nil)))
 	run := testenv.Unique("m")
 	ctx := context.Background()
 
@@ -180,7 +184,7 @@ func TestPollerTakesEachMessageOnceAcrossACrash(t *testing.T) {
 
 	childLog := &testenv.LogBuffer{}
 	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), envChildURL+"="+url, envChildUser+"="+user, envChildQueue+"="+tq)
+	child.Env = append(os.Environ(), envChildURL+"="+url, envChildUser+"="+user, envChildQueue+"="+p.Target.TaskQueue)
 	child.Stderr = childLog
 	require.NoError(t, child.Start())
 	t.Cleanup(func() { _ = child.Process.Kill(); _ = child.Wait() })
@@ -194,8 +198,6 @@ func TestPollerTakesEachMessageOnceAcrossACrash(t *testing.T) {
 	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT count(*) FROM imap_messages WHERE mailbox LIKE $1 AND delivered_at IS NULL`, user+"@%").Scan(&inFlight))
 	t.Logf("poller killed after %d of 20 messages delivered, %d claimed and in flight", killedAt, inFlight)
 
-	log := &testenv.LogBuffer{}
-	p := poller(s, c, imapAddr(), user, tq, slog.New(slog.NewTextHandler(log, nil)))
 	pctx, stop := context.WithCancel(ctx)
 	var runErr error
 	done := make(chan struct{})
@@ -273,16 +275,12 @@ func TestPollerTakesEachMessageOnceAcrossACrash(t *testing.T) {
 // marking it delivered. The next poller resumes it without a second intake run and without
 // recording a duplicate, then takes the rest.
 func TestPollerResumesAClaimedMessage(t *testing.T) {
-	requireIMAP(t)
 	s := testenv.Store(t)
-	c := testenv.Temporal(t)
-	tq := funnelWorker(t, s, c)
-	user := testenv.Unique("imap-")
+	p, user := funnelPoller(t, s, slog.New(slog.DiscardHandler))
 	run := testenv.Unique("r")
 	ctx := context.Background()
 	appendMail(t, user, plainMail(run, 1, questions[0]), plainMail(run, 2, questions[1]))
 
-	p := poller(s, c, imapAddr(), user, tq, slog.New(slog.DiscardHandler))
 	im := signIn(t, user)
 	status, err := im.Select("INBOX", true)
 	require.NoError(t, err)
@@ -320,11 +318,8 @@ func TestPollerResumesAClaimedMessage(t *testing.T) {
 // UIDVALIDITY, and its UIDs start over. The poller reads it afresh; a message it took
 // before is a duplicate to the funnel (no second draft), a new one goes through.
 func TestPollerStartsAfreshOnANewUIDValidity(t *testing.T) {
-	requireIMAP(t)
 	s := testenv.Store(t)
-	c := testenv.Temporal(t)
-	tq := funnelWorker(t, s, c)
-	user := testenv.Unique("imap-")
+	p, user := funnelPoller(t, s, slog.New(slog.DiscardHandler))
 	run := testenv.Unique("v")
 	ctx := context.Background()
 	im := signIn(t, user)
@@ -332,7 +327,6 @@ func TestPollerStartsAfreshOnANewUIDValidity(t *testing.T) {
 	old := plainMail(run, 1, questions[2])
 	appendTo(t, user, "Support", old)
 
-	p := poller(s, c, imapAddr(), user, tq, slog.New(slog.DiscardHandler))
 	p.Mailbox = "Support"
 	n, err := p.Once(ctx)
 	require.NoError(t, err)

@@ -185,11 +185,8 @@ func scanSummary(row pgx.Row, ticketID string) (*drafts.Summary, error) {
 	var sum drafts.Summary
 	var bound []byte
 	err := row.Scan(&sum.Iteration, &sum.Revision, &sum.Status, &sum.Plan, &sum.Region, &bound, &sum.Confidence, &sum.Struck)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("draft for ticket %s: %w", ticketID, ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load draft for ticket %s: %w", ticketID, err)
+	if err := loadError("draft for ticket "+ticketID, err); err != nil {
+		return nil, err
 	}
 	if err := json.Unmarshal(bound, &sum.Bound); err != nil {
 		return nil, fmt.Errorf("draft for ticket %s: stored bound versions: %w", ticketID, err)
@@ -227,11 +224,8 @@ func (s *Store) loadIteration(ctx context.Context, ticketID string, iteration in
 		&r.TicketID, &r.Iteration, &r.Revision, &r.Status, &r.EligibleAt, &r.Account.Plan, &r.Account.Region,
 		&r.Account.Locale, &r.Reply, &r.ModelReply, &r.Abstained, &r.Note, &claims, &sentences, &bound, &evidence,
 		&scores, &r.Unsupported, &r.Confidence, &edited, &stale, &r.CreatedAt, &quality, &r.Category, &r.Reasoning)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("draft for ticket %s: %w", ticketID, ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load draft for ticket %s: %w", ticketID, err)
+	if err := loadError("draft for ticket "+ticketID, err); err != nil {
+		return nil, err
 	}
 	if edited != nil {
 		r.EditedText = *edited

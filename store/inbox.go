@@ -35,11 +35,8 @@ func (s *Store) SaveMessage(ctx context.Context, m *inbox.Message) error {
 func (s *Store) Message(ctx context.Context, messageID string) (*inbox.Message, error) {
 	var data []byte
 	err := s.db.QueryRow(ctx, `SELECT message FROM inbox_messages WHERE message_id = $1`, messageID).Scan(&data)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("message %s: %w", messageID, ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load message %s: %w", messageID, err)
+	if err := loadError("message "+messageID, err); err != nil {
+		return nil, err
 	}
 	var m inbox.Message
 	if err := json.Unmarshal(data, &m); err != nil {

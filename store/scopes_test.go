@@ -241,6 +241,16 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 	requireGraphUpgraded(t, walker, url, scope, at)
 }
 
+// scopeTx begins a transaction on s for a check that rewrites scope's partition, returned
+// with it, and must leave nothing behind. The caller defers the rollback rather than
+// leaving it to the test's end, so that the rows it locks are free for the next check.
+func scopeTx(t *testing.T, s *store.Store, scope int) (pgx.Tx, string) {
+	t.Helper()
+	tx, err := s.Pool().Begin(context.Background())
+	require.NoError(t, err)
+	return tx, fmt.Sprintf("scope_chunks_%d", scope)
+}
+
 // requireFullPrecisionCut: the graph walks in half-precision order, and the candidates are
 // the best by full similarity among more walked rows (store.WalkRows). In a
 // transaction rolled back, 61 chunks are moved next to a query: 60 whose similarity
@@ -250,9 +260,7 @@ func TestLargeScopeIsIndexed(t *testing.T) {
 func requireFullPrecisionCut(t *testing.T, s *store.Store, scope int, at time.Time) {
 	t.Helper()
 	ctx := context.Background()
-	part := fmt.Sprintf("scope_chunks_%d", scope)
-	tx, err := s.Pool().Begin(ctx)
-	require.NoError(t, err)
+	tx, part := scopeTx(t, s, scope)
 	defer func() { _ = tx.Rollback(ctx) }()
 	ids := testdb.Column[string](t, ctx, tx, `SELECT sc.chunk_id FROM `+part+` sc
 		WHERE sc.eligible_window @> $1::timestamptz AND NOT EXISTS (SELECT FROM scope_side s WHERE s.chunk_id = sc.chunk_id)
@@ -488,9 +496,7 @@ func proScope(t *testing.T, s *store.Store) store.Scope {
 func requireSideList(t *testing.T, s *store.Store, scope int, at time.Time) {
 	t.Helper()
 	ctx := context.Background()
-	part := fmt.Sprintf("scope_chunks_%d", scope)
-	tx, err := s.Pool().Begin(ctx)
-	require.NoError(t, err)
+	tx, part := scopeTx(t, s, scope)
 	defer func() { _ = tx.Rollback(ctx) }()
 	lost, listed := lostAndListed(t, tx, scope)
 	require.Equal(t, lost, listed, "unreached: exactly what a walk for the chunk's own vector does not return")

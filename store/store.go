@@ -26,6 +26,19 @@ import (
 // ErrNotFound is returned when a row asked for by ID does not exist.
 var ErrNotFound = errors.New("not found")
 
+// loadError words the outcome of scanning the one row that holds what, so every loader
+// names a missing row and a failed read the same way: no row is ErrNotFound, any other
+// error is a failed load; nil stays nil.
+func loadError(what string, err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("load %s: %w", what, err)
+	}
+	return nil
+}
+
 // Store wraps a pgx pool with pgvector types registered on every connection.
 type Store struct {
 	pool *pgxpool.Pool // nil for a store over one transaction (OnTx)

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -39,11 +38,8 @@ func scanTicket(row pgx.Row, ticketID string) (*ticket.Ticket, error) {
 	var msgs []byte
 	err := row.Scan(&t.TicketID, &t.Revision, &t.UpdatedAt, &t.Account.ID, &t.Account.Plan, &t.Account.Region,
 		&t.Account.Locale, &t.Channel, &t.Subject, &msgs, &t.Account.Name)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("ticket %s: %w", ticketID, ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load ticket %s: %w", ticketID, err)
+	if err := loadError("ticket "+ticketID, err); err != nil {
+		return nil, err
 	}
 	if err := json.Unmarshal(msgs, &t.Messages); err != nil {
 		return nil, fmt.Errorf("ticket %s: stored messages: %w", ticketID, err)

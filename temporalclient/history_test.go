@@ -3,7 +3,6 @@ package temporalclient_test
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -34,8 +33,7 @@ import (
 // send hook: updates and activities carry those by ID and hash.
 func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	t.Parallel()
-	keys, err := codec.ParseKeys("test:" + base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)))
-	require.NoError(t, err)
+	keys := testenv.CodecKeys(t)
 	opts := client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: testenv.QuietLogger()}
 	require.NoError(t, temporalclient.Settings{Keys: keys}.Apply(&opts))
 	c, err := client.Dial(opts)
