@@ -27,9 +27,11 @@ type cue struct {
 }
 
 // Triage scores the message against every bucket. A thank-you or FYI that asks nothing
-// needs no response; a message with no cue of the agent's buckets that asks something is
-// BucketNotBilling (not the agent's topic), as is one whose off-topic cues outweigh its
-// best bucket twice over.
+// needs no response. A message whose off-topic cues (the BucketNotBilling entry: logins,
+// bugs) outweigh its best bucket twice over, or that has only off-topic cues, is
+// BucketNotBilling: not the agent's topic. A message with no cue at all, either way, is
+// one the cue words cannot read ("Can we pay in Bitcoin?"): it is BucketNotBilling but
+// Unsure, so the funnel drafts it for review instead of skipping it.
 func (cl Classifier) Triage(_ context.Context, m *Message) (*Triage, error) {
 	subject, body := normalise(stripQuoted(m.Subject)), normalise(stripQuoted(m.Body))
 	if ack, why := acknowledgement(m.Body, body); ack {
@@ -52,6 +54,9 @@ func (cl Classifier) Triage(_ context.Context, m *Message) (*Triage, error) {
 	off := 0
 	for _, c := range cl.Buckets.offTopic() {
 		off += (2*count(subject, c) + count(body, c)) * c.weight
+	}
+	if best == "" && off == 0 {
+		return &Triage{NeedsResponse: true, Bucket: BucketNotBilling, Unsure: true, Reason: "no cue of any bucket, billing or not, in subject or body: drafted for review"}, nil
 	}
 	if best == "" || off > 2*bestScore {
 		return &Triage{NeedsResponse: true, Bucket: BucketNotBilling, Reason: "no cue of this agent's buckets in subject or body"}, nil

@@ -53,3 +53,29 @@ func TestTriageCheck(t *testing.T) {
 		t.Fatalf("no response needed carries no bucket, got %+v, %v", tr, err)
 	}
 }
+
+// A message with no cue of any bucket, billing or not, is one the cue words cannot read:
+// it is drafted for review (Unsure), never skipped. Off-topic cues alone are a reading:
+// such mail is routed to people.
+func TestClassifierUnsureWithoutCues(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		body   string
+		unsure bool
+	}{
+		{"Can we pay in Bitcoin or USDC?", true},
+		{"Do you have a referral programme? We'd like to recommend you to partners.", true},
+		{"Is the interface available in Polish?", true},
+		{"I can't log in, the password reset link never arrives.", false},
+		{"We get HTTP 429 from the endpoint; what are the rate limits?", false},
+	}
+	for _, tc := range cases {
+		got, err := Classifier{}.Triage(context.Background(), &Message{Subject: "Question", Body: tc.body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.NeedsResponse || got.Bucket != BucketNotBilling || got.Unsure != tc.unsure {
+			t.Errorf("%q: got %+v, want not_billing with unsure=%v", tc.body, got, tc.unsure)
+		}
+	}
+}

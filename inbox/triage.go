@@ -11,8 +11,10 @@ type Triage struct {
 	NeedsResponse bool   `json:"needs_response"`
 	Bucket        string `json:"bucket"`
 	Reason        string `json:"reason"`
-	// Unsure: the readings of the message disagree (the triager found no billing topic,
-	// the policy corpus answers it: Ground). The message is drafted, forced to review.
+	// Unsure: the message cannot be read with confidence: the local triager found no cue
+	// of any bucket, or its reading and the policy corpus's disagree (the triager found no
+	// billing topic, the policy corpus answers it: Ground). The message is drafted, forced
+	// to review, never skipped.
 	Unsure bool `json:"unsure,omitempty"`
 }
 
