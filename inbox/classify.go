@@ -56,7 +56,7 @@ func (cl Classifier) Triage(_ context.Context, m *Message) (*Triage, error) {
 		off += (2*count(subject, c) + count(body, c)) * c.weight
 	}
 	if best == "" && off == 0 {
-		return &Triage{NeedsResponse: true, Bucket: BucketNotBilling, Unsure: true, Reason: "no cue of any bucket, billing or not, in subject or body: drafted for review"}, nil
+		return &Triage{NeedsResponse: true, Bucket: BucketNotBilling, Unsure: true, Reason: "no cue of any bucket, billing or not, in subject or body: the cue words cannot tell"}, nil
 	}
 	if best == "" || off > 2*bestScore {
 		return &Triage{NeedsResponse: true, Bucket: BucketNotBilling, Reason: "no cue of this agent's buckets in subject or body"}, nil
