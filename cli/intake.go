@@ -54,9 +54,13 @@ inside the file is a duplicate. It prints messages in, how many stopped at each 
 how many were drafted and how many of those were forced to review; for labelled sets
 also decision accuracy (draft | review | skip), bucket accuracy, and genuine_dropped:
 messages labelled genuine that the funnel skipped as noise (automated, blocked by a
-rule, or needing no response). With --corpus, that corpus is imported into the scratch
-schema and triage reads a message it finds no billing topic in against its eligible
-policy: what the policy answers is drafted for review (stage "unsure"), not skipped.
+rule, or needing no response); then each labelled message decided otherwise, with what
+its label wants, what the funnel did and its reason: what to tune the agent's rules and
+cues from. With the local triager, a message with no cue of any bucket, billing or not,
+is drafted for review (stage "unsure"), never skipped. With --corpus, that corpus is
+imported into the scratch schema and triage reads a message it finds no billing topic in
+against its eligible policy: what the policy answers is drafted for review (stage
+"unsure") in the bucket the policy's section names.
 Survivors are drafted too only with --draft, from the same corpus; each draft is
 discarded once built.
 
@@ -172,6 +176,12 @@ func printFunnel(w io.Writer, r inbox.Report) error {
 	}
 	if r.GenuineDropped != nil {
 		fmt.Fprintf(tw, "genuine dropped\t%d\n", *r.GenuineDropped)
+	}
+	if len(r.Misses) > 0 {
+		fmt.Fprintf(tw, "\nlabelled otherwise (%d)\twant\tgot\treason\n", len(r.Misses))
+		for _, m := range r.Misses {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", m.MessageID, m.Want, m.Got, m.Reason)
+		}
 	}
 	return tw.Flush()
 }

@@ -76,3 +76,18 @@ func TestIntakeReplayAgent(t *testing.T) {
 	assert.Equal(t, 2, code, "a usage error")
 	assert.Contains(t, err.Error(), `agent "ledger" has no sample`)
 }
+
+// The table ends with the labelled messages decided otherwise, each with what its label
+// wants, what the funnel did and why: what a support engineer tunes rules and cues from.
+func TestPrintFunnelListsMisses(t *testing.T) {
+	t.Parallel()
+	r := inbox.Report{Messages: 2, Misses: []inbox.Miss{{MessageID: "<m1@customer.example>", Want: "draft refunds",
+		Got: "review not_billing", Reason: "no cue of any bucket"}}}
+	var out strings.Builder
+	require.NoError(t, printFunnel(&out, r))
+	assert.Regexp(t, `labelled otherwise \(1\)\s+want\s+got\s+reason\n\s+<m1@customer\.example>\s+draft refunds\s+review not_billing\s+no cue of any bucket\n`, out.String())
+
+	out.Reset()
+	require.NoError(t, printFunnel(&out, inbox.Report{Messages: 2}))
+	assert.NotContains(t, out.String(), "labelled otherwise", "nothing to list when every label is met")
+}

@@ -2,6 +2,7 @@ package inbox
 
 import (
 	"github.com/supportdraft/supportdraft/ticket"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -115,6 +116,10 @@ func TestReport(t *testing.T) {
 	}
 	if *r.DecisionAccuracy != 0.8 || *r.BucketAccuracy != 0.333 || *r.GenuineDropped != 1 {
 		t.Fatalf("label figures: decision %v bucket %v dropped %v", *r.DecisionAccuracy, *r.BucketAccuracy, *r.GenuineDropped)
+	}
+	wantMisses := []Miss{{Want: "review invoice_tax", Got: "review plan_change"}, {Want: "draft cancellation", Got: "skip -"}}
+	if !slices.Equal(r.Misses, wantMisses) {
+		t.Fatalf("misses: %+v, want %+v", r.Misses, wantMisses)
 	}
 	if r.Decisions[2].Bucket != nil || *r.Decisions[0].Bucket != BucketRefunds {
 		t.Fatal("bucket is null when triage did not run")

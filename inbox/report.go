@@ -1,5 +1,7 @@
 package inbox
 
+import "cmp"
+
 // Report is the funnel over a set of messages, in the JSON shape `intake replay --json`
 // prints (a fixed contract).
 type Report struct {
@@ -15,6 +17,17 @@ type Report struct {
 	BucketAccuracy   *float64         `json:"bucket_accuracy"`
 	GenuineDropped   *int             `json:"genuine_dropped"`
 	Decisions        []ReportDecision `json:"decisions"`
+	// Misses are the labelled messages decided otherwise than their label, for the table
+	// `intake replay` prints; the JSON has every decision, and the labels are the input's.
+	Misses []Miss `json:"-"`
+}
+
+// Miss is a labelled message whose decision or bucket differs from its label: what a
+// support engineer reads to tune an agent's rules and cues to its own mail.
+type Miss struct {
+	MessageID string
+	Want, Got string // decision, and bucket where labelled: "draft refunds", "skip not_billing"
+	Reason    string // the funnel's reason for what it decided
 }
 
 // StageCounts are the messages stopped at each stage.
@@ -71,14 +84,21 @@ func BuildReport(msgs []*Message, decisions []Decision) Report {
 		}
 		e := msgs[i].Expect
 		labelled++
-		if e.Decision == d.Decision {
+		decided := e.Decision == d.Decision
+		if decided {
 			right++
 		}
+		want, got, sorted := e.Decision, d.Decision, true
 		if e.Bucket != nil && *e.Bucket != "" {
 			bucketed++
-			if *e.Bucket == d.Bucket {
+			sorted = *e.Bucket == d.Bucket
+			if sorted {
 				bucketRight++
 			}
+			want, got = want+" "+*e.Bucket, got+" "+cmp.Or(d.Bucket, "-")
+		}
+		if !decided || !sorted {
+			r.Misses = append(r.Misses, Miss{MessageID: d.MessageID, Want: want, Got: got, Reason: d.Reason})
 		}
 		if e.Genuine && d.Decision == DecisionSkip && droppedAsNoise[d.Stage] {
 			dropped++
