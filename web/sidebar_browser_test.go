@@ -172,6 +172,9 @@ func TestSidebarFollowsTheDraftInABrowser(t *testing.T) {
 	within(t, ctx, "back to the killed draft", chromedp.Navigate(st.URL+"/app/tickets/"+id), chromedp.WaitVisible(chromedp.ID("restart")))
 	st.post(t, auth.Admin, "/v1/admin/killswitch", map[string]any{"halted": true, "by": "test admin"})
 	within(t, ctx, "start a new draft while drafting is paused", chromedp.Click(chromedp.ID("restart")), chromedp.WaitVisible(chromedp.ID("page-error")))
+	// The live updates poll every two seconds; the refusal outlasts them.
+	within(t, ctx, "let a poll pass", chromedp.Sleep(2500*time.Millisecond))
+	assert.True(t, visible(t, ctx, "#page-error"), "a refused action stays on the page until the agent acts")
 	refusal := text(t, ctx, "#page-error")
 	assert.Contains(t, refusal, "Drafting is paused by an admin", "the API's refusal in plain words")
 	assert.NotContains(t, refusal, "killswitch", "the API's own words stay in the details toggle")

@@ -60,8 +60,11 @@
     return e;
   }
 
-  // showError writes an error in words into box, with the API's words under "Details".
+  // showError writes an error in words into box, with the API's words under "Details". It
+  // stays until the next error or a reload: only the live updates' own error clears itself
+  // (poll), so a refused action is not hidden by the next poll.
   function showError(box, prefix, err) {
+    delete box.dataset.fromPoll;
     box.textContent = "";
     box.hidden = false;
     box.appendChild(el("span", "", (prefix ? prefix + " " : "") + err.message));
@@ -274,7 +277,7 @@
     function once() {
       call("GET", "/app/tickets/" + ticket + "/state").then(function (s) {
         failures = 0;
-        if (!pageError.dataset.sticky) { pageError.hidden = true; }
+        if (pageError.dataset.fromPoll) { pageError.hidden = true; delete pageError.dataset.fromPoll; }
         if (shown === 0 && s.iteration > 0) { location.reload(); return; }
         if (s.iteration > shown) { document.getElementById("newer-banner").hidden = false; }
         var chipEl = document.getElementById("state-chip");
@@ -297,7 +300,10 @@
         if (rebuild) { rebuild.hidden = s.halted; }
       }).catch(function (err) {
         failures++;
-        if (err.status === 401 || failures >= 2) { showError(pageError, "Live updates stopped:", err); }
+        if (err.status === 401 || failures >= 2) {
+          showError(pageError, "Live updates stopped:", err);
+          pageError.dataset.fromPoll = "yes";
+        }
       }).then(function () {
         setTimeout(once, document.hidden ? 10000 : 2000);
       });
