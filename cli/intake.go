@@ -179,12 +179,19 @@ func printFunnel(w io.Writer, r inbox.Report) error {
 	}
 	if len(r.Misses) > 0 {
 		fmt.Fprintf(tw, "\nlabelled otherwise (%d)\twant\tgot\treason\n", len(r.Misses))
-		for _, m := range r.Misses {
+		for _, m := range r.Misses[:min(len(r.Misses), maxMissRows)] {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", m.MessageID, m.Want, m.Got, m.Reason)
+		}
+		if more := len(r.Misses) - maxMissRows; more > 0 {
+			fmt.Fprintf(tw, "  … and %d more (--json has every decision)\n", more)
 		}
 	}
 	return tw.Flush()
 }
+
+// maxMissRows is how many labelled messages decided otherwise the table lists: enough to
+// tune from, not a screenful per message of a large replay.
+const maxMissRows = 50
 
 func newKillSwitchCmd() *cobra.Command {
 	var by string

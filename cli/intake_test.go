@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,6 +87,12 @@ func TestPrintFunnelListsMisses(t *testing.T) {
 	var out strings.Builder
 	require.NoError(t, printFunnel(&out, r))
 	assert.Regexp(t, `labelled otherwise \(1\)\s+want\s+got\s+reason\n\s+<m1@customer\.example>\s+draft refunds\s+review not_billing\s+no cue of any bucket\n`, out.String())
+
+	out.Reset()
+	r.Misses = slices.Repeat(r.Misses, maxMissRows+3)
+	require.NoError(t, printFunnel(&out, r))
+	assert.Equal(t, maxMissRows, strings.Count(out.String(), "<m1@customer.example>"))
+	assert.Contains(t, out.String(), "… and 3 more (--json has every decision)")
 
 	out.Reset()
 	require.NoError(t, printFunnel(&out, inbox.Report{Messages: 2}))
