@@ -5,6 +5,8 @@ import (
 	"net/mail"
 	"regexp"
 	"strings"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // Automated reports whether a message was sent by a machine rather than a person, and
@@ -91,7 +93,7 @@ func ListRequest(m *Message) bool {
 			list = true
 		}
 	}
-	return list && asksSomething(stripQuoted(m.Body))
+	return list && asksSomething(text.OwnText(m.Body))
 }
 
 // asksSomething reports whether a text asks a question or makes a request of its reader.

@@ -33,7 +33,7 @@ type cue struct {
 // one the cue words cannot read ("Can we pay in Bitcoin?"): it is BucketNotBilling but
 // Unsure, so the funnel drafts it for review instead of skipping it.
 func (cl Classifier) Triage(_ context.Context, m *Message) (*Triage, error) {
-	subject, body := normalise(stripQuoted(m.Subject)), normalise(stripQuoted(m.Body))
+	subject, body := normalise(text.OwnText(m.Subject)), normalise(text.OwnText(m.Body))
 	if ack, why := acknowledgement(m.Body, body); ack {
 		return &Triage{NeedsResponse: false, Reason: why}, nil
 	}
@@ -94,30 +94,6 @@ func normalise(s string) string {
 	return b.String()
 }
 
-// stripQuoted drops quoted lines ("> …") and everything after a reply or forward header,
-// keeping only what the sender wrote now. A forward with no text of its own keeps all.
-func stripQuoted(s string) string {
-	var kept []string
-	for _, line := range strings.Split(s, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, ">") {
-			continue
-		}
-		if quoteHeader(t) && len(strings.TrimSpace(strings.Join(kept, " "))) > 0 {
-			break
-		}
-		kept = append(kept, line)
-	}
-	return strings.Join(kept, "\n")
-}
-
-func quoteHeader(line string) bool {
-	l := strings.ToLower(line)
-	return (strings.HasPrefix(l, "on ") && strings.HasSuffix(l, "wrote:")) ||
-		(strings.HasPrefix(l, "am ") && strings.HasSuffix(l, "schrieb:")) ||
-		strings.HasPrefix(l, "-----original message") || strings.HasPrefix(l, "-----ursprüngliche nachricht")
-}
-
 var (
 	// ackCues are thanks and confirmations in English and German.
 	ackCues = []string{" thanks", " thank you", " thx", " cheers", " much appreciated", " appreciate it", " got it", " all good", " all sorted",
@@ -138,7 +114,7 @@ var (
 // acknowledgement reports a short thank-you, confirmation or FYI that asks nothing: it
 // needs no response. raw is the body as written (for question marks), norm normalised.
 func acknowledgement(raw, norm string) (bool, string) {
-	own := stripQuoted(raw)
+	own := text.OwnText(raw)
 	if strings.Contains(own, "?") || len(strings.Fields(norm)) > 60 {
 		return false, ""
 	}

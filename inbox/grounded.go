@@ -38,7 +38,7 @@ const (
 // Query is the text of a message that retrieval reads for triage: its subject and what
 // the sender wrote now, quoted mail left out.
 func Query(m *Message) string {
-	return m.Subject + "\n" + stripQuoted(m.Body)
+	return m.Subject + "\n" + text.OwnText(m.Body)
 }
 
 // Ground weighs t against the eligible sections closest to the message (evidence), naming

@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/supportdraft/supportdraft/redact"
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // triageOutput is the model's strict answer; the schema is reflected from it.
@@ -67,7 +68,7 @@ func (*OpenAITriager) Remote() bool { return true }
 // is (package redact): e-mail addresses, phone, card and IBAN numbers and the sender's
 // name become placeholders. Triage answers a bucket, so nothing needs restoring.
 func BuildTriageRequest(model string, m *Message, buckets BucketSet) openai.ChatCompletionNewParams {
-	body := stripQuoted(m.Body)
+	body := text.OwnText(m.Body)
 	if len(body) > 4000 {
 		body = strings.ToValidUTF8(body[:4000], "")
 	}

@@ -1,0 +1,30 @@
+package text
+
+import "testing"
+
+func TestOwnText(t *testing.T) {
+	t.Parallel()
+	const ask = "Why was I charged twice this month?"
+	cases := []struct {
+		name, in, want string
+	}{
+		{"gmail reply", ask + "\n\nOn Mon, 2 Nov 2026 at 09:14, Quokka Billing <billing@quokka.example> wrote:\n> Thanks for your payment.\n> Amount charged: $1,188.00", ask},
+		{"header wrapped onto two lines", ask + "\n\nOn Mon, 2 Nov 2026 at 09:14, Quokka Billing <\nbilling@quokka.example> wrote:\n\n> You can cancel at any time.", ask},
+		{"outlook header block", ask + "\n\nFrom: Quokka Billing <billing@quokka.example>\nSent: Monday, November 2, 2026 9:14 AM\nTo: Accounts\nSubject: Your receipt\n\nYou can cancel or change your plan at any time.", ask},
+		{"outlook rule", ask + "\n________________________________\nVon: Quokka Billing\nGesendet: Montag, 2. November 2026 09:14\n\nIhre Rechnung", ask},
+		{"original message separator", ask + "\n\n-----Original Message-----\nFrom: billing@quokka.example\nYour plan renews on 1 December.", ask},
+		{"german reply", "Warum wurde doppelt abgebucht?\n\nAm 02.11.2026 um 09:14 schrieb Quokka <billing@quokka.example>:\n> Vielen Dank für Ihre Zahlung.", "Warum wurde doppelt abgebucht?"},
+		{"french reply", "Pourquoi deux prélèvements ?\n\nLe lun. 2 nov. 2026 à 09:14, Quokka <billing@quokka.example> a écrit :\n> Merci pour votre paiement.", "Pourquoi deux prélèvements ?"},
+		{"quoted lines between own lines", "We were charged twice:\n> Amount charged: $49\nCan you refund one?", "We were charged twice:\nCan you refund one?"},
+		// Kept whole: no header with a date or address, or nothing of the sender's own.
+		{"a colleague's words the customer cites", "A question from our side.\nMy accountant wrote:\nWhy is VAT on this invoice?", "A question from our side.\nMy accountant wrote:\nWhy is VAT on this invoice?"},
+		{"a plain From line", "From: next month we pay yearly.\nDate: whenever the plan renews. Is that fine?", "From: next month we pay yearly.\nDate: whenever the plan renews. Is that fine?"},
+		{"only quotation", "> Can I get a refund?\n> Thanks", "> Can I get a refund?\n> Thanks"},
+		{"forward without own text", "From: Jen <jen@customer.example>\nSent: 2 Nov 2026\n\nDo we renew Quokka this year?", "From: Jen <jen@customer.example>\nSent: 2 Nov 2026\n\nDo we renew Quokka this year?"},
+	}
+	for _, c := range cases {
+		if got := OwnText(c.in); got != c.want {
+			t.Errorf("%s: OwnText =\n%q\nwant\n%q", c.name, got, c.want)
+		}
+	}
+}
