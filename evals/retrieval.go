@@ -13,6 +13,7 @@ import (
 	"github.com/supportdraft/supportdraft/evals/dataset"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/retrieval"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // Retrieval measures retrieval apart from drafting, at doc_id level, over the answerable
@@ -28,7 +29,8 @@ type Retrieval struct {
 	// counts as its document).
 	SimilarityOnly RetrievalFigures `json:"similarity_only"`
 	// BM25 is the classic baseline: every eligible document whole, lower-cased and split
-	// on whitespace, ranked by BM25 (k1 1.2, b 0.75) for the ticket's whole text.
+	// on whitespace, ranked by BM25 (k1 1.2, b 0.75) for the ticket's whole text as written
+	// (classicQuery).
 	BM25 RetrievalFigures `json:"bm25"`
 	// DraftCitationHit is the share of those tickets whose draft cites at least one of
 	// their documents (citation_recall, at doc_id level).
@@ -94,7 +96,7 @@ func measureRetrieval(ctx context.Context, system, similarity *retrieval.Retriev
 			docs = append(docs, h.DocID)
 		}
 		sim = append(sim, firstGold(docs, gold))
-		bm = append(bm, firstGold(bm25Docs(versions, t, queries[0]), gold))
+		bm = append(bm, firstGold(bm25Docs(versions, t, classicQuery(&t.Ticket)), gold))
 		perTicket = append(perTicket, RetrievalCase{TicketID: t.TicketID, Gold: gold, System: sys[len(sys)-1],
 			SimilarityOnly: sim[len(sim)-1], BM25: bm[len(bm)-1], SystemTop: top})
 		labelled++
@@ -168,6 +170,18 @@ func figures(ranks []int) RetrievalFigures {
 	n := float64(len(ranks))
 	f.HitAt1, f.HitAt5, f.HitAt10, f.MRR = f.HitAt1/n, f.HitAt5/n, f.HitAt10/n, f.MRR/n
 	return f
+}
+
+// classicQuery is what a plain pipeline searches for a ticket: its subject and customer
+// messages as written, quoted mail and signatures included.
+func classicQuery(t *ticket.Ticket) string {
+	parts := []string{t.Subject}
+	for _, m := range t.Messages {
+		if m.Author == "customer" {
+			parts = append(parts, m.Body)
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 // bm25Docs ranks the documents eligible for t at its instant by classic BM25 of query over

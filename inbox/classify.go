@@ -33,7 +33,7 @@ type cue struct {
 // one the cue words cannot read ("Can we pay in Bitcoin?"): it is BucketNotBilling but
 // Unsure, so the funnel drafts it for review instead of skipping it.
 func (cl Classifier) Triage(_ context.Context, m *Message) (*Triage, error) {
-	subject, body := normalise(text.OwnText(m.Subject)), normalise(text.OwnText(m.Body))
+	subject, body := normalise(m.Subject), normalise(text.OwnText(m.Body))
 	if ack, why := acknowledgement(m.Body, body); ack {
 		return &Triage{NeedsResponse: false, Reason: why}, nil
 	}

@@ -218,3 +218,14 @@ func TestAskingClausesReadEverydayPhrases(t *testing.T) {
 		Text: "## When credits expire\nCredits expire 6 months after they are issued."}}
 	answersWith(t, "run out", "We got a credit when we changed plans. When does it run out?", credits, "6 months")
 }
+
+// A thank-you that opens a mail ends nothing: the question after it is what the drafter
+// must answer (it once read "Hi," alone and judged the ticket by that).
+func TestMessageProperKeepsTheQuestionAfterAnOpeningThankYou(t *testing.T) {
+	t.Parallel()
+	body := "Hi,\nThanks for your help last week.\nCan I get a refund for the annual plan?\n\nKind regards,\nPriya Nair\nFinance Manager"
+	want := []string{"Can I get a refund for the annual plan?"}
+	if got := askingClauses(body); !slices.Equal(got, want) {
+		t.Errorf("askingClauses = %q, want %q", got, want)
+	}
+}

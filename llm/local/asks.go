@@ -13,31 +13,17 @@ import (
 // addresses, the backstory. Words from those parts are in no policy, so counting them as
 // the question's topics makes the drafter abstain on questions the policies do answer.
 
-// signOff matches a line that ends the message proper: a closing formula or a signature
-// marker. Everything after it is signature, quoted mail or a mail client's footer.
-var signOff = regexp.MustCompile(`(?i)^(thanks|thank you|thx|many thanks|best|kind regards|regards|best regards|best wishes|cheers|sincerely|appreciate your help|looking forward|please advise|waiting for your answer|have a (good|nice|great) day|viele grüße|beste grüße|liebe grüße|mit freundlichen grüßen|danke|lg|mfg|gruß|grüß|--|—|sent from|get outlook|von meinem|gesendet von)`)
-
-// signOffWords bounds how long a closing line may be: "Thanks. We're in the Netherlands,
-// is there a discount?" starts like a closing but goes on to ask.
-const signOffWords = 8
-
 // referenceWords name the customer's records; the token after one is an identifier
 // ("workspace pixel-foundry"), not a topic.
 var referenceWords = map[string]bool{"workspace": true, "arbeitsbereich": true, "url": true, "ref": true, "kundennummer": true}
 
-// messageProper returns a customer message without its sign-off and what follows it, and
-// without reference tokens: anything holding a digit (INV-2026-40830, A-1234), an address
-// (a URL or an e-mail) and the name after "workspace". Amounts keep no meaning here
-// either: quantities are compared as facts elsewhere, never as topic words.
+// messageProper returns a customer message as the sender wrote it (text.OwnText: no
+// quoted mail, no sign-off and what follows it) without reference tokens: anything
+// holding a digit (INV-2026-40830, A-1234), an address (a URL or an e-mail) and the name
+// after "workspace". Amounts keep no meaning here either: quantities are compared as
+// facts elsewhere, never as topic words.
 func messageProper(body string) string {
-	var lines []string
-	for _, line := range strings.Split(body, "\n") {
-		t := strings.TrimSpace(line)
-		if len(strings.Fields(t)) <= signOffWords && signOff.MatchString(t) {
-			break
-		}
-		lines = append(lines, line)
-	}
+	lines := strings.Split(text.OwnText(body), "\n")
 	for i, line := range lines {
 		lines[i] = withoutReferences(line)
 	}

@@ -16,9 +16,16 @@ func TestOwnText(t *testing.T) {
 		{"german reply", "Warum wurde doppelt abgebucht?\n\nAm 02.11.2026 um 09:14 schrieb Quokka <billing@quokka.example>:\n> Vielen Dank für Ihre Zahlung.", "Warum wurde doppelt abgebucht?"},
 		{"french reply", "Pourquoi deux prélèvements ?\n\nLe lun. 2 nov. 2026 à 09:14, Quokka <billing@quokka.example> a écrit :\n> Merci pour votre paiement.", "Pourquoi deux prélèvements ?"},
 		{"quoted lines between own lines", "We were charged twice:\n> Amount charged: $49\nCan you refund one?", "We were charged twice:\nCan you refund one?"},
+		{"signature and notice after a question", ask + "\n\nKind regards,\nPriya Nair\nFinance Manager\nCONFIDENTIAL: if you received this in error, please delete it.", ask},
+		{"a closing in a mail that asks nothing", "I want to cancel our plan.\nThanks,\nPriya\nSent from my iPhone", "I want to cancel our plan."},
+		{"an opening thank-you ends nothing", "Hi,\nThanks for your help last week.\n" + ask + "\nBest,\nJo", "Hi,\nThanks for your help last week.\n" + ask},
+		{"a thank-you, then the question", "Thanks!\nOne more thing: can we pay by bank transfer?", "Thanks!\nOne more thing: can we pay by bank transfer?"},
+		{"a line that asks is no closing", "Thanks. Is there a discount for charities?\nBest,\nJo", "Thanks. Is there a discount for charities?"},
+		{"a closing after a question further down", "We were charged twice.\nThanks for checking.\n" + ask + "\nCheers", "We were charged twice.\nThanks for checking.\n" + ask},
 		// Kept whole: no header with a date or address, or nothing of the sender's own.
 		{"a colleague's words the customer cites", "A question from our side.\nMy accountant wrote:\nWhy is VAT on this invoice?", "A question from our side.\nMy accountant wrote:\nWhy is VAT on this invoice?"},
 		{"a plain From line", "From: next month we pay yearly.\nDate: whenever the plan renews. Is that fine?", "From: next month we pay yearly.\nDate: whenever the plan renews. Is that fine?"},
+		{"only thanks", "Thanks, that worked!", "Thanks, that worked!"},
 		{"only quotation", "> Can I get a refund?\n> Thanks", "> Can I get a refund?\n> Thanks"},
 		{"forward without own text", "From: Jen <jen@customer.example>\nSent: 2 Nov 2026\n\nDo we renew Quokka this year?", "From: Jen <jen@customer.example>\nSent: 2 Nov 2026\n\nDo we renew Quokka this year?"},
 	}
