@@ -18,10 +18,10 @@ var signOff = regexp.MustCompile(`(?i)^(thanks|thank you|thx|many thanks|best|ki
 // is there a discount?" starts like a closing but goes on to ask.
 const signOffWords = 8
 
+// greetingWords bounds how long a greeting line may be.
 const greetingWords = 4
 
-// greeting matches a line that opens a mail and says nothing yet ("Hi team,"), of at most
-// greetingWords words.
+// greeting matches a line that opens a mail and says nothing yet ("Hi team,").
 var greeting = regexp.MustCompile(`(?i)^(hi|hello|hey|dear|hallo|liebe|lieber|sehr geehrte|good (morning|afternoon|evening)|guten (morgen|tag|abend)|grüß gott|grüezi|moin|servus)\b`)
 
 // replyVerb is the verb of a mail client's reply header ("On 2 Nov 2026, Ana <a@b.example>
@@ -39,14 +39,22 @@ var (
 	headerSent = regexp.MustCompile(`(?i)^(sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data)\s?:\s*\S`)
 )
 
+// forwardMarker is the line a mail client puts above a forwarded mail; forwardedSubject
+// the subject line of an Outlook header block that forwards one ("Subject: FW: …").
+var (
+	forwardMarker    = regexp.MustCompile(`(?i)^-*\s*(forwarded message|begin forwarded message|weitergeleitete nachricht|message transféré|mensaje reenviado|mensagem encaminhada|doorgestuurd bericht|messaggio inoltrato)\s*-*:?$`)
+	forwardedSubject = regexp.MustCompile(`(?i)^(subject|betreff|objet|asunto|assunto|onderwerp|oggetto)\s?:\s*(fw|fwd|wg|tr|rv|enc|doorst)\s*:`)
+)
+
 // OwnText returns the message proper of a mail body: without the mail it quotes, and
 // without the sign-off and what follows it (signature, notices, the phone's footer).
 //
 // Quoted mail is the lines marked "> ", and everything from a reply header or an Outlook
 // header block on, once the sender has written something of their own above it. A header
 // counts only if it holds a date or an address ("my colleague wrote:" introduces the
-// customer's own words). A message that is nothing but quotation, or a forward with no
-// text of its own, is returned whole: then the quoted mail is the question.
+// customer's own words). A message that is nothing but quotation is returned whole: then
+// the quoted mail is the question. A forwarded mail is kept whole below the forwarder's
+// own message proper: a colleague's "can you help this customer?" asks about it.
 //
 // A closing line ("Thanks,", "Kind regards", "--") ends the message once the sender has
 // asked something above it; in a mail that asks nothing, the first closing line after
@@ -55,6 +63,41 @@ var (
 // there a discount?").
 func OwnText(s string) string {
 	lines := strings.Split(s, "\n")
+	if i := forwardAt(lines); i >= 0 {
+		forwarded := strings.TrimSpace(strings.Join(lines[i:], "\n"))
+		if own := messageProper(lines[:i]); own != "" {
+			return own + "\n\n" + forwarded
+		}
+		return forwarded
+	}
+	if own := messageProper(lines); own != "" {
+		return own
+	}
+	return s
+}
+
+// forwardAt returns the line at which a forwarded mail starts, or -1.
+func forwardAt(lines []string) int {
+	for i, line := range lines {
+		t := strings.TrimSpace(line)
+		if forwardMarker.MatchString(t) {
+			return i
+		}
+		if !originalMessage.MatchString(t) && !headerFrom.MatchString(t) {
+			continue
+		}
+		for j := i + 1; j < len(lines) && j <= i+6; j++ {
+			if forwardedSubject.MatchString(strings.TrimSpace(lines[j])) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// messageProper is OwnText for a mail without a forward: its lines up to quoted mail or
+// the sign-off, "" when the sender wrote nothing of their own.
+func messageProper(lines []string) string {
 	var kept []string
 	hasOwn, asked, said, end := false, false, false, -1
 lines:
@@ -84,7 +127,7 @@ lines:
 		hasOwn = hasOwn || t != ""
 	}
 	if !hasOwn {
-		return s
+		return ""
 	}
 	if end >= 0 {
 		kept = kept[:end]

@@ -22,6 +22,10 @@ func TestOwnText(t *testing.T) {
 		{"a thank-you, then the question", "Thanks!\nOne more thing: can we pay by bank transfer?", "Thanks!\nOne more thing: can we pay by bank transfer?"},
 		{"a line that asks is no closing", "Thanks. Is there a discount for charities?\nBest,\nJo", "Thanks. Is there a discount for charities?"},
 		{"a closing after a question further down", "We were charged twice.\nThanks for checking.\n" + ask + "\nCheers", "We were charged twice.\nThanks for checking.\n" + ask},
+		{"a colleague forwards a customer's mail", "Could you look at this one?\nThanks,\nJen\n\n---------- Forwarded message ---------\nFrom: Ana <ana@customer.example>\nDate: Mon, 2 Nov 2026\n\n" + ask,
+			"Could you look at this one?\n\n---------- Forwarded message ---------\nFrom: Ana <ana@customer.example>\nDate: Mon, 2 Nov 2026\n\n" + ask},
+		{"an Outlook forward", "See below.\n________________________________\nFrom: Ana <ana@customer.example>\nSent: Monday, November 2, 2026\nSubject: FW: charge\n\n" + ask,
+			"See below.\n\n________________________________\nFrom: Ana <ana@customer.example>\nSent: Monday, November 2, 2026\nSubject: FW: charge\n\n" + ask},
 		// Kept whole: no header with a date or address, or nothing of the sender's own.
 		{"a colleague's words the customer cites", "A question from our side.\nMy accountant wrote:\nWhy is VAT on this invoice?", "A question from our side.\nMy accountant wrote:\nWhy is VAT on this invoice?"},
 		{"a plain From line", "From: next month we pay yearly.\nDate: whenever the plan renews. Is that fine?", "From: next month we pay yearly.\nDate: whenever the plan renews. Is that fine?"},
