@@ -33,7 +33,7 @@ func TestClassifier(t *testing.T) {
 		{"Re: invoice", "Please resend it.\n\nOn Mon, 3 Nov 2026 Ana wrote:\n> my password does not work", true, BucketInvoiceTax},
 		{"Re: Your receipt", "Why is the amount higher this month?\n\nFrom: Billing <billing@x.example>\nSent: Monday, 3 November 2026 09:00\n\n" +
 			"To cancel, open Billing. Cancelling stops the renewal. You can cancel at any time.", true, BucketInvoiceTax},
-		{"Refund", "Can we get our money back for the renewal?\n\nKind regards,\nPriya\nIf you received this in error, please delete it.", true, BucketRefunds},
+		{"Question", "Can we get our money back?\n\nKind regards,\nPriya\nIf you received this in error, delete it and any copies; deletion is required.", true, BucketRefunds},
 	}
 	for _, tc := range cases {
 		got, err := Classifier{}.Triage(context.Background(), &Message{Subject: tc.subject, Body: tc.body})
