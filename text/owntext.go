@@ -26,17 +26,22 @@ var greeting = regexp.MustCompile(`(?i)^(hi|hello|hey|dear|hallo|liebe|lieber|se
 
 // replyVerb is the verb of a mail client's reply header ("On 2 Nov 2026, Ana <a@b.example>
 // wrote:", "Am 02.11.2026 schrieb Ana <a@b.example>:") in the languages customers write in.
-var replyVerb = regexp.MustCompile(`(?i)(^|\s)(wrote|writes|schrieb|a écrit|escribió|escreveu|schreef|ha scritto|skrev|kirjoitti|napisał|написал)(\s|:|$)`)
+var replyVerb = regexp.MustCompile(`(?i)(^|\s)(wrote|writes|sent|schrieb|a écrit|escribió|escreveu|schreef|geschreven|ha scritto|skrev|kirjoitti|napisał|написал|đã viết)(\s|:|$)`)
+
+// datedAddress is the header Gmail writes in some locales without a verb: a date, a name
+// and an address ("2014-10-17 11:28 GMT+03:00 Postmaster <p@x.example>:").
+var datedAddress = regexp.MustCompile(`^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b.*<\s*[^<>\s]+@[^<>\s]+>:?$`)
 
 // originalMessage is the separator line some clients put above quoted mail: Outlook's
 // "-----Original Message-----" (and its translations) or a rule of underscores.
-var originalMessage = regexp.MustCompile(`(?i)^(-{3,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|mensagem original|oorspronkelijk bericht|messaggio originale)\s*-*|_{10,})$`)
+var originalMessage = regexp.MustCompile(`(?i)^(-{3,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|mensagem original|oorspronkelijk bericht|messaggio originale|oprindelig meddelelse|ursprungligt meddelande|opprinnelig melding)\s*-*|_{10,})$`)
 
-// headerFrom and headerSent are the first lines of the header block Outlook writes above
-// a quoted mail without "> " marks ("From: …" then "Sent: …").
+// headerKey is a field of the header block a client writes above a quoted mail without
+// "> " marks ("From: …", "Sent: …", "To: …", "Subject: …"), in the languages customers
+// write in; headerWhen are the fields among them that name the sender or the date.
 var (
-	headerFrom = regexp.MustCompile(`(?i)^(from|von|de|van|da)\s?:\s*\S`)
-	headerSent = regexp.MustCompile(`(?i)^(sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data)\s?:\s*\S`)
+	headerKey  = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano|to|an|à|para|til|till|aan|cc|subject|betreff|objet|asunto|assunto|onderwerp|oggetto|emne|ämne|temat)\s?:\*?\s*\S`)
+	headerWhen = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano)\s?:`)
 )
 
 // forwardMarker is the line a mail client puts above a forwarded mail; forwardedSubject
@@ -83,7 +88,7 @@ func forwardAt(lines []string) int {
 		if forwardMarker.MatchString(t) {
 			return i
 		}
-		if !originalMessage.MatchString(t) && !headerFrom.MatchString(t) {
+		if !originalMessage.MatchString(t) && !headerWhen.MatchString(t) {
 			continue
 		}
 		for j := i + 1; j < len(lines) && j <= i+6; j++ {
@@ -103,8 +108,8 @@ func messageProper(lines []string) string {
 lines:
 	for i, line := range lines {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, ">") {
-			continue
+		if strings.HasPrefix(t, ">") || !hasOwn && replyHeader(t) && quotedNext(lines, i) {
+			continue // quoted mail, or the header above it when the reply is written below
 		}
 		if hasOwn && quoteStarts(lines, i) {
 			break
@@ -132,7 +137,7 @@ lines:
 	if end >= 0 {
 		kept = kept[:end]
 	}
-	return strings.TrimRight(strings.Join(kept, "\n"), " \t\n")
+	return strings.TrimSpace(strings.Join(kept, "\n"))
 }
 
 // asksAnything reports whether a line holds a sentence that asks something.
@@ -145,34 +150,75 @@ func asksAnything(line string) bool {
 	return false
 }
 
-// quoteStarts reports whether quoted mail begins at lines[i]: a reply header on that line
-// or wrapped onto the next, a separator line, or a "From:" line with a "Sent:" line among
-// the next three.
+// quoteStarts reports whether quoted mail begins at lines[i]: a separator line, a reply
+// header on that line or wrapped onto the next four, or a header block.
 func quoteStarts(lines []string, i int) bool {
 	t := strings.TrimSpace(lines[i])
 	if t == "" {
 		return false
 	}
-	if originalMessage.MatchString(t) || replyHeader(t) {
+	if originalMessage.MatchString(t) {
 		return true
 	}
-	if i+1 < len(lines) && replyHeader(t+" "+strings.TrimSpace(lines[i+1])) {
+	if replyHeader(t) {
 		return true
 	}
-	if !headerFrom.MatchString(t) {
-		return false
+	if !wrappedHeaderStart(t) {
+		return headerBlock(lines, i)
 	}
-	for j := i + 1; j < len(lines) && j <= i+3; j++ {
-		if headerSent.MatchString(strings.TrimSpace(lines[j])) {
+	joined := t
+	for j := i; j < len(lines) && j <= i+4; j++ {
+		if j > i {
+			joined += " " + strings.TrimSpace(lines[j])
+		}
+		if replyHeader(joined) {
 			return true
+		}
+	}
+	return headerBlock(lines, i)
+}
+
+// wrappedHeaderStart reports whether a line can open a reply header wrapped onto the
+// next lines: it names a date or an address and ends no sentence ("On Tue, Apr 11, 2017
+// at 10:07 PM John Smith", "2014-10-17 11:28 Postmaster <"). A line of the customer's own
+// just above a header ("Can I get a refund?") is never taken for its first half.
+func wrappedHeaderStart(line string) bool {
+	return strings.ContainsAny(line, "0123456789@<") && !strings.ContainsAny(line[len(line)-1:], ".?!")
+}
+
+// quotedNext reports whether the next line with text after lines[i] is quoted ("> ").
+func quotedNext(lines []string, i int) bool {
+	for _, line := range lines[i+1:] {
+		if t := strings.TrimSpace(line); t != "" {
+			return strings.HasPrefix(t, ">")
 		}
 	}
 	return false
 }
 
 // replyHeader is a line that ends in a colon, holds a reply verb and names a date or an
-// address.
+// address, or a date followed by a name and an address.
 func replyHeader(line string) bool {
-	return strings.HasSuffix(line, ":") && len(strings.Fields(line)) <= 30 && replyVerb.MatchString(line) &&
-		strings.ContainsAny(line, "0123456789@")
+	if len(strings.Fields(line)) > 30 {
+		return false
+	}
+	return datedAddress.MatchString(line) ||
+		strings.HasSuffix(line, ":") && replyVerb.MatchString(line) && strings.ContainsAny(line, "0123456789@")
+}
+
+// headerBlock reports whether lines[i] starts a block of header fields: it names the
+// sender or the date, another field follows within three lines, and the two hold a digit
+// or an address ("From: next month we pay yearly." starts no block).
+func headerBlock(lines []string, i int) bool {
+	first := strings.TrimSpace(lines[i])
+	if !headerWhen.MatchString(first) {
+		return false
+	}
+	for j := i + 1; j < len(lines) && j <= i+3; j++ {
+		next := strings.TrimSpace(lines[j])
+		if headerKey.MatchString(next) {
+			return strings.ContainsAny(first+next, "0123456789@")
+		}
+	}
+	return false
 }
