@@ -28,9 +28,11 @@ var greeting = regexp.MustCompile(`(?i)^(hi|hello|hey|dear|hallo|liebe|lieber|se
 // wrote:", "Am 02.11.2026 schrieb Ana <a@b.example>:") in the languages customers write in.
 var replyVerb = regexp.MustCompile(`(?i)(^|\s)(wrote|writes|sent|schrieb|a écrit|escribió|escreveu|schreef|geschreven|ha scritto|skrev|kirjoitti|napisał|написал|đã viết)(\s|:|$)`)
 
-// datedAddress is the header Gmail writes in some locales without a verb: a date, a name
-// and an address ("2014-10-17 11:28 GMT+03:00 Postmaster <p@x.example>:").
-var datedAddress = regexp.MustCompile(`^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b.*<\s*[^<>\s]+@[^<>\s]+>:?$`)
+// datedAddress is the header some clients write without a verb: a date, a name and an
+// address ("2014-10-17 11:28 GMT+03:00 Postmaster <p@x.example>:"), or, in any language,
+// a line naming a date that ends in an address and a colon ("26.06.2014, 14:41, "Alex"
+// < a@x.example >:").
+var datedAddress = regexp.MustCompile(`^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b.*<\s*[^<>\s]+@[^<>\s]+\s*>:?$|\d.*<\s*[^<>\s]+@[^<>\s]+\s*>\s*:$`)
 
 // originalMessage is the separator line some clients put above quoted mail: Outlook's
 // "-----Original Message-----" (and its translations) or a rule of underscores.
@@ -40,8 +42,8 @@ var originalMessage = regexp.MustCompile(`(?i)^(-{3,}\s*(original message|urspr�
 // "> " marks ("From: …", "Sent: …", "To: …", "Subject: …"), in the languages customers
 // write in; headerWhen are the fields among them that name the sender or the date.
 var (
-	headerKey  = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano|to|an|à|para|til|till|aan|cc|subject|betreff|objet|asunto|assunto|onderwerp|oggetto|emne|ämne|temat)\s?:\*?\s*\S`)
-	headerWhen = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano)\s?:`)
+	headerKey  = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano|to|an|à|para|til|till|aan|cc|subject|betreff|objet|asunto|assunto|onderwerp|oggetto|emne|ämne|temat|от|отправлено|кому|тема)\s?:\*?\s*\S`)
+	headerWhen = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano|от|отправлено)\s?:`)
 )
 
 // forwardMarker is the line a mail client puts above a forwarded mail; forwardedSubject
