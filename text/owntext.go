@@ -18,6 +18,10 @@ var signOff = regexp.MustCompile(`(?i)^(thanks|thank you|thx|many thanks|best|ki
 // is there a discount?" starts like a closing but goes on to ask.
 const signOffWords = 8
 
+// postscriptStart opens a postscript ("P.S.", "PS:"): what follows the sign-off but is
+// still the sender's message, often a second question.
+var postscriptStart = regexp.MustCompile(`(?i)^(p\.\s?(p\.\s?)?s\.?|p?ps\s*[:\-])`)
+
 // greetingWords bounds how long a greeting line may be.
 const greetingWords = 4
 
@@ -67,7 +71,7 @@ var (
 // asked something above it; in a mail that asks nothing, the first closing line after
 // something said. A thank-you that opens a mail ("Hi, thanks for the quick reply.") ends
 // nothing: the question follows it. A line that asks is never a closing line ("Thanks. Is
-// there a discount?").
+// there a discount?"). A postscript below the sign-off is kept.
 func OwnText(s string) string {
 	lines := strings.Split(s, "\n")
 	if i := forwardAt(lines); i >= 0 {
@@ -105,9 +109,8 @@ func forwardAt(lines []string) int {
 // messageProper is OwnText for a mail without a forward: its lines up to quoted mail or
 // the sign-off, "" when the sender wrote nothing of their own.
 func messageProper(lines []string) string {
-	var kept []string
-	hasOwn, asked, said, end := false, false, false, -1
-lines:
+	var kept, postscript []string
+	hasOwn, asked, said, closed, inPostscript, end := false, false, false, false, false, -1
 	for i, line := range lines {
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, ">") || !hasOwn && replyHeader(t) && quotedNext(lines, i) {
@@ -115,6 +118,18 @@ lines:
 		}
 		if hasOwn && quoteStarts(lines, i) {
 			break
+		}
+		if postscriptStart.MatchString(t) {
+			inPostscript = true
+		}
+		if inPostscript {
+			if inPostscript = t != ""; inPostscript {
+				postscript = append(postscript, line)
+			}
+			continue
+		}
+		if closed {
+			continue
 		}
 		switch words := len(strings.Fields(t)); {
 		case t == "":
@@ -124,9 +139,7 @@ lines:
 			if said && end < 0 {
 				end = len(kept)
 			}
-			if asked {
-				break lines
-			}
+			closed = asked
 		default:
 			said = said || words > greetingWords || !greeting.MatchString(t)
 		}
@@ -139,7 +152,11 @@ lines:
 	if end >= 0 {
 		kept = kept[:end]
 	}
-	return strings.TrimSpace(strings.Join(kept, "\n"))
+	own := strings.TrimSpace(strings.Join(kept, "\n"))
+	if len(postscript) > 0 {
+		own = strings.TrimSpace(own + "\n\n" + strings.Join(postscript, "\n"))
+	}
+	return own
 }
 
 // asksAnything reports whether a line holds a sentence that asks something.
