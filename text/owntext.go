@@ -176,25 +176,20 @@ func quoteStarts(lines []string, i int) bool {
 	if t == "" {
 		return false
 	}
-	if originalMessage.MatchString(t) {
-		return true
-	}
-	if replyHeader(t) {
+	if originalMessage.MatchString(t) || replyHeader(t) || headerBlock(lines, i) {
 		return true
 	}
 	if !wrappedHeaderStart(t) {
-		return headerBlock(lines, i)
+		return false
 	}
 	joined := t
-	for j := i; j < len(lines) && j <= i+4; j++ {
-		if j > i {
-			joined += " " + strings.TrimSpace(lines[j])
-		}
+	for j := i + 1; j < len(lines) && j <= i+4; j++ {
+		joined += " " + strings.TrimSpace(lines[j])
 		if replyHeader(joined) {
 			return true
 		}
 	}
-	return headerBlock(lines, i)
+	return false
 }
 
 // wrappedHeaderStart reports whether a line can open a reply header wrapped onto the
@@ -202,7 +197,8 @@ func quoteStarts(lines []string, i int) bool {
 // at 10:07 PM John Smith", "2014-10-17 11:28 Postmaster <"). A line of the customer's own
 // just above a header ("Can I get a refund?") is never taken for its first half.
 func wrappedHeaderStart(line string) bool {
-	return strings.ContainsAny(line, "0123456789@<") && !strings.ContainsAny(line[len(line)-1:], ".?!")
+	last := line[len(line)-1]
+	return strings.ContainsAny(line, "0123456789@<") && last != '.' && last != '?' && last != '!'
 }
 
 // quotedNext reports whether the next line with text after lines[i] is quoted ("> ").
