@@ -149,6 +149,9 @@ func messageProper(lines []string) string {
 	if !hasOwn {
 		return ""
 	}
+	if end < 0 {
+		end = signatureAt(kept)
+	}
 	if end >= 0 {
 		kept = kept[:end]
 	}
@@ -157,6 +160,38 @@ func messageProper(lines []string) string {
 		own = strings.TrimSpace(own + "\n\n" + strings.Join(postscript, "\n"))
 	}
 	return own
+}
+
+// contact matches what only a signature holds among short lines: a web address, an
+// e-mail address, a phone number or the bars between a name, a title and a company.
+var contact = regexp.MustCompile(`(?i)https?://|www\.|\S@\S+\.\S|\+?\d[\d ().-]{6,}\d|\s\|\s`)
+
+// signatureAt returns where a signature with no closing line above it starts: the first
+// paragraph after the last line that asks whose lines are all short, ask nothing, and
+// hold a contact (a name, a title, "www.acme.example"). -1 when there is none.
+func signatureAt(lines []string) int {
+	start := 0
+	for i, line := range lines {
+		if asksAnything(line) {
+			start = i + 1
+		}
+	}
+	for i := start; i < len(lines); {
+		if strings.TrimSpace(lines[i]) == "" {
+			i++
+			continue
+		}
+		j, short, reach := i, true, false
+		for ; j < len(lines) && strings.TrimSpace(lines[j]) != ""; j++ {
+			short = short && len(strings.Fields(lines[j])) <= signOffWords
+			reach = reach || contact.MatchString(lines[j])
+		}
+		if short && reach && i > 0 {
+			return i
+		}
+		i = j
+	}
+	return -1
 }
 
 // asksAnything reports whether a line holds a sentence that asks something.
