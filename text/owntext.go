@@ -149,11 +149,11 @@ func messageProper(lines []string) string {
 	if !hasOwn {
 		return ""
 	}
-	if end < 0 {
-		end = signatureAt(kept)
-	}
 	if end >= 0 {
 		kept = kept[:end]
+	}
+	if sig := signatureAt(kept); sig >= 0 {
+		kept = kept[:sig]
 	}
 	own := strings.TrimSpace(strings.Join(kept, "\n"))
 	if len(postscript) > 0 {
@@ -205,7 +205,8 @@ func asksAnything(line string) bool {
 }
 
 // quoteStarts reports whether quoted mail begins at lines[i]: a separator line, a reply
-// header on that line or wrapped onto the next four, or a header block.
+// header on that line or wrapped onto the next lines (at most four, none blank), or a
+// header block.
 func quoteStarts(lines []string, i int) bool {
 	t := strings.TrimSpace(lines[i])
 	if t == "" {
@@ -218,7 +219,7 @@ func quoteStarts(lines []string, i int) bool {
 		return false
 	}
 	joined := t
-	for j := i + 1; j < len(lines) && j <= i+4; j++ {
+	for j := i + 1; j < len(lines) && j <= i+4 && strings.TrimSpace(lines[j]) != ""; j++ {
 		joined += " " + strings.TrimSpace(lines[j])
 		if replyHeader(joined) {
 			return true
@@ -228,12 +229,15 @@ func quoteStarts(lines []string, i int) bool {
 }
 
 // wrappedHeaderStart reports whether a line can open a reply header wrapped onto the
-// next lines: it names a date or an address and ends no sentence ("On Tue, Apr 11, 2017
-// at 10:07 PM John Smith", "2014-10-17 11:28 Postmaster <"). A line of the customer's own
-// just above a header ("Can I get a refund?") is never taken for its first half.
+// next lines ("On Tue, Apr 11, 2017 at 10:07 PM John Smith", "2014-10-17 11:28 Postmaster
+// <"): a short line naming a date or an address that asks nothing, labels nothing and
+// ends no sentence. A customer's own line just above a header ("Will it be retried? Ref:
+// INV-2026-16781") is never taken for its first half.
 func wrappedHeaderStart(line string) bool {
 	last := line[len(line)-1]
-	return strings.ContainsAny(line, "0123456789@<") && last != '.' && last != '?' && last != '!'
+	return len(strings.Fields(line)) <= 16 && strings.ContainsAny(line, "0123456789@<") &&
+		!strings.Contains(line, "?") && !strings.Contains(line, ": ") &&
+		last != '.' && last != '?' && last != '!'
 }
 
 // quotedNext reports whether the next line with text after lines[i] is quoted ("> ").
