@@ -3,10 +3,10 @@ package evals_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"testing"
 
-	"github.com/supportdraft/supportdraft/evals/dataset"
 	"github.com/supportdraft/supportdraft/text"
 )
 
@@ -20,38 +20,65 @@ var mailTails = []string{
 	"\n\nKind regards,\nPriya Nair\nFinance Manager | Pixelmill Ltd\nCONFIDENTIAL: if you received this in error, please delete it and notify the sender.",
 }
 
-// Every customer message of the shipped set reads the same with any of those tails: the
-// drafter, retrieval and triage see only what the customer wrote, so their answers cannot
-// change with the mail client.
-func TestShippedMailReadsTheSameBelowTheMessage(t *testing.T) {
+// Every customer message of the team's sets and the outside ones read the same with any of
+// those tails: the drafter, retrieval and triage see only what the customer wrote, so
+// their answers cannot change with the mail client.
+func TestMailReadsTheSameBelowTheMessage(t *testing.T) {
 	t.Parallel()
-	f, err := os.Open("tickets.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
 	n := 0
-	for sc.Scan() {
-		var tk dataset.Labelled
-		if err := json.Unmarshal(sc.Bytes(), &tk); err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range tk.Messages {
-			if m.Author != "customer" {
-				continue
-			}
-			want := text.OwnText(m.Body)
+	for _, set := range []string{"tickets.jsonl", "handwritten/tickets.jsonl", "heldout/tickets.jsonl",
+		"helpcenter/tickets.jsonl", "stackfaq/tickets.jsonl", "agents/payments/tickets.jsonl",
+		"messages.jsonl", "agents/payments/messages.jsonl"} {
+		for id, body := range customerBodies(t, set) {
+			want := text.OwnText(body)
 			for i, tail := range mailTails {
-				if got := text.OwnText(m.Body + tail); got != want {
-					t.Errorf("%s with tail %d reads\n%q\nwant\n%q", tk.TicketID, i, got, want)
+				if got := text.OwnText(body + tail); got != want {
+					t.Errorf("%s %s with tail %d reads\n%q\nwant\n%q", set, id, i, got, want)
 				}
 			}
 			n++
 		}
 	}
-	if n < 500 {
-		t.Fatalf("read %d customer messages; the shipped set has more", n)
+	if n < 1400 {
+		t.Fatalf("read %d customer messages; the sets hold more", n)
 	}
+}
+
+// customerBodies returns the customer messages of a tickets or inbound-messages file, by
+// ticket or message ID (a thread's messages numbered after it).
+func customerBodies(t *testing.T, set string) map[string]string {
+	t.Helper()
+	f, err := os.Open(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var line struct {
+			TicketID  string `json:"ticket_id"`
+			MessageID string `json:"message_id"`
+			Body      string `json:"body"`
+			Messages  []struct {
+				Author, Body string
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("%s: %v", set, err)
+		}
+		if line.MessageID != "" {
+			out[line.MessageID] = line.Body
+		}
+		for i, m := range line.Messages {
+			if m.Author == "customer" {
+				out[fmt.Sprintf("%s#%d", line.TicketID, i)] = m.Body
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", set, err)
+	}
+	return out
 }

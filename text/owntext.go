@@ -65,17 +65,18 @@ var (
 // counts only if it holds a date or an address ("my colleague wrote:" introduces the
 // customer's own words). A message that is nothing but quotation is returned whole: then
 // the quoted mail is the question. A forwarded mail is kept whole below the forwarder's
-// own message proper: a colleague's "can you help this customer?" asks about it.
+// own message proper, itself read as a mail: a colleague's "can you help this customer?"
+// asks about it.
 //
 // A closing line ("Thanks,", "Kind regards", "--") ends the message once the sender has
 // asked something above it; in a mail that asks nothing, the first closing line after
-// something said. A thank-you that opens a mail ("Hi, thanks for the quick reply.") ends
+// something said (a thank-you included: "Thanks, that worked!" then "Kind regards"). A thank-you that opens a mail ("Hi, thanks for the quick reply.") ends
 // nothing: the question follows it. A line that asks is never a closing line ("Thanks. Is
 // there a discount?"). A postscript below the sign-off is kept.
 func OwnText(s string) string {
 	lines := strings.Split(s, "\n")
 	if i := forwardAt(lines); i >= 0 {
-		forwarded := strings.TrimSpace(strings.Join(lines[i:], "\n"))
+		forwarded := forwardedMail(lines[i:])
 		if own := messageProper(lines[:i]); own != "" {
 			return own + "\n\n" + forwarded
 		}
@@ -85,6 +86,20 @@ func OwnText(s string) string {
 		return own
 	}
 	return s
+}
+
+// forwardedMail reads a forwarded mail as OwnText reads any mail: its marker and header
+// fields as they are, then its message proper (what it quotes and its signature left out).
+func forwardedMail(lines []string) string {
+	j := 1
+	for j < len(lines) && (strings.TrimSpace(lines[j]) == "" || headerKey.MatchString(strings.TrimSpace(lines[j]))) {
+		j++
+	}
+	body, whole := messageProper(lines[j:]), strings.TrimSpace(strings.Join(lines[j:], "\n"))
+	if body == "" || body == whole {
+		return strings.TrimSpace(strings.Join(lines, "\n"))
+	}
+	return strings.TrimSpace(strings.Join(lines[:j], "\n") + "\n" + body)
 }
 
 // forwardAt returns the line at which a forwarded mail starts, or -1.
@@ -139,7 +154,7 @@ func messageProper(lines []string) string {
 			if said && end < 0 {
 				end = len(kept)
 			}
-			closed = asked
+			closed, said = asked, true // a thank-you says something: a closing after it ends the mail
 		default:
 			said = said || words > greetingWords || !greeting.MatchString(t)
 		}

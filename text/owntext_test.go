@@ -32,6 +32,9 @@ func TestOwnText(t *testing.T) {
 		{"a postscript after the signature", ask + "\n\nThanks,\nJo\nAcme Ltd\n\nP.S. Can we also pay by bank transfer?", ask + "\n\nP.S. Can we also pay by bank transfer?"},
 		{"a signature with no closing", ask + "\n\nPriya Nair\nHead of Accounts Payable, Pixelmill Ltd\nwww.pixelmill.example\n\nThis message may contain confidential information. If you are not the intended recipient, please delete it.", ask},
 		{"short lines after the question that are no signature", ask + "\n\nInvoice from May.\nCard ending 4242.", ask + "\n\nInvoice from May.\nCard ending 4242."},
+		{"a thank-you with a signature and notice", "Thanks, that worked!\n\nKind regards,\nPriya\nIf you received this in error, please delete it.", "Thanks, that worked!"},
+		{"a forwarded mail is read as a mail too", "Can you help?\n\n---------- Forwarded message ---------\nFrom: Ana <ana@customer.example>\nDate: Mon, 2 Nov 2026\n\n" + ask + "\n\nOn 1 Nov 2026, Billing <billing@quokka.example> wrote:\n> Your receipt",
+			"Can you help?\n\n---------- Forwarded message ---------\nFrom: Ana <ana@customer.example>\nDate: Mon, 2 Nov 2026\n\n" + ask},
 		{"a header with no verb", ask + "\n\n26.06.2026, 14:41, \"Billing\" < billing@quokka.example >:\n\nThanks for your payment.", ask},
 		{"a Danish header block", ask + "\n\nFra: billing@quokka.example\nSendt: 2. november 2026 09:14\nTil: Ana\n\nTak for din betaling.", ask},
 		// Kept whole: no header with a date or address, or nothing of the sender's own.
