@@ -53,9 +53,10 @@ whose vectors are themselves a bag of words; the document arm's rank of the chun
 document adds half of it. A chunk in the account's locale adds half a first place. At most three chunks of one document come before the chunks of other
 documents.
 
-With --ticket, the ticket is searched as a draft searches it: once for its whole text,
-once per customer message of a thread and once per question of a message that asks
-several, and those lists are fused the same way. Each hit then shows the arm ranks of
+With --ticket, the ticket is searched as a draft searches it: each message read without
+the mail it quotes or its signature, once for its whole text, once per customer message
+of a thread and once per question of a message that asks several, and those lists are
+fused the same way; the queries are printed as read. Each hit then shows the arm ranks of
 the search that ranked it best. Plan, region and locale come from the ticket's account
 unless flags say otherwise.
 
