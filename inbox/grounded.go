@@ -35,8 +35,8 @@ const (
 	manyShared = 3
 )
 
-// Query is the text of a message that retrieval reads for triage: its subject and what
-// the sender wrote now, quoted mail left out.
+// Query is the text of a message that retrieval reads for triage: its subject and its
+// message proper (text.OwnText: no quoted mail, sign-off or signature).
 func Query(m *Message) string {
 	return m.Subject + "\n" + text.OwnText(m.Body)
 }
