@@ -44,9 +44,11 @@ var originalMessage = regexp.MustCompile(`(?i)^(-{3,}\s*(original message|urspr�
 
 // headerKey is a field of the header block a client writes above a quoted mail without
 // "> " marks ("From: …", "Sent: …", "To: …", "Subject: …"), in the languages customers
-// write in; headerWhen are the fields among them that name the sender or the date.
+// write in; headerWhen are the fields among them that name the sender or the date, and
+// headerFrom those that name the sender.
 var (
 	headerKey  = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano|to|an|à|para|til|till|aan|cc|subject|betreff|objet|asunto|assunto|onderwerp|oggetto|emne|ämne|temat|от|отправлено|кому|тема)\s?:\*?\s*\S`)
+	headerFrom = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|от)\s?:`)
 	headerWhen = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano|от|отправлено)\s?:`)
 )
 
@@ -275,17 +277,23 @@ func replyHeader(line string) bool {
 		strings.HasSuffix(line, ":") && replyVerb.MatchString(line) && strings.ContainsAny(line, "0123456789@")
 }
 
-// headerBlock reports whether lines[i] starts a block of header fields: it names the
-// sender or the date, another field follows within three lines, and the two hold a digit
-// or an address ("From: next month we pay yearly." starts no block).
+// headerBlock reports whether lines[i] starts a block of header fields: it names the sender
+// or the date, another field follows within three lines, one of the two names the sender,
+// and they hold a digit or an address. "From: next month we pay
+// yearly." starts no block, nor do a customer's own "Date: 3 March" and "To: Acme GmbH"
+// under "Invoice details:".
 func headerBlock(lines []string, i int) bool {
 	first := strings.TrimSpace(lines[i])
 	if !headerWhen.MatchString(first) {
 		return false
 	}
+	sender := headerFrom.MatchString(first)
 	for j := i + 1; j < len(lines) && j <= i+3; j++ {
 		next := strings.TrimSpace(lines[j])
-		if headerKey.MatchString(next) {
+		if !headerKey.MatchString(next) {
+			continue
+		}
+		if sender = sender || headerFrom.MatchString(next); sender {
 			return strings.ContainsAny(first+next, "0123456789@")
 		}
 	}

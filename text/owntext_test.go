@@ -39,6 +39,7 @@ func TestOwnText(t *testing.T) {
 		{"a Danish header block", ask + "\n\nFra: billing@quokka.example\nSendt: 2. november 2026 09:14\nTil: Ana\n\nTak for din betaling.", ask},
 		// Kept whole: no header with a date or address, or nothing of the sender's own.
 		{"a colleague's words the customer cites", "A question from our side.\nMy accountant wrote:\nWhy is VAT on this invoice?", "A question from our side.\nMy accountant wrote:\nWhy is VAT on this invoice?"},
+		{"the customer's own fields", "Invoice details:\nDate: 3 March 2026\nTo: Acme GmbH\n" + ask, "Invoice details:\nDate: 3 March 2026\nTo: Acme GmbH\n" + ask},
 		{"a plain From line", "From: next month we pay yearly.\nDate: whenever the plan renews. Is that fine?", "From: next month we pay yearly.\nDate: whenever the plan renews. Is that fine?"},
 		{"only thanks", "Thanks, that worked!", "Thanks, that worked!"},
 		{"only quotation", "> Can I get a refund?\n> Thanks", "> Can I get a refund?\n> Thanks"},
