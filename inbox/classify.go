@@ -33,8 +33,9 @@ type cue struct {
 // one the cue words cannot read ("Can we pay in Bitcoin?"): it is BucketNotBilling but
 // Unsure, so the funnel drafts it for review instead of skipping it.
 func (cl Classifier) Triage(_ context.Context, m *Message) (*Triage, error) {
-	subject, body := normalise(m.Subject), normalise(text.OwnText(m.Body))
-	if ack, why := acknowledgement(m.Body, body); ack {
+	own := text.OwnText(m.Body)
+	subject, body := normalise(m.Subject), normalise(own)
+	if ack, why := acknowledgement(own, body); ack {
 		return &Triage{NeedsResponse: false, Reason: why}, nil
 	}
 	best, bestScore, bestCue := "", 0, ""
@@ -112,9 +113,9 @@ var (
 )
 
 // acknowledgement reports a short thank-you, confirmation or FYI that asks nothing: it
-// needs no response. raw is the body as written (for question marks), norm normalised.
-func acknowledgement(raw, norm string) (bool, string) {
-	own := text.OwnText(raw)
+// needs no response. own is the message proper as written (for question marks), norm
+// the same normalised.
+func acknowledgement(own, norm string) (bool, string) {
 	if strings.Contains(own, "?") || len(strings.Fields(norm)) > 60 {
 		return false, ""
 	}

@@ -57,9 +57,9 @@ type Request struct {
 // RequestFromTicket builds the model's view of a ticket revision. It copies only author
 // and body of each message and only plan, region and locale of the account, so the account
 // ID held by the ticket cannot leak into a prompt by accident. A body keeps only what its
-// sender wrote (text.OwnText): mail it quotes is not what the customer asks now. The messages are cut to
-// DefaultLimits (see Capped), so retrieval, the drafter and the judge all read the same
-// bounded text whatever the ticket's size.
+// sender wrote (text.OwnText): mail it quotes and a signature are not what the customer
+// asks. The messages are cut to DefaultLimits (see Capped), so retrieval, the drafter and
+// the judge all read the same bounded text whatever the ticket's size.
 func RequestFromTicket(t *ticket.Ticket, evidence []policy.Evidence) Request {
 	msgs := make([]Message, 0, len(t.Messages))
 	for _, m := range t.Messages {

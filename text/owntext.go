@@ -42,21 +42,28 @@ var datedAddress = regexp.MustCompile(`^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b.*<\s*[
 // "-----Original Message-----" (and its translations) or a rule of underscores.
 var originalMessage = regexp.MustCompile(`(?i)^(-{3,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|mensagem original|oorspronkelijk bericht|messaggio originale|oprindelig meddelelse|ursprungligt meddelande|opprinnelig melding)\s*-*|_{10,})$`)
 
-// headerKey is a field of the header block a client writes above a quoted mail without
-// "> " marks ("From: …", "Sent: …", "To: …", "Subject: …"), in the languages customers
-// write in; headerWhen are the fields among them that name the sender or the date, and
-// headerFrom those that name the sender.
+// The fields of the header block a client writes above a quoted mail without "> " marks
+// ("From: …", "Sent: …", "To: …", "Subject: …"), in the languages customers write in.
+const (
+	fromFields    = `from|von|de|van|da|fra|från|od|от`
+	dateFields    = `sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano|отправлено`
+	subjectFields = `subject|betreff|objet|asunto|assunto|onderwerp|oggetto|emne|ämne|temat|тема`
+	otherFields   = `to|an|à|para|til|till|aan|cc|кому`
+)
+
+// headerKey is any header field with a value; headerWhen a field that names the sender or
+// the date, headerFrom one that names the sender.
 var (
-	headerKey  = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano|to|an|à|para|til|till|aan|cc|subject|betreff|objet|asunto|assunto|onderwerp|oggetto|emne|ämne|temat|от|отправлено|кому|тема)\s?:\*?\s*\S`)
-	headerFrom = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|от)\s?:`)
-	headerWhen = regexp.MustCompile(`(?i)^\*?(from|von|de|van|da|fra|från|od|sent|date|gesendet|datum|envoyé|enviado|verzonden|inviato|data|sendt|skickat|wysłano|от|отправлено)\s?:`)
+	headerKey  = regexp.MustCompile(`(?i)^\*?(` + fromFields + `|` + dateFields + `|` + otherFields + `|` + subjectFields + `)\s?:\*?\s*\S`)
+	headerFrom = regexp.MustCompile(`(?i)^\*?(` + fromFields + `)\s?:`)
+	headerWhen = regexp.MustCompile(`(?i)^\*?(` + fromFields + `|` + dateFields + `)\s?:`)
 )
 
 // forwardMarker is the line a mail client puts above a forwarded mail; forwardedSubject
 // the subject line of an Outlook header block that forwards one ("Subject: FW: …").
 var (
 	forwardMarker    = regexp.MustCompile(`(?i)^-*\s*(forwarded message|begin forwarded message|weitergeleitete nachricht|message transféré|mensaje reenviado|mensagem encaminhada|doorgestuurd bericht|messaggio inoltrato)\s*-*:?$`)
-	forwardedSubject = regexp.MustCompile(`(?i)^(subject|betreff|objet|asunto|assunto|onderwerp|oggetto)\s?:\s*(fw|fwd|wg|tr|rv|enc|doorst)\s*:`)
+	forwardedSubject = regexp.MustCompile(`(?i)^\*?(` + subjectFields + `)\s?:\s*(fw|fwd|wg|tr|rv|enc|doorst)\s*:`)
 )
 
 // OwnText returns the message proper of a mail body: without the mail it quotes, and
@@ -127,7 +134,7 @@ func forwardAt(lines []string) int {
 // the sign-off, "" when the sender wrote nothing of their own.
 func messageProper(lines []string) string {
 	var kept, postscript []string
-	hasOwn, asked, said, closed, inPostscript, end := false, false, false, false, false, -1
+	hasOwn, asked, said, closed, inPostscript, end, afterAsk := false, false, false, false, false, -1, 0
 	for i, line := range lines {
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, ">") || !hasOwn && replyHeader(t) && quotedNext(lines, i) {
@@ -151,7 +158,7 @@ func messageProper(lines []string) string {
 		switch words := len(strings.Fields(t)); {
 		case t == "":
 		case asksAnything(t):
-			asked, said, end = true, true, -1
+			asked, said, end, afterAsk = true, true, -1, len(kept)+1
 		case words <= signOffWords && signOff.MatchString(t):
 			if said && end < 0 {
 				end = len(kept)
@@ -169,7 +176,7 @@ func messageProper(lines []string) string {
 	if end >= 0 {
 		kept = kept[:end]
 	}
-	if sig := signatureAt(kept); sig >= 0 {
+	if sig := signatureAt(kept, afterAsk); sig >= 0 {
 		kept = kept[:sig]
 	}
 	own := strings.TrimSpace(strings.Join(kept, "\n"))
@@ -184,15 +191,10 @@ func messageProper(lines []string) string {
 var contact = regexp.MustCompile(`(?i)https?://|www\.|\S@\S+\.\S|\+?\d[\d ().-]{6,}\d|\s\|\s`)
 
 // signatureAt returns where a signature with no closing line above it starts: the first
-// paragraph after the last line that asks whose lines are all short, ask nothing, and
-// hold a contact (a name, a title, "www.acme.example"). -1 when there is none.
-func signatureAt(lines []string) int {
-	start := 0
-	for i, line := range lines {
-		if asksAnything(line) {
-			start = i + 1
-		}
-	}
+// paragraph from lines[start] on (start: just after the last line that asks) whose lines
+// are all short and hold a contact (a name, a title, "www.acme.example"). -1 when there
+// is none.
+func signatureAt(lines []string, start int) int {
 	for i := start; i < len(lines); {
 		if strings.TrimSpace(lines[i]) == "" {
 			i++

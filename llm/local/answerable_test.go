@@ -7,6 +7,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
+	"github.com/supportdraft/supportdraft/ticket"
 
 	"github.com/supportdraft/supportdraft/llm"
 )
@@ -220,12 +221,14 @@ func TestAskingClausesReadEverydayPhrases(t *testing.T) {
 }
 
 // A thank-you that opens a mail ends nothing: the question after it is what the drafter
-// must answer (it once read "Hi," alone and judged the ticket by that).
+// must answer (it once read "Hi," alone and judged the ticket by that). The body is read
+// as the drafter gets it, through llm.RequestFromTicket.
 func TestMessageProperKeepsTheQuestionAfterAnOpeningThankYou(t *testing.T) {
 	t.Parallel()
 	body := "Hi,\nThanks for your help last week.\nCan I get a refund for the annual plan?\n\nKind regards,\nPriya Nair\nFinance Manager"
+	req := llm.RequestFromTicket(&ticket.Ticket{Messages: []ticket.Message{{Author: "customer", Body: body}}}, nil)
 	want := []string{"Can I get a refund for the annual plan?"}
-	if got := askingClauses(body); !slices.Equal(got, want) {
+	if got := askingClauses(req.CustomerBodies()[0]); !slices.Equal(got, want) {
 		t.Errorf("askingClauses = %q, want %q", got, want)
 	}
 }

@@ -17,13 +17,13 @@ import (
 // ("workspace pixel-foundry"), not a topic.
 var referenceWords = map[string]bool{"workspace": true, "arbeitsbereich": true, "url": true, "ref": true, "kundennummer": true}
 
-// messageProper returns a customer message as the sender wrote it (text.OwnText: no
-// quoted mail, no sign-off and what follows it) without reference tokens: anything
+// messageProper returns a customer message without its reference tokens: anything
 // holding a digit (INV-2026-40830, A-1234), an address (a URL or an e-mail) and the name
 // after "workspace". Amounts keep no meaning here either: quantities are compared as
-// facts elsewhere, never as topic words.
+// facts elsewhere, never as topic words. Quoted mail and the signature are already gone:
+// llm.RequestFromTicket reads every body through text.OwnText.
 func messageProper(body string) string {
-	lines := strings.Split(text.OwnText(body), "\n")
+	lines := strings.Split(body, "\n")
 	for i, line := range lines {
 		lines[i] = withoutReferences(line)
 	}
