@@ -180,15 +180,37 @@ func listLines(list *ast.List, src []byte, depth int) []string {
 	return lines
 }
 
-// tableText renders a table one row per line, header first, cells joined by " | ".
+// tableText renders a table one body row per line, each cell after its column's header
+// ("Region: EU; Plan: Pro; Window: 14 days"): a row quoted alone, ranked alone or read by a
+// model then still says what each value is, where "EU | Pro | 14 days" means nothing
+// without a header line that is often in another part of the reply or not in it at all.
+// A cell under an empty header, or a header over an empty cell, is written alone or left
+// out; the header row itself states nothing and is not written.
 func tableText(table *east.Table, src []byte) string {
+	var header []string
 	var rows []string
 	for row := table.FirstChild(); row != nil; row = row.NextSibling() {
 		var cells []string
 		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
 			cells = append(cells, inlineText(cell, src))
 		}
-		rows = append(rows, strings.Join(cells, " | "))
+		if _, ok := row.(*east.TableHeader); ok {
+			header = cells
+			continue
+		}
+		var parts []string
+		for i, c := range cells {
+			switch {
+			case c == "":
+			case i >= len(header) || header[i] == "":
+				parts = append(parts, c)
+			default:
+				parts = append(parts, header[i]+": "+c)
+			}
+		}
+		if len(parts) > 0 {
+			rows = append(rows, strings.Join(parts, "; "))
+		}
 	}
 	return strings.Join(rows, "\n")
 }
