@@ -223,8 +223,12 @@ func inlineText(n ast.Node, src []byte) string {
 }
 
 // writeInline drops Markdown syntax but keeps what a reader sees: emphasis and link text,
-// code span contents, image alt text. Struck text is left out: it is wording the author
-// withdrew, and quoting it to a customer would state a rule that no longer holds.
+// code span contents, image alt text. A link to a web page or a mail address keeps its
+// target after its text ("the refund form (https://example.com/refund)"): a reply that
+// quotes "use the refund form" must tell the customer where it is. Links within the help
+// center (relative paths, anchors) lead nowhere outside it and keep only their text.
+// Struck text is left out: it is wording the author withdrew, and quoting it to a
+// customer would state a rule that no longer holds.
 func writeInline(b *strings.Builder, n ast.Node, src []byte) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
@@ -243,11 +247,32 @@ func writeInline(b *strings.Builder, n ast.Node, src []byte) {
 			}
 		case *ast.AutoLink:
 			b.Write(c.Label(src))
+		case *ast.Link:
+			start := b.Len()
+			writeInline(b, c, src)
+			if target := linkTarget(string(c.Destination)); target != "" && !strings.Contains(b.String()[start:], target) {
+				b.WriteString(" (" + target + ")")
+			}
 		case *ast.RawHTML, *east.Strikethrough:
 		default:
 			writeInline(b, c, src)
 		}
 	}
+}
+
+// linkTarget is what a reader outside the help center can follow of a link's
+// destination: a web address as written, or a mail address without "mailto:"; "" for a
+// relative path or an anchor.
+func linkTarget(dest string) string {
+	lower := strings.ToLower(dest)
+	switch {
+	case strings.HasPrefix(lower, "https://"), strings.HasPrefix(lower, "http://"):
+		return dest
+	case strings.HasPrefix(lower, "mailto:"):
+		addr, _, _ := strings.Cut(dest[len("mailto:"):], "?")
+		return addr
+	}
+	return ""
 }
 
 // plain resolves backslash escapes and character references, as an HTML renderer would.

@@ -69,7 +69,7 @@ func TestChunks(t *testing.T) {
 		{"tables.md", []chunkView{
 			{"refund-windows", "Refund windows", "Refund windows\n" +
 				"Region: EU; Plan: Pro; Window: 14 days\n" +
-				"Region: US; Plan: Business; Window: 30 days\n" +
+				"Region: US; Plan: Business (https://example.com/business); Window: 30 days\n" +
 				"Windows are counted in calendar days."},
 			{"plans-compared", "Plans compared", "Plans compared\n" +
 				"Refund window; Pro: 14 days; Business: 30 days\n" +
@@ -77,9 +77,10 @@ func TestChunks(t *testing.T) {
 		}},
 		{"inline.md", []chunkView{
 			{"wording", "Wording", "Wording\n" +
-				"Refunds are always paid to the original card (details), see REFUND-14. " +
+				"Refunds are always paid to the original card (details (https://example.com/refunds)), see REFUND-14. " +
 				"The window is 14 days *from the invoice* & not from sign-up — see the chart. " +
-				"Write to billing@example.com or https://example.com/help.Raw HTML is dropped."},
+				"Write to billing@example.com or https://example.com/help.Raw HTML is dropped. " +
+				"Ask billing (billing@example.com), read the FAQ or open https://example.com/form."},
 		}},
 		{"german.md", []chunkView{
 			{"rückerstattung-bei-jahresabonnements", "Rückerstattung bei Jahresabonnements",

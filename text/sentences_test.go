@@ -23,6 +23,7 @@ func TestSplit(t *testing.T) {
 		{"No as an answer", "Is there a fee? No. The change is free.", []string{"Is there a fee?", "No.", "The change is free."}},
 		{"money and decimals", "The plan costs $1,299.00 a year. The fee is €12.50 or 1.5% of it.", []string{"The plan costs $1,299.00 a year.", "The fee is €12.50 or 1.5% of it."}},
 		{"version url email", "Update to v2.4.1 first. Read https://example.com/help. Then mail billing@example.com. Thanks.", []string{"Update to v2.4.1 first.", "Read https://example.com/help.", "Then mail billing@example.com.", "Thanks."}},
+		{"link target in brackets", "Use the refund form (https://example.com/refund.html) within 14 days. Then wait.", []string{"Use the refund form (https://example.com/refund.html) within 14 days.", "Then wait."}},
 		{"ellipsis", "Well... we checked. Hmm… Let me see. Wait… what?", []string{"Well... we checked.", "Hmm…", "Let me see.", "Wait… what?"}},
 		{"quotes and brackets after the period", `She wrote "cancel it." Then (as agreed.) we stopped. He said ‘done.’ Ok.`, []string{`She wrote "cancel it."`, "Then (as agreed.) we stopped.", "He said ‘done.’", "Ok."}},
 		{"mixed terminators", "Really?! Yes.", []string{"Really?!", "Yes."}},
