@@ -74,6 +74,17 @@ func activityEnv(acts *activities.Activities) *testsuite.TestActivityEnvironment
 	return env
 }
 
+// handOff runs the HandOff activity in env, fails the test unless it succeeds, and
+// returns its result as the workflow would decode it.
+func handOff(t *testing.T, env *testsuite.TestActivityEnvironment, acts *activities.Activities, in activities.HandOffInput) activities.HandOffResult {
+	t.Helper()
+	v, err := env.ExecuteActivity(acts.HandOff, in)
+	require.NoError(t, err)
+	var res activities.HandOffResult
+	require.NoError(t, v.Get(&res))
+	return res
+}
+
 // saveReadyDraft saves a ready draft of one refund sentence, eligible at at, for the
 // hand-off and notification tests.
 func saveReadyDraft(t *testing.T, ctx context.Context, s *store.Store, ticketID string, iteration int, at time.Time) {
@@ -97,11 +108,7 @@ func TestHandOffPostsTheSignedDraftAndRetriesOnly5xx(t *testing.T) {
 	require.ErrorAs(t, err, &appErr)
 	assert.False(t, appErr.NonRetryable(), "a 500 is retried")
 
-	v, err := env.ExecuteActivity(acts.HandOff, in)
-	require.NoError(t, err)
-	var res activities.HandOffResult
-	require.NoError(t, v.Get(&res))
-	assert.True(t, res.Delivered)
+	assert.True(t, handOff(t, env, acts, in).Delivered)
 
 	_, err = env.ExecuteActivity(acts.HandOff, in)
 	require.ErrorAs(t, err, &appErr)
@@ -119,11 +126,7 @@ func TestHandOffPostsTheSignedDraftAndRetriesOnly5xx(t *testing.T) {
 func TestHandOffWithoutAHelpDeskOnlyRecords(t *testing.T) {
 	acts := &activities.Activities{Store: testdb.Tx(t)}
 	env := activityEnv(acts)
-	v, err := env.ExecuteActivity(acts.HandOff, activities.HandOffInput{TicketID: "T-8", Iteration: 1})
-	require.NoError(t, err)
-	var res activities.HandOffResult
-	require.NoError(t, v.Get(&res))
-	assert.False(t, res.Delivered)
+	assert.False(t, handOff(t, env, acts, activities.HandOffInput{TicketID: "T-8", Iteration: 1}).Delivered)
 }
 
 func TestHandOffSignatureWithAnotherSecretFailsVerification(t *testing.T) {
@@ -155,11 +158,7 @@ func TestHandOffWaitsForTheKillSwitch(t *testing.T) {
 	assert.Empty(t, desk.got, "nothing reached the help desk while halted")
 
 	require.NoError(t, s.SetHalted(ctx, false, "ops"))
-	v, err := env.ExecuteActivity(acts.HandOff, in)
-	require.NoError(t, err)
-	var res activities.HandOffResult
-	require.NoError(t, v.Get(&res))
-	assert.True(t, res.Delivered)
+	assert.True(t, handOff(t, env, acts, in).Delivered)
 	assert.Len(t, desk.got, 1)
 }
 

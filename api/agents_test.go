@@ -313,15 +313,9 @@ func TestRawMailIsRoutedAndLoopCheckedByItsAgent(t *testing.T) {
 	post := func(from, to string, n int) workflows.IntakeResult {
 		raw := "From: " + from + "\r\nTo: " + to + "\r\nSubject: Refund for our annual plan\r\nMessage-ID: <" + run + "-" + strconv.Itoa(n) +
 			"@customer.example>\r\n\r\nOur annual Pro plan renewed five days ago. Can we still get a refund of the annual charge?"
-		req, err := http.NewRequest("POST", ts.URL+"/v1/inbox/raw", strings.NewReader(raw))
-		require.NoError(t, err)
-		req.Header.Set("Content-Type", "message/rfc822")
-		req.Header.Set("Authorization", "Bearer "+hook)
-		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, "POST", "/v1/inbox/raw", []byte(raw), time.Now()))
-		code, b := roundTrip(t, req)
-		require.Equal(t, http.StatusOK, code, b)
 		var res workflows.IntakeResult
-		require.NoError(t, json.Unmarshal([]byte(b), &res))
+		code, b := postRawAs(t, ts, hook, []byte(raw), "message/rfc822", &res)
+		require.Equal(t, http.StatusOK, code, b)
 		return res
 	}
 

@@ -38,11 +38,8 @@ type testAPI struct {
 // serve serves srv with fresh credentials over its store.
 func serve(t *testing.T, srv *api.Server) *testAPI {
 	t.Helper()
-	creds := testenv.Auth(t, srv.Store)
-	srv.Auth = creds.Authorizer
-	ts := &testAPI{Server: httptest.NewServer(srv.Handler()), creds: creds, store: srv.Store}
-	t.Cleanup(ts.Close)
-	return ts
+	ts, creds := testenv.ServeAPI(t, srv)
+	return &testAPI{Server: ts, creds: creds, store: srv.Store}
 }
 
 // serveStack serves st's API for the worker on task queue tq; cfg's check budget and idle

@@ -315,10 +315,16 @@ func fixture(t *testing.T, name, run string) []byte {
 // postRaw posts a raw mail signed as the help desk signs its webhooks.
 func postRaw(t *testing.T, ts *testAPI, raw []byte, contentType string, out any) (int, string) {
 	t.Helper()
+	return postRawAs(t, ts, ts.creds.Tokens[auth.Helpdesk], raw, contentType, out)
+}
+
+// postRawAs is postRaw with the help-desk token tok, which may act for other agents.
+func postRawAs(t *testing.T, ts *testAPI, tok string, raw []byte, contentType string, out any) (int, string) {
+	t.Helper()
 	req, err := http.NewRequest("POST", ts.URL+"/v1/inbox/raw", bytes.NewReader(raw))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[auth.Helpdesk])
+	req.Header.Set("Authorization", "Bearer "+tok)
 	req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, "POST", "/v1/inbox/raw", raw, time.Now()))
 	code, body := roundTrip(t, req)
 	if out != nil && code == http.StatusOK {

@@ -85,19 +85,30 @@ func bindSendText(c echo.Context, allowOverride bool) (sendText, error) {
 		return b, err
 	}
 	b.OverrideReason = strings.TrimSpace(b.OverrideReason)
-	switch {
-	case b.OverrideReason != "" && !allowOverride:
+	if b.OverrideReason != "" && !allowOverride {
 		return b, badRequest(`field "override_reason" is only accepted by send-check`)
-	case strings.TrimSpace(b.Text) == "":
-		return b, badRequest(`field "text" is required: the reply`)
-	case len(b.Text) > MaxReplyBytes:
-		return b, badRequest(`field "text" is %d bytes: at most %d are accepted`, len(b.Text), MaxReplyBytes)
-	case !validText(b.Text):
-		return b, badRequest(`field "text" is not valid UTF-8 text`)
-	case len(b.OverrideReason) > 2000 || !validText(b.OverrideReason):
+	}
+	if err := checkReplyText(b.Text, "the reply"); err != nil {
+		return b, err
+	}
+	if len(b.OverrideReason) > 2000 || !validText(b.OverrideReason) {
 		return b, badRequest(`field "override_reason" must be valid text of at most 2,000 bytes`)
 	}
 	return b, nil
+}
+
+// checkReplyText refuses the "text" field of a reply (described by what) when it is
+// blank, over MaxReplyBytes, or not text Postgres can store.
+func checkReplyText(text, what string) error {
+	switch {
+	case strings.TrimSpace(text) == "":
+		return badRequest(`field "text" is required: %s`, what)
+	case len(text) > MaxReplyBytes:
+		return badRequest(`field "text" is %d bytes: at most %d are accepted`, len(text), MaxReplyBytes)
+	case !validText(text):
+		return badRequest(`field "text" is not valid UTF-8 text`)
+	}
+	return nil
 }
 
 // validText is UTF-8 without NUL, which Postgres' text columns refuse.
@@ -134,14 +145,10 @@ func bindSent(c echo.Context) (sentBody, error) {
 	if err := decodeBody(c, want, &b); err != nil {
 		return b, err
 	}
-	switch {
-	case strings.TrimSpace(b.Text) == "":
-		return b, badRequest(`field "text" is required: the reply that was sent`)
-	case len(b.Text) > MaxReplyBytes:
-		return b, badRequest(`field "text" is %d bytes: at most %d are accepted`, len(b.Text), MaxReplyBytes)
-	case !validText(b.Text):
-		return b, badRequest(`field "text" is not valid UTF-8 text`)
-	case b.SentAt.IsZero():
+	if err := checkReplyText(b.Text, "the reply that was sent"); err != nil {
+		return b, err
+	}
+	if b.SentAt.IsZero() {
 		return b, badRequest(`field "sent_at" is required (RFC 3339)`)
 	}
 	return b, checkName("agent", b.Agent)

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/integrations/zendesk"
+	"github.com/supportdraft/supportdraft/internal/testenv"
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
@@ -92,10 +92,6 @@ document.getElementById('load').submit();
 // SUPPORTDRAFT_FRAME_ANCESTORS does not name cannot frame the sidebar.
 func TestZendeskSidebarFramedInABrowser(t *testing.T) {
 	t.Parallel()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium is not installed: run the tests with scripts/test.sh, which installs Debian's chromium")
-	}
 	ts, _, srv := zendeskAPI(t, nil)
 	z := srv.Config.Zendesk
 	n := time.Now().UnixNano()%1_000_000_000 + 7
@@ -136,16 +132,7 @@ func TestZendeskSidebarFramedInABrowser(t *testing.T) {
 	srv.Config.FrameAncestors = []string{allowed.URL}
 	z.SDKURL = allowed.URL + "/zaf_sdk.js"
 
-	dir := t.TempDir()
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(path), chromedp.UserDataDir(dir), chromedp.Env("TMPDIR="+dir),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.WindowSize(1000, 700),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true))
-	t.Cleanup(cancel)
-	ctx, cancelCtx := chromedp.NewContext(alloc)
-	t.Cleanup(cancelCtx)
-	// The first action starts the browser; it lives as long as ctx, not a step's deadline.
-	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1000, 700)))
+	ctx := testenv.Browser(t, 1000, 700)
 	step := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		c, cancel := context.WithTimeout(ctx, 60*time.Second)

@@ -5,9 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"strings"
 	"time"
@@ -48,10 +46,7 @@ func Input(ctx context.Context, databaseURL, temporalAddress string, requests in
 		return nil, err
 	}
 	defer st.Close()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := st.API(api.Config{TaskQueue: "bench-input", CheckBudget: time.Second, IdleTimeout: time.Hour}, quiet)
-	srv.Auth = auth.NewAuthorizer(st.Store, []byte(randomID()+"-bench-session-key"), nil, quiet)
-	ts := httptest.NewServer(srv.Handler())
+	ts, _ := serveAPI(st, api.Config{TaskQueue: "bench-input", CheckBudget: time.Second, IdleTimeout: time.Hour})
 	defer ts.Close()
 	tok, hash := auth.NewToken()
 	if _, err := st.Store.CreateToken(ctx, "bench agent", string(auth.Agent), nil, hash); err != nil {

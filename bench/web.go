@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"net/http/httptrace"
 	"time"
 
@@ -62,11 +60,7 @@ func Web(ctx context.Context, databaseURL, temporalAddress string, opts WebOptio
 		return nil, err
 	}
 	defer w.Stop()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := st.API(api.Config{TaskQueue: "bench-" + run, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}, quiet)
-	guard := auth.NewAuthorizer(st.Store, []byte(run+"-bench-session-key"), nil, quiet)
-	srv.Auth = guard
-	ts := httptest.NewServer(srv.Handler())
+	ts, guard := serveAPI(st, api.Config{TaskQueue: "bench-" + run, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour})
 	defer ts.Close()
 
 	cookies := map[auth.Role]string{}

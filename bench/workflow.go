@@ -123,15 +123,12 @@ func Workflow(ctx context.Context, databaseURL, temporalAddress string, opts Wor
 		return nil, err
 	}
 	defer w.Stop()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// The API authenticates as in production: an agent token, looked up by hash per call.
 	token, hash := auth.NewToken()
 	if _, err := st.Store.CreateToken(ctx, "bench", string(auth.Agent), nil, hash); err != nil {
 		return nil, err
 	}
-	srv := st.API(api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour}, quiet)
-	srv.Auth = auth.NewAuthorizer(st.Store, []byte(run+"-bench-session-key"), nil, quiet)
-	ts := httptest.NewServer(srv.Handler())
+	ts, _ := serveAPI(st, api.Config{TaskQueue: taskQueue, CheckBudget: 2 * time.Second, IdleTimeout: time.Hour})
 	defer ts.Close()
 	apiClient := api.NewClient(ts.URL, token)
 
@@ -288,6 +285,15 @@ func randomID() string {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// serveAPI serves st's API with cfg, logging nowhere, behind an authorizer with a session
+// key of its own, which it returns for minting sessions; the caller closes the server.
+func serveAPI(st *stack.Stack, cfg api.Config) (*httptest.Server, *auth.Authorizer) {
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv := st.API(cfg, quiet)
+	srv.Auth = auth.NewAuthorizer(st.Store, []byte(randomID()+"-bench-session-key"), nil, quiet)
+	return httptest.NewServer(srv.Handler()), srv.Auth
 }
 
 // extraCopies is n-1 copies of versions whose documents are renamed "<doc_id>-copyK", K

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,10 +62,7 @@ func loadDeployment(t *testing.T, c client.Client, killable bool) (apiURL, datab
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Stop)
-	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil)
-	srv.Auth = testenv.Auth(t, s).Authorizer
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
+	ts, _ := testenv.ServeAPI(t, st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil))
 	if !killable {
 		return ts.URL, url, ""
 	}

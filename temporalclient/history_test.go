@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"testing"
 	"time"
@@ -44,11 +43,7 @@ func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	s := testenv.Store(t)
 	st := testenv.Stack(t, s, c, nil)
 	tq := testenv.StartWorker(t, st, "test-codec-", nil)
-	srv := st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil)
-	creds := testenv.Auth(t, s)
-	srv.Auth = creds.Authorizer
-	ts := httptest.NewServer(srv.Handler())
-	defer ts.Close()
+	ts, creds := testenv.ServeAPI(t, st.API(api.Config{TaskQueue: tq, CheckBudget: 30 * time.Second, IdleTimeout: time.Hour}, nil))
 	post := func(path string, body any) {
 		b, err := json.Marshal(body)
 		require.NoError(t, err)

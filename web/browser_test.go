@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -42,12 +41,8 @@ func newStackWith(t *testing.T, cfg api.Config) *stack {
 	s := testenv.Store(t)
 	parts := testenv.Stack(t, s, testenv.Temporal(t), nil)
 	tq := testenv.StartWorker(t, parts, "test-web-", nil)
-	creds := testenv.Auth(t, s)
 	cfg.TaskQueue, cfg.CheckBudget, cfg.IdleTimeout = tq, 30*time.Second, time.Hour
-	srv := parts.API(cfg, nil)
-	srv.Auth = creds.Authorizer
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
+	ts, creds := testenv.ServeAPI(t, parts.API(cfg, nil))
 	return &stack{Server: ts, creds: creds, store: s}
 }
 
@@ -83,29 +78,6 @@ func (st *stack) signIn(t *testing.T, role auth.Role, page string) string {
 	link, err := auth.SignInLink(context.Background(), st.store, st.creds.IDs[role], page)
 	require.NoError(t, err)
 	return st.URL + link
-}
-
-// browser starts Debian's chromium headless with a fresh profile, at width × height.
-// scripts/test.sh installs it when it is missing. The profile and chromium's temporary
-// files (its singleton socket directory, which it leaves behind when the test ends it)
-// live in the test's own directory, which the test removes.
-func browser(t *testing.T, width, height int) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium is not installed: run the tests with scripts/test.sh, which installs Debian's chromium")
-	}
-	dir := t.TempDir()
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(path), chromedp.UserDataDir(dir), chromedp.Env("TMPDIR="+dir),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.WindowSize(width, height),
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true))
-	t.Cleanup(cancel)
-	ctx, cancelCtx := chromedp.NewContext(alloc)
-	t.Cleanup(cancelCtx)
-	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))))
-	return ctx
 }
 
 // within runs steps with a deadline, so a missing element fails the test instead of hanging.

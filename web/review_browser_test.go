@@ -33,7 +33,7 @@ func TestReviewDecisionsInABrowser(t *testing.T) {
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(kept, 1, asked, "Can we still get a refund of the annual charge?"))
 	st.post(t, auth.Agent, "/v1/drafts", testenv.Ticket(abstained, 1, "free", "apac", asked, "Can you send me a hoodie with your logo on it?"))
 
-	ctx := browser(t, 1280, 1000)
+	ctx := testenv.Browser(t, 1280, 1000)
 	within(t, ctx, "open the draft to kill",
 		chromedp.Navigate(st.signIn(t, auth.Reviewer, "/app/review?ticket="+url.QueryEscape(killed))), chromedp.WaitVisible(chromedp.ID("open-h")))
 	assert.Contains(t, text(t, ctx, "tr.selected"), killed)
@@ -98,7 +98,7 @@ func TestReviewFiltersAndAssignmentInABrowser(t *testing.T) {
 	_, err := st.store.Pool().Exec(t.Context(), `UPDATE review_queue SET bucket = 'refunds' WHERE ticket_id = $1`, refund)
 	require.NoError(t, err)
 
-	ctx := browser(t, 1280, 1000)
+	ctx := testenv.Browser(t, 1280, 1000)
 	within(t, ctx, "open the review page", chromedp.Navigate(st.signIn(t, auth.Reviewer, "/app/review")), chromedp.WaitVisible(chromedp.ID("filters")))
 	a11y(t, ctx)
 	within(t, ctx, "filter by the refunds bucket", chromedp.SetValue(chromedp.ID("f-bucket"), "refunds"), chromedp.Click(chromedp.ID("filter")),
@@ -177,7 +177,7 @@ func TestAdminInABrowser(t *testing.T) {
 		Account: provenance.Account{Plan: "pro", Region: "eu", At: at}, Matches: []provenance.Match{}})
 	require.NoError(t, err)
 
-	admin := browser(t, 1280, 1000)
+	admin := testenv.Browser(t, 1280, 1000)
 	_, err = chromedp.Call(admin, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Kolkata"})
 	require.NoError(t, err)
 	within(t, admin, "open the admin view",
@@ -241,7 +241,7 @@ func TestAdminInABrowser(t *testing.T) {
 // agent's session is refused the admin page in words, not routes; /app/ is a home page.
 func TestPagesRefuseWithoutTheRightSession(t *testing.T) {
 	st := newStack(t)
-	ctx := browser(t, 800, 600)
+	ctx := testenv.Browser(t, 800, 600)
 	within(t, ctx, "admin page without a session", chromedp.Navigate(st.URL+"/app/admin"), chromedp.WaitVisible(chromedp.CSS("h1")))
 	assert.Equal(t, "Please sign in", text(t, ctx, "h1"))
 	within(t, ctx, "follow the sign-in link", chromedp.Click(chromedp.CSS(`main a[href^="/app/login"]`)), chromedp.WaitVisible(chromedp.ID("token")))
@@ -250,7 +250,7 @@ func TestPagesRefuseWithoutTheRightSession(t *testing.T) {
 		chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("versions-h")))
 	assert.Equal(t, "Admin", text(t, ctx, "h1"), "sign-in returns to the page it came from")
 
-	agent := browser(t, 800, 600)
+	agent := testenv.Browser(t, 800, 600)
 	within(t, agent, "admin page as an agent", chromedp.Navigate(st.signIn(t, auth.Agent, "/app/admin")), chromedp.WaitVisible(chromedp.CSS("h1")))
 	assert.Equal(t, "This page is not open to your role", text(t, agent, "h1"))
 	assert.NotRegexp(t, developerWords, visibleText(t, agent), "the route and verb stay in the details toggle")
@@ -259,7 +259,7 @@ func TestPagesRefuseWithoutTheRightSession(t *testing.T) {
 	assert.False(t, visible(t, agent, `a[href="/app/admin"]`), "an agent is not offered the admin page")
 	assert.False(t, visible(t, agent, ".nojs"), "no notice while JavaScript runs")
 
-	noJS := browser(t, 360, 740)
+	noJS := testenv.Browser(t, 360, 740)
 	_, err := chromedp.Call(noJS, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
 	require.NoError(t, err)
 	within(t, noJS, "a page with JavaScript off", chromedp.Navigate(st.signIn(t, auth.Agent, "/app/")), chromedp.WaitVisible(chromedp.CSS(".nojs")))

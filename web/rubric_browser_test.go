@@ -23,7 +23,7 @@ func TestRubricScoresInABrowser(t *testing.T) {
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(answered, 1, asked, refundQuestion))
 	st.post(t, auth.Agent, "/v1/drafts", testenv.Ticket(abstained, 1, "free", "apac", asked, "Can you send me a hoodie with your logo on it?"))
 
-	ctx := browser(t, 1280, 1000)
+	ctx := testenv.Browser(t, 1280, 1000)
 	within(t, ctx, "open the answered draft",
 		chromedp.Navigate(st.signIn(t, auth.Reviewer, "/app/review?ticket="+url.QueryEscape(answered))), chromedp.WaitVisible(chromedp.ID("rubric")))
 	rows := map[string]string{}

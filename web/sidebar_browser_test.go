@@ -31,7 +31,7 @@ const refundQuestion = "Our annual Pro plan renewed five days ago. Can we still 
 func TestSidebarActionsFirstInABrowser(t *testing.T) {
 	st := newStack(t)
 	id := testenv.Unique("WEB-")
-	ctx := browser(t, 360, 740)
+	ctx := testenv.Browser(t, 360, 740)
 	within(t, ctx, "open the sidebar before the draft exists",
 		chromedp.Navigate(st.signIn(t, auth.Agent, "/app/tickets/"+id)), chromedp.WaitVisible(chromedp.ID("drafting")))
 	assert.Contains(t, text(t, ctx, "#state-chip"), "drafting")
@@ -132,7 +132,7 @@ func TestSidebarFollowsTheDraftInABrowser(t *testing.T) {
 	id := testenv.Unique("LIVE-")
 	asked := time.Now().UTC().Add(-time.Hour)
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(id, 1, asked, refundQuestion))
-	ctx := browser(t, 360, 740)
+	ctx := testenv.Browser(t, 360, 740)
 	within(t, ctx, "open the sidebar", chromedp.Navigate(st.signIn(t, auth.Agent, "/app/tickets/"+id)), chromedp.WaitVisible(chromedp.ID("editor")))
 
 	st.post(t, auth.Admin, "/v1/admin/killswitch", map[string]any{"halted": true, "by": "test admin"})
@@ -206,7 +206,7 @@ func TestInsertHandsTheReplyToTheHelpDesk(t *testing.T) {
 	st.post(t, auth.Agent, "/v1/drafts", refundTicket(id, 1, time.Now().UTC().Add(-time.Hour), refundQuestion))
 	sidebarURL = st.URL + "/app/tickets/" + id
 
-	ctx := browser(t, 800, 800)
+	ctx := testenv.Browser(t, 800, 800)
 	within(t, ctx, "sign in", chromedp.Navigate(st.signIn(t, auth.Agent, "/app/")), chromedp.WaitVisible(chromedp.ID("ticket-id")))
 	assert.False(t, visible(t, ctx, "#insert"), "no Insert outside the help desk")
 	within(t, ctx, "open the help desk with the sidebar framed", chromedp.Navigate(helpdesk.URL), chromedp.WaitReady(chromedp.CSS("iframe")))

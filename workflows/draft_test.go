@@ -59,27 +59,32 @@ func (h *harness) at(fn func()) {
 	h.steps = append(h.steps, func(done func()) { fn(); done() })
 }
 
-// update adds a step that sends an update and decodes its result into out (if non-nil).
-func (h *harness) update(name string, out any, args ...any) {
+// send adds a step that sends an update; the next step runs once onReject or onComplete
+// has seen its answer.
+func (h *harness) send(name string, onReject func(error), onComplete func(any, error), args ...any) {
 	id := fmt.Sprintf("%s-%d", name, len(h.steps))
 	h.steps = append(h.steps, func(done func()) {
 		h.env.UpdateWorkflow(name, id, &testsuite.TestUpdateCallback{
-			OnAccept: func() {},
-			OnReject: func(err error) { h.t.Errorf("%s rejected: %v", name, err); done() },
-			OnComplete: func(res any, err error) {
-				defer done()
-				if err != nil {
-					h.t.Errorf("%s failed: %v", name, err)
-					return
-				}
-				if out != nil {
-					if err := jsonRoundTrip(res, out); err != nil {
-						h.t.Errorf("%s result: %v", name, err)
-					}
-				}
-			},
+			OnAccept:   func() {},
+			OnReject:   func(err error) { onReject(err); done() },
+			OnComplete: func(res any, err error) { onComplete(res, err); done() },
 		}, args...)
 	})
+}
+
+// update adds a step that sends an update and decodes its result into out (if non-nil).
+func (h *harness) update(name string, out any, args ...any) {
+	h.send(name, func(err error) { h.t.Errorf("%s rejected: %v", name, err) }, func(res any, err error) {
+		if err != nil {
+			h.t.Errorf("%s failed: %v", name, err)
+			return
+		}
+		if out != nil {
+			if err := jsonRoundTrip(res, out); err != nil {
+				h.t.Errorf("%s result: %v", name, err)
+			}
+		}
+	}, args...)
 }
 
 func (h *harness) runStep(i int) {

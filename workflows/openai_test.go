@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/testsuite"
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/inbox"
@@ -35,20 +34,13 @@ func openAIHarness(t *testing.T, replies ...llmtest.Reply) (*harness, *llmtest.S
 
 // openFails adds an "open" step that must fail, and keeps its error message.
 func (h *harness) openFails(msg *string) {
-	h.steps = append(h.steps, func(done func()) {
-		h.env.UpdateWorkflow(workflows.UpdateOpen, "open-fails", &testsuite.TestUpdateCallback{
-			OnAccept: func() {},
-			OnReject: func(err error) { h.t.Errorf("open rejected: %v", err); done() },
-			OnComplete: func(_ any, err error) {
-				defer done()
-				if err == nil {
-					h.t.Error("open succeeded; want a failed build")
-					return
-				}
-				*msg = err.Error()
-			},
-		}, workflows.OpenRequest{Revision: 1})
-	})
+	h.send(workflows.UpdateOpen, func(err error) { h.t.Errorf("open rejected: %v", err) }, func(_ any, err error) {
+		if err == nil {
+			h.t.Error("open succeeded; want a failed build")
+			return
+		}
+		*msg = err.Error()
+	}, workflows.OpenRequest{Revision: 1})
 }
 
 func TestOpenAIGoodDraftIsKeptAndNothingButEligibilityFieldsLeaves(t *testing.T) {

@@ -2,12 +2,10 @@ package workflows_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/testsuite"
 
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/internal/testenv"
@@ -24,25 +22,17 @@ func TestEditByReferenceOnly(t *testing.T) {
 	require.NoError(t, err)
 	forged := drafts.TextRef{ID: ref.ID, SHA256: drafts.TextSHA256("We will refund you twice.")}
 	var refusals, failures []string
-	expect := func(name string, arg any, failed bool) {
-		id := fmt.Sprintf("%s-%d", name, len(h.steps))
-		h.steps = append(h.steps, func(done func()) {
-			h.env.UpdateWorkflow(name, id, &testsuite.TestUpdateCallback{
-				OnAccept: func() {},
-				OnReject: func(err error) { refusals = append(refusals, err.Error()); done() },
-				OnComplete: func(_ any, err error) {
-					if err != nil {
-						failures = append(failures, err.Error())
-					}
-					done()
-				},
-			}, arg)
-		})
+	edit := func(arg any) {
+		h.send(workflows.UpdateEdit, func(err error) { refusals = append(refusals, err.Error()) }, func(_ any, err error) {
+			if err != nil {
+				failures = append(failures, err.Error())
+			}
+		}, arg)
 	}
 	h.update(workflows.UpdateOpen, nil, workflows.OpenRequest{Revision: 1})
-	expect(workflows.UpdateEdit, map[string]string{"text": "Dear Jane, we will refund you."}, false)
-	expect(workflows.UpdateEdit, workflows.EditRequest{}, false)
-	expect(workflows.UpdateEdit, workflows.EditRequest{Ref: &forged}, true)
+	edit(map[string]string{"text": "Dear Jane, we will refund you."}) // refused
+	edit(workflows.EditRequest{})                                     // refused
+	edit(workflows.EditRequest{Ref: &forged})                         // accepted, then fails
 	h.update(workflows.UpdateDiscard, nil)
 	h.run("T-9b", 1)
 	require.Len(t, refusals, 2)

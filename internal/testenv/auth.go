@@ -3,8 +3,10 @@ package testenv
 import (
 	"context"
 	"log/slog"
+	"net/http/httptest"
 	"testing"
 
+	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
 	"github.com/supportdraft/supportdraft/store"
 )
@@ -41,4 +43,15 @@ func Token(t testing.TB, s *store.Store, role auth.Role, agents ...string) strin
 		t.Fatalf("create %s token for %v: %v", role, agents, err)
 	}
 	return tok
+}
+
+// ServeAPI serves srv over HTTP until the test ends, behind fresh credentials of every
+// role in its store, which it returns for the test's requests.
+func ServeAPI(t testing.TB, srv *api.Server) (*httptest.Server, *Creds) {
+	t.Helper()
+	creds := Auth(t, srv.Store)
+	srv.Auth = creds.Authorizer
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	return ts, creds
 }
