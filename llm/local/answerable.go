@@ -196,7 +196,8 @@ func editDistanceAtMost1(a, b string) bool {
 
 // chatter are words of support mail that name no policy topic: time, manner, courtesy,
 // feelings, quantities and the parts of a question. A question is not about them, so
-// their absence from the policies says nothing.
+// their absence from the policies says nothing. The German words are those of the English
+// ones, so that "Was passiert genau …?" holds back no more than "What exactly happens …?".
 var chatter = stemsOf(
 	"ago", "week", "weeks", "year", "years", "month", "months", "day", "days", "today", "tomorrow",
 	"yesterday", "tonight", "morning", "evening", "hour", "hours", "minute", "minutes", "long",
@@ -239,4 +240,24 @@ var chatter = stemsOf(
 	"morgen", "gestern", "noch", "schon", "bitte", "danke", "gruss", "grüße", "gruesse", "möglich",
 	"moeglich", "lange", "wie", "viel", "viele", "gespeichert", "herunterladen", "bekommen",
 	"brauchen", "wissen",
+	"stunde", "stunden", "minuten", "abend", "früh", "später", "spät", "bald", "bereits",
+	"letzte", "letzten", "letzter", "nächste", "nächsten", "erste", "ersten", "zweite", "vorher",
+	"nachher", "danach", "seit", "inzwischen", "immer", "nie", "oft", "manchmal", "meistens",
+	"dauert", "dauern", "genau", "ungefähr", "etwa", "circa", "ganz", "wirklich", "eigentlich",
+	"einfach", "vielleicht", "sicher", "schnell", "weg", "stattdessen", "welche", "welcher",
+	"welches", "warum", "wieso", "weshalb", "wann", "passiert", "passieren", "geschieht", "kommt",
+	"kommen", "geht", "gehen", "gegeben", "geben", "nehmen", "genommen", "machen", "macht",
+	"gemacht", "lassen", "bekomme", "bekommt", "erhalten", "kriegen", "brauche", "braucht",
+	"nötig", "notwendig", "möchte", "möchten", "würde", "würden", "sollte", "sollten", "müssen",
+	"dürfen", "darf", "weiß", "sagen", "gesagt", "fragen", "gefragt", "schicken", "geschickt",
+	"senden", "gesendet", "sehen", "gesehen", "helfen", "hilfe", "erklären", "funktioniert",
+	"klappt", "geklappt", "nutzen", "benutzen", "arbeiten", "weiterarbeiten", "anfangen",
+	"aufhören", "problem", "probleme", "sache", "ding", "dinge", "nichts", "ärgerlich",
+	"enttäuscht", "unverschämt", "leider", "dank", "freundlichen", "beste", "besten", "moin",
+	"buchhaltung", "chef", "kollege", "kollegin", "kollegen", "büro", "inhaber", "zwei", "drei",
+	"vier", "fünf", "halb", "hälfte", "doppelt", "zweimal", "insgesamt", "ganze", "ganzen",
+	"kosten", "kostet", "preis", "preise", "zahlen", "zahlt", "bezahlen", "bezahlt", "gezahlt",
+	"betrag", "webseite", "seite", "nachricht", "anruf", "telefon", "neu", "neue", "neuen",
+	"alt", "alte", "alten", "älter", "ältere", "älteren", "gleich", "gleiche", "gleichen",
+	"beide", "beiden",
 )

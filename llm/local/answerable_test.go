@@ -180,6 +180,23 @@ func TestMisspeltWordsAreNotMissing(t *testing.T) {
 	}
 }
 
+// A German question's small talk ("Was passiert genau …?") holds back no more than the
+// English one's ("What exactly happens …?"); a word of substance no section holds still does.
+func TestGermanChatterIsNotMissing(t *testing.T) {
+	t.Parallel()
+	section := []policy.Evidence{{ChunkID: "zahlungen@1#fehlgeschlagen", Title: "Fehlgeschlagene Zahlungen",
+		Text: "Fehlgeschlagene Zahlungen\nSchlägt eine Kartenzahlung fehl, versuchen wir sie 4 Mal über 10 Tage erneut. Danach wird der Arbeitsbereich gesperrt."}}
+	for _, ask := range []string{"Was passiert genau nach einer fehlgeschlagenen Kartenzahlung? Wann wird gesperrt?",
+		"Wie lange dauert es, bis der Arbeitsbereich gesperrt wird?"} {
+		if missing, share := missingConcepts("", []string{ask}, section); len(missing) != 0 {
+			t.Errorf("%q: missingConcepts = %v (%.2f), want nothing missing", ask, missing, share)
+		}
+	}
+	if missing, _ := missingConcepts("", []string{"Was passiert genau mit unserem Rabatt?"}, section); !slices.Contains(missing, "rabatt") {
+		t.Errorf("a discount question over a failed-payment section: missing %v, want rabatt", missing)
+	}
+}
+
 // A stopword typed with two letters swapped, a letter doubled or a letter dropped names
 // nothing; a short word of substance is not taken for one.
 func TestTypoOfStopword(t *testing.T) {
