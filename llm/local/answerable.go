@@ -36,7 +36,7 @@ func missingConcepts(subject string, asks []string, evidence []policy.Evidence) 
 		}
 	}
 	held := func(st, word string) bool {
-		return have[st] || nearWord(st, have) || nearSpelling(word, spelt) || nearWord(st, chatter) || typoOfStopword(word)
+		return have[st] || nearWord(st, have) || nearSpelling(word, spelt) || nearWord(st, chatter) || typoOfStopword(word) || compoundHeld(word, spelt)
 	}
 	var missing []string
 	covered := 0
@@ -64,6 +64,51 @@ func missingConcepts(subject string, asks []string, evidence []policy.Evidence) 
 	sort.Strings(missing)
 	return missing, float64(len(missing)) / float64(len(missing)+covered)
 }
+
+// compoundHeld reports whether a word the evidence does not write whole is held as a
+// compound's part: a compound of two words the evidence writes ("Kündigungsbestätigung":
+// "Kündigung" and "Bestätigung", with the linking "s"), or the head or tail of one of the
+// evidence's own compounds ("Zeitraum" in "Abrechnungszeitraums"). German writes its
+// nouns together where English leaves a space, so "cancellation confirmation" would be
+// two held words and the German one word no policy writes. Parts are at least
+// compoundPart letters long, so "count" is not held by "account".
+func compoundHeld(w string, spelt map[string]bool) bool {
+	r := []rune(w)
+	if len(r) >= 2*compoundPart {
+		for i := compoundPart; i+compoundPart <= len(r); i++ {
+			head, tail := string(r[:i]), string(r[i:])
+			if partHeld(tail, spelt) && (partHeld(head, spelt) || strings.HasSuffix(head, "s") && partHeld(strings.TrimSuffix(head, "s"), spelt)) {
+				return true
+			}
+		}
+	}
+	if len(r) < compoundPart {
+		return false
+	}
+	for e := range spelt {
+		if len([]rune(e)) >= len(r)+compoundPart && (strings.HasPrefix(e, w) || strings.HasSuffix(strings.TrimRight(e, "esn"), strings.TrimRight(w, "esn"))) {
+			return true
+		}
+	}
+	return false
+}
+
+// partHeld reports whether the evidence writes a word that starts with part, as a word of
+// its own or inflected ("bestätigung", "bestätigungen").
+func partHeld(part string, spelt map[string]bool) bool {
+	if len([]rune(part)) < compoundPart {
+		return false
+	}
+	for e := range spelt {
+		if strings.HasPrefix(e, part) && len([]rune(e)) <= len([]rune(part))+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// compoundPart is the fewest letters a part of a compound has.
+const compoundPart = 5
 
 // spellingLetters is how long a word as written must be for a one-typo match on it: of
 // shorter words too many real ones are one letter apart ("sell", "tell"; "code", "come").

@@ -197,6 +197,22 @@ func TestGermanChatterIsNotMissing(t *testing.T) {
 	}
 }
 
+// German writes as one word what English writes as two: a compound of words the evidence
+// holds, or a part of one of the evidence's compounds, is held; a short word inside a
+// longer one ("count" in "account") is not.
+func TestCompoundParts(t *testing.T) {
+	t.Parallel()
+	spelt := surfaceWords("Nach der Kündigung kommt die Bestätigung per E-Mail. Zum Ende des Abrechnungszeitraums endet der Zugang. Your account owner")
+	for w, want := range map[string]bool{
+		"kündigungsbestätigung": true, "zeitraum": true, "abrechnung": true,
+		"count": false, "rückgaberecht": false, "kündigungsfrist": false,
+	} {
+		if got := compoundHeld(w, spelt); got != want {
+			t.Errorf("compoundHeld(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
 // A stopword typed with two letters swapped, a letter doubled or a letter dropped names
 // nothing; a short word of substance is not taken for one.
 func TestTypoOfStopword(t *testing.T) {
