@@ -27,7 +27,7 @@ func TestMailReadsTheSameBelowTheMessage(t *testing.T) {
 	t.Parallel()
 	n := 0
 	for _, set := range []string{"tickets.jsonl", "handwritten/tickets.jsonl", "heldout/tickets.jsonl",
-		"helpcenter/tickets.jsonl", "stackfaq/tickets.jsonl", "agents/payments/tickets.jsonl",
+		"helpcenter/tickets.jsonl", "stackfaq/tickets.jsonl", "agents/payments/tickets.jsonl", "supabase/tickets.jsonl",
 		"messages.jsonl", "agents/payments/messages.jsonl"} {
 		for id, body := range customerBodies(t, set) {
 			want := text.OwnText(body)
