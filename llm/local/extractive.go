@@ -41,7 +41,7 @@ const (
 	retrievalWeight = 0.2
 	headingWeight   = 0.5
 	titleWeight     = 0.75
-	maxQuoted       = 5 // sentences per reply: enough to answer from two sections, short enough to review
+	maxQuoted       = 7 // sentences per reply: room for the figure or condition that often follows the sentence naming the subject; few enough to review
 	maxChunksUsed   = 2
 )
 
@@ -104,7 +104,8 @@ func paragraphs(picks []pick, quoted []string) string {
 		switch {
 		case i == 0:
 		case picks[i].chunkID != picks[i-1].chunkID,
-			run >= paragraphBreakAfter && picks[i].line != picks[i-1].line:
+			run >= paragraphBreakAfter && picks[i].line != picks[i-1].line,
+			run >= paragraphMost:
 			b.WriteString("\n\n")
 			run = 0
 		default:
@@ -117,8 +118,12 @@ func paragraphs(picks []pick, quoted []string) string {
 }
 
 // paragraphBreakAfter is how many sentences a paragraph of the reply holds before the
-// next paragraph of its section starts a new one.
-const paragraphBreakAfter = 3
+// next paragraph of its section starts a new one, and paragraphMost how many it holds
+// when its section's own paragraph goes on (the default rubric's max_paragraph_sentences).
+const (
+	paragraphBreakAfter = 3
+	paragraphMost       = 5
+)
 
 // reading is what the drafter reads of a request before it quotes anything: the asking
 // clauses, the words no evidence holds, the sections ranked and chosen, and the
