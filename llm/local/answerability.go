@@ -335,9 +335,10 @@ func stemmedWords(s string) []substanceWord {
 }
 
 // namesNothing reports whether a word with a stem is support chatter, asks for a kind of
-// answer, is shorter than three letters or is a typo of chatter or of a stopword.
-func namesNothing(w substanceWord) bool {
-	return chatter[w.stem] || askingWords[w.stem] || len([]rune(w.stem)) < 3 || nearWord(w.stem, chatter) || typoOfStopword(w.text)
+// answer, is shorter than three letters or is a typo of chatter (of a German question's
+// chatter too, when german) or of a stopword.
+func namesNothing(w substanceWord, german bool) bool {
+	return chatter[w.stem] || askingWords[w.stem] || len([]rune(w.stem)) < 3 || typoOfChatter(w.stem, german) || typoOfStopword(w.text)
 }
 
 // askedWords are the words of the asking clauses that have one content stem, each stem
@@ -360,8 +361,9 @@ func askedWords(asks []string) []substanceWord {
 // chatter, not shorter than three letters, not a typo of a stopword.
 func substanceWords(asks []string) []substanceWord {
 	var out []substanceWord
+	german := text.LooksGerman(strings.Join(asks, "\n"))
 	for _, w := range askedWords(asks) {
-		if !namesNothing(w) {
+		if !namesNothing(w, german) {
 			out = append(out, w)
 		}
 	}

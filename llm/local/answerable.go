@@ -35,8 +35,9 @@ func missingConcepts(subject string, asks []string, evidence []policy.Evidence) 
 			spelt[w] = true
 		}
 	}
+	german := text.LooksGerman(strings.Join(asks, "\n"))
 	held := func(st, word string) bool {
-		return have[st] || nearWord(st, have) || nearSpelling(word, spelt) || nearWord(st, chatter) || typoOfStopword(word) || compoundHeld(word, spelt)
+		return have[st] || nearWord(st, have) || nearSpelling(word, spelt) || typoOfChatter(st, german) || typoOfStopword(word) || compoundHeld(word, spelt)
 	}
 	var missing []string
 	covered := 0
@@ -241,9 +242,20 @@ func editDistanceAtMost1(a, b string) bool {
 
 // chatter are words of support mail that name no policy topic: time, manner, courtesy,
 // feelings, quantities and the parts of a question. A question is not about them, so
-// their absence from the policies says nothing. The German words are those of the English
-// ones, so that "Was passiert genau …?" holds back no more than "What exactly happens …?".
-var chatter = stemsOf(
+// their absence from the policies says nothing. germanChatter holds the German twins of
+// the English words, so that "Was passiert genau …?" holds back no more than "What exactly
+// happens …?"; a misspelt word is matched against them only in a German question
+// (typoOfChatter), since many are one letter from an English word of substance ("vier"
+// and "tier", "Preis" and "press").
+var chatter = union(typoChatter, germanChatter)
+
+// typoOfChatter reports whether a stem is one typo from a chatter word of its question's
+// language.
+func typoOfChatter(st string, german bool) bool {
+	return nearWord(st, typoChatter) || german && nearWord(st, germanChatter)
+}
+
+var typoChatter = stemsOf(
 	"ago", "week", "weeks", "year", "years", "month", "months", "day", "days", "today", "tomorrow",
 	"yesterday", "tonight", "morning", "evening", "hour", "hours", "minute", "minutes", "long",
 	"many", "much", "what's", "whats", "what", "how", "possible", "possibly", "pos", "right", "way",
@@ -285,6 +297,9 @@ var chatter = stemsOf(
 	"morgen", "gestern", "noch", "schon", "bitte", "danke", "gruss", "grüße", "gruesse", "möglich",
 	"moeglich", "lange", "wie", "viel", "viele", "gespeichert", "herunterladen", "bekommen",
 	"brauchen", "wissen",
+)
+
+var germanChatter = stemsOf(
 	"stunde", "stunden", "minuten", "abend", "früh", "später", "spät", "bald", "bereits",
 	"letzte", "letzten", "letzter", "nächste", "nächsten", "erste", "ersten", "zweite", "vorher",
 	"nachher", "danach", "seit", "inzwischen", "immer", "nie", "oft", "manchmal", "meistens",

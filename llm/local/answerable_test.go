@@ -187,13 +187,18 @@ func TestGermanChatterIsNotMissing(t *testing.T) {
 	section := []policy.Evidence{{ChunkID: "zahlungen@1#fehlgeschlagen", Title: "Fehlgeschlagene Zahlungen",
 		Text: "Fehlgeschlagene Zahlungen\nSchlägt eine Kartenzahlung fehl, versuchen wir sie 4 Mal über 10 Tage erneut. Danach wird der Arbeitsbereich gesperrt."}}
 	for _, ask := range []string{"Was passiert genau nach einer fehlgeschlagenen Kartenzahlung? Wann wird gesperrt?",
-		"Wie lange dauert es, bis der Arbeitsbereich gesperrt wird?"} {
+		"Wie lange dauert es, bis der Arbeitsbereich gesperrt wird?",
+		"Wie lange dauerrt es, bis der Arbeitsbereich gesperrt wird?"} { // a typo of German chatter, in German
 		if missing, share := missingConcepts("", []string{ask}, section); len(missing) != 0 {
 			t.Errorf("%q: missingConcepts = %v (%.2f), want nothing missing", ask, missing, share)
 		}
 	}
 	if missing, _ := missingConcepts("", []string{"Was passiert genau mit unserem Rabatt?"}, section); !slices.Contains(missing, "rabatt") {
 		t.Errorf("a discount question over a failed-payment section: missing %v, want rabatt", missing)
+	}
+	// German chatter is matched as written: "tier" and "press" are not typos of "vier" and "Preis".
+	if missing, _ := missingConcepts("", []string{"Which tier includes the press kit?"}, section); !slices.Contains(missing, "tier") || !slices.Contains(missing, "press") {
+		t.Errorf("an English question over a German section: missing %v, want tier and press", missing)
 	}
 }
 

@@ -136,8 +136,9 @@ func clauseTopicStems(clause string) []string {
 func clauseTopicWords(clause string) []substanceWord {
 	var out []substanceWord
 	seen := map[string]bool{}
+	german := text.LooksGerman(clause)
 	for _, w := range stemmedWords(clause) {
-		if seen[w.stem] || namesNothing(w) {
+		if seen[w.stem] || namesNothing(w, german) {
 			continue
 		}
 		seen[w.stem] = true

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/supportdraft/supportdraft/text"
@@ -21,6 +22,13 @@ func stemsOf(words ...string) map[string]bool {
 		set[text.Stem(w)] = true
 	}
 	return set
+}
+
+// union is a set holding the members of both.
+func union(a, b map[string]bool) map[string]bool {
+	out := maps.Clone(a)
+	maps.Copy(out, b)
+	return out
 }
 
 func stemWeight(st string) float64 {
