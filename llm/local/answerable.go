@@ -3,6 +3,7 @@ package local
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
@@ -86,8 +87,9 @@ func compoundHeld(w string, spelt map[string]bool) bool {
 	if len(r) < compoundPart {
 		return false
 	}
+	stem := strings.TrimRight(w, "esn")
 	for e := range spelt {
-		if len([]rune(e)) >= len(r)+compoundPart && (strings.HasPrefix(e, w) || strings.HasSuffix(strings.TrimRight(e, "esn"), strings.TrimRight(w, "esn"))) {
+		if utf8.RuneCountInString(e) >= len(r)+compoundPart && (strings.HasPrefix(e, w) || strings.HasSuffix(strings.TrimRight(e, "esn"), stem)) {
 			return true
 		}
 	}
@@ -97,11 +99,12 @@ func compoundHeld(w string, spelt map[string]bool) bool {
 // partHeld reports whether the evidence writes a word that starts with part, as a word of
 // its own or inflected ("bestätigung", "bestätigungen").
 func partHeld(part string, spelt map[string]bool) bool {
-	if len([]rune(part)) < compoundPart {
+	n := utf8.RuneCountInString(part)
+	if n < compoundPart {
 		return false
 	}
 	for e := range spelt {
-		if strings.HasPrefix(e, part) && len([]rune(e)) <= len([]rune(part))+2 {
+		if strings.HasPrefix(e, part) && utf8.RuneCountInString(e) <= n+2 {
 			return true
 		}
 	}
@@ -255,6 +258,7 @@ func typoOfChatter(st string, german bool) bool {
 	return nearWord(st, typoChatter) || german && nearWord(st, germanChatter)
 }
 
+// typoChatter is the chatter a misspelt word of any question is matched against.
 var typoChatter = stemsOf(
 	"ago", "week", "weeks", "year", "years", "month", "months", "day", "days", "today", "tomorrow",
 	"yesterday", "tonight", "morning", "evening", "hour", "hours", "minute", "minutes", "long",
