@@ -248,10 +248,7 @@ func BenchmarkCheck(b *testing.B) {
 // A source about refunds in general backs neither an eligibility statement about the
 // account nor a promise about the next release, even in the any-source mode of `check`.
 func TestPhraseFlagsNeedTheSamePhraseInTheSource(t *testing.T) {
-	v, err := DefaultVocabulary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := defaultVocab(t)
 	sources := []policy.Evidence{{ChunkID: "refunds", Text: "Annual plans can be refunded within 14 days of purchase."}}
 	res := v.Check(Input{Mode: ModeAnySource, Sources: sources,
 		Reply: "You qualify for a full refund. This will be fixed in the next release. Annual plans can be refunded within 14 days of purchase."})
@@ -273,10 +270,7 @@ func TestPhraseFlagsNeedTheSamePhraseInTheSource(t *testing.T) {
 // Macro wording is fixed and approved: repeated word for word it is sourced, even without a
 // claim; reworded, it is held to the ordinary rule.
 func TestVerbatimMacroCountsAsSourced(t *testing.T) {
-	v, err := DefaultVocabulary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := defaultVocab(t)
 	macro := policy.Evidence{ChunkID: "macros/chargeback@1#reply", Source: policy.SourceMacro,
 		Text: "We have received the chargeback notice. The billing operations team answers the bank within 7 days of the notice."}
 	res := v.Check(Input{Mode: ModeDraft, Sources: []policy.Evidence{macro},
@@ -323,16 +317,10 @@ func TestCheckFlagsCommitmentLanguage(t *testing.T) {
 func TestRememberedSourcesKeepPlanNamesApart(t *testing.T) {
 	plan := policy.Evidence{ChunkID: "plans#1", Source: "wiki", Text: "The Starter plan costs 10 EUR a month."}
 	refund := policy.Evidence{ChunkID: "refunds#1", Source: "wiki", Text: "Starter customers get a refund within 14 days."}
-	v, err := DefaultVocabulary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := defaultVocab(t)
 	for range 2 { // the second round reads from memory
 		for _, sources := range [][]policy.Evidence{{plan, refund}, {refund}} {
-			fresh, err := DefaultVocabulary()
-			if err != nil {
-				t.Fatal(err)
-			}
+			fresh := defaultVocab(t)
 			got := v.readSources(sources)
 			want := fresh.readSources(sources)
 			last := len(sources) - 1

@@ -10,8 +10,7 @@ import (
 // A commitment written with invisible characters or look-alike letters is flagged like
 // the plain one: the guard reads the normalised text.
 func TestGuardReadsThroughDisguises(t *testing.T) {
-	v, err := DefaultVocabulary()
-	require.NoError(t, err)
+	v := defaultVocab(t)
 	plain := "We will refund the fee within 14 days."
 	want := v.Verbs(plain)
 	require.NotEmpty(t, want)

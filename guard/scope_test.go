@@ -4,13 +4,11 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestScopeReaderReadsPlansRegionsAndSubjects(t *testing.T) {
 	t.Parallel()
-	v, err := DefaultVocabulary()
-	require.NoError(t, err)
+	v := defaultVocab(t)
 	r := v.ScopeReader([]string{"The Starter and Growth plans include 50 GB."})
 
 	sc := r.Of("On Growth, monthly storage above the quota is billed in the UK at £4 per GB.")
