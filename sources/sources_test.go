@@ -23,12 +23,7 @@ import (
 func TestEligibleFollowsApprovals(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := testenv.Store(t)
-	vocab, err := guard.DefaultVocabulary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache := sources.New(s, vocab)
+	s, vocab, cache := newCache(t)
 	importVersion(t, s, 1, "2025-01-01T00:00:00Z", "Unused seat credits expire after 9 months.")
 
 	first, err := cache.Eligible(ctx, time.Now(), "pro", "eu")
@@ -62,6 +57,19 @@ func TestEligibleFollowsApprovals(t *testing.T) {
 		t.Fatal(err)
 	}
 	requireKept(t, vocab, before, "Unused seat credits expire after 9 months.", true)
+}
+
+// newCache opens a fresh store and a Cache over it that reads sources with the default
+// vocabulary, and returns that vocabulary too: sentences are checked against what the
+// cache returns with the vocabulary that read it.
+func newCache(t *testing.T) (*store.Store, *guard.Vocabulary, *sources.Cache) {
+	t.Helper()
+	s := testenv.Store(t)
+	vocab, err := guard.DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, vocab, sources.New(s, vocab)
 }
 
 func requireKept(t *testing.T, vocab *guard.Vocabulary, read *guard.Sources, sentence string, want bool) {
@@ -99,12 +107,7 @@ func importVersion(t *testing.T, s *store.Store, n int, from, body string) {
 // read its set yet, as the first send-checks after an import do: one read serves them all.
 func TestConcurrentMissesReadOnce(t *testing.T) {
 	t.Parallel()
-	s := testenv.Store(t)
-	vocab, err := guard.DefaultVocabulary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache := sources.New(s, vocab)
+	s, _, cache := newCache(t)
 	versions, err := s.EligibleVersions(context.Background(), time.Now(), "pro", "eu")
 	if err != nil {
 		t.Fatal(err)
