@@ -10,8 +10,9 @@ import (
 	"github.com/supportdraft/supportdraft/policy"
 )
 
-// find runs Find over the corpus in dir, from since (RFC 3339).
-func find(t *testing.T, dir, since string) []Finding {
+// corpus reads the versions of the corpus in dir, with the default vocabulary that Find
+// and Against read their sentences with.
+func corpus(t *testing.T, dir string) (*guard.Vocabulary, []*policy.Version) {
 	t.Helper()
 	vocab, err := guard.DefaultVocabulary()
 	if err != nil {
@@ -21,6 +22,13 @@ func find(t *testing.T, dir, since string) []Finding {
 	if err != nil {
 		t.Fatalf("parse %s: %v", dir, err)
 	}
+	return vocab, versions
+}
+
+// find runs Find over the corpus in dir, from since (RFC 3339).
+func find(t *testing.T, dir, since string) []Finding {
+	t.Helper()
+	vocab, versions := corpus(t, dir)
 	return Find(versions, at(t, since), vocab)
 }
 
@@ -101,14 +109,7 @@ func TestFindHistory(t *testing.T) {
 // drops what --supersedes resolves.
 func TestAgainst(t *testing.T) {
 	t.Parallel()
-	vocab, err := guard.DefaultVocabulary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	versions, err := policy.ParseDir(filepath.Join("testdata", "lint-conflict"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	vocab, versions := corpus(t, filepath.Join("testdata", "lint-conflict"))
 	if len(versions) != 2 {
 		t.Fatalf("fixture has %d versions, want 2", len(versions))
 	}
