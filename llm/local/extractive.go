@@ -63,7 +63,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 	asks, german, scope, used, threshold, signals := r.asks, r.german, r.scope, r.used, r.threshold, r.signals
 	if len(used) > 0 {
-		used = append(used, openQuestionChunks(asks, used, req.Evidence, threshold, scope)...)
+		used = append(used, openQuestionChunks(asks, used, req.Evidence, req.Terms, threshold, scope)...)
 	}
 	picks := pickSentences(used, scope, asks, evidenceIDF(req.Evidence))
 	if len(picks) == 0 { // nothing relevant enough: what was asked is the whole question
@@ -151,7 +151,7 @@ func (x Extractive) read(req llm.Request) reading {
 		r.model = *x.Answerability
 	}
 	r.missing, r.share = missingConcepts(req.Subject, r.asks, req.Evidence)
-	q := analyseQuestion(req.Subject, bodies, req.Evidence)
+	q := analyseQuestion(req.Subject, bodies, req.Evidence, req.Terms)
 	r.scope = newAccountScope(req.Account, req.Evidence)
 	q.topics = r.scope.topics(strings.Join(append([]string{req.Subject}, r.asks...), "\n"))
 	ranked := rankEvidence(q, req.Evidence, r.scope)
@@ -187,11 +187,14 @@ func abstainReply(german bool) string {
 // given shares it (an IDF over that evidence set), so "refund" in a refund-heavy evidence
 // set says little while "transfer" says a lot.
 type question struct {
-	stems  []string
-	weight map[string]float64
-	focus  map[string]bool   // stems of the subject and of the asking sentences
-	kinds  quantityKind      // the kinds of number it asks for; 0 when it asks for none
-	topics map[string]string // subject terms it names (billing period, item, segment, tax)
+	stems []string
+	// weight and orderWeight are each stem's weight, its rarity read over the evidence
+	// and over the whole knowledge base (analyseQuestion).
+	weight      map[string]float64
+	orderWeight map[string]float64
+	focus       map[string]bool   // stems of the subject and of the asking sentences
+	kinds       quantityKind      // the kinds of number it asks for; 0 when it asks for none
+	topics      map[string]string // subject terms it names (billing period, item, segment, tax)
 }
 
 // focusShare is the weight of a stem that appears only in the backstory of a message,
@@ -213,8 +216,44 @@ const offTopicShare = 0.6
 // duration): it can still win, but a section that gives the number is preferred.
 const numberlessShare = 0.65
 
-func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence) question {
-	q := question{weight: map[string]float64{}, focus: map[string]bool{}}
+// knowledgeBaseIDF is the rarity of each word of text over the whole knowledge base, by
+// stem: log(chunks/df) on a 0–1 scale, 1 for a word one chunk holds (or none) and at
+// least minKBIDF for a word most chunks hold. Empty without term statistics.
+func knowledgeBaseIDF(s string, terms *llm.Terms) map[string]float64 {
+	out := map[string]float64{}
+	if terms == nil || terms.Chunks < 2 {
+		return out
+	}
+	all := math.Log(float64(terms.Chunks))
+	for _, w := range stemmedWords(s) {
+		df, ok := terms.Known(w.text)
+		if !ok {
+			continue
+		}
+		idf := 1.0
+		if df > 1 {
+			idf = max(math.Log(float64(terms.Chunks)/float64(df))/all, minKBIDF)
+		}
+		if old, seen := out[w.stem]; !seen || idf < old {
+			out[w.stem] = idf // two words with one stem: the commoner decides
+		}
+	}
+	return out
+}
+
+// minKBIDF keeps a word every section holds ("plan" in a billing knowledge base) from
+// weighing nothing: it still tells two sections apart when nothing rarer does.
+const minKBIDF = 0.1
+
+// analyseQuestion reads the question's words of substance and weighs each by where it
+// is asked (subject and asking sentences over backstory), whether it is chatter, and its
+// rarity, read two ways. weight reads rarity over the evidence: the relevance gate and the
+// answerability model were fitted on it. orderWeight reads it over the whole knowledge base
+// where terms (the store's term statistics) know the word: retrieval chose the evidence
+// for sharing the question's topic, so over the evidence alone that topic looks common and
+// an incidental word decides which section is quoted.
+func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence, terms *llm.Terms) question {
+	q := question{weight: map[string]float64{}, orderWeight: map[string]float64{}, focus: map[string]bool{}}
 	asking := append([]string{withoutReferences(subject)}, customerAsks(bodies)...)
 	for _, st := range text.ContentStems(strings.Join(asking, "\n")) {
 		q.focus[st] = true
@@ -235,6 +274,7 @@ func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence
 		}
 	}
 	n := float64(len(evidence))
+	kb := knowledgeBaseIDF(strings.Join(proper, "\n"), terms)
 	for _, st := range text.ContentStems(strings.Join(proper, "\n")) {
 		if to, ok := fix[st]; ok {
 			st = to
@@ -253,15 +293,19 @@ func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence
 			// 1 for a stem only one chunk holds, falling to about a third for one all share.
 			idf = 1 / (1 + math.Log(df))
 		}
-		w := idf * stemWeight(st)
+		share := stemWeight(st)
 		if !q.focus[st] {
-			w *= focusShare
+			share *= focusShare
 		}
 		if chatter[st] {
-			w *= chatterShare
+			share *= chatterShare
 		}
 		q.stems = append(q.stems, st)
-		q.weight[st] = w
+		q.weight[st] = idf * share
+		q.orderWeight[st] = idf * share
+		if kidf, ok := kb[st]; ok {
+			q.orderWeight[st] = kidf * share
+		}
 	}
 	return q
 }
@@ -351,7 +395,11 @@ type rankedChunk struct {
 	ev        policy.Evidence
 	order     int // position in the request, the tiebreak
 	relevance float64
-	standing  float64 // relevance weighed by the retrieval's fused rank: the order chunks are tried in
+	// fit is relevance with the question's words weighed by their rarity in the whole
+	// knowledge base (question.orderWeight): relevance is what the abstention gate reads,
+	// fit what orders sections.
+	fit      float64
+	standing float64 // fit weighed by the retrieval's fused rank: the order chunks are tried in
 	// asked is the question the chunk was ranked for: the whole thread, or one question
 	// of it that the first sections chosen left open (openQuestionChunks).
 	asked question
@@ -404,45 +452,52 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 		heading := chunkHeading(ev.Text)
 		words := text.StemSet(ev.Title + "\n" + ev.Text)
 		topic := text.StemSet(ev.Title + "\n" + heading)
-		rel := 0.0 // a high score alone never makes a section quotable
-		if !internalSection(heading) && !ev.ForAgents() {
-			lexical := weightedOverlap(q, words)
+		otherScope := (ownHeading && fits[i] == scopeOther) || otherSubject(q.topics, scope.topics(ev.Title+"\n"+heading))
+		relevance := func(weight map[string]float64) float64 {
+			if internalSection(heading) || ev.ForAgents() {
+				return 0 // a high score alone never makes a section quotable
+			}
+			overlap := func(words map[string]bool) float64 { return weightedOverlap(q.stems, weight, words) }
 			// The heading names what the section answers and the title what its document
 			// answers: matching them counts extra. The heading counts beyond a full match,
 			// so of sections of one document that all match the question ("Who is
 			// eligible", "Refund window"), the one named for it comes first.
-			lexical = clamp01(lexical+titleWeight*weightedOverlap(q, topicWords(ev.Title))) +
-				headingWeight*weightedOverlap(q, topicWords(heading))
+			lexical := clamp01(overlap(words)+titleWeight*overlap(topicWords(ev.Title))) +
+				headingWeight*overlap(topicWords(heading))
 			if !sharesStrongWord(q.stems, topic) {
 				lexical *= offTopicShare
 			}
-			if lexical > 0 {
-				rel = lexicalWeight*lexical + retrievalWeight*clamp01(ev.Score)
+			if lexical == 0 {
+				return 0
 			}
+			rel := lexicalWeight*lexical + retrievalWeight*clamp01(ev.Score)
 			if q.kinds != 0 && !statesKind(ev.Text, q.kinds) {
 				rel *= numberlessShare
 			}
 			if ordered {
 				rel *= rankShare(i, relevanceRankHalf)
 			}
-			if (ownHeading && fits[i] == scopeOther) || otherSubject(q.topics, scope.topics(ev.Title+"\n"+heading)) {
+			if otherScope {
 				rel *= otherScopeShare
 			}
+			return rel
 		}
-		standing := rel
+		rc := rankedChunk{ev: ev, order: i, relevance: relevance(q.weight), asked: q}
+		rc.fit = relevance(q.orderWeight)
+		rc.standing = rc.fit
 		if ordered {
-			standing *= rankShare(i, orderRankHalf)
+			rc.standing *= rankShare(i, orderRankHalf)
 		}
-		out = append(out, rankedChunk{ev: ev, order: i, relevance: rel, standing: standing, asked: q})
+		out = append(out, rc)
 	}
 	// The fused order decides only between sections that match about as well: retrieval
 	// reads the whole message, backstory and pasted instructions included, where relevance
 	// weighs the asking clauses, so a section far less relevant never overtakes.
 	best := 0.0
 	for _, rc := range out {
-		best = max(best, rc.relevance)
+		best = max(best, rc.fit)
 	}
-	contends := func(rc rankedChunk) bool { return rc.relevance >= closeShare*best }
+	contends := func(rc rankedChunk) bool { return rc.fit >= closeShare*best }
 	sort.SliceStable(out, func(a, b int) bool {
 		if contends(out[a]) != contends(out[b]) {
 			return contends(out[a])
@@ -468,11 +523,11 @@ func topicWords(heading string) map[string]bool {
 // weightedOverlap is the weighted share of the question a text holds, the denominator
 // capped at the questionFocus heaviest stems so a long email does not dilute a section
 // that matches its key words.
-func weightedOverlap(q question, words map[string]bool) float64 {
+func weightedOverlap(stems []string, weight map[string]float64, words map[string]bool) float64 {
 	var ws []float64
 	hit := 0.0
-	for _, st := range q.stems {
-		w := q.weight[st]
+	for _, st := range stems {
+		w := weight[st]
 		ws = append(ws, w)
 		if words[st] {
 			hit += w

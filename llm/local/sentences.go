@@ -61,7 +61,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			for st := range headWords {
 				words[st] = true
 			}
-			score := weightedOverlap(q, words)
+			score := weightedOverlap(q.stems, q.orderWeight, words)
 			if statesKind(s, q.kinds) {
 				score += 0.3
 			}
