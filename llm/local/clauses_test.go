@@ -65,3 +65,43 @@ func TestClauseSentencesOnePerClause(t *testing.T) {
 		t.Errorf("clauseSentences = %+v; want the export sentence, then the retention sentence", got)
 	}
 }
+
+// A clause may claim its answer from another section of a document the reply quotes,
+// though that section was not chosen: "who may cancel, and how" is answered under its own
+// heading beside the section on annual plans. A sibling section adds nothing no clause
+// claims, and a section about another subject of the question's class (monthly plans for
+// an annual question) is no sibling.
+func TestClauseClaimsFromAnotherSectionOfTheQuotedDocument(t *testing.T) {
+	t.Parallel()
+	doc := func(anchor, text string) policy.Evidence {
+		return policy.Evidence{ChunkID: "billing/cancellation@1#" + anchor, DocID: "billing/cancellation", Title: "Cancelling a plan", Area: "cancellation", Text: text}
+	}
+	annual := doc("annual-plans", "Annual plans\nCancelling an annual plan turns off automatic renewal, and the plan stays active until the end of the paid year.")
+	who := doc("who-can-cancel", "Who can cancel\nThe account owner or a billing admin cancels under Settings, Billing, Cancel subscription.")
+	monthly := doc("monthly-plans", "Monthly plans\nCancelling a monthly plan ends it at the end of the month, and the owner gets an email.")
+	export := doc("exports", "Exports\nAfter you cancel, the owner can still export invoices as a PDF.")
+	evidence := []policy.Evidence{annual, monthly, who, export}
+	asks := []string{"We are on an annual plan: when does it end if we cancel?", "Who on our team is allowed to cancel, and how?"}
+	scope := newAccountScope(policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, evidence)
+	q := analyseQuestion("Cancelling", asks, evidence, nil)
+	q.topics = scope.topics(strings.Join(asks, "\n"))
+	used := []rankedChunk{{ev: annual, asked: q}}
+	siblings := siblingSections(used, evidence, scope)
+	for _, s := range siblings {
+		if s.ev.ChunkID == monthly.ChunkID {
+			t.Errorf("the monthly-plans section is a sibling of an annual-plan answer")
+		}
+	}
+	picks := pickSentences(append(used, siblings...), scope, asks, evidenceIDF(evidence))
+	var quoted []string
+	for _, p := range picks {
+		quoted = append(quoted, p.text)
+	}
+	reply := strings.Join(quoted, "\n")
+	if !strings.Contains(reply, "billing admin cancels") {
+		t.Errorf("reply lacks who may cancel:\n%s", reply)
+	}
+	if strings.Contains(reply, "export invoices") {
+		t.Errorf("reply quotes a sibling section no clause asked about:\n%s", reply)
+	}
+}

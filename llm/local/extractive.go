@@ -65,7 +65,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	if len(used) > 0 {
 		used = append(used, openQuestionChunks(asks, used, req.Evidence, req.Terms, threshold, scope)...)
 	}
-	picks := pickSentences(used, scope, asks, evidenceIDF(req.Evidence))
+	picks := pickSentences(append(used, siblingSections(used, req.Evidence, scope)...), scope, asks, evidenceIDF(req.Evidence))
 	if len(picks) == 0 { // nothing relevant enough: what was asked is the whole question
 		return withSignals(describe(abstention(german, "", offTopic(append(asks, withoutReferences(req.Subject)), "")), req), signals), nil
 	}
@@ -405,6 +405,8 @@ type rankedChunk struct {
 	asked question
 	// extra marks a chunk chosen for an open question: it adds one sentence to the reply.
 	extra bool
+	// sibling marks another section of a document already quoted (siblingSections).
+	sibling bool
 }
 
 // chunkHeading returns the section heading of a chunk: its first line when more lines
@@ -616,3 +618,28 @@ const (
 // closeShare is how close to the best relevance a section must come for the fused order
 // to decide between them.
 const closeShare = 0.8
+
+// siblingSections are the evidence's other sections of the documents the sections chosen
+// for the whole question belong to. A clause may claim its answer from one of them (clauseSentences): the
+// document is cited anyway, and its answer often sits in another section than the one
+// that matched the whole question best (a price list beside a worked example).
+func siblingSections(used []rankedChunk, evidence []policy.Evidence, scope accountScope) []rankedChunk {
+	if len(used) == 0 {
+		return nil
+	}
+	docs, chosen := map[string]bool{}, map[string]bool{}
+	for _, rc := range used {
+		docs[rc.ev.DocID] = docs[rc.ev.DocID] || !rc.extra // a section chosen for an open question may quote nothing
+		chosen[rc.ev.ChunkID] = true
+	}
+	var out []rankedChunk
+	for i, ev := range evidence {
+		heading := chunkHeading(ev.Text)
+		if !docs[ev.DocID] || chosen[ev.ChunkID] || ev.ForAgents() || internalSection(heading) ||
+			scope.fit(heading) == scopeOther || otherSubject(used[0].asked.topics, scope.topics(ev.Title+"\n"+heading)) {
+			continue // a section for another plan, region or subject than the one asked about
+		}
+		out = append(out, rankedChunk{ev: ev, order: i, asked: used[0].asked, sibling: true})
+	}
+	return out
+}

@@ -16,6 +16,7 @@ type pick struct {
 	line    int // line of its chunk: a paragraph or list item
 	score   float64
 	extra   bool // from a chunk chosen for an open question
+	sibling bool // from another section of a quoted document: it may only answer a clause
 }
 
 // pickSentences chooses up to maxQuoted sentences from the chosen chunks: those sharing
@@ -65,7 +66,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			if statesKind(s, q.kinds) {
 				score += 0.3
 			}
-			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, line: lines[pos], score: score, extra: rc.extra})
+			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, line: lines[pos], score: score, extra: rc.extra, sibling: rc.sibling})
 		}
 	}
 	sort.SliceStable(cands, func(a, b int) bool {
@@ -96,7 +97,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 	}
 	for _, c := range cands {
 		key := text.Fold(c.text)
-		if seen[key] || (!c.extra && main == maxQuoted) {
+		if c.sibling || seen[key] || (!c.extra && main == maxQuoted) {
 			continue
 		}
 		if _, ok := best[c.rank]; ok && c.extra { // one sentence answers an open question
@@ -133,8 +134,9 @@ const sentenceShare = 0.6
 // kind the clause asks for. Only the sentence's own words count: the heading already
 // chose the section. A clause no sentence holds a word of claims nothing; ties go to the
 // better section, then to the sentence sharing more of the whole question. Only the
-// sections always quoted claim (the best one and those chosen for an open question), so
-// a claim never adds a document the reply would not cite anyway.
+// sections always quoted claim (the best one and those chosen for an open question), and
+// the other sections of the best ones' documents (siblingSections), so a claim never adds
+// a document the reply would not cite anyway.
 func clauseSentences(cands []pick, asks []string, idf text.IDF) []pick {
 	var out []pick
 	claimed := map[int]bool{}
@@ -150,7 +152,7 @@ func clauseSentences(cands []pick, asks []string, idf text.IDF) []pick {
 		kinds := askedKinds(a)
 		bestAt, bestScore := -1, 0.0
 		for i, c := range cands {
-			if claimed[i] || (c.rank > 0 && !c.extra) {
+			if claimed[i] || (c.rank > 0 && !c.extra && !c.sibling) {
 				continue
 			}
 			share, _ := idf.Held(stems, own[i], nil)
