@@ -427,7 +427,10 @@ func chunkHeading(chunkText string) string {
 // ("Notes for agents", "When to use this macro"): quoting it to a customer would answer
 // nothing they asked. A section marked audience: agents in its front matter is too
 // (policy.Evidence.ForAgents), whatever its heading.
-func internalSection(heading string) bool {
+func internalSection(ev policy.Evidence, heading string) bool {
+	if ev.ForAgents() {
+		return true
+	}
 	for _, t := range text.Tokenize(heading) {
 		switch t.Text {
 		case "agent", "agents", "macro", "macros", "internal", "intern", "agenten":
@@ -454,9 +457,11 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 		heading := chunkHeading(ev.Text)
 		words := text.StemSet(ev.Title + "\n" + ev.Text)
 		topic := text.StemSet(ev.Title + "\n" + heading)
+		titleWords, headingWords := topicWords(ev.Title), topicWords(heading)
+		internal := internalSection(ev, heading)
 		otherScope := (ownHeading && fits[i] == scopeOther) || otherSubject(q.topics, scope.topics(ev.Title+"\n"+heading))
 		relevance := func(weight map[string]float64) float64 {
-			if internalSection(heading) || ev.ForAgents() {
+			if internal {
 				return 0 // a high score alone never makes a section quotable
 			}
 			overlap := func(words map[string]bool) float64 { return weightedOverlap(q.stems, weight, words) }
@@ -464,8 +469,7 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 			// answers: matching them counts extra. The heading counts beyond a full match,
 			// so of sections of one document that all match the question ("Who is
 			// eligible", "Refund window"), the one named for it comes first.
-			lexical := clamp01(overlap(words)+titleWeight*overlap(topicWords(ev.Title))) +
-				headingWeight*overlap(topicWords(heading))
+			lexical := clamp01(overlap(words)+titleWeight*overlap(titleWords)) + headingWeight*overlap(headingWords)
 			if !sharesStrongWord(q.stems, topic) {
 				lexical *= offTopicShare
 			}
@@ -635,7 +639,7 @@ func siblingSections(used []rankedChunk, evidence []policy.Evidence, scope accou
 	var out []rankedChunk
 	for i, ev := range evidence {
 		heading := chunkHeading(ev.Text)
-		if !docs[ev.DocID] || chosen[ev.ChunkID] || ev.ForAgents() || internalSection(heading) ||
+		if !docs[ev.DocID] || chosen[ev.ChunkID] || internalSection(ev, heading) ||
 			scope.fit(heading) == scopeOther || otherSubject(used[0].asked.topics, scope.topics(ev.Title+"\n"+heading)) {
 			continue // a section for another plan, region or subject than the one asked about
 		}
