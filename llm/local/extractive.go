@@ -486,6 +486,9 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 			if otherScope {
 				rel *= otherScopeShare
 			}
+			if workedExample(heading) {
+				rel *= exampleShare
+			}
 			return rel
 		}
 		rc := rankedChunk{ev: ev, order: i, relevance: relevance(q.weight), asked: q}
@@ -512,6 +515,20 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 	})
 	return out
 }
+
+// workedExample reports whether a section's heading marks it as a worked example
+// ("Example", "Billing examples", "Beispiel"). Documentation states a rule in one section
+// and shows it applied in another: the example repeats the customer's situation (a user
+// signing in three times, an invoice's lines) and so shares more of the question's words,
+// while the rule is what answers it.
+func workedExample(heading string) bool {
+	words := text.StemSet(heading)
+	return words["exampl"] || words["beispiel"]
+}
+
+// exampleShare is what a worked example's relevance keeps: it still answers when no
+// section states the rule, and yields to one that does and matches almost as well.
+const exampleShare = 0.7
 
 // topicWords are the stems of a heading or title that name a topic: a heading's chatter
 // ("What happens to the account", "Long suspensions") must not pull a section up for every

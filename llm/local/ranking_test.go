@@ -105,14 +105,14 @@ func TestExtractiveAnswersFromTheRightSection(t *testing.T) {
 
 // Retrieval hands the drafter sections chosen for sharing the question's words, so over
 // those sections alone the question's topic ("egress") looks common and an incidental
-// word decides ("costs", which a worked example's table repeats). With the knowledge
+// word decides ("costs", which an invoice's table repeats). With the knowledge
 // base's term statistics the drafter weighs each word by its rarity there, as the lexical
 // arm does, and quotes the section that prices egress first.
 func TestQuestionWordsWeighByTheirRarityInTheKnowledgeBase(t *testing.T) {
 	t.Parallel()
 	evidence := []policy.Evidence{
-		{ChunkID: "usage/egress@1#example", DocID: "usage/egress", Title: "Egress", Area: "usage",
-			Text: "Example invoice\nLine Item: Pro Plan; Costs: $25.\nLine Item: Compute; Costs: $10.\nLine Item: Egress; Costs: $4.50."},
+		{ChunkID: "usage/egress@1#march-invoice", DocID: "usage/egress", Title: "Egress", Area: "usage",
+			Text: "March invoice\nLine Item: Pro Plan; Costs: $25.\nLine Item: Compute; Costs: $10.\nLine Item: Egress; Costs: $4.50."},
 		{ChunkID: "usage/egress@1#pricing", DocID: "usage/egress", Title: "Egress", Area: "usage",
 			Text: "Pricing\nEach GB of egress above the quota is billed at $0.09."},
 		{ChunkID: "usage/egress@1#usage-page", DocID: "usage/egress", Title: "Egress", Area: "usage",
@@ -130,8 +130,8 @@ func TestQuestionWordsWeighByTheirRarityInTheKnowledgeBase(t *testing.T) {
 		return d.Reply
 	}
 	priceFirst := func(reply string) bool {
-		price, example := strings.Index(reply, "$0.09"), strings.Index(reply, "Costs: $25")
-		return price >= 0 && (example < 0 || price < example)
+		price, invoice := strings.Index(reply, "$0.09"), strings.Index(reply, "Costs: $25")
+		return price >= 0 && (invoice < 0 || price < invoice)
 	}
 	if got := draft(nil); priceFirst(got) {
 		t.Fatalf("without term statistics the reply = %q; the fixture no longer shows the evidence-only weighting's miss", got)
@@ -139,5 +139,27 @@ func TestQuestionWordsWeighByTheirRarityInTheKnowledgeBase(t *testing.T) {
 	kb := &llm.Terms{Chunks: 400, Held: map[string]int{"extra": 30, "gb": 12, "egress": 9, "cost": 160, "pro": 220, "each": 90}}
 	if got := draft(kb); !priceFirst(got) {
 		t.Errorf("with the knowledge base's term statistics the reply = %q, want the egress price first", got)
+	}
+}
+
+// A help center states a rule in one section and shows it applied in a worked example
+// under its own heading. The example repeats the customer's situation (signing in again
+// and again) and so shares more of the question's words; the rule answers it.
+func TestTheRuleComesBeforeItsWorkedExample(t *testing.T) {
+	t.Parallel()
+	evidence := []policy.Evidence{
+		{ChunkID: "usage/active-users@1#example", DocID: "usage/active-users", Title: "Monthly active users", Area: "usage",
+			Text: "Example\nA user signs in on May 3, signs out on May 4 and signs in again on May 20. The user's sign-ins in May count as one active user."},
+		{ChunkID: "usage/active-users@1#what-you-are-charged-for", DocID: "usage/active-users", Title: "Monthly active users", Area: "usage",
+			Text: "What you are charged for\nYou are charged for the distinct users who log in during the billing cycle. Each one is counted only once per billing cycle, however often they authenticate."},
+	}
+	body := "Our users sign in many times a day. Does every sign in count as another active user?"
+	req := llm.Request{Subject: "Active users", Evidence: llmtest.Retrieved(body, evidence),
+		Messages: []llm.Message{{Author: "customer", Body: body}}}
+	d, err := local.Extractive{}.Write(context.Background(), req)
+	require.NoError(t, err)
+	rule, example := strings.Index(d.Reply, "only once per billing cycle"), strings.Index(d.Reply, "May 3")
+	if rule < 0 || (example >= 0 && example < rule) {
+		t.Errorf("reply = %q, want the rule quoted before its worked example", d.Reply)
 	}
 }
