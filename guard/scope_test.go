@@ -18,5 +18,7 @@ func TestScopeReaderReadsPlansRegionsAndSubjects(t *testing.T) {
 
 	assert.Empty(t, r.Of("Plans grow with the growth of the team.").Plans, "a plan name counts only where it is capitalised")
 	assert.Empty(t, r.Of("Write to us for help.").Regions, "the pronoun us is not a region")
+	assert.Empty(t, r.Of("Let Us Know.").Regions, "a capitalised pronoun is not a region")
+	assert.Equal(t, map[string]bool{"us": true, "apac": true}, r.Of("Prices in the US and APAC").Regions, "the country is written in capitals")
 	assert.Empty(t, r.Of("Refunds go back to the card.").Topics)
 }

@@ -29,6 +29,9 @@ type subjectEntry struct {
 	words     []string // lower case; the last one matches as a stem
 	class     string
 	canonical string
+	// exact entries were written with a capital letter and match only a word written
+	// exactly so: "US" is a country where "us" is a pronoun.
+	exact bool
 }
 
 // parseSubjects reads subjects.txt lines.
@@ -43,8 +46,12 @@ func parseSubjects(data, name string) ([]subjectEntry, error) {
 		if len(fields) != 3 || strings.TrimSpace(fields[1]) == "" {
 			return nil, fmt.Errorf("subjects %s line %d: want class<TAB>stem<TAB>canonical, got %q", name, n+1, line)
 		}
-		out = append(out, subjectEntry{words: wordsOf(strings.ToLower(fields[1])),
-			class: strings.TrimSpace(fields[0]), canonical: strings.TrimSpace(fields[2])})
+		e := subjectEntry{words: wordsOf(strings.ToLower(fields[1])), class: strings.TrimSpace(fields[0]),
+			canonical: strings.TrimSpace(fields[2])}
+		if fields[1] != strings.ToLower(fields[1]) {
+			e.words, e.exact = wordsOf(fields[1]), true
+		}
+		out = append(out, e)
 	}
 	return out, nil
 }
@@ -162,6 +169,10 @@ func (v *Vocabulary) subjectAt(toks []word, i int) *subjectEntry {
 		ok := true
 		for j, w := range e.words {
 			last := j == len(e.words)-1
+			if e.exact {
+				ok = ok && toks[i+j].text == w
+				continue
+			}
 			if (last && !stemMatches(toks[i+j].lower, w)) || (!last && toks[i+j].lower != w) {
 				ok = false
 				break
