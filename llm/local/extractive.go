@@ -2,14 +2,14 @@ package local
 
 import (
 	"context"
+	"maps"
 	"math"
 	"sort"
 	"strings"
 
+	"github.com/supportdraft/supportdraft/llm"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
-
-	"github.com/supportdraft/supportdraft/llm"
 )
 
 // Extractive is the local drafter: it answers only with sentences copied verbatim from the
@@ -153,7 +153,8 @@ func (x Extractive) read(req llm.Request) reading {
 	r.missing, r.share = missingConcepts(req.Subject, r.asks, req.Evidence)
 	q := analyseQuestion(req.Subject, bodies, req.Evidence, req.Terms)
 	r.scope = newAccountScope(req.Account, req.Evidence)
-	q.topics = r.scope.topics(strings.Join(append([]string{req.Subject}, r.asks...), "\n"))
+	q.topics = withStatedTopics(r.scope.topics(strings.Join(append([]string{req.Subject}, r.asks...), "\n")),
+		r.scope.topics(strings.Join(bodies, "\n")))
 	ranked := rankEvidence(q, req.Evidence, r.scope)
 	r.used = chooseChunks(ranked, r.threshold)
 	r.signals = readSignals(req.Question(), r.asks, req.Terms, req.Evidence, ranked, r.used, r.share)
@@ -661,6 +662,29 @@ func siblingSections(used []rankedChunk, evidence []policy.Evidence, scope accou
 			continue // a section for another plan, region or subject than the one asked about
 		}
 		out = append(out, rankedChunk{ev: ev, order: i, asked: used[0].asked, sibling: true})
+	}
+	return out
+}
+
+// withStatedTopics adds to the subject terms the asking clauses name (asked) those the
+// customer's whole text states of a class the clauses leave unnamed, when it states one
+// term of that class: "We bought the annual plan 20 days ago. Can we get our money back?"
+// asks of an annual plan, so a section on monthly plans answers someone else's question
+// (otherSubject). Two terms of one class ("we moved from monthly to annual") say nothing
+// of which is asked about, and items never decide (otherSubject).
+func withStatedTopics(asked, stated map[string]string) map[string]string {
+	perClass := map[string][]string{}
+	for t, c := range stated {
+		perClass[c] = append(perClass[c], t)
+	}
+	out := maps.Clone(asked)
+	if out == nil {
+		out = map[string]string{}
+	}
+	for c, terms := range perClass {
+		if c != itemClass && len(terms) == 1 && !namesClass(asked, c) {
+			out[terms[0]] = c
+		}
 	}
 	return out
 }

@@ -163,3 +163,25 @@ func TestTheRuleComesBeforeItsWorkedExample(t *testing.T) {
 		t.Errorf("reply = %q, want the rule quoted before its worked example", d.Reply)
 	}
 }
+
+// The asking clause names what is asked ("Can we get our money back?"); the sentence
+// before it names what it is asked of (an annual plan). Of two parallel documents, the one
+// on monthly plans answers another customer's question.
+func TestTheSituationStatedChoosesBetweenParallelPolicies(t *testing.T) {
+	t.Parallel()
+	evidence := []policy.Evidence{
+		{ChunkID: "billing/refunds-monthly@1#when-the-money-arrives", DocID: "billing/refunds-monthly", Title: "Refunds on monthly plans", Area: "refunds",
+			Text: "When the money arrives\nMoney paid for the plan gets back to your card within 5 business days."},
+		{ChunkID: "billing/refunds-annual@1#refund-window", DocID: "billing/refunds-annual", Title: "Refunds on annual plans", Area: "refunds",
+			Text: "Refund window\nMoney paid for an annual plan is refunded in full within 14 days of purchase."},
+	}
+	body := "We bought the annual plan 20 days ago and it is not a fit for us. Can we get the money we paid back?"
+	req := llm.Request{Subject: "Not a fit", Evidence: llmtest.Retrieved(body, evidence),
+		Messages: []llm.Message{{Author: "customer", Body: body}}}
+	d, err := local.Extractive{}.Write(context.Background(), req)
+	require.NoError(t, err)
+	annual, monthly := strings.Index(d.Reply, "within 14 days"), strings.Index(d.Reply, "5 business days")
+	if annual < 0 || (monthly >= 0 && monthly < annual) {
+		t.Errorf("reply = %q, want the annual plans' refund window first", d.Reply)
+	}
+}
