@@ -142,46 +142,61 @@ func TestQuestionWordsWeighByTheirRarityInTheKnowledgeBase(t *testing.T) {
 	}
 }
 
-// A help center states a rule in one section and shows it applied in a worked example
-// under its own heading. The example repeats the customer's situation (signing in again
-// and again) and so shares more of the question's words; the rule answers it.
-func TestTheRuleComesBeforeItsWorkedExample(t *testing.T) {
+// Which of two sections that both match a question is quoted first.
+func TestTheAnsweringSectionIsQuotedFirst(t *testing.T) {
 	t.Parallel()
-	evidence := []policy.Evidence{
-		{ChunkID: "usage/active-users@1#example", DocID: "usage/active-users", Title: "Monthly active users", Area: "usage",
-			Text: "Example\nA user signs in on May 3, signs out on May 4 and signs in again on May 20. The user's sign-ins in May count as one active user."},
-		{ChunkID: "usage/active-users@1#what-you-are-charged-for", DocID: "usage/active-users", Title: "Monthly active users", Area: "usage",
-			Text: "What you are charged for\nYou are charged for the distinct users who log in during the billing cycle. Each one is counted only once per billing cycle, however often they authenticate."},
+	tests := []struct {
+		name, why     string
+		subject, body string
+		evidence      []policy.Evidence
+		first, then   string // quoted text that must come first, and text that may follow it
+	}{
+		{name: "the rule before its worked example",
+			why: "a worked example repeats the customer's situation (signing in again and again) and so " +
+				"shares more of the question's words; the rule it illustrates answers the question",
+			subject: "Active users", body: "Our users sign in many times a day. Does every sign in count as another active user?",
+			evidence: []policy.Evidence{
+				{ChunkID: "usage/active-users@1#example", DocID: "usage/active-users", Title: "Monthly active users", Area: "usage",
+					Text: "Example\nA user signs in on May 3, signs out on May 4 and signs in again on May 20. The user's sign-ins in May count as one active user."},
+				{ChunkID: "usage/active-users@1#what-you-are-charged-for", DocID: "usage/active-users", Title: "Monthly active users", Area: "usage",
+					Text: "What you are charged for\nYou are charged for the distinct users who log in during the billing cycle. Each one is counted only once per billing cycle, however often they authenticate."},
+			},
+			first: "only once per billing cycle", then: "May 3"},
+		{name: "the situation stated chooses between parallel policies",
+			why: "the asking clause names what is asked; the sentence before it names what it is asked of " +
+				"(an annual plan), so the document on monthly plans answers another customer's question",
+			subject: "Not a fit", body: "We bought the annual plan 20 days ago and it is not a fit for us. Can we get the money we paid back?",
+			evidence: []policy.Evidence{
+				{ChunkID: "billing/refunds-monthly@1#when-the-money-arrives", DocID: "billing/refunds-monthly", Title: "Refunds on monthly plans", Area: "refunds",
+					Text: "When the money arrives\nMoney paid for the plan gets back to your card within 5 business days."},
+				{ChunkID: "billing/refunds-annual@1#refund-window", DocID: "billing/refunds-annual", Title: "Refunds on annual plans", Area: "refunds",
+					Text: "Refund window\nMoney paid for an annual plan is refunded in full within 14 days of purchase."},
+			},
+			first: "within 14 days", then: "5 business days"},
 	}
-	body := "Our users sign in many times a day. Does every sign in count as another active user?"
-	req := llm.Request{Subject: "Active users", Evidence: llmtest.Retrieved(body, evidence),
-		Messages: []llm.Message{{Author: "customer", Body: body}}}
-	d, err := local.Extractive{}.Write(context.Background(), req)
-	require.NoError(t, err)
-	rule, example := strings.Index(d.Reply, "only once per billing cycle"), strings.Index(d.Reply, "May 3")
-	if rule < 0 || (example >= 0 && example < rule) {
-		t.Errorf("reply = %q, want the rule quoted before its worked example", d.Reply)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if reply := draftReply(t, tt.subject, tt.body, tt.evidence); !quotedFirst(reply, tt.first, tt.then) {
+				t.Errorf("reply = %q, want %q quoted first: %s", reply, tt.first, tt.why)
+			}
+		})
 	}
 }
 
-// The asking clause names what is asked ("Can we get our money back?"); the sentence
-// before it names what it is asked of (an annual plan). Of two parallel documents, the one
-// on monthly plans answers another customer's question.
-func TestTheSituationStatedChoosesBetweenParallelPolicies(t *testing.T) {
-	t.Parallel()
-	evidence := []policy.Evidence{
-		{ChunkID: "billing/refunds-monthly@1#when-the-money-arrives", DocID: "billing/refunds-monthly", Title: "Refunds on monthly plans", Area: "refunds",
-			Text: "When the money arrives\nMoney paid for the plan gets back to your card within 5 business days."},
-		{ChunkID: "billing/refunds-annual@1#refund-window", DocID: "billing/refunds-annual", Title: "Refunds on annual plans", Area: "refunds",
-			Text: "Refund window\nMoney paid for an annual plan is refunded in full within 14 days of purchase."},
-	}
-	body := "We bought the annual plan 20 days ago and it is not a fit for us. Can we get the money we paid back?"
-	req := llm.Request{Subject: "Not a fit", Evidence: llmtest.Retrieved(body, evidence),
+// draftReply is the local drafter's reply to one customer message over evidence in the
+// order retrieval would give it.
+func draftReply(t *testing.T, subject, body string, evidence []policy.Evidence) string {
+	t.Helper()
+	req := llm.Request{Subject: subject, Evidence: llmtest.Retrieved(body, evidence),
 		Messages: []llm.Message{{Author: "customer", Body: body}}}
 	d, err := local.Extractive{}.Write(context.Background(), req)
 	require.NoError(t, err)
-	annual, monthly := strings.Index(d.Reply, "within 14 days"), strings.Index(d.Reply, "5 business days")
-	if annual < 0 || (monthly >= 0 && monthly < annual) {
-		t.Errorf("reply = %q, want the annual plans' refund window first", d.Reply)
-	}
+	return d.Reply
+}
+
+// quotedFirst reports whether reply quotes want, and before other if it quotes that too.
+func quotedFirst(reply, want, other string) bool {
+	at, otherAt := strings.Index(reply, want), strings.Index(reply, other)
+	return at >= 0 && (otherAt < 0 || at < otherAt)
 }
