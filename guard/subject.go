@@ -168,12 +168,7 @@ func (v *Vocabulary) subjectAt(toks []word, i int) *subjectEntry {
 		}
 		ok := true
 		for j, w := range e.words {
-			last := j == len(e.words)-1
-			if e.exact {
-				ok = ok && toks[i+j].text == w
-				continue
-			}
-			if (last && !stemMatches(toks[i+j].lower, w)) || (!last && toks[i+j].lower != w) {
+			if !e.wordMatches(toks[i+j], w, j == len(e.words)-1) {
 				ok = false
 				break
 			}
@@ -183,6 +178,18 @@ func (v *Vocabulary) subjectAt(toks []word, i int) *subjectEntry {
 		}
 	}
 	return nil
+}
+
+// wordMatches reports whether t is the entry's word w: as written for an exact entry, as
+// a stem for its last word, else the same word in lower case.
+func (e *subjectEntry) wordMatches(t word, w string, last bool) bool {
+	switch {
+	case e.exact:
+		return t.text == w
+	case last:
+		return stemMatches(t.lower, w)
+	}
+	return t.lower == w
 }
 
 // subjects maps the canonical subject terms of text to their class. A plan name counts

@@ -461,6 +461,7 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 		titleWords, headingWords := topicWords(ev.Title), topicWords(heading)
 		internal := internalSection(ev, heading)
 		otherScope := (ownHeading && fits[i] == scopeOther) || otherSubject(q.topics, scope.topics(ev.Title+"\n"+heading))
+		example := workedExample(heading)
 		relevance := func(weight map[string]float64) float64 {
 			if internal {
 				return 0 // a high score alone never makes a section quotable
@@ -487,7 +488,7 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 			if otherScope {
 				rel *= otherScopeShare
 			}
-			if workedExample(heading) {
+			if example {
 				rel *= exampleShare
 			}
 			return rel
@@ -677,10 +678,8 @@ func withStatedTopics(asked, stated map[string]string) map[string]string {
 	for t, c := range stated {
 		perClass[c] = append(perClass[c], t)
 	}
-	out := maps.Clone(asked)
-	if out == nil {
-		out = map[string]string{}
-	}
+	out := map[string]string{}
+	maps.Copy(out, asked)
 	for c, terms := range perClass {
 		if c != itemClass && len(terms) == 1 && !namesClass(asked, c) {
 			out[terms[0]] = c
