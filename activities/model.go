@@ -187,7 +187,7 @@ func (a *Activities) Score(ctx context.Context, in ScoreInput) (*Score, error) {
 		return nil, err
 	}
 	if in.Signals != nil {
-		s.Coverage = min(s.Coverage, local.DefaultAnswerability().Share(in.Signals))
+		s = local.DefaultAnswerability().Temper(s, in.Signals)
 	}
 	a.tickets.forget(in.Ticket)
 	return &Score{Scores: s, Confidence: drafts.CapFit(a.Calibration.Apply(drafts.Confidence(s, in.Unsupported)), s), Rubric: quality}, nil

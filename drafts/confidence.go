@@ -40,4 +40,4 @@ func CapFit(confidence float64, s llm.Scores) float64 {
 // (calibration/confidence.json names it; docs/decisions/003-review-threshold.md): the
 // lowest at which the drafts let through are grounded four times in five, so few
 // grounded drafts wait. Abstentions score below 0.2 and are always forced.
-const ReviewThreshold = 0.55
+const ReviewThreshold = 0.40

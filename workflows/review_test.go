@@ -234,7 +234,7 @@ func TestReviewSentCompletesWithTheHashNotTheText(t *testing.T) {
 
 func TestReviewLowConfidenceDraftIsMarked(t *testing.T) {
 	f := newFlow(t, true)
-	f.confidence = 0.5 // one unsupported claim caps a draft here
+	f.confidence = 0.3 // two unsupported claims cap a draft here
 	var opened workflows.DraftView
 	f.at(time.Second, workflows.UpdateOpen, &opened, nil, workflows.OpenRequest{Revision: 1})
 	f.at(5*time.Minute, workflows.UpdateDiscard, nil, nil)

@@ -109,6 +109,21 @@ func (m Answerability) Share(signals map[string]float64) float64 {
 	return clamp01((m.Probability(signals) - m.Threshold) / (1 - m.Threshold))
 }
 
+// Temper reads a draft's answerability signals into the judge's scores before they are
+// combined. Coverage is capped at the question's Share: a reply quoting a section the
+// model barely let through covers little of the question. Fit becomes the mean of the
+// judge's fit and SignalStandout: the judge sees how close the evidence is, not whether
+// one document stands out from the rest, and a question near the knowledge base but
+// outside it finds several documents about as close. Without standout (a writer that
+// reads no signals) fit stays the judge's.
+func (m Answerability) Temper(s llm.Scores, signals map[string]float64) llm.Scores {
+	s.Coverage = min(s.Coverage, m.Share(signals))
+	if standout, ok := signals[SignalStandout]; ok {
+		s.Fit = (s.Fit + standout) / 2
+	}
+	return s
+}
+
 //go:embed answerability.json
 var answerabilityFile []byte
 

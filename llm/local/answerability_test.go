@@ -135,6 +135,27 @@ func TestAnswerabilityShare(t *testing.T) {
 	}
 }
 
+// Temper caps coverage at the question's share and weighs the judge's fit against how
+// far the best section stands out: of two drafts the judge scored alike, the one whose
+// question finds several documents about as close gets the lower fit. A writer that
+// reports no standout leaves the judge's fit as it is.
+func TestTemperReadsShareAndStandout(t *testing.T) {
+	t.Parallel()
+	m := Answerability{Weights: map[string]float64{SignalRelevance: 4}, Threshold: 0.8}
+	judged := llm.Scores{Faithfulness: 1, Coverage: 1, Fit: 0.6}
+	clear := m.Temper(judged, map[string]float64{SignalRelevance: 1, SignalStandout: 0.9})
+	crowded := m.Temper(judged, map[string]float64{SignalRelevance: 1, SignalStandout: 0.1})
+	if clear.Fit != 0.75 || crowded.Fit != 0.35 {
+		t.Fatalf("fit with standout 0.9 and 0.1: %.3f, %.3f; want 0.75, 0.35", clear.Fit, crowded.Fit)
+	}
+	if want := m.Share(map[string]float64{SignalRelevance: 1}); clear.Coverage != want || clear.Faithfulness != 1 {
+		t.Fatalf("tempered %+v: coverage want the share %.3f, faithfulness untouched", clear, want)
+	}
+	if none := m.Temper(judged, map[string]float64{SignalRelevance: 1}); none.Fit != judged.Fit {
+		t.Fatalf("no standout reported: fit %.3f, want the judge's %.3f", none.Fit, judged.Fit)
+	}
+}
+
 // writerFunc is a writer standing in for a remote model.
 type writerFunc func(llm.Request) *llm.Answer
 
