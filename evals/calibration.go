@@ -53,7 +53,7 @@ type ThresholdOutcome struct {
 }
 
 // thresholdSteps are the forced-review thresholds the report compares, the shipped one
-// (drafts.ReviewThreshold, 0.40) among them.
+// (drafts.ReviewThreshold) among them.
 var thresholdSteps = []float64{0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9}
 
 // Calibrate computes the calibration figures of one arm's cases.
