@@ -2,8 +2,10 @@ package evals
 
 import (
 	"math"
+	"slices"
 	"testing"
 
+	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/evals/dataset"
 )
 
@@ -63,5 +65,13 @@ func TestCalibrateByHand(t *testing.T) {
 		near("forced at 0.5", th.Forced, 3.0/7)
 		near("caught at 0.5", th.Caught, 0.6)
 		near("grounded held back at 0.5", th.GroundedForced, 0)
+	}
+}
+
+// The eval's threshold sweep compares the shipped forced-review threshold with its
+// neighbours; a refit that moves drafts.ReviewThreshold off the sweep's steps must add it.
+func TestThresholdSweepHoldsTheShippedThreshold(t *testing.T) {
+	if !slices.Contains(thresholdSteps, drafts.ReviewThreshold) {
+		t.Fatalf("thresholdSteps %v lack drafts.ReviewThreshold %.2f", thresholdSteps, drafts.ReviewThreshold)
 	}
 }
