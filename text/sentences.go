@@ -23,11 +23,25 @@ var neverFinal = map[string]bool{
 	"excl.": true, "mr.": true, "mrs.": true, "ms.": true, "dr.": true, "prof.": true,
 	"st.": true, "z.b.": true, "d.h.": true, "bzw.": true, "ca.": true, "ggf.": true,
 	"inkl.": true, "vgl.": true, "evtl.": true, "u.a.": true, "z.t.": true, "sog.": true,
+	"viz.": true,
 }
 
-// numberAbbrev lists abbreviations that only continue the sentence before a number: "No. 5"
-// is one phrase, but "No. We cannot." is two sentences.
-var numberAbbrev = map[string]bool{"no.": true, "nr.": true}
+// numberAbbrev reports whether word (as written, with its period) is an abbreviation that
+// continues the sentence before a number: a capital and one or two lower-case letters, as
+// in "No. 5", "Nr. 12", "Rs. 25,000" or "Fr. 20". "No. We cannot." is still two sentences:
+// the rule asks for a digit next.
+func numberAbbrev(word string) bool {
+	letters := []rune(strings.TrimSuffix(word, "."))
+	if len(letters) < 2 || len(letters) > 3 || !unicode.IsUpper(letters[0]) {
+		return false
+	}
+	for _, r := range letters[1:] {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
 
 // Split cuts text into sentences. Lines matter: a blank line always ends a sentence, a
 // list item (bullet or number) is a sentence of its own, and any other single newline is
@@ -129,11 +143,12 @@ func isBoundary(text string, start, i, j, end int) bool {
 		_, size := utf8.DecodeRuneInString(word[k:])
 		word = word[k+size:]
 	}
-	word = strings.ToLower(strings.TrimLeft(word, `("'“‘«[`))
+	written := strings.TrimLeft(word, `("'“‘«[`)
+	word = strings.ToLower(written)
 	if neverFinal[word] || spacedAbbrev(strings.ToLower(text[start:j]), strings.ToLower(rest)) || ordinalDate(word, rest) {
 		return false
 	}
-	return !(numberAbbrev[word] && next >= '0' && next <= '9')
+	return !(numberAbbrev(written) && next >= '0' && next <= '9')
 }
 
 // spacedAbbrevs are German abbreviations written with a space inside ("z. B.", "d. h."):
