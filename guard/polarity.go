@@ -414,7 +414,9 @@ func (p polarities) clauseShare(other polarities) map[int]float64 {
 // polarity and shares more of its words outweighs it: a policy that states a rule and its
 // exception ("Each workspace can start a single trial of each paid plan. A workspace that
 // has already paid for a plan cannot start a trial of that plan.") is not contradicted by
-// quoting the rule.
+// quoting the rule. A unit in the sentence's own words, no more and no fewer, always
+// outweighs it: a source that states both bounds ("The maximum overdraft is Rs. 1 Lakh.
+// The minimum overdraft amount is Rs. 25,000.") is not contradicted by quoting either.
 func contradicted(p polarities, sources []checkedSource) (id, unit string, ok bool) {
 	if len(p.negated) < minShared {
 		return "", "", false
@@ -432,6 +434,9 @@ func contradicted(p polarities, sources []checkedSource) (id, unit string, ok bo
 			switch {
 			case !restated:
 			case !opposes(p, u.polarity):
+				if n == len(p.negated) && n == len(u.polarity.negated) {
+					return "", "", false
+				}
 				agreed = max(agreed, n)
 			case n > opposed:
 				opposed, id, unit = n, s.id, u.text

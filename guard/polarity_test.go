@@ -26,6 +26,7 @@ func TestCheckStrikesTheOppositePolarity(t *testing.T) {
 		{ChunkID: "seats", Text: "None of the removed seats are credited to the next invoice."},
 		{ChunkID: "partial", Text: "Partial refunds and duplicate charges\nWe do not refund partial months."},
 		{ChunkID: "hardware", Text: "Unused hardware can be returned within 30 days of delivery."},
+		{ChunkID: "overdraft", Text: "The maximum amount you can avail as an overdraft is Rs. 1 Lakh. The minimum overdraft amount is Rs. 25,000."},
 		{ChunkID: "suspension", Text: "After 60 days of suspension, the account is downgraded to the Free plan and the unpaid invoice is written off; it is not sent to a collection agency."},
 	}
 	tests := []struct {
@@ -50,6 +51,9 @@ func TestCheckStrikesTheOppositePolarity(t *testing.T) {
 		{"Used hardware can be returned within 30 days of delivery.", true, false},
 		{"Hardware that is unused can be returned within 30 days of delivery.", false, true},
 		{"Extra storage packs are non-refundable, on any plan.", false, true},
+		// A source that states both bounds is not contradicted by quoting either.
+		{"The minimum overdraft amount is Rs. 25,000.", false, true},
+		{"The maximum overdraft amount is Rs. 25,000.", true, false},
 	}
 	read := v.Read(sources)
 	for _, tt := range tests {
