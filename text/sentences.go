@@ -47,9 +47,9 @@ func numberAbbrev(word string) bool {
 // list item (bullet or number) is a sentence of its own, and any other single newline is
 // just white space inside a sentence, because drafts wrap lines. Inside a paragraph a
 // sentence ends at ".", "!", "?" or an ellipsis (plus closing quotes or brackets) followed
-// by white space, unless an abbreviation or a lower-case next word says otherwise; a
-// terminator followed directly by a non-space (decimals, versions, URLs, e-mails) never
-// ends one. Every non-space byte of text lands in exactly one sentence.
+// by white space and an upper-case letter, a digit, a currency sign or an opening quote,
+// unless an abbreviation says otherwise; a terminator followed directly by a non-space
+// (decimals, versions, URLs, e-mails) never ends one. Every non-space byte of text lands in exactly one sentence.
 func Split(text string) []Sentence {
 	var out []Sentence
 	segStart, segItem := -1, false
@@ -132,7 +132,7 @@ func isBoundary(text string, start, i, j, end int) bool {
 		return true
 	}
 	next, _ := utf8.DecodeRuneInString(rest)
-	if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune(`"„“«`, next) {
+	if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !unicode.Is(unicode.Sc, next) && !strings.ContainsRune(`"„“«`, next) {
 		return false // "approx. five", "Acme Inc. is", "wait… what", "ok? (invoice 12)", "Tel. +49"
 	}
 	if text[i:j] != "." {
