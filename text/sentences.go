@@ -1,6 +1,7 @@
 package text
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -85,10 +86,20 @@ func Split(text string) []Sentence {
 }
 
 // splitParagraph appends the sentences of text[start:end], a run of lines with no blank
-// line and no list item in it.
+// line and no list item in it. A list written inline ("to the following: 1. Salaried
+// individuals 2. Self-employed individuals") is cut before each of its numbers, as a list
+// on lines is, and their periods end nothing.
 func splitParagraph(out []Sentence, text string, start, end int) []Sentence {
 	sentStart := start
+	items := inlineItems(text, start, end)
 	for i := start; i < end; {
+		if len(items) > 0 && i == items[0] {
+			out = appendTrimmed(out, text, sentStart, i)
+			sentStart = i
+			i += strings.IndexByte(text[i:end], '.') + 1 // the item's number and its period
+			items = items[1:]
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(text[i:end])
 		if !IsTerminator(r) {
 			i += size
@@ -116,6 +127,48 @@ func splitParagraph(out []Sentence, text string, start, end int) []Sentence {
 		i = j
 	}
 	return appendTrimmed(out, text, sentStart, end)
+}
+
+// inlineItems returns where the numbers of a list written inside text[start:end] start:
+// "1. " after a colon, then "2. ", … in order, each after white space and before a
+// capital or a digit, at least two of them. Other numbers with a period between them
+// ("day 7. After") are no item of it.
+func inlineItems(text string, start, end int) []int {
+	var items, run []int
+	next := 1
+	for i := start; i < end; i++ {
+		c := text[i]
+		if c < '0' || c > '9' || (i > start && !unicode.IsSpace(rune(text[i-1]))) {
+			continue
+		}
+		j := i
+		for j < end && j-i < 2 && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		n, _ := strconv.Atoi(text[i:j])
+		if j+2 >= end || text[j] != '.' || text[j+1] != ' ' {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(text[j+2 : end]); !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			continue
+		}
+		switch n {
+		case 1:
+			if !strings.HasSuffix(strings.TrimRightFunc(text[start:i], unicode.IsSpace), ":") {
+				continue // a list opens after a colon; "day 1. Then" is a sentence's end
+			}
+			if len(run) >= 2 {
+				items = append(items, run...)
+			}
+			run, next = []int{i}, 2
+		case next:
+			run, next = append(run, i), next+1
+		}
+	}
+	if len(run) >= 2 {
+		items = append(items, run...)
+	}
+	return items
 }
 
 // isBoundary reports whether the terminators at text[i:j] end the sentence that began at
