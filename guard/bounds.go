@@ -125,11 +125,11 @@ func isWordByte(b byte) bool {
 }
 
 // statesQuantities reports whether unit u states every quantity of a, each with a
-// qualifier that agrees.
+// qualifier that agrees, the first time u states it or any time after (analysis.restated).
 func (u srcUnit) statesQuantities(a analysis) bool {
 	for i, k := range a.keys {
 		j := slices.Index(u.keys, k)
-		if j < 0 || !a.quals[i].agrees(u.quals[j]) {
+		if j < 0 || !a.quals[i].agrees(u.quals[j]) && !slices.ContainsFunc(u.restated[k], a.quals[i].agrees) {
 			return false
 		}
 	}

@@ -53,6 +53,12 @@ func TestCheckSentenceRules(t *testing.T) {
 			wantKept: true, wantReason: "backed by " + refundWindow, wantSource: refundWindow,
 		},
 		{
+			name: "a number the source states twice, bounded the sentence's way once", mode: ModeAnySource,
+			sentence: "If you have more than 50 sites, split them between accounts.",
+			sources: []policy.Evidence{{ChunkID: "gsc#limit", Text: "- Google has a limit of 50 live tokens. If you have more than 50 sites, split them between accounts."}},
+			wantKept: true, wantReason: "backed by gsc#limit", wantSource: "gsc#limit",
+		},
+		{
 			name: "one month is not 30 days", mode: ModeAnySource,
 			sentence: "You have one month to request it.", sources: policySources[:1],
 			wantReason: "no eligible source states 1 month",

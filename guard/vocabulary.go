@@ -149,6 +149,10 @@ type analysis struct {
 	flags []Flag
 	keys  []string    // Key of every quantity, without repeats, in order of appearance
 	quals []qualifier // how each of keys is bound and what period it is a rate per (bounds.go)
+	// restated are how the text states a quantity again after its first time, by key: a
+	// source may state one number twice, bounded differently ("a limit of 50 tokens … if
+	// you have more than 50 sites"), and either statement can back a sentence.
+	restated map[string][]qualifier
 	// timings are when things happen in words, canonical ("immediately", "at the end of
 	// the period"): the source a sentence rests on must say the same somewhere.
 	timings []string
@@ -171,10 +175,16 @@ func (v *Vocabulary) analyse(s string) analysis {
 		a.flags = append(a.flags, Flag{Kind: KindNumber, Match: q.Text})
 		start := from + max(strings.Index(s[from:], q.Text), 0)
 		from = start + len(q.Text)
-		if k := q.Key(); !slices.Contains(a.keys, k) {
+		k := q.Key()
+		if !slices.Contains(a.keys, k) {
 			a.keys = append(a.keys, k)
 			a.quals = append(a.quals, qualify(s, start, from))
+			continue
 		}
+		if a.restated == nil {
+			a.restated = map[string][]qualifier{}
+		}
+		a.restated[k] = append(a.restated[k], qualify(s, start, from))
 	}
 	var words []scoped // read once, at the first commercial verb or timing
 	var stated, conditional []string
