@@ -55,7 +55,7 @@ func TestCheckSentenceRules(t *testing.T) {
 		{
 			name: "a number the source states twice, bounded the sentence's way once", mode: ModeAnySource,
 			sentence: "If you have more than 50 sites, split them between accounts.",
-			sources: []policy.Evidence{{ChunkID: "gsc#limit", Text: "- Google has a limit of 50 live tokens. If you have more than 50 sites, split them between accounts."}},
+			sources:  []policy.Evidence{{ChunkID: "gsc#limit", Text: "- Google has a limit of 50 live tokens. If you have more than 50 sites, split them between accounts."}},
 			wantKept: true, wantReason: "backed by gsc#limit", wantSource: "gsc#limit",
 		},
 		{
