@@ -178,7 +178,7 @@ func isBoundary(text string, start, i, j, end int) bool {
 		return true
 	}
 	if r, _ := utf8.DecodeRuneInString(text[j:end]); !unicode.IsSpace(r) {
-		return false // 1.5, v2.4.1, example.com, a@b.de, "?!x"
+		return gluedSentence(text, start, i, j, end) // 1.5, v2.4.1, example.com, a@b.de, "?!x" are not
 	}
 	rest := strings.TrimLeftFunc(text[j:end], unicode.IsSpace)
 	if rest == "" {
@@ -202,6 +202,33 @@ func isBoundary(text string, start, i, j, end int) bool {
 		return false
 	}
 	return !(numberAbbrev(written) && next >= '0' && next <= '9')
+}
+
+// gluedSentence reports whether the period at text[i:j] ends a sentence that the next
+// one is glued to without a space, as text copied from web pages often is ("address
+// proof.Click here"): a word of two or more lower-case letters before it, a capitalised
+// word after it, and no address around it (a URL, an e-mail, "www.").
+func gluedSentence(text string, start, i, j, end int) bool {
+	if text[i:j] != "." || i-start < 2 {
+		return false
+	}
+	before, size := utf8.DecodeLastRuneInString(text[start:i])
+	last2, _ := utf8.DecodeLastRuneInString(text[start : i-size])
+	if !unicode.IsLower(before) || !unicode.IsLower(last2) {
+		return false
+	}
+	first, size := utf8.DecodeRuneInString(text[j:end])
+	second, _ := utf8.DecodeRuneInString(text[j+size : end])
+	if !unicode.IsUpper(first) || !unicode.IsLower(second) {
+		return false
+	}
+	tokenStart := strings.LastIndexFunc(text[start:i], unicode.IsSpace) + 1 + start
+	tokenEnd := strings.IndexFunc(text[j:end], unicode.IsSpace)
+	if tokenEnd < 0 {
+		tokenEnd = end - j
+	}
+	token := strings.ToLower(text[tokenStart : j+tokenEnd])
+	return !strings.ContainsAny(token, "/@:\\") && !strings.HasPrefix(token, "www.")
 }
 
 // spacedAbbrevs are German abbreviations written with a space inside ("z. B.", "d. h."):

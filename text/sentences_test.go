@@ -24,6 +24,7 @@ func TestSplit(t *testing.T) {
 		{"a price opens a sentence", "Three projects on the Micro instance. $25 Pro Plan. €30 for compute.", []string{"Three projects on the Micro instance.", "$25 Pro Plan.", "€30 for compute."}},
 		{"a list written inline", "We lend to the following: 1. Salaried individuals aged 21 to 60 2. Partnership Firms 3. Public Companies View more", []string{"We lend to the following:", "1. Salaried individuals aged 21 to 60", "2. Partnership Firms", "3. Public Companies View more"}},
 		{"numbers that are no list", "Ends on day 1. Then day 7. After that, no. Step 2. Done.", []string{"Ends on day 1.", "Then day 7.", "After that, no.", "Step 2.", "Done."}},
+		{"a sentence glued to the next", "Bring an address proof.Click here for the list. See www.Example.com or mail a@Acme.Com.", []string{"Bring an address proof.", "Click here for the list.", "See www.Example.com or mail a@Acme.Com."}},
 		{"No as an answer", "Is there a fee? No. The change is free.", []string{"Is there a fee?", "No.", "The change is free."}},
 		{"money and decimals", "The plan costs $1,299.00 a year. The fee is €12.50 or 1.5% of it.", []string{"The plan costs $1,299.00 a year.", "The fee is €12.50 or 1.5% of it."}},
 		{"version url email", "Update to v2.4.1 first. Read https://example.com/help. Then mail billing@example.com. Thanks.", []string{"Update to v2.4.1 first.", "Read https://example.com/help.", "Then mail billing@example.com.", "Thanks."}},
