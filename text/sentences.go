@@ -50,7 +50,8 @@ func numberAbbrev(word string) bool {
 // sentence ends at ".", "!", "?" or an ellipsis (plus closing quotes or brackets) followed
 // by white space and an upper-case letter, a digit, a currency sign or an opening quote,
 // unless an abbreviation says otherwise; a terminator followed directly by a non-space
-// (decimals, versions, URLs, e-mails) never ends one. Every non-space byte of text lands in exactly one sentence.
+// (decimals, versions, URLs, e-mails) ends one only where a sentence is glued to the next
+// (gluedSentence). Every non-space byte of text lands in exactly one sentence.
 func Split(text string) []Sentence {
 	var out []Sentence
 	segStart, segItem := -1, false
@@ -212,9 +213,9 @@ func gluedSentence(text string, start, i, j, end int) bool {
 	if text[i:j] != "." || i-start < 2 {
 		return false
 	}
-	before, size := utf8.DecodeLastRuneInString(text[start:i])
+	last, size := utf8.DecodeLastRuneInString(text[start:i])
 	last2, _ := utf8.DecodeLastRuneInString(text[start : i-size])
-	if !unicode.IsLower(before) || !unicode.IsLower(last2) {
+	if !unicode.IsLower(last) || !unicode.IsLower(last2) {
 		return false
 	}
 	first, size := utf8.DecodeRuneInString(text[j:end])
@@ -222,12 +223,8 @@ func gluedSentence(text string, start, i, j, end int) bool {
 	if !unicode.IsUpper(first) || !unicode.IsLower(second) {
 		return false
 	}
-	tokenStart := strings.LastIndexFunc(text[start:i], unicode.IsSpace) + 1 + start
-	tokenEnd := strings.IndexFunc(text[j:end], unicode.IsSpace)
-	if tokenEnd < 0 {
-		tokenEnd = end - j
-	}
-	token := strings.ToLower(text[tokenStart : j+tokenEnd])
+	before := strings.Fields(text[start:i])
+	token := strings.ToLower(before[len(before)-1] + "." + strings.Fields(text[j:end])[0])
 	return !strings.ContainsAny(token, "/@:\\") && !strings.HasPrefix(token, "www.")
 }
 
