@@ -55,6 +55,20 @@ func TestExtractiveQuotesVerbatim(t *testing.T) {
 	assert.Empty(t, d.Found, "the extractive drafter never searches")
 }
 
+// A sentence holding a template slot is not quoted, even verbatim: the guard strikes it
+// whoever wrote it, and the reply would carry a false "not covered" note.
+func TestExtractiveQuotesNoTemplateSlot(t *testing.T) {
+	t.Parallel()
+	ev := []policy.Evidence{{ChunkID: "search/custom@1#url", Title: "Custom search engines",
+		Text: "Custom search URL\nEnter https://www.google.com/search?q=%s&gl=us as the search URL of the new engine. " +
+			"The custom search engine is free on every plan and can be made the default engine in Settings."}}
+	body := "How do I make a custom search engine the default one?"
+	d := extractive(t, llmtest.CustomerRequest("Default search engine", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
+	require.False(t, d.Abstain, d.Reply)
+	assert.Contains(t, d.Reply, "can be made the default engine")
+	assert.Empty(t, guard.Placeholders(d.Reply), d.Reply)
+}
+
 // A German question about a document that exists only in English is answered from it:
 // German billing words are read as the English ones (the glossary of package text).
 func TestExtractiveAnswersGermanQuestionFromEnglishPolicy(t *testing.T) {

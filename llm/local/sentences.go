@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/supportdraft/supportdraft/guard"
 	"github.com/supportdraft/supportdraft/text"
 )
 
@@ -23,7 +24,8 @@ type pick struct {
 // the most question words, then presented best chunk first and in reading order inside a
 // chunk, so the reply reads like the policy rather than a shuffled list. A sentence that
 // shares only generic words ("plan", "account") with the question is never quoted, and
-// neither are headings, questions or fragments of one or two words. When the customer
+// neither are headings, questions, fragments of one or two words or sentences holding a
+// template slot, which the guard would strike. When the customer
 // asks how long, how much or when, sentences that state a number of that kind come first;
 // a chunk chosen for an open question of the thread adds its best sentence, scored
 // against that question; of parallel statements per plan or region, only the customer's.
@@ -50,8 +52,8 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 				continue // the same rule for another plan or region
 			}
 			if len(strings.Fields(s)) < 3 || (pos == 0 && heading != "" && strings.TrimSpace(s) == heading) ||
-				strings.HasSuffix(strings.TrimSpace(s), "?") {
-				continue
+				strings.HasSuffix(strings.TrimSpace(s), "?") || len(guard.Placeholders(s)) > 0 {
+				continue // a template slot ("{LANG}", "%s") is struck by the guard whoever wrote it
 			}
 			words := text.StemSet(s)
 			// The best section is quoted whole (its sentences are one answer); a second
