@@ -20,7 +20,8 @@ import (
 // TestLexicalArm pins what the lexical arm is for, on real Postgres: it finds a chunk by a
 // rare word even when sixty chunks are more similar to the question's embedding; it meets
 // inflections through the English stemmer; a word of the document title outweighs the same
-// word in the text; a rare word outweighs a common one; a multi-word name found as written
+// word in the text; a rare word outweighs a common one; words joined by punctuation
+// ("Credit/Debit", "cards.Kiosks") are each found; a multi-word name found as written
 // beats its words scattered; and it never returns a chunk the account may not be shown.
 func TestLexicalArm(t *testing.T) {
 	t.Parallel()
@@ -37,6 +38,7 @@ func TestLexicalArm(t *testing.T) {
 		{doc: "billing/proration", version: 1, from: from, title: "Plan changes", body: "## Proration\n\nProration credits the unused days of a refund period.\n"},
 		{doc: "cards/gold", version: 1, from: from, title: "Gold Rewards Card", body: "## Annual fee\n\nThe annual fee is waived in the first year.\n"},
 		{doc: "cards/silver", version: 1, from: from, title: "Silver card", body: "## Fees\n\nGold status earns rewards; the annual fee of this card is twelve euros.\n"},
+		{doc: "cards/surcharge", version: 1, from: from, title: "Card payments", body: "## At the pump\n\nA surcharge/convenience fee applies to Credit/Debit cards.Kiosks waive it.\n"},
 	}
 	// Sixty sections that share the question's other words: the embedding ranks them
 	// above the one that holds its code.
@@ -86,6 +88,11 @@ func TestLexicalArm(t *testing.T) {
 	})
 	t.Run("a rare word outweighs a common one", func(t *testing.T) {
 		assert.Equal(t, "billing/proration", lexicalFirst(t, search(t, "refund proration", 5)))
+	})
+	t.Run("words joined by a slash or a missing space are each indexed", func(t *testing.T) {
+		for _, q := range []string{"debit", "convenience", "kiosks"} {
+			assert.Equal(t, "cards/surcharge", lexicalFirst(t, search(t, q, 5)), q)
+		}
 	})
 	t.Run("a name found as written beats its words scattered", func(t *testing.T) {
 		hits := search(t, "what is the annual fee of the gold rewards card", 5)
