@@ -69,6 +69,19 @@ func TestExtractiveQuotesNoTemplateSlot(t *testing.T) {
 	assert.Empty(t, guard.Placeholders(d.Reply), d.Reply)
 }
 
+// A heading of two sentences is still the heading: "My payment failed." is the customer's
+// words in a FAQ, never quoted as the company's.
+func TestExtractiveQuotesNoSentenceOfTheHeading(t *testing.T) {
+	t.Parallel()
+	ev := []policy.Evidence{{ChunkID: "billing/faq@1#my-payment-failed-what-now", Title: "Billing FAQ",
+		Text: "My payment failed. What now?\nA failed payment is retried after 3 days, and the workspace stays active meanwhile."}}
+	body := "My card payment failed, what happens now?"
+	d := extractive(t, llmtest.CustomerRequest("Payment failed", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
+	require.False(t, d.Abstain, d.Reply)
+	assert.Contains(t, d.Reply, "retried after 3 days")
+	assert.NotContains(t, d.Reply, "My payment failed")
+}
+
 // A German question about a document that exists only in English is answered from it:
 // German billing words are read as the English ones (the glossary of package text).
 func TestExtractiveAnswersGermanQuestionFromEnglishPolicy(t *testing.T) {

@@ -51,7 +51,10 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			if ownSentence && fits[pos] == scopeOther {
 				continue // the same rule for another plan or region
 			}
-			if len(strings.Fields(s)) < 3 || (pos == 0 && heading != "" && strings.TrimSpace(s) == heading) ||
+			// The heading names the section; a heading of several sentences ("My payment
+			// failed. What now?", a title cut short "… You can …") is not the policy's
+			// statement either.
+			if len(strings.Fields(s)) < 3 || (heading != "" && lines[pos] == 0) ||
 				strings.HasSuffix(strings.TrimSpace(s), "?") || len(guard.Placeholders(s)) > 0 {
 				continue // a template slot ("{LANG}", "%s") is struck by the guard whoever wrote it
 			}
