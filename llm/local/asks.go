@@ -96,16 +96,22 @@ func clauses(body string) []string {
 	return out
 }
 
-// askingClauses returns the clauses of a message that ask something.
+// askingClauses returns the clauses of a message that ask something: a question, or a
+// request in so many words ("I want to cancel our Pro plan. What are the steps?"), whose
+// words name what the question after it leaves unnamed.
 func askingClauses(body string) []string {
 	var out []string
 	for _, c := range clauses(body) {
-		if text.IsAsking(c) {
+		if text.IsAsking(c) || requesting.MatchString(strings.ToLower(c)) {
 			out = append(out, c)
 		}
 	}
 	return out
 }
+
+// requesting opens a clause that asks for something without a question: "I'd like to
+// …", "we need to …", "please cancel …", "ich möchte …", "bitte erstatten …".
+var requesting = regexp.MustCompile(`^(?:(?:i|we)(?:['’]d| would)? (?:like|want|wish|need) to|(?:i|we)['’]d like|please|kindly|(?:ich|wir) (?:möchte|möchten|will|wollen|muss|müssen)|bitte) \pL`)
 
 // substanceStems are the content stems of s that name a topic: support chatter excluded.
 func substanceStems(s string) []string {

@@ -82,6 +82,25 @@ func TestExtractiveQuotesNoSentenceOfTheHeading(t *testing.T) {
 	assert.NotContains(t, d.Reply, "My payment failed")
 }
 
+// A request said as a statement names what the short question after it asks about: "I want
+// to cancel our Pro plan. What are the steps?" asks for the steps of cancelling, not for
+// the first steps of setting up.
+func TestExtractiveReadsARequestAsAsking(t *testing.T) {
+	t.Parallel()
+	ev := []policy.Evidence{
+		{ChunkID: "help/cancel@1#how-do-i-cancel", DocID: "help/cancel", Title: "Cancel your subscription",
+			Text: "How do I cancel?\nOpen Settings, then Billing, and click Cancel plan. The plan stays active until the end of the period."},
+		{ChunkID: "help/invoices@1#download", DocID: "help/invoices", Title: "Invoices",
+			Text: "Download\nEvery invoice can be downloaded as a PDF from the billing page."},
+		{ChunkID: "help/setup@1#first-steps", DocID: "help/setup", Title: "Getting started",
+			Text: "First steps\nThe first steps are to invite your team and connect your calendar."},
+	}
+	body := "Hey team,\n\nI want to cancel our Pro plan. What are the steps?\n\nKind regards,"
+	d := extractive(t, llmtest.CustomerRequest("Quick question", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
+	require.False(t, d.Abstain, d.Reply)
+	assert.Contains(t, d.Reply, "click Cancel plan")
+}
+
 // A German question about a document that exists only in English is answered from it:
 // German billing words are read as the English ones (the glossary of package text).
 func TestExtractiveAnswersGermanQuestionFromEnglishPolicy(t *testing.T) {
