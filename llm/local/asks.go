@@ -98,20 +98,24 @@ func clauses(body string) []string {
 
 // askingClauses returns the clauses of a message that ask something: a question, or a
 // request in so many words ("I want to cancel our Pro plan. What are the steps?"), whose
-// words name what the question after it leaves unnamed.
+// words name what the question after it leaves unnamed. A request is kept without its
+// opener: "we'd like to" names nothing, and "we'd" is a word no policy holds.
 func askingClauses(body string) []string {
 	var out []string
 	for _, c := range clauses(body) {
-		if text.IsAsking(c) || requesting.MatchString(strings.ToLower(c)) {
+		switch m := requesting.FindStringIndex(c); {
+		case text.IsAsking(c):
 			out = append(out, c)
+		case m != nil:
+			out = append(out, c[m[1]:])
 		}
 	}
 	return out
 }
 
-// requesting opens a clause that asks for something without a question: "I'd like to
-// …", "we need to …", "please cancel …", "ich möchte …", "bitte erstatten …".
-var requesting = regexp.MustCompile(`^(?:(?:i|we)(?:['’]d| would)? (?:like|want|wish|need) to|(?:i|we)['’]d like|please|kindly|(?:ich|wir) (?:möchte|möchten|will|wollen|muss|müssen)|bitte) \pL`)
+// requesting is the opener of a clause that asks for something without a question: "I'd
+// like to …", "we need to …", "please cancel …", "ich möchte …", "bitte erstatten …".
+var requesting = regexp.MustCompile(`^(?i:(?:i|we)(?:['’]d| would)? (?:like|want|wish|need) to|(?:i|we)['’]d like|please|kindly|(?:ich|wir) (?:möchte|möchten|will|wollen|muss|müssen)|bitte) `)
 
 // substanceStems are the content stems of s that name a topic: support chatter excluded.
 func substanceStems(s string) []string {
