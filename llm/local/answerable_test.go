@@ -272,11 +272,12 @@ func TestMessageProperKeepsTheQuestionAfterAnOpeningThankYou(t *testing.T) {
 }
 
 // A request is an asking clause, read without its opener, whatever apostrophe or
-// language it is written in; a statement of what happened is not.
+// language it is written in; a statement of what happened is not, and neither is a
+// courtesy request of one word.
 func TestAskingClausesKeepRequests(t *testing.T) {
 	t.Parallel()
 	body := "We moved to another tool last month. I’d like to close the account. Please refund the last invoice. " +
-		"Wir möchten den Tarif wechseln. Our card expired."
+		"Wir möchten den Tarif wechseln. Our card expired. Please advise."
 	want := []string{"close the account.", "refund the last invoice.", "den Tarif wechseln."}
 	if got := askingClauses(body); !slices.Equal(got, want) {
 		t.Errorf("askingClauses = %q, want %q", got, want)

@@ -106,7 +106,7 @@ func askingClauses(body string) []string {
 		switch m := requesting.FindStringIndex(c); {
 		case text.IsAsking(c):
 			out = append(out, c)
-		case m != nil:
+		case m != nil && len(strings.Fields(c[m[1]:])) > 1: // "Please advise." asks nothing of its own
 			out = append(out, c[m[1]:])
 		}
 	}
