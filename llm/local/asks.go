@@ -103,10 +103,11 @@ func clauses(body string) []string {
 func askingClauses(body string) []string {
 	var out []string
 	for _, c := range clauses(body) {
-		switch m := requesting.FindStringIndex(c); {
-		case text.IsAsking(c):
+		if text.IsAsking(c) {
 			out = append(out, c)
-		case m != nil && len(strings.Fields(c[m[1]:])) > 1: // "Please advise." asks nothing of its own
+			continue
+		}
+		if m := requesting.FindStringIndex(c); m != nil && len(strings.Fields(c[m[1]:])) > 1 { // "Please advise." asks nothing of its own
 			out = append(out, c[m[1]:])
 		}
 	}
