@@ -77,7 +77,7 @@ func answerClauses(asks []string, sections []policy.Evidence, weights text.IDF) 
 			words := text.StemSet(ev.Title + "\n" + ev.Text)
 			spelt := surfaceWords(ev.Title + "\n" + ev.Text)
 			s, lacking := weights.Held(subject, words, func(st string) bool {
-				return nearWord(st, words) || sharesRoot(st, words) || nearSpelling(written[st], spelt) || nearSpelling(written[st], words) || sharesRoot(written[st], spelt)
+				return nearWord(st, words) || sharesRoot(st, words) || nearSpelling(written[st], spelt) || nearSpelling(written[st], words) || sharesRoot(written[st], spelt) || compoundHeld(written[st], spelt)
 			})
 			if s > ca.support {
 				ca.support, ca.lacking = s, lacking

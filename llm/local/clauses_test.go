@@ -83,7 +83,7 @@ func TestClauseClaimsFromAnotherSectionOfTheQuotedDocument(t *testing.T) {
 	evidence := []policy.Evidence{annual, monthly, who, export}
 	asks := []string{"We are on an annual plan: when does it end if we cancel?", "Who on our team is allowed to cancel, and how?"}
 	scope := newAccountScope(policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, evidence)
-	q := analyseQuestion("Cancelling", asks, evidence, nil)
+	q := analyseQuestion("Cancelling", asks, evidence, nil, false)
 	q.topics = scope.topics(strings.Join(asks, "\n"))
 	used := []rankedChunk{{ev: annual, asked: q}}
 	siblings := siblingSections(used, evidence, scope)

@@ -63,7 +63,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 	}
 	asks, german, scope, used, threshold, signals := r.asks, r.german, r.scope, r.used, r.threshold, r.signals
 	if len(used) > 0 {
-		used = append(used, openQuestionChunks(asks, used, req.Evidence, req.Terms, threshold, scope)...)
+		used = append(used, openQuestionChunks(asks, used, req.Evidence, req.Terms, threshold, scope, german)...)
 	}
 	picks := pickSentences(append(used, siblingSections(used, req.Evidence, scope)...), scope, asks, evidenceIDF(req.Evidence))
 	if len(picks) == 0 { // nothing relevant enough: what was asked is the whole question
@@ -151,7 +151,7 @@ func (x Extractive) read(req llm.Request) reading {
 		r.model = *x.Answerability
 	}
 	r.missing, r.share = missingConcepts(req.Subject, r.asks, req.Evidence)
-	q := analyseQuestion(req.Subject, bodies, req.Evidence, req.Terms)
+	q := analyseQuestion(req.Subject, bodies, req.Evidence, req.Terms, r.german)
 	r.scope = newAccountScope(req.Account, req.Evidence)
 	q.topics = withStatedTopics(r.scope.topics(strings.Join(append([]string{req.Subject}, r.asks...), "\n")),
 		r.scope.topics(strings.Join(bodies, "\n")))
@@ -193,9 +193,12 @@ type question struct {
 	// and over the whole knowledge base (analyseQuestion).
 	weight      map[string]float64
 	orderWeight map[string]float64
-	focus       map[string]bool   // stems of the subject and of the asking sentences
-	kinds       quantityKind      // the kinds of number it asks for; 0 when it asks for none
-	topics      map[string]string // subject terms it names (billing period, item, segment, tax)
+	focus       map[string]bool // stems of the subject and of the asking sentences
+	// written is each stem's word as the customer wrote it, for reading it as a part of a
+	// section's compound (withCompoundParts); empty unless the question is German.
+	written map[string]string
+	kinds   quantityKind      // the kinds of number it asks for; 0 when it asks for none
+	topics  map[string]string // subject terms it names (billing period, item, segment, tax)
 }
 
 // focusShare is the weight of a stem that appears only in the backstory of a message,
@@ -252,9 +255,10 @@ const minKBIDF = 0.1
 // answerability model were fitted on it. orderWeight reads it over the whole knowledge base
 // where terms (the store's term statistics) know the word: retrieval chose the evidence
 // for sharing the question's topic, so over the evidence alone that topic looks common and
-// an incidental word decides which section is quoted.
-func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence, terms *llm.Terms) question {
-	q := question{weight: map[string]float64{}, orderWeight: map[string]float64{}, focus: map[string]bool{}}
+// an incidental word decides which section is quoted. german (the account's locale is
+// German) reads the words as parts of compounds too, as does a question that looks German.
+func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence, terms *llm.Terms, german bool) question {
+	q := question{weight: map[string]float64{}, orderWeight: map[string]float64{}, focus: map[string]bool{}, written: map[string]string{}}
 	asking := append([]string{withoutReferences(subject)}, customerAsks(bodies)...)
 	for _, st := range text.ContentStems(strings.Join(asking, "\n")) {
 		q.focus[st] = true
@@ -276,6 +280,13 @@ func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence
 	}
 	n := float64(len(evidence))
 	kb := knowledgeBaseIDF(strings.Join(proper, "\n"), terms)
+	if german || text.LooksGerman(strings.Join(proper, "\n")) {
+		for _, w := range stemmedWords(strings.Join(proper, "\n")) {
+			if _, seen := q.written[w.stem]; !seen {
+				q.written[w.stem] = w.text
+			}
+		}
+	}
 	for _, st := range text.ContentStems(strings.Join(proper, "\n")) {
 		if to, ok := fix[st]; ok {
 			st = to
@@ -456,9 +467,9 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 	ordered := retrievalOrdered(evidence)
 	for i, ev := range evidence {
 		heading := chunkHeading(ev.Text)
-		words := text.StemSet(ev.Title + "\n" + ev.Text)
-		topic := text.StemSet(ev.Title + "\n" + heading)
-		titleWords, headingWords := topicWords(ev.Title), topicWords(heading)
+		words := q.withCompoundParts(text.StemSet(ev.Title+"\n"+ev.Text), ev.Title+"\n"+ev.Text)
+		topic := q.withCompoundParts(text.StemSet(ev.Title+"\n"+heading), ev.Title+"\n"+heading)
+		titleWords, headingWords := q.withCompoundParts(topicWords(ev.Title), ev.Title), q.withCompoundParts(topicWords(heading), heading)
 		internal := internalSection(ev, heading)
 		otherScope := (ownHeading && fits[i] == scopeOther) || otherSubject(q.topics, scope.topics(ev.Title+"\n"+heading))
 		example := workedExample(heading)
@@ -516,6 +527,30 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 		return out[a].standing > out[b].standing
 	})
 	return out
+}
+
+// withCompoundParts adds to the stems of a text each word of the question the text holds
+// only as a compound's part, or whose parts it holds (compoundHeld): "Zeitraum" in a
+// section on the end of the "Abrechnungszeitraums", "Kündigungsbestätigung" over one that
+// writes "Kündigung" and "Bestätigung". German writes as
+// one word what English writes as two, and a section that holds the question's word as a
+// compound's part is about it as much as one that writes it alone. English questions are
+// read whole: there a word inside a longer one is another word ("transfer" in a
+// "Fundstransfer FAQ" over a question on moving an account).
+func (q question) withCompoundParts(stems map[string]bool, s string) map[string]bool {
+	var spelt map[string]bool
+	for st, w := range q.written {
+		if stems[st] || len([]rune(w)) < compoundPart {
+			continue
+		}
+		if spelt == nil {
+			spelt = surfaceWords(s)
+		}
+		if compoundHeld(w, spelt) {
+			stems[st] = true
+		}
+	}
+	return stems
 }
 
 // workedExample reports whether a section's heading marks it as a worked example

@@ -17,7 +17,7 @@ const maxOpenQuestions = 2
 // and its best section not chosen yet is added when it clears the abstention threshold
 // and, if its document is not cited yet, answers the clause at least as well as the
 // sections chosen (answersOpenClause).
-func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evidence, terms *llm.Terms, threshold float64, scope accountScope) []rankedChunk {
+func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evidence, terms *llm.Terms, threshold float64, scope accountScope, german bool) []rankedChunk {
 	var added []rankedChunk
 	idf := evidenceIDF(evidence)
 	for _, a := range asks {
@@ -33,7 +33,7 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 		if coveredShare(stems, text.StemSet(have)) == 1 && (kinds == 0 || statesKind(have, kinds)) {
 			continue
 		}
-		q := analyseQuestion("", []string{a}, evidence, terms)
+		q := analyseQuestion("", []string{a}, evidence, terms, german)
 		q.topics = scope.topics(a)
 		for _, rc := range rankEvidence(q, evidence, scope) {
 			if rc.relevance < threshold || isChosen(chosen, rc.ev.ChunkID) {

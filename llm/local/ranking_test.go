@@ -103,6 +103,26 @@ func TestExtractiveAnswersFromTheRightSection(t *testing.T) {
 	}
 }
 
+// German writes as one word what English writes as two: a customer asking about the
+// "Zeitraum" asks about the section that names the "Abrechnungszeitraum", though no section
+// writes the word alone. Read as a part of the compound, the word both ranks that section
+// first and counts as answered; read whole, it picked the section on how to cancel, which
+// answers neither "now" nor "at the end of the period", and abstained.
+func TestExtractiveReadsAGermanWordInsideACompound(t *testing.T) {
+	t.Parallel()
+	evidence := []policy.Evidence{
+		{ChunkID: "billing/kuendigung@1#so-kuendigen-sie", DocID: "billing/kuendigung", Title: "Kündigung", Area: "cancellation",
+			Text: "So kündigen Sie\nDie Kontoinhaberin kündigt unter Einstellungen, Abrechnung, Abonnement kündigen. Innerhalb von 1 Stunde senden wir eine Bestätigung per E-Mail."},
+		{ChunkID: "billing/kuendigung@1#wann-die-kuendigung-wirksam-wird", DocID: "billing/kuendigung", Title: "Kündigung", Area: "cancellation",
+			Text: "Wann die Kündigung wirksam wird\nEine Kündigung wird zum Ende des laufenden Abrechnungszeitraums wirksam."},
+	}
+	account := policy.Account{Plan: "pro", Region: "eu", Locale: "de"}
+	d := extractive(t, llmtest.CustomerRequest("Frage zur Abrechnung", "Kündigung sofort oder zum Ende des Zeitraums?", account, evidence))
+	require.False(t, d.Abstain, d.Note)
+	assert.Equal(t, "billing/kuendigung@1#wann-die-kuendigung-wirksam-wird", d.Claims[0].ChunkIDs[0], d.Reply)
+	assert.Contains(t, d.Reply, "zum Ende des laufenden Abrechnungszeitraums")
+}
+
 // Retrieval hands the drafter sections chosen for sharing the question's words, so over
 // those sections alone the question's topic ("egress") looks common and an incidental
 // word decides ("costs", which an invoice's table repeats). With the knowledge
