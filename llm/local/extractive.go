@@ -258,7 +258,7 @@ const minKBIDF = 0.1
 // an incidental word decides which section is quoted. german (the account's locale is
 // German) reads the words as parts of compounds too, as does a question that looks German.
 func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence, terms *llm.Terms, german bool) question {
-	q := question{weight: map[string]float64{}, orderWeight: map[string]float64{}, focus: map[string]bool{}, written: map[string]string{}}
+	q := question{weight: map[string]float64{}, orderWeight: map[string]float64{}, focus: map[string]bool{}}
 	asking := append([]string{withoutReferences(subject)}, customerAsks(bodies)...)
 	for _, st := range text.ContentStems(strings.Join(asking, "\n")) {
 		q.focus[st] = true
@@ -280,12 +280,15 @@ func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence
 	}
 	n := float64(len(evidence))
 	kb := knowledgeBaseIDF(strings.Join(proper, "\n"), terms)
-	if german || text.LooksGerman(strings.Join(proper, "\n")) {
-		for _, w := range stemmedWords(strings.Join(proper, "\n")) {
-			if _, seen := q.written[w.stem]; !seen {
-				q.written[w.stem] = w.text
-			}
+	written := map[string]string{}
+	for _, w := range stemmedWords(strings.Join(proper, "\n")) {
+		if _, seen := written[w.stem]; !seen {
+			written[w.stem] = w.text
 		}
+	}
+	german = german || text.LooksGerman(strings.Join(proper, "\n"))
+	if german {
+		q.written = written
 	}
 	for _, st := range text.ContentStems(strings.Join(proper, "\n")) {
 		if to, ok := fix[st]; ok {
@@ -309,7 +312,11 @@ func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence
 		if !q.focus[st] {
 			share *= focusShare
 		}
-		if chatter[st] {
+		// A word no section holds that is a stopword with two letters swapped or one
+		// doubled ("vile" for "viel", "dazzu" for "dazu") names no more than the word
+		// meant, as the abstention gate reads it too (missingConcepts). A word one
+		// letter from chatter is not read so here: "chart" is not "chat", nor "seat" "sent".
+		if chatter[st] || df == 0 && typoOfStopword(written[st]) {
 			share *= chatterShare
 		}
 		q.stems = append(q.stems, st)

@@ -61,3 +61,20 @@ func TestSlipOfTheKey(t *testing.T) {
 		}
 	}
 }
+
+// A word no section holds that is a typo of a stopword or of support chatter ("vile" for
+// "viel", "dazzu" for "dazu") weighs as little as the word meant, while a word of
+// substance no section holds ("Mehrwertsteuer", read as VAT) keeps its full weight: typos
+// of small words must not outweigh the question's topic.
+func TestTypoOfAStopwordWeighsAsChatter(t *testing.T) {
+	t.Parallel()
+	q := analyseQuestion("", []string{"Wie vile Mehrwertsteuer kommt dazzu?"}, spellingEvidence, nil, true)
+	for _, w := range []string{"vile", "dazzu"} {
+		if got := q.weight[text.Stem(w)]; got != chatterShare {
+			t.Errorf("weight of %q = %v, want %v", w, got, chatterShare)
+		}
+	}
+	if got := q.weight[text.Stem("vat")]; got != 1 {
+		t.Errorf("weight of Mehrwertsteuer (vat) = %v, want 1", got)
+	}
+}
