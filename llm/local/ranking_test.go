@@ -45,6 +45,14 @@ var rankingPolicy = []policy.Evidence{
 		Text: "Over the quota\nOn Starter, uploads stop at the quota and nothing is charged.\nOn Growth, storage above the quota is billed at $0.05 per GB."},
 }
 
+// germanCancellation is a German policy on cancelling, in two sections.
+var germanCancellation = []policy.Evidence{
+	{ChunkID: "billing/kuendigung@1#so-kuendigen-sie", DocID: "billing/kuendigung", Title: "Kündigung", Area: "cancellation",
+		Text: "So kündigen Sie\nDie Kontoinhaberin kündigt unter Einstellungen, Abrechnung, Abonnement kündigen. Innerhalb von 1 Stunde senden wir eine Bestätigung per E-Mail."},
+	{ChunkID: "billing/kuendigung@1#wann-die-kuendigung-wirksam-wird", DocID: "billing/kuendigung", Title: "Kündigung", Area: "cancellation",
+		Text: "Wann die Kündigung wirksam wird\nEine Kündigung wird zum Ende des laufenden Abrechnungszeitraums wirksam."},
+}
+
 func TestExtractiveAnswersFromTheRightSection(t *testing.T) {
 	t.Parallel()
 	starter := policy.Account{Plan: "starter", Region: "eu", Locale: "en"}
@@ -52,9 +60,10 @@ func TestExtractiveAnswersFromTheRightSection(t *testing.T) {
 		name          string
 		subject, body string
 		account       policy.Account
-		first         string   // the chunk the reply quotes first
-		want          []string // in the reply
-		wantNot       []string // not in the reply
+		evidence      []policy.Evidence // rankingPolicy when nil
+		first         string            // the chunk the reply quotes first
+		want          []string          // in the reply
+		wantNot       []string          // not in the reply
 	}{
 		{name: "users are seats, deleted is removed", subject: "Team size",
 			body:  "If we delete two users today, does our bill go down straight away?",
@@ -80,6 +89,14 @@ func TestExtractiveAnswersFromTheRightSection(t *testing.T) {
 		{name: "of two statements per plan, the customer's", subject: "Storage",
 			body: "Will you bill us when we go over the storage quota?", account: starter,
 			want: []string{"nothing is charged"}, wantNot: []string{"$0.05"}},
+		// German writes as one word what English writes as two: "Zeitraum" asks about the
+		// section that names the "Abrechnungszeitraum". Read whole, the word picked the
+		// section on how to cancel, which answers neither "now" nor "at the end of the
+		// period", and the draft abstained.
+		{name: "a German word inside a compound", subject: "Frage zur Abrechnung",
+			body: "Kündigung sofort oder zum Ende des Zeitraums?", account: policy.Account{Plan: "pro", Region: "eu", Locale: "de"},
+			evidence: germanCancellation, first: "billing/kuendigung@1#wann-die-kuendigung-wirksam-wird",
+			want: []string{"zum Ende des laufenden Abrechnungszeitraums"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,7 +105,11 @@ func TestExtractiveAnswersFromTheRightSection(t *testing.T) {
 			if account.Plan == "" {
 				account = llmtest.ProEU
 			}
-			d := extractive(t, llmtest.CustomerRequest(tt.subject, tt.body, account, rankingPolicy))
+			evidence := tt.evidence
+			if evidence == nil {
+				evidence = rankingPolicy
+			}
+			d := extractive(t, llmtest.CustomerRequest(tt.subject, tt.body, account, evidence))
 			require.False(t, d.Abstain, d.Note)
 			if tt.first != "" {
 				assert.Equal(t, tt.first, d.Claims[0].ChunkIDs[0], d.Reply)
@@ -101,26 +122,6 @@ func TestExtractiveAnswersFromTheRightSection(t *testing.T) {
 			}
 		})
 	}
-}
-
-// German writes as one word what English writes as two: a customer asking about the
-// "Zeitraum" asks about the section that names the "Abrechnungszeitraum", though no section
-// writes the word alone. Read as a part of the compound, the word both ranks that section
-// first and counts as answered; read whole, it picked the section on how to cancel, which
-// answers neither "now" nor "at the end of the period", and abstained.
-func TestExtractiveReadsAGermanWordInsideACompound(t *testing.T) {
-	t.Parallel()
-	evidence := []policy.Evidence{
-		{ChunkID: "billing/kuendigung@1#so-kuendigen-sie", DocID: "billing/kuendigung", Title: "Kündigung", Area: "cancellation",
-			Text: "So kündigen Sie\nDie Kontoinhaberin kündigt unter Einstellungen, Abrechnung, Abonnement kündigen. Innerhalb von 1 Stunde senden wir eine Bestätigung per E-Mail."},
-		{ChunkID: "billing/kuendigung@1#wann-die-kuendigung-wirksam-wird", DocID: "billing/kuendigung", Title: "Kündigung", Area: "cancellation",
-			Text: "Wann die Kündigung wirksam wird\nEine Kündigung wird zum Ende des laufenden Abrechnungszeitraums wirksam."},
-	}
-	account := policy.Account{Plan: "pro", Region: "eu", Locale: "de"}
-	d := extractive(t, llmtest.CustomerRequest("Frage zur Abrechnung", "Kündigung sofort oder zum Ende des Zeitraums?", account, evidence))
-	require.False(t, d.Abstain, d.Note)
-	assert.Equal(t, "billing/kuendigung@1#wann-die-kuendigung-wirksam-wird", d.Claims[0].ChunkIDs[0], d.Reply)
-	assert.Contains(t, d.Reply, "zum Ende des laufenden Abrechnungszeitraums")
 }
 
 // Retrieval hands the drafter sections chosen for sharing the question's words, so over
