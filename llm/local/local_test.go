@@ -82,6 +82,22 @@ func TestExtractiveQuotesNoSentenceOfTheHeading(t *testing.T) {
 	assert.NotContains(t, d.Reply, "My payment failed")
 }
 
+// A sentence that only sends the reader to another page ("See SSO documentation.") lost
+// its link when the help centre became text: quoted, it states nothing the customer can
+// follow. One that holds its address is quoted like any other.
+func TestExtractiveQuotesNoPointerWithoutItsAddress(t *testing.T) {
+	t.Parallel()
+	ev := []policy.Evidence{{ChunkID: "help/enterprise@1#sso", Title: "Enterprise plan",
+		Text: "Single sign-on\nEnterprise includes single sign-on through SAML 2.0. See SSO documentation. " +
+			"Single sign-on is set up for you within 5 business days, see https://example.com/sso for the steps."}}
+	body := "Does the Enterprise plan include single sign-on, and how long does setting it up take?"
+	d := extractive(t, llmtest.CustomerRequest("Enterprise SSO", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
+	require.False(t, d.Abstain, d.Reply)
+	assert.Contains(t, d.Reply, "through SAML 2.0")
+	assert.Contains(t, d.Reply, "https://example.com/sso")
+	assert.NotContains(t, d.Reply, "See SSO documentation")
+}
+
 // A request said as a statement names what the short question after it asks about: "I want
 // to cancel our Pro plan. What are the steps?" asks for the steps of cancelling, not for
 // the first steps of setting up.

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 
@@ -55,7 +56,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			// failed. What now?", a title cut short "… You can …") is not the policy's
 			// statement either.
 			if len(strings.Fields(s)) < 3 || (heading != "" && lines[pos] == 0) ||
-				strings.HasSuffix(strings.TrimSpace(s), "?") || len(guard.Placeholders(s)) > 0 {
+				strings.HasSuffix(strings.TrimSpace(s), "?") || len(guard.Placeholders(s)) > 0 || pointsElsewhere(s) {
 				continue // a template slot ("{LANG}", "%s") is struck by the guard whoever wrote it
 			}
 			words := text.StemSet(s)
@@ -210,3 +211,15 @@ func paragraphOf(cands []pick, i int) []int {
 // kindBonus is what stating the kind of number a clause asks for adds to a sentence's
 // share of the clause's words: as much as the clause's main word.
 const kindBonus = 0.5
+
+// pointsElsewhere reports whether a sentence only sends the reader to another page ("See
+// SSO documentation.", "For more details, contact us.", "Weitere Informationen finden Sie
+// unter Rechnungen.") without the address to follow: help centres write them as links,
+// and a knowledge base converted to text keeps the link's words but not where it led, so
+// quoted they state nothing the customer can act on. A pointer that holds its address
+// ("See this: https://…") is kept.
+func pointsElsewhere(s string) bool {
+	return pointer.MatchString(strings.TrimSpace(s)) && !strings.Contains(s, "://")
+}
+
+var pointer = regexp.MustCompile(`^(?i:see|refer to|read (?:the|our|more)|learn more|more on|more info|for more (?:information|info|details)|check out|siehe|weitere informationen|mehr (?:dazu|informationen))\b`)
