@@ -84,18 +84,22 @@ func TestExtractiveQuotesNoSentenceOfTheHeading(t *testing.T) {
 
 // A sentence that only sends the reader to another page ("See SSO documentation.") lost
 // its link when the help centre became text: quoted, it states nothing the customer can
-// follow. One that holds its address is quoted like any other.
+// follow, alone or at the end of a list item, which is quoted whole. One that holds its
+// address is quoted like any other.
 func TestExtractiveQuotesNoPointerWithoutItsAddress(t *testing.T) {
 	t.Parallel()
 	ev := []policy.Evidence{{ChunkID: "help/enterprise@1#sso", Title: "Enterprise plan",
 		Text: "Single sign-on\nEnterprise includes single sign-on through SAML 2.0. See SSO documentation. " +
-			"Single sign-on is set up for you within 5 business days, see https://example.com/sso for the steps."}}
-	body := "Does the Enterprise plan include single sign-on, and how long does setting it up take?"
+			"Single sign-on is set up for you within 5 business days, see https://example.com/sso for the steps.\n" +
+			"- Single sign-on for guests: guests sign in with SAML 2.0 too. See guest access."}}
+	body := "Does the Enterprise plan include single sign-on for us and our guests, and how long does setting it up take?"
 	d := extractive(t, llmtest.CustomerRequest("Enterprise SSO", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
 	require.False(t, d.Abstain, d.Reply)
 	assert.Contains(t, d.Reply, "through SAML 2.0")
 	assert.Contains(t, d.Reply, "https://example.com/sso")
+	assert.Contains(t, d.Reply, "guests sign in with SAML 2.0 too.")
 	assert.NotContains(t, d.Reply, "See SSO documentation")
+	assert.NotContains(t, d.Reply, "See guest access")
 }
 
 // A request said as a statement names what the short question after it asks about: "I want

@@ -52,11 +52,12 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			if ownSentence && fits[pos] == scopeOther {
 				continue // the same rule for another plan or region
 			}
+			s = withoutTrailingPointers(s)
 			// The heading names the section; a heading of several sentences ("My payment
 			// failed. What now?", a title cut short "… You can …") is not the policy's
 			// statement either.
 			if len(strings.Fields(s)) < 3 || (heading != "" && lines[pos] == 0) ||
-				strings.HasSuffix(strings.TrimSpace(s), "?") || len(guard.Placeholders(s)) > 0 || pointsElsewhere(s) {
+				strings.HasSuffix(strings.TrimSpace(s), "?") || len(guard.Placeholders(s)) > 0 {
 				continue // a template slot ("{LANG}", "%s") is struck by the guard whoever wrote it
 			}
 			words := text.StemSet(s)
@@ -211,6 +212,21 @@ func paragraphOf(cands []pick, i int) []int {
 // kindBonus is what stating the kind of number a clause asks for adds to a sentence's
 // share of the clause's words: as much as the clause's main word.
 const kindBonus = 0.5
+
+// withoutTrailingPointers cuts the sentences that only point elsewhere (pointsElsewhere)
+// off the end of a quotable unit, which a list item keeps whole ("… using SAML 2.0. See SSO
+// documentation."): what is left is still the chunk's own text, from its start. A unit
+// that is all pointers leaves nothing.
+func withoutTrailingPointers(s string) string {
+	sentences := text.Split(s)
+	for len(sentences) > 0 && pointsElsewhere(sentences[len(sentences)-1].Text) {
+		sentences = sentences[:len(sentences)-1]
+	}
+	if len(sentences) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(s[:sentences[len(sentences)-1].End])
+}
 
 // pointsElsewhere reports whether a sentence only sends the reader to another page ("See
 // SSO documentation.", "For more details, contact us.", "Weitere Informationen finden Sie
