@@ -268,29 +268,29 @@ func analyseQuestion(subject string, bodies []string, evidence []policy.Evidence
 	for i, ev := range evidence {
 		chunkStems[i] = text.StemSet(ev.Title + "\n" + ev.Text)
 	}
-	proper := []string{withoutReferences(subject)}
+	parts := []string{withoutReferences(subject)}
 	for _, b := range bodies {
-		proper = append(proper, messageProper(b))
+		parts = append(parts, messageProper(b))
 	}
-	fix := spellingFixes(strings.Join(proper, "\n"), evidence, chunkStems)
+	proper := strings.Join(parts, "\n")
+	fix := spellingFixes(proper, evidence, chunkStems)
 	for st := range q.focus {
 		if to, ok := fix[st]; ok {
 			q.focus[to] = true
 		}
 	}
 	n := float64(len(evidence))
-	kb := knowledgeBaseIDF(strings.Join(proper, "\n"), terms)
+	kb := knowledgeBaseIDF(proper, terms)
 	written := map[string]string{}
-	for _, w := range stemmedWords(strings.Join(proper, "\n")) {
+	for _, w := range stemmedWords(proper) {
 		if _, seen := written[w.stem]; !seen {
 			written[w.stem] = w.text
 		}
 	}
-	german = german || text.LooksGerman(strings.Join(proper, "\n"))
-	if german {
+	if german || text.LooksGerman(proper) {
 		q.written = written
 	}
-	for _, st := range text.ContentStems(strings.Join(proper, "\n")) {
+	for _, st := range text.ContentStems(proper) {
 		if to, ok := fix[st]; ok {
 			st = to
 		}
@@ -539,11 +539,11 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 // withCompoundParts adds to the stems of a text each word of the question the text holds
 // only as a compound's part, or whose parts it holds (compoundHeld): "Zeitraum" in a
 // section on the end of the "Abrechnungszeitraums", "Kündigungsbestätigung" over one that
-// writes "Kündigung" and "Bestätigung". German writes as
-// one word what English writes as two, and a section that holds the question's word as a
-// compound's part is about it as much as one that writes it alone. English questions are
-// read whole: there a word inside a longer one is another word ("transfer" in a
-// "Fundstransfer FAQ" over a question on moving an account).
+// writes "Kündigung" and "Bestätigung". German writes as one word what English writes as
+// two, and a section that holds the question's word as a compound's part is about it as
+// much as one that writes it alone. English questions are read whole: there a word inside
+// a longer one is another word ("transfer" in a "Fundstransfer FAQ" over a question on
+// moving an account).
 func (q question) withCompoundParts(stems map[string]bool, s string) map[string]bool {
 	var spelt map[string]bool
 	for st, w := range q.written {
