@@ -45,7 +45,8 @@ func newPolicyImportCmd() *cobra.Command {
 invalid (every problem is listed with its file and field), and otherwise stores all of
 them in one transaction. Re-importing identical files changes nothing; changed content
 under an existing doc_id@version is refused. Approving a newer version supersedes the
-older one in the same transaction.
+older one in the same transaction. A body is Markdown; HTML in it, or a whole article
+exported from a help centre as HTML, is read as the Markdown it stands for.
 
 Contradictions block approval: an approved version that states a different value for
 the same term (a refund window of 21 days against one of 30) than an approved version of

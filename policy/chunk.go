@@ -44,6 +44,7 @@ type block struct {
 
 // chunkBody cuts a Markdown body into citable chunks, one per #/##/### section (deeper
 // headings stay in their parent), with the text before the first heading as "intro".
+// HTML in the body is read as the Markdown it stands for (withHTMLAsMarkdown).
 // A section with no text besides its heading has nothing to cite and yields no chunk,
 // but its slug is still taken so later anchors match the ones GitHub shows. A section too
 // long for one chunk is cut between sentences as text.Split reads them, the same reading
@@ -51,6 +52,10 @@ type block struct {
 func chunkBody(docID string, version int, body string) []Chunk {
 	src := []byte(body)
 	doc := markdown.Parse(gmtext.NewReader(src))
+	if md, ok := withHTMLAsMarkdown(doc, src); ok {
+		src = []byte(md)
+		doc = markdown.Parse(gmtext.NewReader(src))
+	}
 
 	sections := []section{{}}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
@@ -142,7 +147,7 @@ func blocksOf(n ast.Node, src []byte) []block {
 		}
 		return textBlock(strings.TrimRight(b.String(), "\n"))
 	case *ast.HTMLBlock, *ast.ThematicBreak:
-		return nil // raw HTML (often comments for editors) and rules are not policy text
+		return nil // HTML inside a list or quote (top-level HTML was converted) and rules
 	}
 	var out []block // block quotes and anything else: their children, in order
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -253,11 +258,25 @@ func writeInline(b *strings.Builder, n ast.Node, src []byte) {
 			if target := linkTarget(string(c.Destination)); target != "" && !strings.Contains(b.String()[start:], target) {
 				b.WriteString(" (" + target + ")")
 			}
-		case *ast.RawHTML, *east.Strikethrough:
+		case *ast.RawHTML:
+			if isLineBreak(c, src) {
+				b.WriteByte(' ') // "Pro<br>Business" in a table cell is two words
+			}
+		case *east.Strikethrough:
 		default:
 			writeInline(b, c, src)
 		}
 	}
+}
+
+// isLineBreak reports whether inline HTML is a <br> tag.
+func isLineBreak(h *ast.RawHTML, src []byte) bool {
+	if h.Segments.Len() == 0 {
+		return false
+	}
+	seg := h.Segments.At(0)
+	tag := strings.ToLower(string(seg.Value(src)))
+	return len(tag) > 3 && strings.HasPrefix(tag, "<br") && !unicode.IsLetter(rune(tag[3]))
 }
 
 // linkTarget is what a reader outside the help center can follow of a link's

@@ -73,7 +73,7 @@ func TestChunks(t *testing.T) {
 				"Windows are counted in calendar days."},
 			{"plans-compared", "Plans compared", "Plans compared\n" +
 				"Refund window; Pro: 14 days; Business: 30 days\n" +
-				"Seats; Business: 50"},
+				"Seats; Business: 50 (more on request)"},
 		}},
 		{"inline.md", []chunkView{
 			{"wording", "Wording", "Wording\n" +
@@ -81,6 +81,13 @@ func TestChunks(t *testing.T) {
 				"The window is 14 days *from the invoice* & not from sign-up — see the chart. " +
 				"Write to billing@example.com or https://example.com/help.Raw HTML is dropped. " +
 				"Ask billing (billing@example.com), read the FAQ or open https://example.com/form."},
+		}},
+		{"html.md", []chunkView{ // an exported article, and HTML inside Markdown: comments, scripts and struck text go
+			{"refund-policy", "Refund policy", "Refund policy\n" +
+				"Annual plans can be refunded within 14 days. Use the refund form (https://example.com/refund) or billing help."},
+			{"monthly-plans", "Monthly plans", "Monthly plans\nMonthly plans are not refunded.\nCredits are not given.\n" +
+				"- Cancel before renewal.\n- Downgrade instead."},
+			{"windows-by-region", "Windows by region", "Windows by region\nRefund windows differ by region:\nRegion: EU; Window: 14 days"},
 		}},
 		{"german.md", []chunkView{
 			{"rückerstattung-bei-jahresabonnements", "Rückerstattung bei Jahresabonnements",
