@@ -50,7 +50,7 @@ type block struct {
 // long for one chunk is cut between sentences as text.Split reads them, the same reading
 // the drafter, the judge and the guard use.
 func chunkBody(docID string, version int, body string) []Chunk {
-	src := []byte(body)
+	src := []byte(withoutAdmonitionMarkers(body))
 	doc := markdown.Parse(gmtext.NewReader(src))
 	if md, ok := withHTMLAsMarkdown(doc, src); ok {
 		src = []byte(md)

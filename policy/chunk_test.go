@@ -89,6 +89,10 @@ func TestChunks(t *testing.T) {
 				"- Cancel before renewal.\n- Downgrade instead."},
 			{"windows-by-region", "Windows by region", "Windows by region\nRefund windows differ by region:\nRegion: EU; Window: 14 days"},
 		}},
+		{"admonitions.md", []chunkView{ // a callout's markers are not text; its title is
+			{"refunds", "Refunds", "Refunds\nAnnual plans can be refunded.\nRefunds take 5 days to arrive.\n" +
+				"Save money\nSwitch to annual billing.\nBefore you cancel\nExport your data first.\nRefunds go to the original card."},
+		}},
 		{"german.md", []chunkView{
 			{"rückerstattung-bei-jahresabonnements", "Rückerstattung bei Jahresabonnements",
 				"Rückerstattung bei Jahresabonnements\nInnerhalb von 14 Tagen, z. B. nach dem Kauf."},

@@ -1,6 +1,10 @@
+// Markup other than CommonMark that help centres write in their pages: HTML, and the
+// callouts of documentation sites. Each is read as the Markdown it stands for.
+
 package policy
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -47,4 +51,38 @@ func withHTMLAsMarkdown(doc ast.Node, src []byte) (string, bool) {
 func htmlConverter() *converter.Converter {
 	return converter.NewConverter(converter.WithPlugins(
 		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin(), strikethrough.NewStrikethroughPlugin()))
+}
+
+// An admonition's markers: Docusaurus, VitePress and Starlight open a callout with a line
+// ":::note", ":::tip[Save money]" or "::: warning Before you cancel" and close it with
+// ":::"; GitHub opens one with "> [!NOTE]". Markdown reads the markers as text.
+var (
+	admonitionOpen  = regexp.MustCompile(`^\s*:{3,}\s*[A-Za-z][\w-]*\s*(?:\[(.*)\]|(.*))$`)
+	admonitionClose = regexp.MustCompile(`^\s*:{3,}\s*$`)
+	alertMarker     = regexp.MustCompile(`^(\s*>\s*)\[!(?i:note|tip|important|warning|caution)\]\s*$`)
+	codeFence       = regexp.MustCompile("^\\s*(```|~~~)")
+)
+
+// withoutAdmonitionMarkers drops the markers of callouts, outside code blocks, so that a
+// reply quoting a callout quotes its words ("Refunds take 5 days to arrive.") and not
+// ":::note Refunds take 5 days to arrive. :::". A callout's own title stays, as a
+// paragraph of its own.
+func withoutAdmonitionMarkers(body string) string {
+	lines := strings.Split(body, "\n")
+	inCode := false
+	for i, line := range lines {
+		switch {
+		case codeFence.MatchString(line):
+			inCode = !inCode
+		case inCode:
+		case admonitionClose.MatchString(line):
+			lines[i] = ""
+		case admonitionOpen.MatchString(line):
+			m := admonitionOpen.FindStringSubmatch(line)
+			lines[i] = "\n" + strings.TrimSpace(m[1]+m[2]) + "\n"
+		case alertMarker.MatchString(line):
+			lines[i] = alertMarker.FindStringSubmatch(line)[1]
+		}
+	}
+	return strings.Join(lines, "\n")
 }
