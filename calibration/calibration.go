@@ -121,6 +121,12 @@ func Parse(data []byte) (Mapping, error) {
 	return m, nil
 }
 
+// Identity reports whether the mapping leaves raw confidence as it is: an isotonic
+// mapping without points.
+func (m Mapping) Identity() bool {
+	return m.Logistic == nil && len(m.Points) == 0
+}
+
 // Apply maps a raw confidence to the calibrated one.
 func (m Mapping) Apply(raw float64) float64 {
 	if m.Logistic != nil {
@@ -128,7 +134,7 @@ func (m Mapping) Apply(raw float64) float64 {
 	}
 	ps := m.Points
 	switch {
-	case len(ps) == 0:
+	case m.Identity():
 		return raw
 	case raw <= ps[0].Raw:
 		return ps[0].P

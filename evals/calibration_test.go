@@ -3,8 +3,10 @@ package evals
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/supportdraft/supportdraft/calibration"
 	"github.com/supportdraft/supportdraft/drafts"
 	"github.com/supportdraft/supportdraft/evals/dataset"
 )
@@ -73,5 +75,18 @@ func TestCalibrateByHand(t *testing.T) {
 func TestThresholdSweepHoldsTheShippedThreshold(t *testing.T) {
 	if !slices.Contains(thresholdSteps, drafts.ReviewThreshold) {
 		t.Fatalf("thresholdSteps %v lack drafts.ReviewThreshold %.2f", thresholdSteps, drafts.ReviewThreshold)
+	}
+}
+
+// The report names the mapping the drafts were scored with: the shipped logistic map has
+// no points, and was once reported as no mapping at all.
+func TestCalibrationNameNamesTheShippedMapping(t *testing.T) {
+	t.Parallel()
+	name := calibrationName(calibration.Default())
+	if !strings.HasPrefix(name, "logistic v") || !strings.Contains(name, "fitted on") {
+		t.Errorf("calibrationName(shipped map) = %q, want the logistic map and its sets", name)
+	}
+	if got := calibrationName(calibration.Mapping{Method: calibration.MethodIsotonic}); got != "none (raw confidence)" {
+		t.Errorf("calibrationName(identity) = %q", got)
 	}
 }

@@ -165,7 +165,7 @@ func assessArms(arms []*arm, outcomes [][]Outcome, src *Sources, stderr io.Write
 
 // calibrationName says which confidence mapping a run used and what it was fitted on.
 func calibrationName(m calibration.Mapping) string {
-	if len(m.Points) == 0 {
+	if m.Identity() {
 		return "none (raw confidence)"
 	}
 	return fmt.Sprintf("%s v%d fitted on %s (%d drafts)", m.Method, m.Version, strings.Join(m.FittedOn, ", "), m.Drafts)
