@@ -31,8 +31,9 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 
 // section is the text under one #, ## or ### heading, as plain-text blocks.
 type section struct {
-	heading string // plain heading text; "" for the intro
-	blocks  []block
+	heading     string // plain heading text; "" for the intro
+	blocks      []block
+	subheadings []string // the text of its deeper headings, each also one of its blocks
 }
 
 // block is one paragraph, list, table or code block of plain text. Atomic blocks (lists,
@@ -64,6 +65,9 @@ func chunkBody(docID string, version int, body string) []Chunk {
 			continue
 		}
 		last := &sections[len(sections)-1]
+		if h, ok := n.(*ast.Heading); ok {
+			last.subheadings = append(last.subheadings, inlineText(h, src))
+		}
 		last.blocks = append(last.blocks, blocksOf(n, src)...)
 	}
 
@@ -87,15 +91,32 @@ func chunkBody(docID string, version int, body string) []Chunk {
 				anchor = uniqueAnchor(taken, fmt.Sprintf("%s-part-%d", first, j+1))
 			}
 			chunks = append(chunks, Chunk{
-				ID:      ChunkID(docID, version, anchor),
-				Anchor:  anchor,
-				Heading: s.heading,
-				Ord:     len(chunks),
-				Text:    part,
+				ID:          ChunkID(docID, version, anchor),
+				Anchor:      anchor,
+				Heading:     s.heading,
+				Ord:         len(chunks),
+				Text:        part,
+				Subheadings: linesOf(part, s.subheadings),
 			})
 		}
 	}
 	return chunks
+}
+
+// linesOf returns those of lines that stand as a whole line of text: the subheadings a
+// part of a long section holds.
+func linesOf(text string, lines []string) []string {
+	held := map[string]bool{}
+	for _, l := range strings.Split(text, "\n") {
+		held[l] = true
+	}
+	var out []string
+	for _, l := range lines {
+		if held[l] && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // uniqueAnchor returns base, or base-1, base-2, ... if taken, as GitHub numbers repeated

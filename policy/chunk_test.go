@@ -151,6 +151,27 @@ func TestChunksLongSections(t *testing.T) {
 	})
 }
 
+// A chunk names the lines of its text that title a subsection, so the drafter never
+// quotes "Weekends and holidays" as a statement; a part of a long section names only its
+// own.
+func TestChunksNameTheirSubheadings(t *testing.T) {
+	t.Parallel()
+	v := parseFixture(t, "chunk/headings.md")
+	subheadings := map[string][]string{}
+	for _, c := range v.Chunks {
+		subheadings[c.Anchor] = c.Subheadings
+	}
+	assert.Equal(t, map[string][]string{"refunds-on-annual-plans": nil, "refund-window": nil,
+		"counting-days": {"Weekends and holidays", "Time zones"}, "setext-heading": nil}, subheadings)
+
+	long := "## FAQ\n\n#### First question\n\n" + strings.Repeat("The first answer is long. ", 50) +
+		"\n\n#### Second question\n\nThe second answer is short."
+	chunks := chunkBody("test/faq", 1, long)
+	require.Len(t, chunks, 2)
+	assert.Equal(t, []string{"First question"}, chunks[0].Subheadings)
+	assert.Equal(t, []string{"Second question"}, chunks[1].Subheadings)
+}
+
 func TestSlug(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ heading, want string }{

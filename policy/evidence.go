@@ -16,6 +16,8 @@ type Evidence struct {
 	// Fixed and Audience are the section's marks from its front matter (Chunk).
 	Fixed    bool   `json:"fixed,omitempty"`
 	Audience string `json:"audience,omitempty"`
+	// Subheadings are the lines of Text that title a subsection (Chunk).
+	Subheadings []string `json:"subheadings,omitempty"`
 	// Lexical is the chunk's BM25 score as a share of the most the query's terms could
 	// score, in [0, 1] (0 when the lexical arm did not rank it, or it was loaded by ID):
 	// unlike the raw score it has one scale for every query and corpus, so the drafter

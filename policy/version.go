@@ -58,6 +58,9 @@ type Chunk struct {
 	// Audience is who the section is written for: AudienceCustomers, or AudienceAgents
 	// (context for the drafter and the agent, never quoted to a customer).
 	Audience string `json:"audience,omitempty"`
+	// Subheadings are the headings of the section's subsections (####, deeper) that Text
+	// holds as lines of their own: titles to a reader, never statements to quote.
+	Subheadings []string `json:"subheadings,omitempty"`
 }
 
 // Audiences a section can be written for (the front matter's audience).

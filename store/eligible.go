@@ -229,7 +229,7 @@ func (c *scopeCache) put(k scopeKey, sc scopeRef) {
 // what unfiltered retrieval would have quoted.
 const similarityOnlySQL = `
 SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text,
-       -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS score, c.fixed, c.audience, v.locale, c.heading,
+       -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS score, c.fixed, c.audience, c.subheadings, v.locale, c.heading,
        -((c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d)) AS similarity,
        row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int, 0::float8, 0, 0::float8, 0::float8, 0, 0::float8,
        row_number() OVER (ORDER BY (c.embedding::vector(%[1]d)) <#> $1::vector(%[1]d), c.id COLLATE "C")::int
@@ -271,7 +271,7 @@ func (s *Store) EnsureVectorIndex(ctx context.Context, emb Embedder) error {
 // Chunks loads chunks by ID (any status: they are cited by a saved draft), as evidence.
 func (s *Store) Chunks(ctx context.Context, ids []string) ([]policy.Evidence, error) {
 	rows, err := s.db.Query(ctx, `
-		SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, c.fixed, c.audience
+		SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, c.fixed, c.audience, c.subheadings
 		FROM chunks c JOIN versions v ON v.id = c.version_id WHERE c.id = ANY ($1) ORDER BY c.id`, ids)
 	if err != nil {
 		return nil, err

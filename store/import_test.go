@@ -416,8 +416,8 @@ func TestImportEmbedsBeforeItsTransaction(t *testing.T) {
 	assert.Positive(t, chunks)
 }
 
-// A section's front-matter marks survive the import: every read that hands chunks to the
-// guard or the drafter (by ID, by version, eligible retrieval) carries them.
+// A section's front-matter marks and its subheadings survive the import: every read that
+// hands chunks to the guard or the drafter (by ID, by version) carries them.
 func TestImportKeepsSectionMarks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -426,6 +426,7 @@ func TestImportKeepsSectionMarks(t *testing.T) {
 	for i := range v.Chunks {
 		if v.Chunks[i].Anchor == "how-to-ask" {
 			v.Chunks[i].Audience, v.Chunks[i].Fixed = policy.AudienceAgents, true
+			v.Chunks[i].Subheadings = []string{"By mail"}
 		}
 	}
 	_, err := s.Import(ctx, []*policy.Version{v}, emb)
@@ -436,14 +437,17 @@ func TestImportKeepsSectionMarks(t *testing.T) {
 	require.Len(t, byID, 2)
 	assert.True(t, byID[0].ForAgents() && byID[0].FixedWording(), "%+v", byID[0])
 	assert.False(t, byID[1].ForAgents() || byID[1].FixedWording(), "%+v", byID[1])
+	assert.Equal(t, []string{"By mail"}, byID[0].Subheadings)
+	assert.Empty(t, byID[1].Subheadings)
 
 	var versionID int64
 	require.NoError(t, s.Pool().QueryRow(ctx, `SELECT id FROM versions WHERE doc_id = 'billing/refunds'`).Scan(&versionID))
 	chunks, err := s.VersionChunks(ctx, []int64{versionID})
 	require.NoError(t, err)
-	marked := map[string]bool{}
+	marked, titled := map[string]bool{}, map[string][]string{}
 	for _, c := range chunks {
-		marked[c.ChunkID] = c.ForAgents()
+		marked[c.ChunkID], titled[c.ChunkID] = c.ForAgents(), c.Subheadings
 	}
 	assert.Equal(t, map[string]bool{"billing/refunds@1#how-to-ask": true, "billing/refunds@1#refund-window": false}, marked)
+	assert.Equal(t, map[string][]string{"billing/refunds@1#how-to-ask": {"By mail"}, "billing/refunds@1#refund-window": {}}, titled)
 }

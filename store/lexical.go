@@ -176,7 +176,7 @@ doc_arm AS (
 ceiling AS (
   SELECT (` + "%[8]g" + ` + 1) * coalesce((SELECT sum(idf) FROM terms), 0)
          + ` + "%[12]g" + ` * coalesce((SELECT sum(idf) FROM phrases), 0) AS score)
-SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, c.fixed, c.audience, v.locale, c.heading,
+SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, c.fixed, c.audience, c.subheadings, v.locale, c.heading,
        coalesce(a.similarity, -((c.embedding::vector(%[5]d)) <#> $1::vector(%[5]d))), coalesce(a.rank, 0)::int, coalesce(l.score, 0), coalesce(l.rank, 0)::int,
        (SELECT score FROM ceiling), coalesce(d.score, 0), coalesce(d.rank, 0)::int, 0::float8, 0
 FROM (SELECT chunk_id AS id FROM vector_arm UNION SELECT id FROM lexical_arm UNION SELECT best FROM doc_arm) u

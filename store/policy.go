@@ -295,10 +295,10 @@ func insertChunks(ctx context.Context, tx pgx.Tx, versionID int64, chunks []poli
 	}
 	batch := &pgx.Batch{}
 	for i, c := range chunks {
-		batch.Queue(`INSERT INTO chunks (id, version_id, anchor, heading, ord, text, embedder, embedding, fixed, audience)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+		batch.Queue(`INSERT INTO chunks (id, version_id, anchor, heading, ord, text, embedder, embedding, fixed, audience, subheadings)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
 			c.ID, versionID, c.Anchor, c.Heading, c.Ord, c.Text, embedder, pgvector.NewVector(vectors[i]),
-			c.Fixed, cmp.Or(c.Audience, policy.AudienceCustomers))
+			c.Fixed, cmp.Or(c.Audience, policy.AudienceCustomers), append([]string{}, c.Subheadings...)) // text[] is never null
 	}
 	return tx.SendBatch(ctx, batch).Close()
 }

@@ -231,7 +231,7 @@ func init() {
 		"accepted_contradictions.b_chunk", "accepted_contradictions.b_ref", "accepted_contradictions.b_values",
 		"accepted_contradictions.reason", "accepted_contradictions.term",
 		"approvals.action", "approvals.detail", "approvals.doc_id",
-		"chunks.anchor", "chunks.audience", "chunks.embedder", "chunks.heading", "chunks.id", "chunks.text", "documents.doc_id", "lexemes.lexeme",
+		"chunks.anchor", "chunks.audience", "chunks.embedder", "chunks.heading", "chunks.id", "chunks.subheadings", "chunks.text", "documents.doc_id", "lexemes.lexeme",
 		"retrieval_scopes.embedder", "retrieval_scopes.plan", "retrieval_scopes.region",
 		"scope_chunks.chunk_id", "scope_names.kind", "scope_names.name", "scope_side.chunk_id", "scope_side.kind",
 		"versions.area", "versions.body", "versions.content_hash", "versions.doc_id", "versions.locale", "versions.owner",

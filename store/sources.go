@@ -46,7 +46,7 @@ func (s *Store) EligibleVersions(ctx context.Context, at time.Time, plan, region
 // of EligibleVersions, every chunk outbound text may rest on.
 func (s *Store) VersionChunks(ctx context.Context, ids []int64) ([]policy.Evidence, error) {
 	rows, err := s.db.Query(ctx, `
-		SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, c.fixed, c.audience
+		SELECT c.id, v.doc_id, v.version, v.title, v.source, v.area, c.text, 0::float8, c.fixed, c.audience, c.subheadings
 		FROM versions v JOIN chunks c ON c.version_id = v.id
 		WHERE v.id = ANY ($1)
 		ORDER BY c.id COLLATE "C"`, ids)

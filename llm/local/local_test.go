@@ -102,6 +102,24 @@ func TestExtractiveQuotesNoPointerWithoutItsAddress(t *testing.T) {
 	assert.NotContains(t, d.Reply, "See guest access")
 }
 
+// A subsection's title is not a statement: under a FAQ's "The payment fails" heading the
+// answer is quoted, the heading is not, though it reads like a sentence of the section.
+func TestExtractiveQuotesNoSubheading(t *testing.T) {
+	t.Parallel()
+	ev := []policy.Evidence{{ChunkID: "help/marketplace@1#faq", Title: "Marketplace FAQ",
+		Text: "FAQ\nThe payment for the marketplace subscription fails\n" +
+			"A marketplace payment fails when the cloud account has no payment method; add one in the cloud console.\n" +
+			"How to cancel your marketplace subscription\nYou can cancel a marketplace subscription within 48 hours of purchase.",
+		Subheadings: []string{"The payment for the marketplace subscription fails", "How to cancel your marketplace subscription"}}}
+	body := "Our marketplace subscription payment fails. Why, and can we cancel the marketplace subscription?"
+	d := extractive(t, llmtest.CustomerRequest("Marketplace", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
+	require.False(t, d.Abstain, d.Reply)
+	assert.Contains(t, d.Reply, "has no payment method")
+	assert.Contains(t, d.Reply, "within 48 hours")
+	assert.NotContains(t, d.Reply, "The payment for the marketplace subscription fails")
+	assert.NotContains(t, d.Reply, "How to cancel")
+}
+
 // A request said as a statement names what the short question after it asks about: "I want
 // to cancel our Pro plan. What are the steps?" asks for the steps of cancelling, not for
 // the first steps of setting up.

@@ -2,10 +2,12 @@ package local
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/supportdraft/supportdraft/guard"
+	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/text"
 )
 
@@ -44,6 +46,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			ownSentence = ownSentence || fits[i] == scopeOwn
 		}
 		heading := chunkHeading(rc.ev.Text)
+		titles := titleLines(rc.ev)
 		// Every sentence of a chosen section shares its topic; the heading's words
 		// count for each sentence, so "Bank transfer is available for ..." under
 		// "Bank transfer" and a follow-up sentence are judged together.
@@ -56,7 +59,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			// The heading names the section; a heading of several sentences ("My payment
 			// failed. What now?", a title cut short "… You can …") is not the policy's
 			// statement either.
-			if len(strings.Fields(s)) < 3 || (heading != "" && lines[pos] == 0) ||
+			if len(strings.Fields(s)) < 3 || (heading != "" && lines[pos] == 0) || titles[lines[pos]] ||
 				strings.HasSuffix(strings.TrimSpace(s), "?") || len(guard.Placeholders(s)) > 0 {
 				continue // a template slot ("{LANG}", "%s") is struck by the guard whoever wrote it
 			}
@@ -129,6 +132,19 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 		return picks[a].pos < picks[b].pos
 	})
 	return picks
+}
+
+// titleLines are the lines of a chunk's text that title a subsection (its Subheadings):
+// "How to cancel your subscription" or a FAQ's "The payment fails" above its answer
+// names what follows, and quoted it reads as a statement the company makes.
+func titleLines(ev policy.Evidence) map[int]bool {
+	out := map[int]bool{}
+	for i, line := range strings.Split(ev.Text, "\n") {
+		if slices.Contains(ev.Subheadings, line) {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // sentenceShare is how close to a chunk's best sentence another must score to be quoted too.
