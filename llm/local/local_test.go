@@ -91,7 +91,8 @@ func TestExtractiveQuotesNoPointerWithoutItsAddress(t *testing.T) {
 	ev := []policy.Evidence{{ChunkID: "help/enterprise@1#sso", Title: "Enterprise plan",
 		Text: "Single sign-on\nEnterprise includes single sign-on through SAML 2.0. See SSO documentation. " +
 			"Single sign-on is set up for you within 5 business days, see https://example.com/sso for the steps.\n" +
-			"- Single sign-on for guests: guests sign in with SAML 2.0 too. See guest access."}}
+			"- Single sign-on for guests: guests sign in with SAML 2.0 too. See guest access.\n" +
+			"Click here for the single sign-on setup form."}}
 	body := "Does the Enterprise plan include single sign-on for us and our guests, and how long does setting it up take?"
 	d := extractive(t, llmtest.CustomerRequest("Enterprise SSO", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
 	require.False(t, d.Abstain, d.Reply)
@@ -100,6 +101,7 @@ func TestExtractiveQuotesNoPointerWithoutItsAddress(t *testing.T) {
 	assert.Contains(t, d.Reply, "guests sign in with SAML 2.0 too.")
 	assert.NotContains(t, d.Reply, "See SSO documentation")
 	assert.NotContains(t, d.Reply, "See guest access")
+	assert.NotContains(t, d.Reply, "Click here")
 }
 
 // A subsection's title is not a statement: under a FAQ's "The payment fails" heading the

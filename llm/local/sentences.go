@@ -254,4 +254,4 @@ func pointsElsewhere(s string) bool {
 	return pointer.MatchString(strings.TrimSpace(s)) && !strings.Contains(s, "://")
 }
 
-var pointer = regexp.MustCompile(`^(?i:see|refer to|read (?:the|our|more)|learn more|more on|more info|for more (?:information|info|details)|check out|siehe|weitere informationen|mehr (?:dazu|informationen))\b`)
+var pointer = regexp.MustCompile(`^(?i:see|refer to|read (?:the|our|more)|learn more|more on|more info|for more (?:information|info|details)|check out|click here|siehe|klicken sie hier|weitere informationen|mehr (?:dazu|informationen))\b`)
