@@ -151,6 +151,9 @@ func Slug(heading string) string {
 func blocksOf(n ast.Node, src []byte) []block {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+		if onlyImages(n, src) {
+			return nil // a screenshot's alt text describes a picture the reply cannot show
+		}
 		if t := inlineText(n, src); t != "" {
 			return []block{{text: t}}
 		}
@@ -175,6 +178,29 @@ func blocksOf(n ast.Node, src []byte) []block {
 		out = append(out, blocksOf(c, src)...)
 	}
 	return out
+}
+
+// onlyImages reports whether a paragraph holds images (linked or not) and nothing else.
+func onlyImages(n ast.Node, src []byte) bool {
+	images := 0
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Image:
+			images++
+		case *ast.Link:
+			if !onlyImages(c, src) {
+				return false
+			}
+			images++
+		case *ast.Text:
+			if strings.TrimSpace(string(c.Value(src))) != "" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return images > 0
 }
 
 // textBlock wraps an atomic block, unless it is only markup (an empty list or table).

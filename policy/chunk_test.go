@@ -44,7 +44,7 @@ func TestChunks(t *testing.T) {
 			{"intro", "", "This policy applies to annual plans. It replaces version 3."},
 			{"intro-1", "Intro", "Intro\nA heading that slugs to the intro anchor."},
 		}},
-		{"no-intro.md", []chunkView{ // HTML comments and rules are not text; a bare heading has nothing to cite
+		{"no-intro.md", []chunkView{ // comments, rules and pictures are not text; a bare heading has nothing to cite
 			{"how-to-cancel", "How to cancel", "How to cancel\nOpen Settings."},
 		}},
 		{"duplicates.md", []chunkView{
