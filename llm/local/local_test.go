@@ -55,71 +55,59 @@ func TestExtractiveQuotesVerbatim(t *testing.T) {
 	assert.Empty(t, d.Found, "the extractive drafter never searches")
 }
 
-// A sentence holding a template slot is not quoted, even verbatim: the guard strikes it
-// whoever wrote it, and the reply would carry a false "not covered" note.
-func TestExtractiveQuotesNoTemplateSlot(t *testing.T) {
+// Some lines of a section are not the company's statements and are never quoted, though
+// they sit among sentences that answer the question.
+func TestExtractiveQuotesOnlyStatements(t *testing.T) {
 	t.Parallel()
-	ev := []policy.Evidence{{ChunkID: "search/custom@1#url", Title: "Custom search engines",
-		Text: "Custom search URL\nEnter https://www.google.com/search?q=%s&gl=us as the search URL of the new engine. " +
-			"The custom search engine is free on every plan and can be made the default engine in Settings."}}
-	body := "How do I make a custom search engine the default one?"
-	d := extractive(t, llmtest.CustomerRequest("Default search engine", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
-	require.False(t, d.Abstain, d.Reply)
-	assert.Contains(t, d.Reply, "can be made the default engine")
-	assert.Empty(t, guard.Placeholders(d.Reply), d.Reply)
-}
-
-// A heading of two sentences is still the heading: "My payment failed." is the customer's
-// words in a FAQ, never quoted as the company's.
-func TestExtractiveQuotesNoSentenceOfTheHeading(t *testing.T) {
-	t.Parallel()
-	ev := []policy.Evidence{{ChunkID: "billing/faq@1#my-payment-failed-what-now", Title: "Billing FAQ",
-		Text: "My payment failed. What now?\nA failed payment is retried after 3 days, and the workspace stays active meanwhile."}}
-	body := "My card payment failed, what happens now?"
-	d := extractive(t, llmtest.CustomerRequest("Payment failed", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
-	require.False(t, d.Abstain, d.Reply)
-	assert.Contains(t, d.Reply, "retried after 3 days")
-	assert.NotContains(t, d.Reply, "My payment failed")
-}
-
-// A sentence that only sends the reader to another page ("See SSO documentation.") lost
-// its link when the help centre became text: quoted, it states nothing the customer can
-// follow, alone or at the end of a list item, which is quoted whole. One that holds its
-// address is quoted like any other.
-func TestExtractiveQuotesNoPointerWithoutItsAddress(t *testing.T) {
-	t.Parallel()
-	ev := []policy.Evidence{{ChunkID: "help/enterprise@1#sso", Title: "Enterprise plan",
-		Text: "Single sign-on\nEnterprise includes single sign-on through SAML 2.0. See SSO documentation. " +
-			"Single sign-on is set up for you within 5 business days, see https://example.com/sso for the steps.\n" +
-			"- Single sign-on for guests: guests sign in with SAML 2.0 too. See guest access.\n" +
-			"Click here for the single sign-on setup form."}}
-	body := "Does the Enterprise plan include single sign-on for us and our guests, and how long does setting it up take?"
-	d := extractive(t, llmtest.CustomerRequest("Enterprise SSO", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
-	require.False(t, d.Abstain, d.Reply)
-	assert.Contains(t, d.Reply, "through SAML 2.0")
-	assert.Contains(t, d.Reply, "https://example.com/sso")
-	assert.Contains(t, d.Reply, "guests sign in with SAML 2.0 too.")
-	assert.NotContains(t, d.Reply, "See SSO documentation")
-	assert.NotContains(t, d.Reply, "See guest access")
-	assert.NotContains(t, d.Reply, "Click here")
-}
-
-// A subsection's title is not a statement: under a FAQ's "The payment fails" heading the
-// answer is quoted, the heading is not, though it reads like a sentence of the section.
-func TestExtractiveQuotesNoSubheading(t *testing.T) {
-	t.Parallel()
-	ev := []policy.Evidence{{ChunkID: "help/marketplace@1#faq", Title: "Marketplace FAQ",
-		Text: "FAQ\nThe payment for the marketplace subscription fails\n" +
-			"A marketplace payment fails when the cloud account has no payment method; add one in the cloud console.\n" +
-			"How to cancel your marketplace subscription\nYou can cancel a marketplace subscription within 48 hours of purchase.",
-		Subheadings: []string{"The payment for the marketplace subscription fails", "How to cancel your marketplace subscription"}}}
-	body := "Our marketplace subscription payment fails. Why, and can we cancel the marketplace subscription?"
-	d := extractive(t, llmtest.CustomerRequest("Marketplace", body, llmtest.ProEU, llmtest.Retrieved(body, ev)))
-	require.False(t, d.Abstain, d.Reply)
-	assert.Contains(t, d.Reply, "has no payment method")
-	assert.Contains(t, d.Reply, "within 48 hours")
-	assert.NotContains(t, d.Reply, "The payment for the marketplace subscription fails")
-	assert.NotContains(t, d.Reply, "How to cancel")
+	tests := []struct {
+		name, body   string
+		ev           policy.Evidence
+		quoted, left []string
+	}{
+		{name: "a template slot, which the guard strikes whoever wrote it", // the reply would carry a false "not covered" note
+			body: "How do I make a custom search engine the default one?",
+			ev: policy.Evidence{ChunkID: "search/custom@1#url", Title: "Custom search engines",
+				Text: "Custom search URL\nEnter https://www.google.com/search?q=%s&gl=us as the search URL of the new engine. " +
+					"The custom search engine is free on every plan and can be made the default engine in Settings."},
+			quoted: []string{"can be made the default engine"}, left: []string{"%s"}},
+		{name: "a sentence of a heading of two, the customer's words in a FAQ",
+			body: "My card payment failed, what happens now?",
+			ev: policy.Evidence{ChunkID: "billing/faq@1#my-payment-failed-what-now", Title: "Billing FAQ",
+				Text: "My payment failed. What now?\nA failed payment is retried after 3 days, and the workspace stays active meanwhile."},
+			quoted: []string{"retried after 3 days"}, left: []string{"My payment failed"}},
+		{name: "a pointer whose link lost its address, alone or ending a list item", // one holding its address is quoted
+			body: "Does the Enterprise plan include single sign-on for us and our guests, and how long does setting it up take?",
+			ev: policy.Evidence{ChunkID: "help/enterprise@1#sso", Title: "Enterprise plan",
+				Text: "Single sign-on\nEnterprise includes single sign-on through SAML 2.0. See SSO documentation. " +
+					"Single sign-on is set up for you within 5 business days, see https://example.com/sso for the steps.\n" +
+					"- Single sign-on for guests: guests sign in with SAML 2.0 too. See guest access.\n" +
+					"Click here for the single sign-on setup form."},
+			quoted: []string{"through SAML 2.0", "https://example.com/sso", "guests sign in with SAML 2.0 too."},
+			left:   []string{"See SSO documentation", "See guest access", "Click here"}},
+		{name: "a subsection's title, though it reads like a sentence",
+			body: "Our marketplace subscription payment fails. Why, and can we cancel the marketplace subscription?",
+			ev: policy.Evidence{ChunkID: "help/marketplace@1#faq", Title: "Marketplace FAQ",
+				Text: "FAQ\nThe payment for the marketplace subscription fails\n" +
+					"A marketplace payment fails when the cloud account has no payment method; add one in the cloud console.\n" +
+					"How to cancel your marketplace subscription\nYou can cancel a marketplace subscription within 48 hours of purchase.",
+				Subheadings: []string{"The payment for the marketplace subscription fails", "How to cancel your marketplace subscription"}},
+			quoted: []string{"has no payment method", "within 48 hours"},
+			left:   []string{"The payment for the marketplace subscription fails", "How to cancel"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ev := []policy.Evidence{tt.ev}
+			d := extractive(t, llmtest.CustomerRequest(tt.ev.Title, tt.body, llmtest.ProEU, llmtest.Retrieved(tt.body, ev)))
+			require.False(t, d.Abstain, d.Reply)
+			for _, q := range tt.quoted {
+				assert.Contains(t, d.Reply, q)
+			}
+			for _, l := range tt.left {
+				assert.NotContains(t, d.Reply, l)
+			}
+		})
+	}
 }
 
 // A request said as a statement names what the short question after it asks about: "I want
