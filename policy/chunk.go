@@ -65,8 +65,8 @@ func chunkBody(docID string, version int, body string) []Chunk {
 			continue
 		}
 		last := &sections[len(sections)-1]
-		if h, ok := n.(*ast.Heading); ok {
-			last.subheadings = append(last.subheadings, inlineText(h, src))
+		if _, ok := n.(*ast.Heading); ok || boldTitle(n, src) {
+			last.subheadings = append(last.subheadings, inlineText(n, src))
 		}
 		last.blocks = append(last.blocks, blocksOf(n, src)...)
 	}
@@ -178,6 +178,21 @@ func blocksOf(n ast.Node, src []byte) []block {
 		out = append(out, blocksOf(c, src)...)
 	}
 	return out
+}
+
+// boldTitle reports whether a paragraph is a title written in bold rather than as a
+// heading ("**Wrong or expired card details**" above the paragraph on it), as help
+// centres often do: all of it strong emphasis, and not ending as a sentence does.
+func boldTitle(n ast.Node, src []byte) bool {
+	p, ok := n.(*ast.Paragraph)
+	if !ok || p.ChildCount() != 1 {
+		return false
+	}
+	if e, ok := p.FirstChild().(*ast.Emphasis); !ok || e.Level != 2 {
+		return false
+	}
+	t := inlineText(p, src)
+	return t != "" && !strings.ContainsAny(t[len(t)-1:], ".!?:")
 }
 
 // onlyImages reports whether a paragraph holds images (linked or not) and nothing else.

@@ -170,6 +170,12 @@ func TestChunksNameTheirSubheadings(t *testing.T) {
 	require.Len(t, chunks, 2)
 	assert.Equal(t, []string{"First question"}, chunks[0].Subheadings)
 	assert.Equal(t, []string{"Second question"}, chunks[1].Subheadings)
+
+	// A title in bold is one too; a sentence in bold is a statement.
+	bold := chunkBody("test/cancel", 1, "## After cancelling\n\n**Once the billing period ends**\n\nThe dashboard is locked.\n\n"+
+		"**Refunds are final.**\n\nSome **words** in bold.")
+	require.Len(t, bold, 1)
+	assert.Equal(t, []string{"Once the billing period ends"}, bold[0].Subheadings)
 }
 
 func TestSlug(t *testing.T) {

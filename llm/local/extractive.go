@@ -94,7 +94,7 @@ func (x Extractive) Write(_ context.Context, req llm.Request) (*llm.Answer, erro
 
 // paragraphs joins the quoted sentences into paragraphs, in the order picked
 // (pickSentences keeps a section's sentences together, in reading order): one per quoted
-// section, and a long one broken where the section's own paragraph or list item ends, so
+// section or subsection title, and a long one broken where the section's own paragraph or list item ends, so
 // a reply that answers from two sections reads as two answers and no paragraph outgrows
 // a style rubric's limit (max_paragraph_sentences).
 func paragraphs(picks []pick, quoted []string) string {
@@ -103,7 +103,9 @@ func paragraphs(picks []pick, quoted []string) string {
 	for i, q := range quoted {
 		switch {
 		case i == 0:
-		case picks[i].chunkID != picks[i-1].chunkID,
+		case picks[i-1].title: // a subsection's title runs into the line it names
+			b.WriteString(" ")
+		case picks[i].chunkID != picks[i-1].chunkID, picks[i].title,
 			run >= paragraphBreakAfter && picks[i].line != picks[i-1].line,
 			run >= paragraphMost:
 			b.WriteString("\n\n")

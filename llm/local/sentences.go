@@ -21,6 +21,7 @@ type pick struct {
 	score   float64
 	extra   bool // from a chunk chosen for an open question
 	sibling bool // from another section of a quoted document: it may only answer a clause
+	title   bool // a subsection's title (titleLines): quoted only before its first line
 }
 
 // pickSentences chooses up to maxQuoted sentences from the chosen chunks: those sharing
@@ -59,7 +60,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			// The heading names the section; a heading of several sentences ("My payment
 			// failed. What now?", a title cut short "… You can …") is not the policy's
 			// statement either.
-			if len(strings.Fields(s)) < 3 || (heading != "" && lines[pos] == 0) || titles[lines[pos]] ||
+			if len(strings.Fields(s)) < 3 || (heading != "" && lines[pos] == 0) ||
 				strings.HasSuffix(strings.TrimSpace(s), "?") || len(guard.Placeholders(s)) > 0 {
 				continue // a template slot ("{LANG}", "%s") is struck by the guard whoever wrote it
 			}
@@ -76,7 +77,8 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			if statesKind(s, q.kinds) {
 				score += 0.3
 			}
-			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, line: lines[pos], score: score, extra: rc.extra, sibling: rc.sibling})
+			cands = append(cands, pick{chunkID: rc.ev.ChunkID, text: s, rank: rank, pos: pos, line: lines[pos], score: score,
+				extra: rc.extra, sibling: rc.sibling, title: titles[lines[pos]]})
 		}
 	}
 	sort.SliceStable(cands, func(a, b int) bool {
@@ -131,12 +133,28 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 		}
 		return picks[a].pos < picks[b].pos
 	})
-	return picks
+	return withoutDanglingTitles(picks)
+}
+
+// withoutDanglingTitles drops a subsection's title that the subsection's first line does
+// not follow in the reply. Before it, the title says when or for what the line holds
+// ("Once the billing period ends. Your dashboard is locked."); alone, it reads as a
+// statement the company makes ("The payment for the marketplace subscription fails.").
+func withoutDanglingTitles(picks []pick) []pick {
+	var out []pick
+	for i, p := range picks {
+		followed := i+1 < len(picks) && picks[i+1].chunkID == p.chunkID && picks[i+1].line == p.line+1
+		if p.title && !followed {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // titleLines are the lines of a chunk's text that title a subsection (its Subheadings):
 // "How to cancel your subscription" or a FAQ's "The payment fails" above its answer
-// names what follows, and quoted it reads as a statement the company makes.
+// names what follows, not something the company states.
 func titleLines(ev policy.Evidence) map[int]bool {
 	out := map[int]bool{}
 	for i, line := range strings.Split(ev.Text, "\n") {
