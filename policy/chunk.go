@@ -65,8 +65,10 @@ func chunkBody(docID string, version int, body string) []Chunk {
 			continue
 		}
 		last := &sections[len(sections)-1]
-		if _, ok := n.(*ast.Heading); ok || boldTitle(n, src) {
+		if _, ok := n.(*ast.Heading); ok {
 			last.subheadings = append(last.subheadings, inlineText(n, src))
+		} else if title, ok := boldTitle(n, src); ok {
+			last.subheadings = append(last.subheadings, title)
 		}
 		last.blocks = append(last.blocks, blocksOf(n, src)...)
 	}
@@ -154,6 +156,9 @@ func blocksOf(n ast.Node, src []byte) []block {
 		if onlyImages(n, src) {
 			return nil // a screenshot's alt text describes a picture the reply cannot show
 		}
+		if title, rest := boldLine(n); title != nil {
+			return []block{{text: inlineText(title, src)}, {text: inlineTextFrom(rest, src)}}
+		}
 		if t := inlineText(n, src); t != "" {
 			return []block{{text: t}}
 		}
@@ -180,19 +185,40 @@ func blocksOf(n ast.Node, src []byte) []block {
 	return out
 }
 
-// boldTitle reports whether a paragraph is a title written in bold rather than as a
-// heading ("**Wrong or expired card details**" above the paragraph on it), as help
-// centres often do: all of it strong emphasis, and not ending as a sentence does.
-func boldTitle(n ast.Node, src []byte) bool {
+// boldTitle returns the title a paragraph opens with when it is written in bold rather
+// than as a heading, as help centres often do ("**Wrong or expired card details**" above
+// the paragraph on it, or on the line before it): a paragraph all in strong emphasis, or
+// its first line, that does not end as a sentence does.
+func boldTitle(n ast.Node, src []byte) (string, bool) {
+	title, _ := boldLine(n)
+	if p, ok := n.(*ast.Paragraph); ok && p.ChildCount() == 1 && isStrong(p.FirstChild()) {
+		title = p.FirstChild()
+	}
+	if title == nil {
+		return "", false
+	}
+	t := inlineText(title, src)
+	return t, t != "" && !strings.ContainsAny(t[len(t)-1:], ".!?:")
+}
+
+// boldLine splits a paragraph whose first line is all in strong emphasis into that line
+// and the node its next line starts with: read as one, "**You can exclude your IP too**
+// This is the easiest way…" runs a title into a sentence.
+func boldLine(n ast.Node) (title, rest ast.Node) {
 	p, ok := n.(*ast.Paragraph)
-	if !ok || p.ChildCount() != 1 {
-		return false
+	if !ok || !isStrong(p.FirstChild()) {
+		return nil, nil
 	}
-	if e, ok := p.FirstChild().(*ast.Emphasis); !ok || e.Level != 2 {
-		return false
+	br, ok := p.FirstChild().NextSibling().(*ast.Text)
+	if !ok || br.Segment.Len() != 0 || !(br.SoftLineBreak() || br.HardLineBreak()) || br.NextSibling() == nil {
+		return nil, nil
 	}
-	t := inlineText(p, src)
-	return t != "" && !strings.ContainsAny(t[len(t)-1:], ".!?:")
+	return p.FirstChild(), br.NextSibling()
+}
+
+func isStrong(n ast.Node) bool {
+	e, ok := n.(*ast.Emphasis)
+	return ok && e.Level == 2
 }
 
 // onlyImages reports whether a paragraph holds images (linked or not) and nothing else.
@@ -284,8 +310,13 @@ func tableText(table *east.Table, src []byte) string {
 
 // inlineText is the plain prose of a node's inline children, whitespace collapsed.
 func inlineText(n ast.Node, src []byte) string {
+	return inlineTextFrom(n.FirstChild(), src)
+}
+
+// inlineTextFrom is inlineText of the inline nodes from first to the last of its siblings.
+func inlineTextFrom(first ast.Node, src []byte) string {
 	var b strings.Builder
-	writeInline(&b, n, src)
+	writeInlineFrom(&b, first, src)
 	return text.CollapseSpace(b.String())
 }
 
@@ -297,7 +328,11 @@ func inlineText(n ast.Node, src []byte) string {
 // Struck text is left out: it is wording the author withdrew, and quoting it to a
 // customer would state a rule that no longer holds.
 func writeInline(b *strings.Builder, n ast.Node, src []byte) {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+	writeInlineFrom(b, n.FirstChild(), src)
+}
+
+func writeInlineFrom(b *strings.Builder, first ast.Node, src []byte) {
+	for c := first; c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *ast.Text:
 			b.Write(plain(c.Value(src)))

@@ -171,11 +171,14 @@ func TestChunksNameTheirSubheadings(t *testing.T) {
 	assert.Equal(t, []string{"First question"}, chunks[0].Subheadings)
 	assert.Equal(t, []string{"Second question"}, chunks[1].Subheadings)
 
-	// A title in bold is one too; a sentence in bold is a statement.
+	// A title in bold is one too, alone or on the line above its text; a sentence in bold
+	// is a statement.
 	bold := chunkBody("test/cancel", 1, "## After cancelling\n\n**Once the billing period ends**\n\nThe dashboard is locked.\n\n"+
-		"**Refunds are final.**\n\nSome **words** in bold.")
+		"**Refunds are final.**\n\nSome **words** in bold.\n\n**Your data**\nIt is kept for a month.")
 	require.Len(t, bold, 1)
-	assert.Equal(t, []string{"Once the billing period ends"}, bold[0].Subheadings)
+	assert.Equal(t, []string{"Once the billing period ends", "Your data"}, bold[0].Subheadings)
+	assert.Equal(t, "After cancelling\nOnce the billing period ends\nThe dashboard is locked.\nRefunds are final.\n"+
+		"Some words in bold.\nYour data\nIt is kept for a month.", bold[0].Text)
 }
 
 func TestSlug(t *testing.T) {
