@@ -187,11 +187,13 @@ func blocksOf(n ast.Node, src []byte) []block {
 
 // boldTitle returns the title a paragraph opens with when it is written in bold rather
 // than as a heading, as help centres often do ("**Wrong or expired card details**" above
-// the paragraph on it, or on the line before it): a paragraph all in strong emphasis, or
-// its first line, that does not end as a sentence does.
+// the paragraph on it, or on the line before it): a paragraph all in strong emphasis with
+// more of its section after it, or its first line, that does not end as a sentence does.
+// A bold line that ends its section names nothing: it is the section's last word, often a
+// rule stressed ("**Refunds are final after 30 days**").
 func boldTitle(n ast.Node, src []byte) (string, bool) {
 	title, _ := boldLine(n)
-	if p, ok := n.(*ast.Paragraph); ok && p.ChildCount() == 1 && isStrong(p.FirstChild()) {
+	if p, ok := n.(*ast.Paragraph); ok && p.ChildCount() == 1 && isStrong(p.FirstChild()) && !endsSection(p) {
 		title = p.FirstChild()
 	}
 	if title == nil {
@@ -214,6 +216,13 @@ func boldLine(n ast.Node) (title, rest ast.Node) {
 		return nil, nil
 	}
 	return p.FirstChild(), br.NextSibling()
+}
+
+// endsSection reports whether no block of its section follows a top-level block.
+func endsSection(n ast.Node) bool {
+	next := n.NextSibling()
+	h, isHeading := next.(*ast.Heading)
+	return next == nil || isHeading && h.Level <= 3
 }
 
 func isStrong(n ast.Node) bool {

@@ -174,11 +174,13 @@ func TestChunksNameTheirSubheadings(t *testing.T) {
 	// A title in bold is one too, alone or on the line above its text; a sentence in bold
 	// is a statement.
 	bold := chunkBody("test/cancel", 1, "## After cancelling\n\n**Once the billing period ends**\n\nThe dashboard is locked.\n\n"+
-		"**Refunds are final.**\n\nSome **words** in bold.\n\n**Your data**\nIt is kept for a month.")
-	require.Len(t, bold, 1)
-	assert.Equal(t, []string{"Once the billing period ends", "Your data"}, bold[0].Subheadings)
+		"**Refunds are final.**\n\nSome **words** in bold.\n\n**Your data**\nIt is kept for a month.\n\n"+
+		"**Exports stay possible for a year**\n\n## Resubscribing\n\nDashboards unlock.")
+	require.Len(t, bold, 2)
+	assert.Equal(t, []string{"Once the billing period ends", "Your data"}, bold[0].Subheadings,
+		"a bold line that ends its section is its last statement, not a title")
 	assert.Equal(t, "After cancelling\nOnce the billing period ends\nThe dashboard is locked.\nRefunds are final.\n"+
-		"Some words in bold.\nYour data\nIt is kept for a month.", bold[0].Text)
+		"Some words in bold.\nYour data\nIt is kept for a month.\nExports stay possible for a year", bold[0].Text)
 }
 
 func TestSlug(t *testing.T) {
