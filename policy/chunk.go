@@ -33,7 +33,7 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 type section struct {
 	heading     string // plain heading text; "" for the intro
 	blocks      []block
-	subheadings []string // the text of its deeper headings, each also one of its blocks
+	subheadings []string // the text of its blocks that title a subsection
 }
 
 // block is one paragraph, list, table or code block of plain text. Atomic blocks (lists,
@@ -41,6 +41,7 @@ type section struct {
 type block struct {
 	text   string
 	atomic bool
+	title  bool // it titles a subsection: a heading deeper than ###, or a bold line (boldTitle)
 }
 
 // chunkBody cuts a Markdown body into citable chunks, one per #/##/### section (deeper
@@ -65,12 +66,12 @@ func chunkBody(docID string, version int, body string) []Chunk {
 			continue
 		}
 		last := &sections[len(sections)-1]
-		if _, ok := n.(*ast.Heading); ok {
-			last.subheadings = append(last.subheadings, inlineText(n, src))
-		} else if title, ok := boldTitle(n, src); ok {
-			last.subheadings = append(last.subheadings, title)
+		for _, b := range blocksOf(n, src) {
+			if b.title {
+				last.subheadings = append(last.subheadings, b.text)
+			}
+			last.blocks = append(last.blocks, b)
 		}
-		last.blocks = append(last.blocks, blocksOf(n, src)...)
 	}
 
 	var chunks []Chunk
@@ -157,12 +158,15 @@ func blocksOf(n ast.Node, src []byte) []block {
 			return nil // a screenshot's alt text describes a picture the reply cannot show
 		}
 		if title, rest := boldLine(n); title != nil {
-			return []block{{text: inlineText(title, src)}, {text: inlineTextFrom(rest, src)}}
+			t := inlineText(title, src)
+			return []block{{text: t, title: boldTitle(t)}, {text: inlineTextFrom(rest, src)}}
 		}
-		if t := inlineText(n, src); t != "" {
-			return []block{{text: t}}
+		t := inlineText(n, src)
+		if t == "" {
+			return nil
 		}
-		return nil
+		_, heading := n.(*ast.Heading)
+		return []block{{text: t, title: heading || allBold(n) && !endsSection(n) && boldTitle(t)}}
 	case *ast.List:
 		return textBlock(strings.Join(listLines(n, src, 0), "\n"))
 	case *east.Table:
@@ -185,22 +189,21 @@ func blocksOf(n ast.Node, src []byte) []block {
 	return out
 }
 
-// boldTitle returns the title a paragraph opens with when it is written in bold rather
-// than as a heading, as help centres often do ("**Wrong or expired card details**" above
-// the paragraph on it, or on the line before it): a paragraph all in strong emphasis with
-// more of its section after it, or its first line, that does not end as a sentence does.
-// A bold line that ends its section names nothing: it is the section's last word, often a
-// rule stressed ("**Refunds are final after 30 days**").
-func boldTitle(n ast.Node, src []byte) (string, bool) {
-	title, _ := boldLine(n)
-	if p, ok := n.(*ast.Paragraph); ok && p.ChildCount() == 1 && isStrong(p.FirstChild()) && !endsSection(p) {
-		title = p.FirstChild()
-	}
-	if title == nil {
-		return "", false
-	}
-	t := inlineText(title, src)
-	return t, t != "" && !strings.ContainsAny(t[len(t)-1:], ".!?:")
+// boldTitle reports whether a bold line's text titles what follows it rather than states
+// something: help centres often write a title in bold instead of as a heading
+// ("**Wrong or expired card details**" above the paragraph on it, or on the line before
+// it), and it does not end as a sentence does. The line is a paragraph all in bold with
+// more of its section after it, or a paragraph's first line (boldLine). A bold line that
+// ends its section names nothing: it is the section's last word, often a rule stressed
+// ("**Refunds are final after 30 days**").
+func boldTitle(t string) bool {
+	return t != "" && !strings.ContainsAny(t[len(t)-1:], ".!?:")
+}
+
+// allBold reports whether a paragraph is all in strong emphasis.
+func allBold(n ast.Node) bool {
+	p, ok := n.(*ast.Paragraph)
+	return ok && p.ChildCount() == 1 && isStrong(p.FirstChild())
 }
 
 // boldLine splits a paragraph whose first line is all in strong emphasis into that line

@@ -24,6 +24,7 @@ import (
 // left out of chunks like Markdown's), and comments, scripts and styles go.
 func withHTMLAsMarkdown(doc ast.Node, src []byte) (string, bool) {
 	var b strings.Builder
+	var conv *converter.Converter // built at the first HTML block: most bodies have none
 	done, found := 0, false
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.HTMLBlock)
@@ -34,7 +35,10 @@ func withHTMLAsMarkdown(doc ast.Node, src []byte) (string, bool) {
 		if h.HasClosure() {
 			stop = h.ClosureLine.Stop
 		}
-		md, err := htmlConverter().ConvertString(string(src[start:stop]))
+		if conv == nil {
+			conv = htmlConverter()
+		}
+		md, err := conv.ConvertString(string(src[start:stop]))
 		if err != nil {
 			continue // left as raw HTML, which the chunker skips
 		}
