@@ -11,7 +11,6 @@ import (
 	"github.com/supportdraft/supportdraft/ticket"
 )
 
-// VersionRow is one stored version as `policy list` shows it.
 // VersionRow is one stored version as `supportdraft policy list` shows it. It is not
 // policy.Version: it holds the chunk count rather than the chunks (and no body), and
 // whether the version is eligible for the asked instant, plan and region.
