@@ -81,11 +81,12 @@ func withoutAdmonitionMarkers(body string) string {
 		case inCode:
 		case admonitionClose.MatchString(line):
 			lines[i] = ""
-		case admonitionOpen.MatchString(line):
-			m := admonitionOpen.FindStringSubmatch(line)
-			lines[i] = "\n" + strings.TrimSpace(m[1]+m[2]) + "\n"
-		case alertMarker.MatchString(line):
-			lines[i] = alertMarker.FindStringSubmatch(line)[1]
+		default:
+			if m := admonitionOpen.FindStringSubmatch(line); m != nil {
+				lines[i] = "\n" + strings.TrimSpace(m[1]+m[2]) + "\n"
+			} else if m := alertMarker.FindStringSubmatch(line); m != nil {
+				lines[i] = m[1]
+			}
 		}
 	}
 	return strings.Join(lines, "\n")
