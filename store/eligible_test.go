@@ -365,8 +365,8 @@ func TestScopedStatementsArePlannedOnce(t *testing.T) {
 
 // TestRetrievalIsNotJITCompiled: an indexed scope's statement carries an exact fallback
 // that never runs but whose estimated cost, at a million chunks, passes Postgres'
-// jit_above_cost; the server then compiled every query (35–38 ms of a 60 ms query in
-// `bench retrieval --explain`). The store's connections turn JIT off, so a server whose
+// jit_above_cost; the server then compiled every query, and compiling took most of each
+// query's time. The store's connections turn JIT off, so a server whose
 // thresholds are low (here: every statement) still runs the statement as planned.
 func TestRetrievalIsNotJITCompiled(t *testing.T) {
 	t.Parallel()
