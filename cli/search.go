@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,8 +20,10 @@ import (
 type searchOutput struct {
 	At      time.Time      `json:"at"`
 	Account policy.Account `json:"account"`
-	Queries []string       `json:"queries"`
-	Hits    []store.Hit    `json:"hits"`
+	// Notes says when no published policy names the account's plan or region (unnamed).
+	Notes   []string    `json:"notes,omitempty"`
+	Queries []string    `json:"queries"`
+	Hits    []store.Hit `json:"hits"`
 }
 
 func newSearchCmd() *cobra.Command {
@@ -58,7 +61,9 @@ the mail it quotes or its signature, once for its whole text, once per customer 
 of a thread and once per question of a message that asks several, and those lists are
 fused the same way; the queries are printed as read. Each hit then shows the arm ranks of
 the search that ranked it best. Plan, region and locale come from the ticket's account
-unless flags say otherwise.
+unless flags say otherwise. A plan or region that no published policy names ("eu-west"
+where policies name "eu") is noted above the queries: such an account is told only what
+applies to every plan or region.
 
 Columns: rank (fused), score (fused), vec (the vector arm's rank and similarity), lex
 (the lexical arm's rank and BM25 score), doc (the document arm's rank and BM25 score of
@@ -101,15 +106,20 @@ time or a date (default now); a draft is judged at the instant it was built.`,
 				return err
 			}
 			defer s.Close()
+			plans, regions, err := s.NamedPlansAndRegions(cmd.Context())
+			if err != nil {
+				return err
+			}
 			r := &retrieval.Retriever{Store: s, Embedder: providers.Embedder(cfg)}
 			hits, err := r.Search(cmd.Context(), at, account, queries, k)
 			if err != nil {
 				return err
 			}
+			out := searchOutput{At: at.UTC(), Account: account, Notes: unnamed(account, plans, regions), Queries: queries, Hits: hits}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), searchOutput{At: at.UTC(), Account: account, Queries: queries, Hits: hits})
+				return writeJSON(cmd.OutOrStdout(), out)
 			}
-			printSearch(cmd.OutOrStdout(), at, account, queries, hits)
+			printSearch(cmd.OutOrStdout(), out)
 			return nil
 		},
 	}
@@ -124,10 +134,31 @@ time or a date (default now); a draft is judged at the instant it was built.`,
 	return cmd
 }
 
+// unnamed notes the account's plan and region that no published policy names: such an
+// account is told only what applies to every plan or region, which a typo ("eu-west")
+// makes look like a retrieval fault. A store whose policies name none says nothing.
+func unnamed(a policy.Account, plans, regions []string) []string {
+	var notes []string
+	for _, f := range []struct {
+		field, value string
+		named        []string
+	}{{"plan", a.Plan, plans}, {"region", a.Region, regions}} {
+		if len(f.named) > 0 && !slices.Contains(f.named, f.value) {
+			notes = append(notes, fmt.Sprintf("no published policy names %s %q (they name %s): only policies for every %s are searched",
+				f.field, f.value, strings.Join(f.named, ", "), f.field))
+		}
+	}
+	return notes
+}
+
 // printSearch writes the ranked hits for people, one line each.
-func printSearch(w io.Writer, at time.Time, a policy.Account, queries []string, hits []store.Hit) {
-	fmt.Fprintf(w, "Eligible at %s for plan %s, region %s (locale %s preferred)\n", at.UTC().Format(time.RFC3339), a.Plan, a.Region, a.Locale)
-	for i, q := range queries {
+func printSearch(w io.Writer, o searchOutput) {
+	a, hits := o.Account, o.Hits
+	fmt.Fprintf(w, "Eligible at %s for plan %s, region %s (locale %s preferred)\n", o.At.Format(time.RFC3339), a.Plan, a.Region, a.Locale)
+	for _, n := range o.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	for i, q := range o.Queries {
 		fmt.Fprintf(w, "query %d: %s\n", i+1, oneLine(q, 100))
 	}
 	if len(hits) == 0 {

@@ -79,6 +79,22 @@ func TestSearchCommand(t *testing.T) {
 		}
 	})
 
+	t.Run("a region no policy names is noted, with the regions policies name", func(t *testing.T) {
+		out := mustRun(t, newSearchCmd(), "--query", "refund of an annual plan", "--plan", "pro", "--region", "eu-west", "--at", "2026-11-30")
+		assertPrints(t, out, `note: no published policy names region "eu-west" (they name `, "eu, ", "only policies for every region are searched")
+		if strings.Contains(out, "names plan") {
+			t.Errorf("plan pro is named by the sample policies:\n%s", out)
+		}
+		var got searchOutput
+		out = mustRun(t, newSearchCmd(), "--query", "refund", "--plan", "pro", "--region", "eu", "--at", "2026-11-30", "--json")
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		if len(got.Notes) != 0 {
+			t.Errorf("pro in the eu is named by the sample policies, got notes %q", got.Notes)
+		}
+	})
+
 	t.Run("bad input is a usage error that says what to do", func(t *testing.T) {
 		for _, args := range [][]string{{}, {"--query", "x"}, {"--query", "x", "--plan", "pro", "--region", "eu", "-k", "0"},
 			{"--query", "x", "--plan", "pro", "--region", "eu", "--at", "yesterday"}} {

@@ -451,3 +451,19 @@ func TestImportKeepsSectionMarks(t *testing.T) {
 	assert.Equal(t, map[string]bool{"billing/refunds@1#how-to-ask": true, "billing/refunds@1#refund-window": false}, marked)
 	assert.Equal(t, map[string][]string{"billing/refunds@1#how-to-ask": {"By mail"}, "billing/refunds@1#refund-window": {}}, titled)
 }
+
+// TestNamedPlansAndRegions: the plans and regions of published versions, "*" aside; a
+// draft's are not named, since no account is ever told a draft.
+func TestNamedPlansAndRegions(t *testing.T) {
+	t.Parallel()
+	s, _ := testdb.New(t)
+	mustImport(t, s,
+		file{doc: "billing/refunds", version: 1, from: "2026-01-01T00:00:00Z", approved: "2025-12-01T00:00:00Z", plans: "[pro, business]", regions: "[eu, uk]"},
+		file{doc: "billing/tax", version: 1, from: "2026-01-01T00:00:00Z", approved: "2025-12-01T00:00:00Z", regions: "[us, eu]"},
+		file{doc: "billing/enterprise", version: 1, status: "draft", plans: "[enterprise]", regions: "[apac]"},
+	)
+	plans, regions, err := s.NamedPlansAndRegions(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, []string{"business", "pro"}, plans)
+	require.Equal(t, []string{"eu", "uk", "us"}, regions)
+}

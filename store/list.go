@@ -48,6 +48,17 @@ func (s *Store) ListVersions(ctx context.Context, at time.Time, plan, region str
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[VersionRow])
 }
 
+// NamedPlansAndRegions returns the plans and regions that published versions name, "*"
+// aside, sorted: what a tool compares an account with, so that a typo ("eu-west" for
+// "eu") is told apart from an account no policy was written for.
+func (s *Store) NamedPlansAndRegions(ctx context.Context) (plans, regions []string, err error) {
+	err = s.db.QueryRow(ctx, `
+		SELECT ARRAY(SELECT DISTINCT p FROM versions, unnest(plans) p WHERE status <> 'draft' AND p <> '*' ORDER BY p),
+		       ARRAY(SELECT DISTINCT r FROM versions, unnest(regions) r WHERE status <> 'draft' AND r <> '*' ORDER BY r)`).
+		Scan(&plans, &regions)
+	return plans, regions, err
+}
+
 // SendTimeState is what a draft bound to the versions bound is compared with at `at`
 // (drafts.Staleness): the ticket's latest revision (as LatestTicket read it), its account,
 // and the version of each document eligible now for that account. The workflow's own
