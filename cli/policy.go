@@ -265,7 +265,9 @@ func newPolicyListCmd() *cobra.Command {
 		Use:   "list",
 		Short: "List stored versions and which are eligible",
 		Long: `list shows every stored version with its status, window and scope, and marks the ones
-eligible at --as-of (default now) for --plan and --region (default: any).`,
+eligible at --as-of (default now) for --plan and --region (default: any). A plan or region
+that no published policy names ("eu-west" where policies name "eu") is noted first: such an
+account is told only what applies to every plan or region.`,
 		Example: `  supportdraft policy list
   supportdraft policy list --as-of 2026-01-15T00:00:00Z --plan pro --region eu`,
 		Args: cobra.NoArgs,
@@ -282,6 +284,13 @@ eligible at --as-of (default now) for --plan and --region (default: any).`,
 				rows, err := s.ListVersions(cmd.Context(), at, plan, region)
 				if err != nil {
 					return err
+				}
+				plans, regions, err := s.NamedPlansAndRegions(cmd.Context())
+				if err != nil {
+					return err
+				}
+				for _, n := range unnamed(policy.Account{Plan: plan, Region: region}, plans, regions) {
+					fmt.Fprintf(cmd.OutOrStdout(), "note: %s\n", n)
 				}
 				printVersions(cmd.OutOrStdout(), rows, at)
 				return nil

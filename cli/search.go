@@ -136,15 +136,16 @@ time or a date (default now); a draft is judged at the instant it was built.`,
 
 // unnamed notes the account's plan and region that no published policy names: such an
 // account is told only what applies to every plan or region, which a typo ("eu-west")
-// makes look like a retrieval fault. A store whose policies name none says nothing.
+// makes look like a retrieval fault. An empty plan or region (any), or a store whose
+// policies name none, says nothing.
 func unnamed(a policy.Account, plans, regions []string) []string {
 	var notes []string
 	for _, f := range []struct {
 		field, value string
 		named        []string
 	}{{"plan", a.Plan, plans}, {"region", a.Region, regions}} {
-		if len(f.named) > 0 && !slices.Contains(f.named, f.value) {
-			notes = append(notes, fmt.Sprintf("no published policy names %s %q (they name %s): only policies for every %s are searched",
+		if f.value != "" && len(f.named) > 0 && !slices.Contains(f.named, f.value) {
+			notes = append(notes, fmt.Sprintf("no published policy names %s %q (they name %s): only policies for every %s apply",
 				f.field, f.value, strings.Join(f.named, ", "), f.field))
 		}
 	}

@@ -81,7 +81,7 @@ func TestSearchCommand(t *testing.T) {
 
 	t.Run("a region no policy names is noted, with the regions policies name", func(t *testing.T) {
 		out := mustRun(t, newSearchCmd(), "--query", "refund of an annual plan", "--plan", "pro", "--region", "eu-west", "--at", "2026-11-30")
-		assertPrints(t, out, `note: no published policy names region "eu-west" (they name `, "eu, ", "only policies for every region are searched")
+		assertPrints(t, out, `note: no published policy names region "eu-west" (they name `, "eu, ", "only policies for every region apply")
 		if strings.Contains(out, "names plan") {
 			t.Errorf("plan pro is named by the sample policies:\n%s", out)
 		}
@@ -104,4 +104,17 @@ func TestSearchCommand(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPolicyListNotesUnnamedRegion: policy list, asked for a region no sample policy names,
+// says so before its table, where only the versions for every region are marked eligible.
+// Not parallel: it sets DATABASE_URL.
+func TestPolicyListNotesUnnamedRegion(t *testing.T) {
+	_, url := testenv.StoreURL(t)
+	t.Setenv("DATABASE_URL", url)
+	out := mustRun(t, newPolicyListCmd(), "--plan", "pro", "--region", "eu-west")
+	assertPrints(t, out, `note: no published policy names region "eu-west"`, "ELIGIBLE")
+	if out = mustRun(t, newPolicyListCmd(), "--plan", "pro", "--region", "eu"); strings.Contains(out, "note:") {
+		t.Errorf("pro in the eu is named by the sample policies:\n%s", out)
+	}
 }
