@@ -130,7 +130,7 @@ time or a date (default now); a draft is judged at the instant it was built.`,
 	cmd.Flags().StringVar(&locale, "locale", "", "the account's locale, preferred in ranking (default: the ticket's, or en)")
 	cmd.Flags().StringVar(&atFlag, "at", "", "judge eligibility at this instant: RFC 3339 or YYYY-MM-DD (default now)")
 	cmd.Flags().IntVarP(&k, "k", "k", 10, "how many chunks to show (drafts read 20)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"at", "account", "queries", "hits": [...]} as JSON`)
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"at", "account", "notes", "queries", "hits": [...]} as JSON`)
 	return cmd
 }
 
