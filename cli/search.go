@@ -13,6 +13,7 @@ import (
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/retrieval"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // searchOutput is the JSON form of a search: what was asked, for whom and when, and the
@@ -100,6 +101,11 @@ time or a date (default now); a draft is judged at the instant it was built.`,
 			}
 			if account.Plan == "" || account.Region == "" {
 				return usagef("search --query needs --plan and --region: only what that account may be told is searched")
+			}
+			for _, f := range [][2]string{{"--plan", account.Plan}, {"--region", account.Region}} {
+				if err := ticket.ValidToken(f[1]); err != nil {
+					return usagef("%s %v", f[0], err)
+				}
 			}
 			s, cfg, err := openStore(cmd.Context())
 			if err != nil {

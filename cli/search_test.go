@@ -97,7 +97,8 @@ func TestSearchCommand(t *testing.T) {
 
 	t.Run("bad input is a usage error that says what to do", func(t *testing.T) {
 		for _, args := range [][]string{{}, {"--query", "x"}, {"--query", "x", "--plan", "pro", "--region", "eu", "-k", "0"},
-			{"--query", "x", "--plan", "pro", "--region", "eu", "--at", "yesterday"}} {
+			{"--query", "x", "--plan", "pro", "--region", "eu", "--at", "yesterday"},
+			{"--query", "x", "--plan", "Pro", "--region", "eu"}} {
 			_, err, code := run(t, newSearchCmd(), args...)
 			if code != 2 {
 				t.Errorf("%q: want a usage error, got %v (exit %d)", args, err, code)
