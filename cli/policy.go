@@ -20,6 +20,7 @@ import (
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/sendcheck"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 func newPolicyCmd() *cobra.Command {
@@ -279,6 +280,14 @@ account is told only what applies to every plan or region.`,
 					return usagef("--as-of %q: use an RFC 3339 time such as 2026-03-01T00:00:00Z", asOf)
 				}
 				at = t
+			}
+			for _, f := range [][2]string{{"--plan", plan}, {"--region", region}} {
+				if f[1] == "" {
+					continue // any
+				}
+				if err := ticket.ValidToken(f[1]); err != nil {
+					return usagef("%s %v", f[0], err)
+				}
 			}
 			return inStore(cmd.Context(), func(s *store.Store) error {
 				rows, err := s.ListVersions(cmd.Context(), at, plan, region)

@@ -118,4 +118,7 @@ func TestPolicyListNotesUnnamedRegion(t *testing.T) {
 	if out = mustRun(t, newPolicyListCmd(), "--plan", "pro", "--region", "eu"); strings.Contains(out, "note:") {
 		t.Errorf("pro in the eu is named by the sample policies:\n%s", out)
 	}
+	if _, err, code := run(t, newPolicyListCmd(), "--region", "EU"); code != 2 {
+		t.Errorf("--region EU: want a usage error (names are lowercase), got %v (exit %d)", err, code)
+	}
 }
