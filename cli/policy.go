@@ -20,7 +20,6 @@ import (
 	"github.com/supportdraft/supportdraft/providers"
 	"github.com/supportdraft/supportdraft/sendcheck"
 	"github.com/supportdraft/supportdraft/store"
-	"github.com/supportdraft/supportdraft/ticket"
 )
 
 func newPolicyCmd() *cobra.Command {
@@ -281,13 +280,8 @@ account is told only what applies to every plan or region.`,
 				}
 				at = t
 			}
-			for _, f := range [][2]string{{"--plan", plan}, {"--region", region}} {
-				if f[1] == "" {
-					continue // any
-				}
-				if err := ticket.ValidToken(f[1]); err != nil {
-					return usagef("%s %v", f[0], err)
-				}
+			if err := checkAccountFlags(plan, region); err != nil {
+				return err
 			}
 			return inStore(cmd.Context(), func(s *store.Store) error {
 				rows, err := s.ListVersions(cmd.Context(), at, plan, region)

@@ -102,10 +102,8 @@ time or a date (default now); a draft is judged at the instant it was built.`,
 			if account.Plan == "" || account.Region == "" {
 				return usagef("search --query needs --plan and --region: only what that account may be told is searched")
 			}
-			for _, f := range [][2]string{{"--plan", account.Plan}, {"--region", account.Region}} {
-				if err := ticket.ValidToken(f[1]); err != nil {
-					return usagef("%s %v", f[0], err)
-				}
+			if err := checkAccountFlags(account.Plan, account.Region); err != nil {
+				return err
 			}
 			s, cfg, err := openStore(cmd.Context())
 			if err != nil {
@@ -138,6 +136,21 @@ time or a date (default now); a draft is judged at the instant it was built.`,
 	cmd.Flags().IntVarP(&k, "k", "k", 10, "how many chunks to show (drafts read 20)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"at", "account", "notes", "queries", "hits": [...]} as JSON`)
 	return cmd
+}
+
+// checkAccountFlags checks --plan and --region as a ticket's plan and region are checked
+// (a lowercase token), so "EU" is refused rather than searched as a region no policy names.
+// An empty one (any, where a command allows it) passes.
+func checkAccountFlags(plan, region string) error {
+	for _, f := range [][2]string{{"--plan", plan}, {"--region", region}} {
+		if f[1] == "" {
+			continue
+		}
+		if err := ticket.ValidToken(f[1]); err != nil {
+			return usagef("%s %v", f[0], err)
+		}
+	}
+	return nil
 }
 
 // unnamed notes the account's plan and region that no published policy names: such an
