@@ -43,20 +43,22 @@ and strike before a draft ever reaches an agent, or to test a vocabulary change.
 The reply is split into sentences. A sentence is flagged when it contains commitment
 language: a number or duration, a time in words ("immediately", "at the end of the
 period"), a commercial verb (refund, credit, waive, cancel, extend, upgrade, downgrade,
-guarantee, compensate, prorate, delete, suspend, free, "we'll cover", "paid by us"),
-eligibility ("your plan includes", "included"), a future promise ("will be fixed") or a
-legal position ("statutory right"). A flagged sentence is kept only when one source
-states every number of it (14 days = fourteen days = two weeks; one month is not 30
-days), bounded on the same side ("within" is not "at least") and per the same period
-("per month" is not "per year"), and every commercial verb, says the same time in words,
-and names something the sentence names (a sentence about "all plans" or "anyone": a
-source not limited to one plan, period or role; one that holds "at any time" or "as
-often as" you ask: a source that bounds neither; one that places an event after: a
-source that does not place it before). A heading names a topic and states nothing. Any
-other flagged sentence is struck, as is one that restates a source with the opposite
-polarity ("used" beside "unused", "can" beside "cannot", "past" beside "future",
-"reset" beside "Nothing is reset"), and the composed reply ends with a visible "not
-covered by current policy" note.
+guarantee, compensate, prorate, delete, suspend, free, discount, reimburse, reverse,
+reactivate, "no fee", "we'll cover", "paid by us"), eligibility ("your plan includes",
+"included"), a promise in the future tense whoever makes it ("will be fixed", "your card
+won't be charged"; not what the agent will do about the ticket: "I'll look into it", and
+not a question) or a legal position ("statutory right", "liable", "GDPR"). A flagged
+sentence is kept only when one source states every number of it (14 days = fourteen days
+= two weeks; one month is not 30 days), bounded on the same side ("within" is not "at
+least") and per the same period ("per month" is not "per year"), and every commercial
+verb, says the same time in words, and names something the sentence names (a sentence
+about "all plans" or "anyone": a source not limited to one plan, period or role; one
+that holds "at any time" or "as often as" you ask: a source that bounds neither; one
+that places an event after: a source that does not place it before). A heading names a
+topic and states nothing. Any other flagged sentence is struck, as is one that restates
+a source with the opposite polarity ("used" beside "unused", "can" beside "cannot",
+"past" beside "future", "reset" beside "Nothing is reset"), and the composed reply ends
+with a visible "not covered by current policy" note.
 Sentences with unresolved placeholders ({{name}}, [NAME], %s, …) are always struck.
 
 --sources is a JSON array of {"id": "...", "text": "..."}: the eligible policy text the

@@ -285,6 +285,10 @@ func sentenceBody(sentence string) string {
 func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() checkContext, claims []Claim) SentenceResult {
 	body := sentenceBody(sentence)
 	a := v.analyse(body)
+	if strings.HasSuffix(strings.TrimSpace(body), "?") {
+		// A question promises nothing by its tense: "Will that work for you?"
+		a.flags = slices.DeleteFunc(a.flags, func(f Flag) bool { return f.Kind == KindFuture })
+	}
 	r := SentenceResult{Text: sentence, Flagged: len(a.flags) > 0, Kinds: kindsOf(a.flags), Placeholders: Placeholders(sentence)}
 	if len(r.Placeholders) > 0 {
 		r.Reason = "unresolved placeholder " + strings.Join(r.Placeholders, ", ")

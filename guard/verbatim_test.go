@@ -35,10 +35,10 @@ func TestVerbatimSentencesOfASectionAreKept(t *testing.T) {
 			for _, c := range ver.Chunks {
 				read := v.Read([]policy.Evidence{{ChunkID: c.ID, Text: c.Text, Title: ver.Title}})
 				heading, _, _ := strings.Cut(c.Text, "\n")
-				sentences, _ := text.SplitLinesNumbered(c.Text)
-				for _, s := range sentences {
-					// The drafter quotes no heading, question, fragment or section for agents.
-					if s == strings.TrimSpace(heading) || len(strings.Fields(s)) < 3 || strings.HasSuffix(s, "?") {
+				sentences, lines := text.SplitLinesNumbered(c.Text)
+				for i, s := range sentences {
+					// The drafter quotes no heading (its first line, or a numbered step's), question, fragment or section for agents.
+					if s == strings.TrimSpace(heading) || lines[i] == 0 && strings.Contains(c.Text, "\n") || len(strings.Fields(s)) < 3 || strings.HasSuffix(s, "?") {
 						continue
 					}
 					checked++

@@ -37,6 +37,11 @@ const (
 // start inside them, such as "credit card" in a billing reply.
 const kindExcept Kind = "except"
 
+// kindCourtesy marks what an agent says it will do about the ticket itself ("look into",
+// "get back to you"): right after a future entry, it makes that entry no promise, so "I'll
+// look into this" is not held to policy while "I'll waive the fee" is.
+const kindCourtesy Kind = "courtesy"
+
 // kindOrder is the order in which kinds are reported.
 var kindOrder = []Kind{KindNumber, KindTiming, KindCommercial, KindEligibility, KindFuture, KindLegal}
 
@@ -50,6 +55,7 @@ type Flag struct {
 // safe for concurrent use.
 type Vocabulary struct {
 	byFirst  map[rune][]entry // entries by the folded first rune, so a word start tries few
+	courtesy []entry          // kindCourtesy entries
 	subjects []subjectEntry   // what a commitment can be about (subjects.txt)
 	// read remembers each source as readSources read it, for up to 2 MB of source text
 	// (a source's reading holds several times its text): reading sources was most of a
@@ -62,6 +68,7 @@ type entry struct {
 	kind      Kind
 	phrase    string // folded (see fold) and single-spaced
 	canonical string // the commercial verb it stands for
+	whole     bool   // matches a whole word only: "will" but not "willing"
 }
 
 // vocabMatch is one entry found in a text, at text[start:end].
@@ -114,19 +121,23 @@ func (v *Vocabulary) add(data, name string) error {
 			return fmt.Errorf("vocabulary %s line %d: want kind<TAB>phrase[<TAB>canonical], got %q", name, n+1, line)
 		}
 		kind := Kind(strings.TrimSpace(fields[0]))
-		if kind != kindExcept && !slices.Contains(kindOrder, kind) {
-			return fmt.Errorf("vocabulary %s line %d: unknown kind %q; use number, timing, commercial, eligibility, future, legal or except", name, n+1, kind)
+		if kind != kindExcept && kind != kindCourtesy && !slices.Contains(kindOrder, kind) {
+			return fmt.Errorf("vocabulary %s line %d: unknown kind %q; use number, timing, commercial, eligibility, future, legal, except or courtesy", name, n+1, kind)
 		}
-		phrase := text.Fold(fields[1])
+		phrase, whole := strings.CutSuffix(text.Fold(fields[1]), "$")
 		first, _ := utf8.DecodeRuneInString(phrase)
 		if !isWordRune(first) {
 			return fmt.Errorf("vocabulary %s line %d: phrase %q must start with a letter or digit", name, n+1, fields[1])
+		}
+		if kind == kindCourtesy {
+			v.courtesy = append(v.courtesy, entry{kind: kind, phrase: phrase, whole: whole})
+			continue
 		}
 		canonical := phrase
 		if len(fields) == 3 && strings.TrimSpace(fields[2]) != "" {
 			canonical = strings.ToLower(strings.TrimSpace(fields[2]))
 		}
-		v.byFirst[first] = append(v.byFirst[first], entry{kind: kind, phrase: phrase, canonical: canonical})
+		v.byFirst[first] = append(v.byFirst[first], entry{kind: kind, phrase: phrase, canonical: canonical, whole: whole})
 	}
 	return nil
 }
@@ -237,7 +248,8 @@ func appendNew(list []string, s string) []string {
 }
 
 // matches returns the longest entry that matches at each word start of body, widened to
-// the end of the word it ends in, leaving out except entries and whatever starts inside one.
+// the end of the word it ends in, leaving out except entries and whatever starts inside one,
+// and future entries a courtesy phrase follows.
 func (v *Vocabulary) matches(body string) []vocabMatch {
 	var out []vocabMatch
 	hiddenUntil := 0
@@ -249,7 +261,7 @@ func (v *Vocabulary) matches(body string) []vocabMatch {
 			for _, e := range v.byFirst[text.FoldRune(r)] {
 				n, ok := hasPrefixFold(body[i:], e.phrase)
 				switch {
-				case !ok:
+				case !ok || e.whole && wordRest(body[i+n:]) > 0:
 				case e.kind == kindExcept:
 					hiddenUntil = max(hiddenUntil, i+n)
 				case n > best.end-best.start:
@@ -259,7 +271,7 @@ func (v *Vocabulary) matches(body string) []vocabMatch {
 			// A match inside a longer one of the same kind is that one's word: "includes" of
 			// "your plan includes" is one flag, not two.
 			inside := len(out) > 0 && out[len(out)-1].kind == best.kind && i < out[len(out)-1].end
-			if best.end > 0 && i >= hiddenUntil && !inside {
+			if best.end > 0 && i >= hiddenUntil && !inside && !(best.kind == KindFuture && v.courtesyAt(body[best.end:])) {
 				best.end += wordRest(body[best.end:])
 				out = append(out, best)
 			}
@@ -268,6 +280,17 @@ func (v *Vocabulary) matches(body string) []vocabMatch {
 		i += size
 	}
 	return out
+}
+
+// courtesyAt reports whether the next word of s starts a courtesy phrase.
+func (v *Vocabulary) courtesyAt(s string) bool {
+	s = strings.TrimLeftFunc(s[wordRest(s):], unicode.IsSpace)
+	for _, e := range v.courtesy {
+		if n, ok := hasPrefixFold(s, e.phrase); ok && !(e.whole && wordRest(s[n:]) > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasPrefixFold reports whether s starts with phrase, which is already folded, comparing

@@ -56,8 +56,12 @@ func TestFlags(t *testing.T) {
 		{KindEligibility, "Your plan is called Pro.", nil},
 
 		{KindFuture, "This will be fixed in the next release.", []string{"will be fixed", "in the next release"}},
-		{KindFuture, "We'll reply by tomorrow, or shortly.", []string{"We'll", "by tomorrow", "shortly"}},
-		{KindFuture, "We will look at it by next week.", []string{"We will", "by next week"}},
+		{KindFuture, "We'll refund it by tomorrow, or shortly.", []string{"We'll", "by tomorrow", "shortly"}},
+		{KindFuture, "We will look at it by next week.", []string{"by next week"}}, // looking at it is courtesy; the date is not
+		{KindFuture, "Your card won't be charged again.", []string{"won't"}},
+		{KindFuture, "Our team will make sure it never happens again.", []string{"will", "never happens again"}},
+		{KindFuture, "I'll look into this and get back to you.", nil},
+		{KindFuture, "We're willing to help.", nil},
 		{KindFuture, "We fixed it last week.", nil},
 
 		{KindLegal, "You have a statutory right to withdraw under EU law.", []string{"statutory", "right to withdraw", "under EU law"}},
