@@ -281,14 +281,20 @@ func sentenceBody(sentence string) string {
 	return sentence[text.ListMarker(sentence):]
 }
 
+// analyseSentence is analyse for a sentence of a reply: a question promises nothing by its
+// tense ("Will that work for you?"), so its future flags are dropped.
+func (v *Vocabulary) analyseSentence(body string) analysis {
+	a := v.analyse(body)
+	if strings.HasSuffix(strings.TrimSpace(body), "?") {
+		a.flags = slices.DeleteFunc(a.flags, func(f Flag) bool { return f.Kind == KindFuture })
+	}
+	return a
+}
+
 // checkSentence gives the verdict on one sentence of the reply. claims are normalised.
 func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() checkContext, claims []Claim) SentenceResult {
 	body := sentenceBody(sentence)
-	a := v.analyse(body)
-	if strings.HasSuffix(strings.TrimSpace(body), "?") {
-		// A question promises nothing by its tense: "Will that work for you?"
-		a.flags = slices.DeleteFunc(a.flags, func(f Flag) bool { return f.Kind == KindFuture })
-	}
+	a := v.analyseSentence(body)
 	r := SentenceResult{Text: sentence, Flagged: len(a.flags) > 0, Kinds: kindsOf(a.flags), Placeholders: Placeholders(sentence)}
 	if len(r.Placeholders) > 0 {
 		r.Reason = "unresolved placeholder " + strings.Join(r.Placeholders, ", ")

@@ -25,6 +25,10 @@ var placeholderPatterns = []placeholderPattern{
 	{trigger: "{", re: regexp.MustCompile(`\{[^{}\n]+\}`)},                            // {name}
 	{trigger: "__", re: regexp.MustCompile(`__[A-Z][A-Z0-9_]*__`)},                    // __NAME__
 	{trigger: "%", re: regexp.MustCompile(`%(?:\d+\$)?[sdv]`), reject: letterFollows}, // %s, %1$d
+	{trigger: "%(", re: regexp.MustCompile(`%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]`)},       // %(name)s
+	{trigger: "#", re: regexp.MustCompile(`#[A-Z][A-Z0-9_]*#`)},                       // #TICKET_ID#
+	// ___ : a blank left to fill in by hand.
+	{trigger: "___", re: regexp.MustCompile(`___+`)},
 	{trigger: "[", re: regexp.MustCompile(`\[(?:[A-Z][A-Z0-9 _-]*|[a-z0-9]+(?:_[a-z0-9]+)+|[A-Za-z ]+)\]`), reject: notBracketPlaceholder},
 	{trigger: "<", re: regexp.MustCompile(`<[A-Za-z_][A-Za-z0-9_ -]{0,40}>`), reject: isHTMLTag},
 	// %FIRST_NAME%, %first_name%: the mail-merge style of many help desks.
@@ -55,7 +59,7 @@ var htmlTags = map[string]bool{
 
 // Placeholders returns every unresolved template slot in text, exactly as written and in
 // order of appearance: {{x}}, {x}, ${x}, [NAME], [first_name], [Customer Name], <name>,
-// %s, %d, %v, %FIRST_NAME%, XXX, __X__, and bracketed notes to the agent such as the gap
+// %s, %d, %v, %(name)s, %FIRST_NAME%, #NAME#, XXX, __X__, a blank ___, and bracketed notes to the agent such as the gap
 // note "[Not covered by current policy: …]". Markdown links ("[text](url)"), numeric citations ("[1]"),
 // e-mail addresses and URLs in angle brackets, and HTML tags are not slots.
 func Placeholders(text string) []string {

@@ -45,7 +45,7 @@ func TestMayBackTriesEverySourceThatCanBack(t *testing.T) {
 		narrowed, backed := 0, 0
 		for _, s := range sentences {
 			body := sentenceBody(s)
-			a := v.analyse(body)
+			a := v.analyseSentence(body)
 			if len(a.flags) == 0 || len(Placeholders(s)) > 0 || verbatimMacro(s, ctx.sources) != "" {
 				continue
 			}
