@@ -142,7 +142,7 @@ func Quantities(text string) []Quantity {
 	var out []Quantity
 	after := -1 // index of the token right after the last quantity, for rates
 	for i := 0; i < len(l.toks); {
-		q, next, ok := l.quantityAt(i, after == i)
+		q, next, ok := l.quantityAt(i, l.rateAt(after, i))
 		if !ok {
 			i++
 			continue
@@ -151,6 +151,17 @@ func Quantities(text string) []Quantity {
 		i, after = next, next
 	}
 	return out
+}
+
+// rateAt reports whether token i follows the quantity that ended at token after, with
+// only "per user" or "/seat" between: an article there means "per" ("$20 per user a
+// month").
+func (l *lexed) rateAt(after, i int) bool {
+	j := after
+	for j >= 0 && j+1 < i && (l.word(j) == "per" || l.word(j) == "/") && l.toks[j+1].kind == tokWord {
+		j += 2
+	}
+	return j == i
 }
 
 // quantityAt reads the quantity that starts at token i, if one does, and returns it with
@@ -179,6 +190,14 @@ func (l *lexed) quantityAt(i int, rate bool) (Quantity, int, bool) {
 	case t.kind == tokWord && numberWords[l.word(i)] != 0:
 		value, next = l.wordNumber(i)
 		bareOne = next == i+1 && value == 1
+		// "fourteen (14) days": the number restated in digits is one quantity, read there.
+		if l.word(next) == "(" && l.word(next+2) == ")" && l.toks[next+1].kind == tokNumber {
+			if v, ok := parseNumber(l.raw(next + 1)); ok && v == value {
+				if u, end, ok := l.suffix(next + 3); ok {
+					return Quantity{Value: value * u.factor, Unit: u.name, Text: l.text[t.start:l.toks[end-1].end]}, end, true
+				}
+			}
+		}
 	case t.kind == tokWord && articles[l.word(i)] && !rate:
 		value, next, isArticle = 1, i+1, true
 		if isMultiplierValue(numberWords[l.word(i+1)]) {
