@@ -288,6 +288,11 @@ func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s 
 			return false
 		}
 	}
+	// Eligibility phrases say one thing in many words: a unit whose "includes" the sentence
+	// writes as "comes with" shares that word too.
+	if sharedWords(marker, u.words) == 0 && slices.ContainsFunc(u.flags, func(f Flag) bool { return f.Kind == KindEligibility }) {
+		shared++
+	}
 	return shared >= minShared
 }
 

@@ -43,6 +43,9 @@ func TestFlags(t *testing.T) {
 		{KindCommercial, "We delete suspended workspaces; Daten werden gelöscht.", []string{"delete", "suspended", "gelöscht"}},
 		{KindCommercial, "Shipping is free, at no cost, and we'll cover it.", []string{"free", "at no cost", "we'll cover"}},
 		{KindCommercial, "Feel free to ask: freelancers freeze nothing.", nil},
+		{KindCommercial, "We reimbursed it, reversed the charge and applied a discount.", []string{"reimbursed", "reversed", "discount"}},
+		{KindCommercial, "There is no fee; we don't charge for it.", []string{"no fee", "don't charge"}},
+		{KindCommercial, "EU business customers pay VAT by reverse charge.", nil},
 
 		{KindTiming, "It takes effect immediately, or at the end of the month.", []string{"immediately", "end of the"}},
 		{KindTiming, "Es gilt sofort, spätestens zum Ende des Monats.", []string{"sofort", "zum Ende"}},
@@ -54,6 +57,8 @@ func TestFlags(t *testing.T) {
 		{KindEligibility, "Exports are included in your plan.", []string{"included in your plan"}},
 		{KindEligibility, "Pro includes phone support, inklusive Steuern.", []string{"includes", "inklusive"}},
 		{KindEligibility, "Your plan is called Pro.", nil},
+		{KindEligibility, "Annual plans come with phone support; your account is eligible.", []string{"come with", "eligible"}},
+		{KindEligibility, "Let me check whether you're eligible, and if your plan qualifies.", nil},
 
 		{KindFuture, "This will be fixed in the next release.", []string{"will be fixed", "in the next release"}},
 		{KindFuture, "We'll refund it by tomorrow, or shortly.", []string{"We'll", "by tomorrow", "shortly"}},
@@ -68,6 +73,7 @@ func TestFlags(t *testing.T) {
 		{KindLegal, "GDPR requires that; consumer rights apply legally.", []string{"GDPR requires", "consumer rights", "legally"}},
 		{KindLegal, "Ihr Widerrufsrecht gilt gesetzlich.", []string{"Widerrufsrecht", "gesetzlich"}},
 		{KindLegal, "Our team reviewed your account.", nil},
+		{KindLegal, "We are not liable for bank fees under GDPR.", []string{"liable", "under GDPR"}},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.kind)+"/"+tt.sentence, func(t *testing.T) {
