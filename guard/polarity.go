@@ -30,7 +30,8 @@ const clauseBreaks = ",;:.!?()[]\n—–"
 // ending in "n't" are clause negators too (isClauseNegator).
 var clauseNegators = map[string]bool{
 	"not": true, "never": true, "cannot": true, "nor": true, "neither": true,
-	"nicht": true, "nie": true, "niemals": true,
+	"unable": true, "impossible": true, // "we are unable to refund" denies the refund
+	"nicht": true, "nie": true, "niemals": true, "unmöglich": true,
 }
 
 // forwardNegators govern the words after them (scopeWords content words, to the end of

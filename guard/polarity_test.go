@@ -35,6 +35,8 @@ func TestCheckStrikesTheOppositePolarity(t *testing.T) {
 		kept     bool
 	}{
 		{"Credits are paid out as cash.", true, false},
+		{"We are unable to refund storage packs.", false, true},
+		{"We are unable to return unused hardware within 30 days of delivery.", true, false},
 		{"Credits are never paid out as cash, but they can be used against future invoices.", false, true},
 		{"After 60 days without payment the workspace is deleted, and this can be undone.", true, false},
 		{"After 60 days without payment the workspace and its backups are deleted, and this cannot be undone.", false, true},
