@@ -198,6 +198,8 @@ func (l *lexed) quantityAt(i int, rate bool) (Quantity, int, bool) {
 				}
 			}
 		}
+	case l.word(i) == "half" || l.word(i) == "hälfte":
+		return l.half(i)
 	case t.kind == tokWord && articles[l.word(i)] && !rate:
 		value, next, isArticle = 1, i+1, true
 		if isMultiplierValue(numberWords[l.word(i+1)]) {
@@ -251,6 +253,28 @@ func (l *lexed) suffix(j int) (unit, int, bool) {
 	}
 	return unit{}, 0, false
 }
+
+// half reads "half" at token i: of a unit ("half a month", "a half-day") it is half that
+// unit; of anything else ("half your money back", "die Hälfte") it is 50%, unless an
+// ordinal names which half ("the first half of the month").
+func (l *lexed) half(i int) (Quantity, int, bool) {
+	t := l.toks[i]
+	if u, end, ok := l.suffix(i + 1); ok && u.name != "percent" && !strings.HasPrefix(u.name, "money:") {
+		return Quantity{Value: 0.5 * u.factor, Unit: u.name, Text: l.text[t.start:l.toks[end-1].end]}, end, true
+	}
+	if articles[l.word(i+1)] {
+		if u, end, ok := l.suffix(i + 2); ok && u.name != "percent" && !strings.HasPrefix(u.name, "money:") {
+			return Quantity{Value: 0.5 * u.factor, Unit: u.name, Text: l.text[t.start:l.toks[end-1].end]}, end, true
+		}
+	}
+	if i > 0 && ordinalHalves[l.word(i-1)] {
+		return Quantity{}, 0, false
+	}
+	return Quantity{Value: 50, Unit: "percent", Text: l.text[t.start:t.end]}, i + 1, true
+}
+
+// ordinalHalves name which half is meant, not how much: "the second half of the month".
+var ordinalHalves = map[string]bool{"first": true, "second": true, "last": true, "other": true, "ersten": true, "zweiten": true}
 
 // wordNumber reads a number written in words from token i on ("twenty-four", "two
 // hundred"), stopping at the first word that does not continue it, and returns its value

@@ -35,6 +35,8 @@ func TestQuantities(t *testing.T) {
 		{"€10 a month", []string{"€10=10 money:EUR"}},
 		{"$20 per user a month, €5 per seat an hour, $3/seat a month", []string{"$20=20 money:USD", "€5=5 money:EUR", "$3=3 money:USD"}},
 		{"$20 for a month", []string{"$20=20 money:USD", "a month=1 month"}},
+		{"half your money back, half a month, a half-day, die Hälfte", []string{"half=50 percent", "half a month=0.5 month", "half-day=0.5 day", "Hälfte=50 percent"}},
+		{"in the second half of the month", nil},
 		{"within fourteen (14) days, thirty (30) days, two (3) weeks", []string{"fourteen (14) days=14 day", "thirty (30) days=30 day", "two=2 count", "3=3 count"}},
 		{"vierzehn Tage, dreißig Tage, 14 Tagen", []string{"vierzehn Tage=14 day", "dreißig Tage=30 day", "14 Tagen=14 day"}},
 		{"einen Monat, zwei Wochen, 3 Werktage, 24 Stunden", []string{"einen Monat=1 month", "zwei Wochen=14 day", "3 Werktage=3 business_day", "24 Stunden=24 hour"}},
