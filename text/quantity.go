@@ -1,6 +1,7 @@
 package text
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -19,10 +20,21 @@ type Quantity struct {
 }
 
 // Key is the canonical form of q ("14 day", "1 month", "1299 money:USD"): two quantities
-// state the same fact exactly when their keys are equal. Months stay months, because a
-// policy that says "one month" has not said "30 days".
+// state the same fact exactly when their keys are equal. A year is 12 months, and whole
+// days of hours or hours of minutes are days or hours ("24 hours" = "one day"); months
+// stay months, because a policy that says "one month" has not said "30 days".
 func (q Quantity) Key() string {
-	return strconv.FormatFloat(q.Value, 'f', -1, 64) + " " + q.Unit
+	v, u := q.Value, q.Unit
+	switch {
+	case u == "year":
+		v, u = v*12, "month"
+	case u == "minute" && v >= 60 && math.Mod(v, 60) == 0:
+		v, u = v/60, "hour"
+	}
+	if u == "hour" && v >= 24 && math.Mod(v, 24) == 0 {
+		v, u = v/24, "day"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64) + " " + u
 }
 
 // unit is what a unit word means: its canonical unit and how many of those one is worth.
@@ -259,13 +271,12 @@ func (l *lexed) suffix(j int) (unit, int, bool) {
 // ordinal names which half ("the first half of the month").
 func (l *lexed) half(i int) (Quantity, int, bool) {
 	t := l.toks[i]
-	if u, end, ok := l.suffix(i + 1); ok && u.name != "percent" && !strings.HasPrefix(u.name, "money:") {
-		return Quantity{Value: 0.5 * u.factor, Unit: u.name, Text: l.text[t.start:l.toks[end-1].end]}, end, true
+	j := i + 1
+	if articles[l.word(j)] {
+		j++ // "half a month"
 	}
-	if articles[l.word(i+1)] {
-		if u, end, ok := l.suffix(i + 2); ok && u.name != "percent" && !strings.HasPrefix(u.name, "money:") {
-			return Quantity{Value: 0.5 * u.factor, Unit: u.name, Text: l.text[t.start:l.toks[end-1].end]}, end, true
-		}
+	if u, end, ok := l.suffix(j); ok && u.name != "percent" && !strings.HasPrefix(u.name, "money:") {
+		return Quantity{Value: 0.5 * u.factor, Unit: u.name, Text: l.text[t.start:l.toks[end-1].end]}, end, true
 	}
 	if i > 0 && ordinalHalves[l.word(i-1)] {
 		return Quantity{}, 0, false
