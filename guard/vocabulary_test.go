@@ -66,6 +66,7 @@ func TestFlags(t *testing.T) {
 		{KindFuture, "Your card won't be charged again.", []string{"won't"}},
 		{KindFuture, "Our team will make sure it never happens again.", []string{"will", "never happens again"}},
 		{KindFuture, "I'll look into this and get back to you.", nil},
+		{KindFuture, "We'll pass your note on; we will pass the savings on to you.", []string{"we will"}},
 		{KindFuture, "We're willing to help.", nil},
 		{KindFuture, "We fixed it last week.", nil},
 
