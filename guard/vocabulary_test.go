@@ -131,7 +131,8 @@ func TestVerbs(t *testing.T) {
 func TestLoadVocabulary(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "local.txt")
-	local := "# our own promises\ncommercial\tdiscount\nfuture\tas soon as possible\nexcept\twe will miss\n"
+	local := "# our own promises\ncommercial\tupsell\nfuture\tas soon as possible\nexcept\twe will miss\n" +
+		"courtesy\tdouble-check\nlegal\tfair use$\n"
 	if err := os.WriteFile(path, []byte(local), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -139,10 +140,10 @@ func TestLoadVocabulary(t *testing.T) {
 	if err != nil {
 		t.Fatalf("LoadVocabulary: %v", err)
 	}
-	flags := v.Flags("We refund a discount as soon as possible. We will miss you.")
+	flags := v.Flags("We refund an upsell as soon as possible. We will miss you. We'll double-check. Fair use, not fair usage.")
 	want := []Flag{
-		{KindCommercial, "refund"}, {KindCommercial, "discount"},
-		{KindFuture, "as soon as possible"},
+		{KindCommercial, "refund"}, {KindCommercial, "upsell"},
+		{KindFuture, "as soon as possible"}, {KindLegal, "Fair use"},
 	}
 	if !slices.Equal(flags, want) {
 		t.Fatalf("merged vocabulary flags = %v, want %v", flags, want)
