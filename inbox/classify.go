@@ -30,8 +30,8 @@ type cue struct {
 // needs no response. A message whose off-topic cues (the BucketNotBilling entry: logins,
 // bugs) outweigh its best bucket twice over, or that has only off-topic cues, is
 // BucketNotBilling: not the agent's topic. A message with no cue at all, either way, is
-// one the cue words cannot read ("Can we pay in Bitcoin?"): it is BucketNotBilling but
-// Unsure, so the funnel drafts it for review instead of skipping it.
+// one the cue words cannot read ("Do you sponsor open-source projects?"): it is
+// BucketNotBilling but Unsure, so the funnel drafts it for review instead of skipping it.
 func (cl Classifier) Triage(_ context.Context, m *Message) (*Triage, error) {
 	own := text.OwnText(m.Body)
 	subject, body := normalise(m.Subject), normalise(own)

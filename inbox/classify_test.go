@@ -69,7 +69,7 @@ func TestClassifierUnsureWithoutCues(t *testing.T) {
 		}
 		return got
 	}
-	for _, body := range []string{"Can we pay in Bitcoin or USDC?", "Is the interface available in Polish?",
+	for _, body := range []string{"Do you sponsor open-source projects?", "Is the interface available in Polish?",
 		"Do you have a referral programme? We'd like to recommend you to partners."} {
 		if got := triage(body); !got.NeedsResponse || got.Bucket != BucketNotBilling || !got.Unsure {
 			t.Errorf("%q: got %+v, want not_billing, unsure", body, got)
