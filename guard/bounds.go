@@ -14,7 +14,11 @@ import (
 // quantity of a sentence is stated by a source unit only when the unit states the same key
 // with a bound that is not the opposite one and, where both name them, the same period and
 // the same "per". A number with no bound word ("for 30 days", "a 14-day trial") agrees
-// with either bound, and backs a strict one ("more than 30 days") of neither side.
+// with either bound, and backs a strict one ("more than 30 days") of neither side. Where
+// the sentence and the unit grant the same thing, though, a sentence's "after" is the
+// other side of the unit's "within": "refunds are available after 14 days" is not
+// "refunded within 14 days". (The other way round it may be the predicate turned round
+// again: "credits are valid for up to 6 months" restates "credits expire after 6 months".)
 
 // bound is the side a number is bounded on.
 type bound int
@@ -63,6 +67,7 @@ type qualifier struct {
 	strict bool   // the bound excludes the number (strictBounds)
 	rate   string // "month", "year", … or "" for none
 	per    string // what it is per, other than a period ("seat" of "per user"), or ""
+	after  bool   // "after" or "nach" stands right before the number
 }
 
 // perSeat are the words a price per person is stated per: one thing in billing.
@@ -81,6 +86,7 @@ func (q qualifier) agrees(u qualifier) bool {
 func qualify(s string, start, end int) qualifier {
 	var q qualifier
 	before := strings.ToLower(strings.TrimSpace(s[:start]))
+	q.after = strings.HasSuffix(" "+before, " after") || strings.HasSuffix(" "+before, " nach")
 	for _, b := range boundWords {
 		if strings.HasSuffix(before, b.phrase) && (len(before) == len(b.phrase) || !isWordByte(before[len(before)-len(b.phrase)-1])) {
 			q.bound, q.strict = b.side, strictBounds[b.phrase]
@@ -127,9 +133,15 @@ func isWordByte(b byte) bool {
 // statesQuantities reports whether unit u states every quantity of a, each with a
 // qualifier that agrees, the first time u states it or any time after (analysis.restated).
 func (u srcUnit) statesQuantities(a analysis) bool {
+	grantsAlike := slices.ContainsFunc(a.affirmed, func(v string) bool { return slices.Contains(u.affirmed, v) })
+	agrees := func(q qualifier) func(qualifier) bool {
+		return func(w qualifier) bool {
+			return q.agrees(w) && !(grantsAlike && q.after && w.bound == upper)
+		}
+	}
 	for i, k := range a.keys {
 		j := slices.Index(u.keys, k)
-		if j < 0 || !a.quals[i].agrees(u.quals[j]) && !slices.ContainsFunc(u.restated[k], a.quals[i].agrees) {
+		if j < 0 || !agrees(a.quals[i])(u.quals[j]) && !slices.ContainsFunc(u.restated[k], agrees(a.quals[i])) {
 			return false
 		}
 	}
