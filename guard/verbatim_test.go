@@ -38,7 +38,8 @@ func TestVerbatimSentencesOfASectionAreKept(t *testing.T) {
 				sentences, lines := text.SplitLinesNumbered(c.Text)
 				for i, s := range sentences {
 					// The drafter quotes no heading (its first line, or a numbered step's), question, fragment or section for agents.
-					if s == strings.TrimSpace(heading) || lines[i] == 0 && strings.Contains(c.Text, "\n") || len(strings.Fields(s)) < 3 || strings.HasSuffix(s, "?") {
+					titled := strings.Contains(c.Text, "\n") && !strings.HasSuffix(strings.TrimSpace(heading), ".")
+					if s == strings.TrimSpace(heading) || titled && lines[i] == 0 || len(strings.Fields(s)) < 3 || strings.HasSuffix(s, "?") {
 						continue
 					}
 					checked++
