@@ -134,14 +134,11 @@ func isWordByte(b byte) bool {
 // qualifier that agrees, the first time u states it or any time after (analysis.restated).
 func (u srcUnit) statesQuantities(a analysis) bool {
 	grantsAlike := slices.ContainsFunc(a.affirmed, func(v string) bool { return slices.Contains(u.affirmed, v) })
-	agrees := func(q qualifier) func(qualifier) bool {
-		return func(w qualifier) bool {
-			return q.agrees(w) && !(grantsAlike && q.after && w.bound == upper)
-		}
-	}
 	for i, k := range a.keys {
+		q := a.quals[i]
+		backs := func(w qualifier) bool { return q.agrees(w) && !(grantsAlike && q.after && w.bound == upper) }
 		j := slices.Index(u.keys, k)
-		if j < 0 || !agrees(a.quals[i])(u.quals[j]) && !slices.ContainsFunc(u.restated[k], agrees(a.quals[i])) {
+		if j < 0 || !backs(u.quals[j]) && !slices.ContainsFunc(u.restated[k], backs) {
 			return false
 		}
 	}
