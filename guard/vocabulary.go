@@ -69,6 +69,9 @@ type entry struct {
 	phrase    string // folded (see fold) and single-spaced
 	canonical string // the commercial verb it stands for
 	whole     bool   // matches a whole word only: "will" but not "willing"
+	// objects, when set, make the entry a verb that is commercial only with what it acts
+	// on: one of these stems must start a word near it in its clause (objectNear).
+	objects []string
 }
 
 // vocabMatch is one entry found in a text, at text[start:end].
@@ -124,7 +127,22 @@ func (v *Vocabulary) add(data, name string) error {
 		if kind != kindExcept && kind != kindCourtesy && !slices.Contains(kindOrder, kind) {
 			return fmt.Errorf("vocabulary %s line %d: unknown kind %q; use number, timing, commercial, eligibility, future, legal, except or courtesy", name, n+1, kind)
 		}
-		phrase, whole := strings.CutSuffix(text.Fold(fields[1]), "$")
+		verb, objects, acts := strings.Cut(fields[1], "…")
+		phrase, whole := strings.CutSuffix(text.Fold(strings.TrimSpace(verb)), "$")
+		var objectStems []string
+		if acts {
+			for _, o := range strings.Split(objects, "|") {
+				if o = text.Fold(strings.TrimSpace(o)); o != "" {
+					objectStems = append(objectStems, o)
+				}
+			}
+			if kind != KindCommercial {
+				return fmt.Errorf("vocabulary %s line %d: %q: only a commercial entry may name what its verb acts on (VERB … OBJECT|OBJECT)", name, n+1, fields[1])
+			}
+			if len(objectStems) == 0 {
+				return fmt.Errorf("vocabulary %s line %d: %q: name at least one object after …", name, n+1, fields[1])
+			}
+		}
 		first, _ := utf8.DecodeRuneInString(phrase)
 		if !isWordRune(first) {
 			return fmt.Errorf("vocabulary %s line %d: phrase %q must start with a letter or digit", name, n+1, fields[1])
@@ -137,7 +155,7 @@ func (v *Vocabulary) add(data, name string) error {
 		if len(fields) == 3 && strings.TrimSpace(fields[2]) != "" {
 			canonical = strings.ToLower(strings.TrimSpace(fields[2]))
 		}
-		v.byFirst[first] = append(v.byFirst[first], entry{kind: kind, phrase: phrase, canonical: canonical, whole: whole})
+		v.byFirst[first] = append(v.byFirst[first], entry{kind: kind, phrase: phrase, canonical: canonical, whole: whole, objects: objectStems})
 	}
 	return nil
 }
@@ -262,6 +280,7 @@ func (v *Vocabulary) matches(body string) []vocabMatch {
 				n, ok := hasPrefixFold(body[i:], e.phrase)
 				switch {
 				case !ok || e.whole && wordRest(body[i+n:]) > 0:
+				case e.objects != nil && !objectNear(body, i, i+n, e.objects):
 				case e.kind == kindExcept:
 					hiddenUntil = max(hiddenUntil, i+n)
 				case n > best.end-best.start:
@@ -280,6 +299,51 @@ func (v *Vocabulary) matches(body string) []vocabMatch {
 		i += size
 	}
 	return out
+}
+
+// objectReach is how many words from a verb its object may stand: "stopped all future
+// charges", and in the passive "the late fee has been removed".
+const objectReach = 5
+
+// objectNear reports whether one of objects starts a word within objectReach words before
+// body[start:] or after body[:end], with no clause break between, so "removed the late fee"
+// is a waiver while "removed the old card, and the fee" is not.
+func objectNear(body string, start, end int, objects []string) bool {
+	from := strings.LastIndexAny(body[:start], clauseBreaks) + 1
+	to := len(body)
+	end += wordRest(body[end:])
+	if i := strings.IndexAny(body[end:], clauseBreaks); i >= 0 {
+		to = end + i
+	}
+	before, after := wordStarts(body[from:start]), wordStarts(body[end:to])
+	near := before[max(len(before)-objectReach, 0):]
+	for i := range near {
+		near[i] += from
+	}
+	for _, at := range after[:min(len(after), objectReach)] {
+		near = append(near, end+at)
+	}
+	for _, at := range near {
+		for _, object := range objects {
+			if _, ok := hasPrefixFold(body[at:to], object); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordStarts returns where each word of s starts.
+func wordStarts(s string) []int {
+	var starts []int
+	prev := ' '
+	for i, r := range s {
+		if isWordRune(r) && !isWordRune(prev) {
+			starts = append(starts, i)
+		}
+		prev = r
+	}
+	return starts
 }
 
 // courtesyAt reports whether the next word of s starts a courtesy phrase.

@@ -46,6 +46,10 @@ func TestFlags(t *testing.T) {
 		{KindCommercial, "We reimbursed it, reversed the charge and applied a discount.", []string{"reimbursed", "reversed", "discount"}},
 		{KindCommercial, "There is no fee; we don't charge for it.", []string{"no fee", "don't charge"}},
 		{KindCommercial, "EU business customers pay VAT by reverse charge.", nil},
+		{KindCommercial, "I've removed the late fee and stopped all future charges.", []string{"removed", "stopped"}},
+		{KindCommercial, "The fee has been removed; I unlocked the premium features.", []string{"removed", "unlocked"}},
+		{KindCommercial, "I removed the old card, and the fee stays as it is.", nil},
+		{KindCommercial, "Stop by the office, or remove the filter to see every plan.", nil},
 
 		{KindTiming, "It takes effect immediately, or at the end of the month.", []string{"immediately", "end of the"}},
 		{KindTiming, "Es gilt sofort, spätestens zum Ende des Monats.", []string{"sofort", "zum Ende"}},
@@ -156,6 +160,8 @@ func TestLoadVocabularyErrors(t *testing.T) {
 		{"unknown kind", "promise\twe swear\n", `line 1: unknown kind "promise"`},
 		{"no tab", "# fine\ncommercial refund\n", "line 2: want kind<TAB>phrase"},
 		{"bad start", "legal\t§ 312g\n", "must start with a letter or digit"},
+		{"verb without object", "commercial\tremov …\twaive\n", "name at least one object"},
+		{"object of a timing", "timing\tstop … charge\n", "only a commercial entry"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,6 +196,8 @@ func TestVerbPolarity(t *testing.T) {
 		{"We never credit unused seats. We credit removed seats by the day.", []string{"credit"}, []string{"credit"}},
 		{"Not today. We refund it.", []string{"refund"}, nil},
 		{"Die Gebühr wird nicht erstattet.", nil, []string{"refund"}},
+		{"The late fee has not been removed.", nil, []string{"waive"}},
+		{"We've stopped charging your card.", []string{"cancel"}, nil},
 	}
 	for _, tt := range tests {
 		a := v.analyse(tt.text)
