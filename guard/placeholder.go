@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -91,27 +90,6 @@ func Placeholders(text string) []string {
 		}
 	}
 	return out
-}
-
-// PlaceholderError is the refusal of outbound text that still holds template slots.
-type PlaceholderError struct {
-	Spans []string // each slot exactly as written
-}
-
-func (e *PlaceholderError) Error() string {
-	return fmt.Sprintf("reply has %d unresolved placeholder(s): %s; fill them in or delete them before sending",
-		len(e.Spans), strings.Join(e.Spans, ", "))
-}
-
-// RefusePlaceholders returns a *PlaceholderError listing every unresolved slot in text,
-// or nil if there is none. It runs on the text an agent is about to send, after their
-// edits, because a slot that reaches a customer ("Dear {{first_name}}") cannot be taken
-// back.
-func RefusePlaceholders(text string) error {
-	if spans := Placeholders(text); len(spans) > 0 {
-		return &PlaceholderError{Spans: spans}
-	}
-	return nil
 }
 
 // letterFollows rejects "%s" that is the start of a word, as in "100%sure".

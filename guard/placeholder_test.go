@@ -1,9 +1,7 @@
 package guard
 
 import (
-	"errors"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -56,25 +54,5 @@ func TestPlaceholders(t *testing.T) {
 				t.Fatalf("Placeholders(%q)\n got %q\nwant %q", tt.text, got, tt.want)
 			}
 		})
-	}
-}
-
-func TestRefusePlaceholders(t *testing.T) {
-	t.Parallel()
-	if err := RefusePlaceholders("Hi Anna, your refund was sent."); err != nil {
-		t.Fatalf("clean text refused: %v", err)
-	}
-	err := RefusePlaceholders("Hi {{first_name}}, I am [AGENT NAME].")
-	var pe *PlaceholderError
-	if !errors.As(err, &pe) {
-		t.Fatalf("want a *PlaceholderError, got %v", err)
-	}
-	if want := []string{"{{first_name}}", "[AGENT NAME]"}; !slices.Equal(pe.Spans, want) {
-		t.Fatalf("spans = %q, want %q", pe.Spans, want)
-	}
-	for _, span := range pe.Spans {
-		if !strings.Contains(err.Error(), span) {
-			t.Errorf("error %q does not name %q", err, span)
-		}
 	}
 }

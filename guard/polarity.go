@@ -363,18 +363,12 @@ func restates(p, u polarities) (int, bool) {
 	return shared, shared >= minShared && float64(shared) >= restatesShare*float64(len(p.negated)) && 2*shared >= len(u.negated)
 }
 
-// flips reports whether the sentence (p) restates the unit (u) with the opposite
-// polarity: a shared word is denied in one (within a negator's forward reach) and not
-// negated in the other, in a clause that is itself mostly shared on both sides (so a
-// negated aside, "credits are never paid out as cash, but they can be used…", or "it is
-// not sent to a collection agency" at the end of a long statement, does not oppose a text
-// that only shares the rest).
-func flips(p, u polarities) bool {
-	_, ok := restates(p, u)
-	return ok && opposes(p, u)
-}
-
-// opposes reports whether a restatement p of u says the opposite (see flips).
+// opposes reports whether a restatement p of u (restates) says the opposite: a shared
+// word is denied in one (within a negator's forward reach) and not negated in the other,
+// in a clause that is itself mostly shared on both sides (so a negated aside, "credits are
+// never paid out as cash, but they can be used…", or "it is not sent to a collection
+// agency" at the end of a long statement, does not oppose a text that only shares the
+// rest).
 func opposes(p, u polarities) bool {
 	// Under opposite conditions opposite outcomes agree: "once you upgrade, your dashboard
 	// unlocks" restates "if you don't upgrade, your dashboards are locked".

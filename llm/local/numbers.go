@@ -71,10 +71,6 @@ func askedKinds(s string) quantityKind {
 	return kinds
 }
 
-// asksForNumber reports whether the question asks for a duration, an amount or a date,
-// which the policy states as a number.
-func asksForNumber(s string) bool { return askedKinds(s) != 0 }
-
 // kindOf is the kind of a quantity package text read.
 func kindOf(q text.Quantity) quantityKind {
 	switch {
