@@ -49,6 +49,8 @@ func TestFlags(t *testing.T) {
 		{KindCommercial, "I've removed the late fee and stopped all future charges.", []string{"removed", "stopped"}},
 		{KindCommercial, "The fee has been removed; I unlocked the premium features.", []string{"removed", "unlocked"}},
 		{KindCommercial, "I removed the old card, and the fee stays as it is.", nil},
+		{KindCommercial, "Ich habe die Mahngebühr entfernt und Ihr Abo pausiert.", []string{"entfernt", "pausiert"}},
+		{KindCommercial, "Bitte entfernen Sie die alte Karte.", nil},
 		{KindCommercial, "There is no cancellation fee, and as a courtesy it's on us.", []string{"no cancellation fee", "as a courtesy", "it's on us"}},
 		{KindCommercial, "Stop by the office, or remove the filter to see every plan.", nil},
 
