@@ -46,6 +46,10 @@ type view struct {
 	occasions []string
 	// sequence as a unit's: a unit that reverses it does not back the sentence (reversedBy).
 	sequence map[string]bool
+	// denied are the words each negation denies first, stem → word as written ("lose" of
+	// "you won't lose any data"): a promise of what will not happen is restated only by a
+	// unit that names it.
+	denied map[string]string
 }
 
 // newView reads the sentence body whose analysis is a for the backing rule.
@@ -61,6 +65,20 @@ func (v *Vocabulary) newView(body string, a analysis, names map[string]string) v
 	for w := range c.words {
 		if !commitment[w] {
 			c.topic = append(c.topic, w)
+		}
+	}
+	clause := -1
+	for _, w := range scopedWords(body) {
+		if !w.negated || !w.reached || w.clause == clause {
+			continue
+		}
+		for _, st := range text.ContentStems(body[w.start:w.end]) {
+			if c.words[st] {
+				if c.denied == nil {
+					c.denied = map[string]string{}
+				}
+				c.denied[st], clause = body[w.start:w.end], w.clause
+			}
 		}
 	}
 	return c
@@ -280,7 +298,7 @@ func containsAll(have, want []string) bool {
 func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s checkedSource, agree func(srcUnit) bool) bool {
 	shared := sharedWords(c.words, u.words)
 	if kind != KindEligibility {
-		return len(c.words) > 0 && float64(shared)/float64(len(c.words)) >= sameStatement
+		return len(c.words) > 0 && float64(shared)/float64(len(c.words)) >= sameStatement && c.namesDenied(u)
 	}
 	for w := range c.words {
 		if !u.words[w] && known[w] && !marker[w] && !isPlanWord(w) && !s.topic[w] &&
@@ -294,6 +312,16 @@ func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s 
 		shared++
 	}
 	return shared >= minShared
+}
+
+// namesDenied reports whether unit u names every word the sentence denies.
+func (c view) namesDenied(u srcUnit) bool {
+	for st := range c.denied {
+		if !u.words[st] {
+			return false
+		}
+	}
+	return true
 }
 
 // sharedWords counts the words of a that b holds too.

@@ -439,6 +439,9 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 		return boundedInTime(c, candidates)
 	case reversedOrder(c, candidates) != "":
 		return reversedOrder(c, candidates)
+	case stated && len(c.denied) > 0 && slices.ContainsFunc(a.flags, func(f Flag) bool { return f.Kind == KindFuture }) &&
+		!slices.ContainsFunc(candidates, func(s checkedSource) bool { return slices.ContainsFunc(s.units, c.namesDenied) }):
+		return "no eligible source speaks of what it says will not happen: " + deniedNames(c.denied)
 	case stated && len(c.subjects) > 0 && (len(a.keys) > 0 || len(a.verbs) > 0):
 		return "no eligible source states it about " + subjectNames(c.subjects) + " (a source states it about something else)"
 	case stated && len(a.keys)+len(a.verbs) == 0 || stated && len(kindNames(a.flags)) > 0:
@@ -457,6 +460,16 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 		return "no eligible source makes this " + strings.Join(kindNames(a.flags), " / ") + " statement"
 	}
 	return "no single eligible source states all of " + strings.Join(commitmentNames(a), ", ")
+}
+
+// deniedNames lists the words a sentence denies, quoted, in sorted order.
+func deniedNames(denied map[string]string) string {
+	var names []string
+	for _, word := range denied {
+		names = append(names, "'"+strings.ToLower(word)+"'")
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }
 
 // commitmentNames names the quantities and commercial verbs of a for a reason: 30 day, 'refund'.
