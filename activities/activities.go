@@ -100,6 +100,12 @@ func permanentIfMissing(err error) error {
 	return err
 }
 
+// badSettings marks a part of the agent's settings that does not parse non-retryable:
+// the same settings fail the same way on every attempt until someone edits the agent.
+func badSettings(what string, err error) error {
+	return temporal.NewNonRetryableApplicationError(what+": "+err.Error(), "AgentSettings", err)
+}
+
 // modelError marks permanent model failures (4xx other than rate limits) non-retryable so
 // Temporal does not spend its attempts on a request that can never succeed. Both kinds
 // carry a type the workflow recognises, so a failed draft can say the model was at fault.

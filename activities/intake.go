@@ -126,7 +126,7 @@ func (a *Intake) forAgent(ctx context.Context) (agentIntake, error) {
 	}
 	rules, err := settings.IntakeRules()
 	if err != nil {
-		return out, temporal.NewNonRetryableApplicationError("the agent's rules: "+err.Error(), "AgentSettings", err)
+		return out, badSettings("the agent's rules", err)
 	}
 	if rules != nil {
 		out.rules = rules

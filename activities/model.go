@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"fmt"
-	"go.temporal.io/sdk/temporal"
 	"strings"
 	"time"
 
@@ -202,7 +201,7 @@ func (a *Activities) rubricFor(ctx context.Context) (*rubric.Rubric, error) {
 	}
 	own, err := settings.QualityRubric()
 	if err != nil {
-		return nil, temporal.NewNonRetryableApplicationError("the agent's rubric: "+err.Error(), "AgentSettings", err)
+		return nil, badSettings("the agent's rubric", err)
 	}
 	switch {
 	case own != nil:
