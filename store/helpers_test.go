@@ -14,6 +14,7 @@ import (
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/store"
+	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // emb is the embedder the store tests import with; its name is what Eligible filters on.
@@ -111,6 +112,17 @@ func mustImport(t testing.TB, s *store.Store, files ...file) *store.ImportResult
 func readyDraft(ticketID, reply string, at time.Time) *drafts.Saved {
 	return &drafts.Saved{TicketID: ticketID, Iteration: 1, Revision: 1, Status: drafts.StatusReady, EligibleAt: at,
 		Account: proEU, Reply: reply, CreatedAt: at}
+}
+
+// saveProThenBusiness saves two revisions of ticketID at `at`: the first from a Pro
+// customer in the EU, the second after that customer moved to Business.
+func saveProThenBusiness(t testing.TB, s *store.Store, ticketID string, at time.Time) {
+	t.Helper()
+	for rev, plan := range []string{"pro", "business"} {
+		require.NoError(t, s.SaveTicket(context.Background(), &ticket.Ticket{TicketID: ticketID, Revision: rev + 1, UpdatedAt: at, Channel: "email",
+			Subject: "Refund", Account: ticket.Account{ID: "A-1", Plan: plan, Region: "eu", Locale: "en"},
+			Messages: []ticket.Message{{Author: "customer", At: at, Body: "Can I get a refund?"}}}))
+	}
 }
 
 // ts parses an RFC 3339 instant for test tables.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/supportdraft/supportdraft/internal/testdb"
 	"github.com/supportdraft/supportdraft/store"
-	"github.com/supportdraft/supportdraft/ticket"
 )
 
 // The send hook's one round trip reads the newest draft and the latest revision of its
@@ -21,11 +20,7 @@ func TestStartSendCheckReadsDraftAndTicketAndKeepsTheText(t *testing.T) {
 	s := testdb.Tx(t)
 	ctx := context.Background()
 	now := time.Now().UTC().Truncate(time.Second)
-	for rev, plan := range []string{"pro", "business"} {
-		require.NoError(t, s.SaveTicket(ctx, &ticket.Ticket{TicketID: "T-START", Revision: rev + 1, UpdatedAt: now, Channel: "email",
-			Subject: "Refund", Account: ticket.Account{ID: "A-1", Plan: plan, Region: "eu", Locale: "en"},
-			Messages: []ticket.Message{{Author: "customer", At: now, Body: "Can I get a refund?"}}}))
-	}
+	saveProThenBusiness(t, s, "T-START", now)
 	for it := 1; it <= 2; it++ {
 		d := readyDraft("T-START", "Hello.", now)
 		d.Iteration = it
@@ -79,19 +74,19 @@ func TestStartSendCheckReadsWhatIsEligibleForTheLatestAccount(t *testing.T) {
 		file{doc: "billing/everyone", version: 1, from: "2025-01-01T00:00:00Z"})
 	mustImport(t, s, file{doc: "billing/everyone", version: 2, from: "2026-01-01T00:00:00Z"})
 	now := time.Now().UTC().Truncate(time.Second)
-	for rev, plan := range []string{"pro", "business"} {
-		require.NoError(t, s.SaveTicket(ctx, &ticket.Ticket{TicketID: "T-ELIGIBLE", Revision: rev + 1, UpdatedAt: now, Channel: "email",
-			Subject: "Refund", Account: ticket.Account{ID: "A-1", Plan: plan, Region: "eu", Locale: "en"},
-			Messages: []ticket.Message{{Author: "customer", At: now, Body: "Can I get a refund?"}}}))
+	saveProThenBusiness(t, s, "T-ELIGIBLE", now)
+
+	refs := func(versions []store.EligibleVersion) []string {
+		var out []string
+		for _, v := range versions {
+			out = append(out, fmt.Sprintf("%s@%d", v.DocID, v.Version))
+		}
+		return out
 	}
 
 	st := s.StartSendCheck(ctx, "T-ELIGIBLE", "Hello.", now)
 	require.NoError(t, st.EligibleErr)
-	var got []string
-	for _, v := range st.Eligible {
-		got = append(got, fmt.Sprintf("%s@%d", v.DocID, v.Version))
-	}
-	assert.ElementsMatch(t, []string{"billing/business-only@1", "billing/everyone@2"}, got)
+	assert.ElementsMatch(t, []string{"billing/business-only@1", "billing/everyone@2"}, refs(st.Eligible))
 	want, err := s.EligibleVersions(ctx, now, "business", "eu")
 	require.NoError(t, err)
 	assert.Equal(t, want, st.Eligible, "the batch and EligibleVersions disagree")
@@ -99,9 +94,5 @@ func TestStartSendCheckReadsWhatIsEligibleForTheLatestAccount(t *testing.T) {
 	// In 2025 the first version of billing/everyone was the one in force.
 	st = s.StartSendCheck(ctx, "T-ELIGIBLE", "Hello.", time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
 	require.NoError(t, st.EligibleErr)
-	got = nil
-	for _, v := range st.Eligible {
-		got = append(got, fmt.Sprintf("%s@%d", v.DocID, v.Version))
-	}
-	assert.ElementsMatch(t, []string{"billing/business-only@1", "billing/everyone@1"}, got)
+	assert.ElementsMatch(t, []string{"billing/business-only@1", "billing/everyone@1"}, refs(st.Eligible))
 }
