@@ -65,6 +65,15 @@ func stackAPI(t *testing.T) (*testAPI, *store.Store) {
 	return serveStack(t, st, testenv.StartWorker(t, st, "test-api-", nil), api.Config{}, nil), s
 }
 
+// unreachableTemporal is a Temporal client that can never connect, for the handlers that
+// must answer before Temporal is asked or without it.
+func unreachableTemporal(t *testing.T) client.Client {
+	t.Helper()
+	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: testenv.QuietLogger()})
+	require.NoError(t, err)
+	return c
+}
+
 // sendChecks reads the verdicts recorded for a ticket, oldest first.
 func sendChecks(t *testing.T, s *store.Store, ticketID string) []string {
 	t.Helper()
@@ -230,9 +239,7 @@ func TestBadRequestsNameTheField(t *testing.T) {
 func TestSendCheckWithoutTemporalJudgesOnPostgres(t *testing.T) {
 	t.Parallel()
 	s := testenv.Store(t)
-	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: testenv.QuietLogger()})
-	require.NoError(t, err)
-	ts := serve(t, &api.Server{Temporal: c, Store: s, Vocab: testenv.Stack(t, s, nil, nil).Vocab, Config: api.Config{TaskQueue: "unused", CheckBudget: 200 * time.Millisecond}})
+	ts := serve(t, &api.Server{Temporal: unreachableTemporal(t), Store: s, Vocab: testenv.Stack(t, s, nil, nil).Vocab, Config: api.Config{TaskQueue: "unused", CheckBudget: 200 * time.Millisecond}})
 	saved := func(id string, revision int, status string) {
 		require.NoError(t, s.SaveIteration(context.Background(), &drafts.Saved{TicketID: id, Iteration: 1, Revision: revision, Status: status,
 			EligibleAt: asked, Account: policy.Account{Plan: "pro", Region: "eu", Locale: "en"}, Reply: "Hello.", ModelReply: "Hello."}, "refunds"))

@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/client"
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
@@ -25,10 +24,8 @@ import (
 func offlineAPI(t *testing.T, cfg api.Config) (*testAPI, *store.Store) {
 	t.Helper()
 	s, _ := testdb.New(t)
-	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: testenv.QuietLogger()})
-	require.NoError(t, err)
 	cfg.TaskQueue, cfg.CheckBudget = "unused", 200*time.Millisecond
-	return serve(t, &api.Server{Temporal: c, Store: s, Config: cfg}), s
+	return serve(t, &api.Server{Temporal: unreachableTemporal(t), Store: s, Config: cfg}), s
 }
 
 // send posts body with an agent's token and the given headers; a zero status means the
