@@ -10,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
 
+	llmopenai "github.com/supportdraft/supportdraft/llm/openai"
 	"github.com/supportdraft/supportdraft/redact"
 	"github.com/supportdraft/supportdraft/text"
 )
@@ -23,14 +24,8 @@ type triageOutput struct {
 
 // triageSchema is the strict schema of the answer, its bucket an enum of the agent's set.
 func triageSchema(buckets BucketSet) *jsonschema.Schema {
-	r := jsonschema.Reflector{AllowAdditionalProperties: false, DoNotReference: true, Anonymous: true}
-	s := r.Reflect(triageOutput{})
-	s.Version = ""
-	if b, ok := s.Properties.Get("bucket"); ok {
-		for _, name := range buckets.Names() {
-			b.Enum = append(b.Enum, name)
-		}
-	}
+	s := llmopenai.StrictSchema(triageOutput{})
+	llmopenai.LimitTo(s, "bucket", buckets.Names())
 	return s
 }
 
@@ -78,14 +73,9 @@ func BuildTriageRequest(model string, m *Message, buckets BucketSet) openai.Chat
 	body = redact.Text(body, names, hidden)
 	user := fmt.Sprintf("Sender domain: %s\nSubject: %s\n\n%s", domain, subject, body)
 	return openai.ChatCompletionNewParams{
-		Model:    shared.ChatModel(model),
-		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(triagePrompt(buckets)), openai.UserMessage(user)},
-		ResponseFormat: openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
-				Name: "triage", Description: openai.String("Whether an email needs a response, and its bucket."),
-				Strict: openai.Bool(true), Schema: triageSchema(buckets),
-			},
-		}},
+		Model:          shared.ChatModel(model),
+		Messages:       []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(triagePrompt(buckets)), openai.UserMessage(user)},
+		ResponseFormat: llmopenai.JSONSchemaFormat("triage", "Whether an email needs a response, and its bucket.", triageSchema(buckets)),
 	}
 }
 

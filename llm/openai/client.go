@@ -97,18 +97,31 @@ func classify(err error) error {
 	return err
 }
 
-// strictSchema reflects a Go struct into the subset of JSON Schema that strict structured
+// StrictSchema reflects a Go struct into the subset of JSON Schema that strict structured
 // output accepts: every property required, no additional properties, no $ref, no $schema
 // or $id. Deriving it from the struct the reply is parsed into keeps the two in step.
-func strictSchema(v any) *jsonschema.Schema {
+func StrictSchema(v any) *jsonschema.Schema {
 	r := jsonschema.Reflector{AllowAdditionalProperties: false, DoNotReference: true, Anonymous: true}
 	s := r.Reflect(v)
 	s.Version = ""
 	return s
 }
 
-// jsonSchemaFormat wraps a strict schema as a chat completion response_format.
-func jsonSchemaFormat(name, description string, schema *jsonschema.Schema) openai.ChatCompletionNewParamsResponseFormatUnion {
+// LimitTo makes property of s an enum of values, so the model can only answer one of
+// them; with no values the property stays as reflected.
+func LimitTo(s *jsonschema.Schema, property string, values []string) {
+	prop, ok := s.Properties.Get(property)
+	if !ok || len(values) == 0 {
+		return
+	}
+	prop.Enum = make([]any, len(values))
+	for i, v := range values {
+		prop.Enum[i] = v
+	}
+}
+
+// JSONSchemaFormat wraps a strict schema as a chat completion response_format.
+func JSONSchemaFormat(name, description string, schema *jsonschema.Schema) openai.ChatCompletionNewParamsResponseFormatUnion {
 	return openai.ChatCompletionNewParamsResponseFormatUnion{
 		OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
 			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{

@@ -54,13 +54,8 @@ type draftWire struct {
 // draftSchemaFor is the draft's strict schema with category limited to categories (any
 // string when there are none).
 func draftSchemaFor(categories []string) *jsonschema.Schema {
-	s := strictSchema(draftOutput{})
-	if prop, ok := s.Properties.Get("category"); ok && len(categories) > 0 {
-		prop.Enum = make([]any, len(categories))
-		for i, c := range categories {
-			prop.Enum[i] = c
-		}
-	}
+	s := StrictSchema(draftOutput{})
+	LimitTo(s, "category", categories)
 	return s
 }
 
@@ -90,7 +85,7 @@ func BuildDraftRequest(model string, req llm.Request) openai.ChatCompletionNewPa
 			openai.SystemMessage(draftSystemPrompt),
 			openai.UserMessage(draftUserMessage(req)),
 		},
-		ResponseFormat: jsonSchemaFormat("support_draft", "A support reply with the claims it makes and their sources.", draftSchemaFor(req.Categories)),
+		ResponseFormat: JSONSchemaFormat("support_draft", "A support reply with the claims it makes and their sources.", draftSchemaFor(req.Categories)),
 		Store:          openai.Bool(false), // the provider keeps no copy of the ticket for its own use
 	}
 }

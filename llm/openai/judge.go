@@ -37,9 +37,9 @@ type styleOutput struct {
 }
 
 var (
-	judgementSchema = strictSchema(judgementOutput{})
-	scoresSchema    = strictSchema(scoresOutput{})
-	styleSchema     = strictSchema(styleOutput{})
+	judgementSchema = StrictSchema(judgementOutput{})
+	scoresSchema    = StrictSchema(scoresOutput{})
+	styleSchema     = StrictSchema(styleOutput{})
 )
 
 const judgeClaimPrompt = `You check one sentence of a drafted support reply against the policy text it cites.
@@ -76,7 +76,7 @@ func BuildJudgeClaimRequest(model, sentence, quote, chunkText string) openai.Cha
 	return openai.ChatCompletionNewParams{
 		Model:          shared.ChatModel(model),
 		Messages:       []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(judgeClaimPrompt), openai.UserMessage(user)},
-		ResponseFormat: jsonSchemaFormat("claim_check", "Verdict on one claim against its cited policy text.", judgementSchema),
+		ResponseFormat: JSONSchemaFormat("claim_check", "Verdict on one claim against its cited policy text.", judgementSchema),
 		Store:          openai.Bool(false),
 	}
 }
@@ -94,7 +94,7 @@ func BuildScoreRequest(model, question, reply string, evidence []policy.Evidence
 	return openai.ChatCompletionNewParams{
 		Model:          shared.ChatModel(model),
 		Messages:       []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(scorePrompt), openai.UserMessage(b.String())},
-		ResponseFormat: jsonSchemaFormat("draft_scores", "Faithfulness, coverage and fit of a drafted reply.", scoresSchema),
+		ResponseFormat: JSONSchemaFormat("draft_scores", "Faithfulness, coverage and fit of a drafted reply.", scoresSchema),
 		Store:          openai.Bool(false),
 	}
 }
@@ -161,7 +161,7 @@ func BuildStyleRequest(model, reply string, guide llm.StyleGuide) openai.ChatCom
 	return openai.ChatCompletionNewParams{
 		Model:          shared.ChatModel(model),
 		Messages:       []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(stylePrompt), openai.UserMessage(user)},
-		ResponseFormat: jsonSchemaFormat("draft_style", "How human and how well in tone a drafted reply reads.", styleSchema),
+		ResponseFormat: JSONSchemaFormat("draft_style", "How human and how well in tone a drafted reply reads.", styleSchema),
 		Store:          openai.Bool(false),
 	}
 }

@@ -35,7 +35,7 @@ type searchResult struct {
 
 // searchTool declares search_policy with strict arguments.
 func searchTool() (openai.ChatCompletionToolUnionParam, error) {
-	raw, err := json.Marshal(strictSchema(searchArgs{}))
+	raw, err := json.Marshal(StrictSchema(searchArgs{}))
 	if err != nil {
 		return openai.ChatCompletionToolUnionParam{}, fmt.Errorf("search tool schema: %w", err)
 	}
