@@ -164,19 +164,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		return err
 	}
 
-	fmt.Fprintln(w)
-	if err := r.writeRubric(w); err != nil {
-		return err
-	}
-
-	fmt.Fprintln(w)
-	if err := r.Retrieval.WriteTable(w); err != nil {
-		return err
-	}
-
-	fmt.Fprintln(w)
-	if err := r.writeCalibration(w); err != nil {
-		return err
+	for _, section := range []func(io.Writer) error{r.writeRubric, r.Retrieval.WriteTable, r.writeCalibration} {
+		fmt.Fprintln(w)
+		if err := section(w); err != nil {
+			return err
+		}
 	}
 
 	fmt.Fprintln(w)
