@@ -201,15 +201,13 @@ func (w *run) approve(ctx workflow.Context, d ReviewDecision) (*review.Entry, er
 			return rejected("only a draft waiting in the review queue can be approved")
 		}
 		w.review.HandOffError = "" // a hand-off the kill switch held: this approval tries again
-		if w.review.WindowOpen(workflow.Now(ctx)) {
-			w.review.Decide(review.Approved, d.By, workflow.Now(ctx))
-			w.saveReview(ctx)
-			return nil
-		}
-		// The window is over: the hand-off starts now, and the answer is the approval.
+		windowOver := !w.review.WindowOpen(workflow.Now(ctx))
 		w.review.Decide(review.Approved, d.By, workflow.Now(ctx))
 		w.saveReview(ctx)
-		w.startWindow()
+		if windowOver {
+			// The hand-off starts now, and the answer is the approval.
+			w.startWindow()
+		}
 		return nil
 	})
 	return w.review, err
