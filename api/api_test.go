@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -108,14 +107,7 @@ func callAs(t *testing.T, ts *testAPI, role auth.Role, method, path string, body
 		b, err = json.Marshal(body)
 		require.NoError(t, err)
 	}
-	req, err := http.NewRequest(method, ts.URL+path, bytes.NewReader(b))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+ts.creds.Tokens[role])
-	if role == auth.Helpdesk {
-		req.Header.Set(auth.SignatureHeader, auth.Sign(ts.creds.Secret, req.Method, req.URL.RequestURI(), b, time.Now()))
-	}
-	code, raw := roundTrip(t, req)
+	code, raw := roundTrip(t, ts.creds.Request(t, method, ts.URL+path, role, b))
 	if out != nil {
 		require.NoError(t, json.Unmarshal([]byte(raw), out), "body: %s", raw)
 	}

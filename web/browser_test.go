@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -58,14 +57,7 @@ func (st *stack) call(t *testing.T, role auth.Role, path string, body any) int {
 	t.Helper()
 	b, err := json.Marshal(body)
 	require.NoError(t, err)
-	req, err := http.NewRequest(http.MethodPost, st.URL+path, bytes.NewReader(b))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+st.creds.Tokens[role])
-	if role == auth.Helpdesk {
-		req.Header.Set(auth.SignatureHeader, auth.Sign(st.creds.Secret, req.Method, req.URL.RequestURI(), b, time.Now()))
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(st.creds.Request(t, http.MethodPost, st.URL+path, role, b))
 	require.NoError(t, err)
 	resp.Body.Close()
 	return resp.StatusCode

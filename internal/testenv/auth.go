@@ -1,10 +1,13 @@
 package testenv
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/supportdraft/supportdraft/api"
 	"github.com/supportdraft/supportdraft/auth"
@@ -43,6 +46,22 @@ func Token(t testing.TB, s *store.Store, role auth.Role, agents ...string) strin
 		t.Fatalf("create %s token for %v: %v", role, agents, err)
 	}
 	return tok
+}
+
+// Request is a JSON request to url with role's token, signed as the help desk signs its
+// calls when role is the help desk: how a real caller of that role reaches the API.
+func (c *Creds) Request(t testing.TB, method, url string, role auth.Role, body []byte) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("request %s %s: %v", method, url, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+c.Tokens[role])
+	if role == auth.Helpdesk {
+		req.Header.Set(auth.SignatureHeader, auth.Sign(c.Secret, req.Method, req.URL.RequestURI(), body, time.Now()))
+	}
+	return req
 }
 
 // ServeAPI serves srv over HTTP until the test ends, behind fresh credentials of every
