@@ -2,7 +2,6 @@ package temporalclient_test
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -37,11 +36,7 @@ func agentProbe(ctx workflow.Context) (seen, error) {
 // started with no agent acts for the default agent.
 func TestWorkflowsAndActivitiesActForTheStartersAgent(t *testing.T) {
 	t.Parallel()
-	opts := client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: testenv.QuietLogger()}
-	require.NoError(t, temporalclient.Settings{}.Apply(&opts))
-	c, err := client.Dial(opts)
-	require.NoError(t, err)
-	defer c.Close()
+	c := dial(t, temporalclient.Settings{})
 	tq := testenv.Unique("test-agent-")
 	w := sdkworker.New(c, tq, sdkworker.Options{})
 	w.RegisterWorkflow(agentProbe)

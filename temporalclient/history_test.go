@@ -1,12 +1,10 @@
 package temporalclient_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
@@ -14,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/supportdraft/supportdraft/agent"
@@ -33,12 +30,8 @@ import (
 func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	t.Parallel()
 	keys := testenv.CodecKeys(t)
-	opts := client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: testenv.QuietLogger()}
-	require.NoError(t, temporalclient.Settings{Keys: keys}.Apply(&opts))
-	c, err := client.Dial(opts)
-	require.NoError(t, err)
-	t.Cleanup(c.Close)           // closed after the worker stops
-	plain := testenv.Temporal(t) // no codec: what the server, and anyone reading it, holds
+	c := dial(t, temporalclient.Settings{Keys: keys}) // closed after the worker stops
+	plain := testenv.Temporal(t)                      // no codec: what the server, and anyone reading it, holds
 
 	s := testenv.Store(t)
 	st := testenv.Stack(t, s, c, nil)
@@ -47,11 +40,7 @@ func TestDraftHistoryHoldsNoTextEvenDecrypted(t *testing.T) {
 	post := func(path string, body any) {
 		b, err := json.Marshal(body)
 		require.NoError(t, err)
-		req, err := http.NewRequest(http.MethodPost, ts.URL+path, bytes.NewReader(b))
-		require.NoError(t, err)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+creds.Tokens[auth.Agent])
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := http.DefaultClient.Do(creds.Request(t, http.MethodPost, ts.URL+path, auth.Agent, b))
 		require.NoError(t, err)
 		raw, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
