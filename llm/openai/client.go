@@ -134,6 +134,17 @@ func JSONSchemaFormat(name, description string, schema *jsonschema.Schema) opena
 	}
 }
 
+// structuredRequest is one structured-output call: the system prompt, one user message,
+// the answer's strict response format, and no copy of the exchange kept by the provider.
+func structuredRequest(model, system, user string, format openai.ChatCompletionNewParamsResponseFormatUnion) openai.ChatCompletionNewParams {
+	return openai.ChatCompletionNewParams{
+		Model:          shared.ChatModel(model),
+		Messages:       []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage(user)},
+		ResponseFormat: format,
+		Store:          openai.Bool(false),
+	}
+}
+
 // firstMessage returns the message of the first choice, or a malformed-output error when
 // the endpoint sent no choice at all.
 func firstMessage(c *openai.ChatCompletion) (openai.ChatCompletionMessage, string, error) {

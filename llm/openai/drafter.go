@@ -9,7 +9,6 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/redact"
@@ -79,15 +78,8 @@ You may call search_policy to look for more policy sections when the evidence do
 // model can be tested offline. Temperature is left at the endpoint's default because
 // reasoning models reject any other value.
 func BuildDraftRequest(model string, req llm.Request) openai.ChatCompletionNewParams {
-	return openai.ChatCompletionNewParams{
-		Model: shared.ChatModel(model),
-		Messages: []openai.ChatCompletionMessageParamUnion{
-			openai.SystemMessage(draftSystemPrompt),
-			openai.UserMessage(draftUserMessage(req)),
-		},
-		ResponseFormat: JSONSchemaFormat("support_draft", "A support reply with the claims it makes and their sources.", draftSchemaFor(req.Categories)),
-		Store:          openai.Bool(false), // the provider keeps no copy of the ticket for its own use
-	}
+	return structuredRequest(model, draftSystemPrompt, draftUserMessage(req),
+		JSONSchemaFormat("support_draft", "A support reply with the claims it makes and their sources.", draftSchemaFor(req.Categories)))
 }
 
 // draftUserMessage renders the request. The account appears only as "plan: X, region: Y,

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/supportdraft/supportdraft/policy"
 	"github.com/supportdraft/supportdraft/redact"
@@ -73,12 +72,8 @@ func NewJudge(client openai.Client, cfg Config) *Judge {
 // BuildJudgeClaimRequest builds the claim-check request; pure, for offline tests.
 func BuildJudgeClaimRequest(model, sentence, quote, chunkText string) openai.ChatCompletionNewParams {
 	user := fmt.Sprintf("Sentence:\n%s\n\nQuoted span:\n%s\n\nPolicy text:\n%s\n", sentence, quote, chunkText)
-	return openai.ChatCompletionNewParams{
-		Model:          shared.ChatModel(model),
-		Messages:       []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(judgeClaimPrompt), openai.UserMessage(user)},
-		ResponseFormat: JSONSchemaFormat("claim_check", "Verdict on one claim against its cited policy text.", judgementSchema),
-		Store:          openai.Bool(false),
-	}
+	return structuredRequest(model, judgeClaimPrompt, user,
+		JSONSchemaFormat("claim_check", "Verdict on one claim against its cited policy text.", judgementSchema))
 }
 
 // BuildScoreRequest builds the scoring request; pure, for offline tests.
@@ -91,12 +86,8 @@ func BuildScoreRequest(model, question, reply string, evidence []policy.Evidence
 	if len(evidence) == 0 {
 		b.WriteString("none\n")
 	}
-	return openai.ChatCompletionNewParams{
-		Model:          shared.ChatModel(model),
-		Messages:       []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(scorePrompt), openai.UserMessage(b.String())},
-		ResponseFormat: JSONSchemaFormat("draft_scores", "Faithfulness, coverage and fit of a drafted reply.", scoresSchema),
-		Store:          openai.Bool(false),
-	}
+	return structuredRequest(model, scorePrompt, b.String(),
+		JSONSchemaFormat("draft_scores", "Faithfulness, coverage and fit of a drafted reply.", scoresSchema))
 }
 
 // JudgeClaim implements Judge. A verdict outside the three allowed is malformed output.
@@ -158,12 +149,8 @@ func complete[T any](ctx context.Context, j *Judge, params openai.ChatCompletion
 func BuildStyleRequest(model, reply string, guide llm.StyleGuide) openai.ChatCompletionNewParams {
 	user := fmt.Sprintf("What human-sounding means here:\n%s\n\nThe required tone:\n%s\n\nDrafted reply:\n%s\n",
 		orNone(guide.HumanSounding), orNone(guide.Tone), reply)
-	return openai.ChatCompletionNewParams{
-		Model:          shared.ChatModel(model),
-		Messages:       []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(stylePrompt), openai.UserMessage(user)},
-		ResponseFormat: JSONSchemaFormat("draft_style", "How human and how well in tone a drafted reply reads.", styleSchema),
-		Store:          openai.Bool(false),
-	}
+	return structuredRequest(model, stylePrompt, user,
+		JSONSchemaFormat("draft_style", "How human and how well in tone a drafted reply reads.", styleSchema))
 }
 
 func orNone(s string) string {
