@@ -45,22 +45,22 @@ language: a number or duration, a time in words ("immediately", "at the end of t
 period"), a commercial verb (refund, credit, waive, cancel, extend, upgrade, downgrade,
 guarantee, compensate, prorate, delete, suspend, free, discount, reimburse, reverse,
 reactivate, "no fee", "we'll cover", "paid by us"; and verbs with what they act on:
-"removed the late fee", "stopped all future charges", "paused your subscription"), eligibility ("your plan includes",
-"included"), a promise in the future tense whoever makes it ("will be fixed", "your card
-won't be charged"; not what the agent will do about the ticket: "I'll look into it", and
-not a question) or a legal position ("statutory right", "liable", "GDPR"). A flagged
-sentence is kept only when one source states every number of it (14 days = fourteen days
-= two weeks; 24 hours = a day; a year = 12 months; one month is not 30 days), bounded on
-the same side ("within" is not "at least") and per the same period ("per month" is not
-"per year"), and every commercial verb, says the same time in words, and names something
-the sentence names (a sentence about "all plans" or "anyone": a source not limited to
-one plan, period or role; one that holds "at any time" or "as often as" you ask: a
-source that bounds neither; one that places an event after: a source that does not place
-it before). A heading names a topic and states nothing. Any other flagged sentence is
-struck, as is one that restates a source with the opposite polarity ("used" beside
-"unused", "can" beside "cannot", "past" beside "future", "reset" beside "Nothing is
-reset"), and the composed reply ends with a visible "not covered by current policy"
-note.
+"removed the late fee", "stopped all future charges", "paused your subscription"),
+eligibility ("your plan includes", "included"), a promise in the future tense whoever
+makes it ("will be fixed", "your card won't be charged"; not what the agent will do
+about the ticket: "I'll look into it", and not a question) or a legal position
+("statutory right", "liable", "GDPR"). A flagged sentence is kept only when one source
+states every number of it (14 days = fourteen days = two weeks; 24 hours = a day; a year
+= 12 months; "in full" = 100%; one month is not 30 days), bounded on the same side
+("within" is not "at least") and per the same period ("per month" is not "per year"),
+and every commercial verb, says the same time in words, and names something the sentence
+names (a sentence about "all plans" or "anyone": a source not limited to one plan,
+period or role; one that holds "at any time" or "as often as" you ask: a source that
+bounds neither; one that places an event after: a source that does not place it before).
+A heading names a topic and states nothing. Any other flagged sentence is struck, as is
+one that restates a source with the opposite polarity ("used" beside "unused", "can"
+beside "cannot", "past" beside "future", "reset" beside "Nothing is reset"), and the
+composed reply ends with a visible "not covered by current policy" note.
 Sentences with unresolved placeholders ({{name}}, [NAME], %s, …) are always struck.
 
 --sources is a JSON array of {"id": "...", "text": "..."}: the eligible policy text the
@@ -69,7 +69,8 @@ chunks its claims cite may); an optional "title" names its document, whose words
 every sentence of it, as a section's heading does. --reply is the reply as plain text ("-"
 reads stdin).
 --vocabulary adds entries to the built-in commitment vocabulary (same format as
-guard/vocabulary.txt: kind<TAB>phrase[<TAB>canonical]).
+guard/vocabulary.txt: kind<TAB>phrase[<TAB>canonical]; a commercial phrase written
+VERB … OBJECT|OBJECT counts where one of the objects stands within five words of the verb).
 
 Output is JSON: {"sentences": [{"text", "flagged", "kinds", "kept", "reason",
 "source_id"}, …], "reply": the composed reply, "struck": n, "note": the gap note}.

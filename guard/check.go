@@ -423,11 +423,11 @@ func missingReason(c view, candidates []checkedSource, known map[string]bool) st
 	}
 	stated := slices.ContainsFunc(candidates, func(s checkedSource) bool { return s.carriesAnywhere(a) })
 	switch {
-	case len(candidates) > 0 && len(a.timings) > 0 && !slices.ContainsFunc(candidates, func(s checkedSource) bool {
+	case stated && len(a.timings) > 0 && !slices.ContainsFunc(candidates, func(s checkedSource) bool {
 		return s.carriesAnywhere(a) && containsAll(s.timings, a.timings)
 	}):
 		return "no eligible source says it happens " + strings.Join(a.timings, ", ")
-	case len(a.timings) > 0 && !slices.ContainsFunc(candidates, func(s checkedSource) bool {
+	case stated && len(a.timings) > 0 && !slices.ContainsFunc(candidates, func(s checkedSource) bool {
 		return s.carriesAnywhere(a) && containsAll(s.timings, a.timings) && c.sharesTopic(s, known)
 	}):
 		return "the eligible sources that say it happens " + strings.Join(a.timings, ", ") + " name nothing this sentence is about"

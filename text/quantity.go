@@ -212,6 +212,9 @@ func (l *lexed) quantityAt(i int, rate bool) (Quantity, int, bool) {
 		}
 	case l.word(i) == "half" || l.word(i) == "hälfte":
 		return l.half(i)
+	case l.whole(i) > 0:
+		end := i + l.whole(i)
+		return Quantity{Value: 100, Unit: "percent", Text: l.text[t.start:l.toks[end-1].end]}, end, true
 	case t.kind == tokWord && articles[l.word(i)] && !rate:
 		value, next, isArticle = 1, i+1, true
 		if isMultiplierValue(numberWords[l.word(i+1)]) {
@@ -283,6 +286,29 @@ func (l *lexed) half(i int) (Quantity, int, bool) {
 	}
 	return Quantity{Value: 50, Unit: "percent", Text: l.text[t.start:t.end]}, i + 1, true
 }
+
+// whole returns how many tokens from i say all of an amount: "in full", or "full",
+// "fully", "entire", "vollständig" before a refund, credit or amount ("a full refund",
+// "fully credited"), which is 100% of it; 0 where they do not ("your full name").
+func (l *lexed) whole(i int) int {
+	switch w := l.word(i); {
+	case w == "in" && l.word(i+1) == "full":
+		return 2
+	case wholeWords[w]:
+		for _, stem := range wholeOf {
+			if strings.HasPrefix(l.word(i+1), stem) {
+				return 1
+			}
+		}
+	}
+	return 0
+}
+
+// wholeWords say all of what follows; wholeOf are the stems of what they say it of.
+var (
+	wholeWords = map[string]bool{"full": true, "fully": true, "entire": true, "vollständig": true, "volle": true, "vollen": true, "voller": true}
+	wholeOf    = []string{"refund", "credit", "reimburs", "amount", "erstatt", "rückerstatt", "gutschrift", "gutgeschrieben", "betrag"}
+)
 
 // ordinalHalves name which half is meant, not how much: "the second half of the month".
 var ordinalHalves = map[string]bool{"first": true, "second": true, "last": true, "other": true, "ersten": true, "zweiten": true}

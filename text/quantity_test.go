@@ -37,6 +37,8 @@ func TestQuantities(t *testing.T) {
 		{"$20 for a month", []string{"$20=20 money:USD", "a month=1 month"}},
 		{"half your money back, half a month, a half-day, die Hälfte", []string{"half=50 percent", "half a month=0.5 month", "half-day=0.5 day", "Hälfte=50 percent"}},
 		{"in the second half of the month", nil},
+		{"a full refund, refunded in full, fully credited, eine volle Erstattung", []string{"full=100 percent", "in full=100 percent", "fully=100 percent", "volle=100 percent"}},
+		{"your full name, the full list, a fully managed plan", nil},
 		{"90 minutes, 120 minutes, 36 hours, 2 years", []string{"90 minutes=90 minute", "120 minutes=2 hour", "36 hours=36 hour", "2 years=24 month"}},
 		{"within fourteen (14) days, thirty (30) days, two (3) weeks", []string{"fourteen (14) days=14 day", "thirty (30) days=30 day", "two=2 count", "3=3 count"}},
 		{"vierzehn Tage, dreißig Tage, 14 Tagen", []string{"vierzehn Tage=14 day", "dreißig Tage=30 day", "14 Tagen=14 day"}},
