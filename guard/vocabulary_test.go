@@ -57,6 +57,7 @@ func TestFlags(t *testing.T) {
 		{KindTiming, "It takes effect immediately, or at the end of the month.", []string{"immediately", "end of the"}},
 		{KindTiming, "Es gilt sofort, spätestens zum Ende des Monats.", []string{"sofort", "zum Ende"}},
 		{KindTiming, "It renews every year.", nil},
+		{KindTiming, "Refunds take a few business days, by the end of the week.", []string{"a few business days", "by the end of the week"}},
 
 		{KindEligibility, "Your plan includes priority support.", []string{"Your plan includes"}},
 		{KindEligibility, "You qualify for the discount and you’re entitled to it.", []string{"You qualify", "you’re entitled"}},
