@@ -44,8 +44,8 @@ The reply is split into sentences. A sentence is flagged when it contains commit
 language: a number or duration, a time in words ("immediately", "at the end of the
 period"), a commercial verb (refund, credit, waive, cancel, extend, upgrade, downgrade,
 guarantee, compensate, prorate, delete, suspend, free, discount, reimburse, reverse,
-reactivate, "no fee", "we'll cover", "paid by us"; and verbs with what they act on:
-"removed the late fee", "stopped all future charges", "paused your subscription"),
+reactivate, reissue, "no fee", "we'll cover", "paid by us"; and verbs with what they act
+on: "removed the late fee", "stopped all future charges", "paused your subscription"),
 eligibility ("your plan includes", "included"), a promise in the future tense whoever
 makes it ("will be fixed", "your card won't be charged"; not what the agent will do
 about the ticket: "I'll look into it", and not a question) or a legal position

@@ -49,6 +49,7 @@ func TestFlags(t *testing.T) {
 		{KindCommercial, "I've removed the late fee and stopped all future charges.", []string{"removed", "stopped"}},
 		{KindCommercial, "The fee has been removed; I unlocked the premium features.", []string{"removed", "unlocked"}},
 		{KindCommercial, "I removed the old card, and the fee stays as it is.", nil},
+		{KindCommercial, "You're now on the Business plan and I've reissued the invoice.", []string{"now on the", "reissued"}},
 		{KindCommercial, "Ich habe die Mahngebühr entfernt und Ihr Abo pausiert.", []string{"entfernt", "pausiert"}},
 		{KindCommercial, "Bitte entfernen Sie die alte Karte.", nil},
 		{KindCommercial, "There is no cancellation fee, and as a courtesy it's on us.", []string{"no cancellation fee", "as a courtesy", "it's on us"}},
@@ -65,6 +66,8 @@ func TestFlags(t *testing.T) {
 		{KindEligibility, "Exports are included in your plan.", []string{"included in your plan"}},
 		{KindEligibility, "Pro includes phone support, inklusive Steuern.", []string{"includes", "inklusive"}},
 		{KindEligibility, "Your plan is called Pro.", nil},
+		{KindEligibility, "Pro customers get phone support and every plan gets backups.", []string{"customers get", "plan gets"}},
+		{KindEligibility, "Customers getting this error should reload the page.", nil},
 		{KindEligibility, "Annual plans come with phone support; your account is eligible.", []string{"come with", "eligible"}},
 		{KindEligibility, "Let me check whether you're eligible, and if your plan qualifies.", nil},
 
