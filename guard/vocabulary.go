@@ -267,7 +267,7 @@ func appendNew(list []string, s string) []string {
 
 // matches returns the longest entry that matches at each word start of body, widened to
 // the end of the word it ends in, leaving out except entries and whatever starts inside one,
-// and future entries a courtesy phrase follows.
+// future entries a courtesy phrase follows, and verbs none of whose objects stands near.
 func (v *Vocabulary) matches(body string) []vocabMatch {
 	var out []vocabMatch
 	hiddenUntil := 0
@@ -306,8 +306,8 @@ func (v *Vocabulary) matches(body string) []vocabMatch {
 const objectReach = 5
 
 // objectNear reports whether one of objects starts a word within objectReach words before
-// body[start:] or after body[:end], with no clause break between, so "removed the late fee"
-// is a waiver while "removed the old card, and the fee" is not.
+// or after the verb at body[start:end], with no clause break between, so "removed the late
+// fee" is a waiver while "removed the old card, and the fee" is not.
 func objectNear(body string, start, end int, objects []string) bool {
 	from := strings.LastIndexAny(body[:start], clauseBreaks) + 1
 	to := len(body)
