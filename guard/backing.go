@@ -67,21 +67,31 @@ func (v *Vocabulary) newView(body string, a analysis, names map[string]string) v
 			c.topic = append(c.topic, w)
 		}
 	}
+	if slices.ContainsFunc(a.flags, func(f Flag) bool { return f.Kind == KindFuture }) {
+		c.denied = deniedWords(body, c.words)
+	}
+	return c
+}
+
+// deniedWords returns the first of words each negation of body denies, stem → word as
+// written. Only a promise needs them (restatedBy), and reading negation is costly.
+func deniedWords(body string, words map[string]bool) map[string]string {
+	var denied map[string]string
 	clause := -1
 	for _, w := range scopedWords(body) {
 		if !w.negated || !w.reached || w.clause == clause {
 			continue
 		}
 		for _, st := range text.ContentStems(body[w.start:w.end]) {
-			if c.words[st] {
-				if c.denied == nil {
-					c.denied = map[string]string{}
+			if words[st] {
+				if denied == nil {
+					denied = map[string]string{}
 				}
-				c.denied[st], clause = body[w.start:w.end], w.clause
+				denied[st], clause = body[w.start:w.end], w.clause
 			}
 		}
 	}
-	return c
+	return denied
 }
 
 // units splits a source into its units. A heading ("Combining discounts", "Proration
