@@ -54,6 +54,7 @@ func TestFlags(t *testing.T) {
 		{KindCommercial, "Bitte entfernen Sie die alte Karte.", nil},
 		{KindCommercial, "There is no cancellation fee, and as a courtesy it's on us.", []string{"no cancellation fee", "as a courtesy", "it's on us"}},
 		{KindCommercial, "Stop by the office, or remove the filter to see every plan.", nil},
+		{KindCommercial, "Your balance is zero; to be clear, pick the fee from the drop-down.", nil},
 
 		{KindTiming, "It takes effect immediately, or at the end of the month.", []string{"immediately", "end of the"}},
 		{KindTiming, "Es gilt sofort, spätestens zum Ende des Monats.", []string{"sofort", "zum Ende"}},
