@@ -212,9 +212,8 @@ func (l *lexed) quantityAt(i int, rate bool) (Quantity, int, bool) {
 		}
 	case l.word(i) == "half" || l.word(i) == "hälfte":
 		return l.half(i)
-	case l.whole(i) > 0:
-		end := i + l.whole(i)
-		return Quantity{Value: 100, Unit: "percent", Text: l.text[t.start:l.toks[end-1].end]}, end, true
+	case l.word(i) == "in" || wholeWords[l.word(i)]:
+		return l.whole(i)
 	case t.kind == tokWord && articles[l.word(i)] && !rate:
 		value, next, isArticle = 1, i+1, true
 		if isMultiplierValue(numberWords[l.word(i+1)]) {
@@ -287,21 +286,23 @@ func (l *lexed) half(i int) (Quantity, int, bool) {
 	return Quantity{Value: 50, Unit: "percent", Text: l.text[t.start:t.end]}, i + 1, true
 }
 
-// whole returns how many tokens from i say all of an amount: "in full", or "full",
-// "fully", "entire", "vollständig" before a refund, credit or amount ("a full refund",
-// "fully credited"), which is 100% of it; 0 where they do not ("your full name").
-func (l *lexed) whole(i int) int {
-	switch w := l.word(i); {
-	case w == "in" && l.word(i+1) == "full":
-		return 2
-	case wholeWords[w]:
-		for _, stem := range wholeOf {
-			if strings.HasPrefix(l.word(i+1), stem) {
-				return 1
-			}
+// whole reads "in full" at token i, or "full", "fully", "entire", "vollständig" before a
+// refund, credit or amount ("a full refund", "fully credited"): 100% of it. Anywhere else
+// ("your full name", "in the account") it is no quantity.
+func (l *lexed) whole(i int) (Quantity, int, bool) {
+	t := l.toks[i]
+	if l.word(i) == "in" {
+		if l.word(i+1) != "full" {
+			return Quantity{}, 0, false
+		}
+		return Quantity{Value: 100, Unit: "percent", Text: l.text[t.start:l.toks[i+1].end]}, i + 2, true
+	}
+	for _, stem := range wholeOf {
+		if strings.HasPrefix(l.word(i+1), stem) {
+			return Quantity{Value: 100, Unit: "percent", Text: l.text[t.start:t.end]}, i + 1, true
 		}
 	}
-	return 0
+	return Quantity{}, 0, false
 }
 
 // wholeWords say all of what follows; wholeOf are the stems of what they say it of.
