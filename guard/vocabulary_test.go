@@ -55,6 +55,10 @@ func TestFlags(t *testing.T) {
 		{KindCommercial, "There is no cancellation fee, and as a courtesy it's on us.", []string{"no cancellation fee", "as a courtesy", "it's on us"}},
 		{KindCommercial, "Stop by the office, or remove the filter to see every plan.", nil},
 		{KindCommercial, "Your balance is zero; to be clear, pick the fee from the drop-down.", nil},
+		{KindCommercial, "Done, the duplicate charge is gone, and your invoice has been corrected.", []string{"is gone", "corrected"}},
+		{KindCommercial, "The late fee has been forgiven and the balance written off.", []string{"forgiven", "written off"}},
+		{KindCommercial, "A fixed charge applies, so I've fixed your bill.", []string{"fixed"}},
+		{KindCommercial, "Your payment has gone through; the invoice is correct, and we corrected the typo.", nil},
 
 		{KindTiming, "It takes effect immediately, or at the end of the month.", []string{"immediately", "end of the"}},
 		{KindTiming, "Es gilt sofort, spätestens zum Ende des Monats.", []string{"sofort", "zum Ende"}},
