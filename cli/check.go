@@ -52,10 +52,11 @@ about the ticket: "I'll look into it", and not a question) or a legal position
 ("statutory right", "liable", "GDPR"). A flagged sentence is kept only when one source
 states every number of it (14 days = fourteen days = two weeks; 24 hours = a day; a year
 = 12 months; "in full" = 100%; one month is not 30 days), bounded on the same side
-("within" is not "at least") and per the same period ("per month" is not "per year"),
+("within" is not "at least"), per the same period ("per month" is not "per year") and
+counted from the same event ("30 days of purchase" is not "30 days of delivery"),
 and every commercial verb, says the same time in words, and names something the sentence
 names (a sentence about "all plans" or "anyone": a source not limited to one plan,
-period or role; one that holds "at any time" or "as often as" you ask: a source that
+period or role, and for "every plan" one that names no plans for it anywhere; one that holds "at any time" or "as often as" you ask: a source that
 bounds neither; one that places an event after: a source that does not place it before).
 A heading names a topic and states nothing. Any other flagged sentence is struck, as is
 one that restates a source with the opposite polarity ("used" beside "unused", "can"

@@ -39,6 +39,9 @@ type view struct {
 	// that says it of fewer does not back it (widens); limits as a unit's.
 	universal bool
 	limits    []string
+	// allPlans: it speaks of every plan (speaksOfAllPlans), so a source that names the
+	// plans what it speaks of holds for does not back it (plansNamedFor).
+	allPlans bool
 	// always: it says a thing holds at any time or as often as asked (speaksOfAlways), so
 	// a unit that bounds when or how often does not back it (timeBound); occasions as a
 	// unit's.
@@ -55,7 +58,7 @@ type view struct {
 // newView reads the sentence body whose analysis is a for the backing rule.
 func (v *Vocabulary) newView(body string, a analysis, names map[string]string) view {
 	c := view{analysis: a, subjects: v.subjectsOf(body, names), words: contentWords(body), universal: speaksOfAll(body),
-		limits: limitsOf(body), always: speaksOfAlways(body), occasions: occasionsOf(body), sequence: sequence(body)}
+		allPlans: speaksOfAllPlans(body), limits: limitsOf(body), always: speaksOfAlways(body), occasions: occasionsOf(body), sequence: sequence(body)}
 	commitment := map[string]bool{}
 	for _, f := range a.flags {
 		if f.Kind == KindNumber || f.Kind == KindTiming || f.Kind == KindCommercial {
@@ -193,6 +196,9 @@ const (
 func (c view) backs(s checkedSource, known map[string]bool) bool {
 	agree := func(u srcUnit) bool {
 		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !c.widenedBy(u) && !c.reversedBy(u)
+	}
+	if c.allPlans && plansNamedFor(c, s) != nil {
+		return false
 	}
 	stated := func(has func(u srcUnit) bool) bool {
 		return slices.ContainsFunc(s.units, func(u srcUnit) bool { return has(u) && agree(u) })

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // A number is read with the words that bound it and the period it is paid per: "within
@@ -68,6 +70,61 @@ type qualifier struct {
 	rate   string // "month", "year", … or "" for none
 	per    string // what it is per, other than a period ("seat" of "per user"), or ""
 	after  bool   // "after" or "nach" stands right before the number
+	// since are the content stems of the event a duration counts from ("of delivery",
+	// "nach Kauf oder Verlängerung"), and german whether the text they stand in is German.
+	since  []string
+	german bool
+}
+
+// sinceWords tie a duration to the event it counts from: "30 days of delivery", "45 days
+// from the invoice date", "21 Tagen nach Kauf". English "after" is left out: "30 days
+// after you cancel" and "after the plan ends" count from one event in other words.
+var sinceWords = map[string]bool{"of": true, "from": true, "nach": true, "ab": true}
+
+// sinceReach is how many words after the preposition name the event.
+const sinceReach = 4
+
+// sinceOf reads the event the duration at the end of text counts from, out of the text
+// right after it (lower case): the content stems of up to sinceReach words after "of",
+// "from" or "nach", within the clause. None for a text with no such preposition.
+func sinceOf(after string) []string {
+	if i := strings.IndexAny(after, clauseBreaks); i >= 0 {
+		after = after[:i]
+	}
+	words := wordsOf(after)
+	if len(words) < 2 || !sinceWords[words[0]] {
+		return nil
+	}
+	var stems []string
+	for _, st := range text.ContentStems(strings.Join(words[1:min(len(words), 1+sinceReach)], " ")) {
+		if len([]rune(st)) >= 3 {
+			stems = append(stems, st)
+		}
+	}
+	return stems
+}
+
+// sameEvent reports whether a duration counted from q's event agrees with one counted
+// from u's: the sentence's event (its first stem) is one of the unit's ("within 14 days
+// of renewing" and "of the renewal date"), or either names none, or they are written in
+// different languages, whose words cannot be compared. "Within 30 days of purchase" is
+// not "within 30 days of delivery".
+func (q qualifier) sameEvent(u qualifier) bool {
+	if len(q.since) == 0 || len(u.since) == 0 || q.german != u.german {
+		return true
+	}
+	return slices.ContainsFunc(u.since, func(st string) bool { return sameStem(q.since[0], st) })
+}
+
+// sameStem reports whether two stems name one word: one starts the other, or they share
+// their first five letters ("delivery" and "deliver").
+func sameStem(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	n := 0
+	for n < len(ra) && n < len(rb) && ra[n] == rb[n] {
+		n++
+	}
+	return n == len(ra) || n == len(rb) || n >= 5
 }
 
 // perSeat are the words a price per person is stated per: one thing in billing.
@@ -79,11 +136,12 @@ func (q qualifier) agrees(u qualifier) bool {
 	if q.bound != exact && u.bound != exact && q.bound != u.bound || q.strict && u.bound == exact {
 		return false
 	}
-	return (q.rate == "" || u.rate == "" || q.rate == u.rate) && (q.per == "" || u.per == "" || q.per == u.per)
+	return (q.rate == "" || u.rate == "" || q.rate == u.rate) && (q.per == "" || u.per == "" || q.per == u.per) && q.sameEvent(u)
 }
 
-// qualify reads the bound before the quantity at s[start:end] and the rate after it.
-func qualify(s string, start, end int) qualifier {
+// qualify reads the bound before the quantity at s[start:end] and the rate after it, and
+// for a duration the event it counts from.
+func qualify(s string, start, end int, duration bool) qualifier {
 	var q qualifier
 	before := strings.ToLower(strings.TrimSpace(s[:start]))
 	q.after = strings.HasSuffix(" "+before, " after") || strings.HasSuffix(" "+before, " nach")
@@ -94,6 +152,11 @@ func qualify(s string, start, end int) qualifier {
 		}
 	}
 	after := strings.ToLower(strings.TrimSpace(s[end:]))
+	if duration {
+		if q.since = sinceOf(after); q.since != nil {
+			q.german = text.LooksGerman(s)
+		}
+	}
 	// "2 TB per workspace": a unit the quantity reader does not know comes first.
 	if word, tail, ok := strings.Cut(after, " "); ok && strings.HasPrefix(tail, "per ") && !strings.ContainsAny(word, ",.;:") {
 		after = tail
@@ -152,7 +215,7 @@ func boundedOtherwise(c view, candidates []checkedSource) string {
 	for _, s := range candidates {
 		for _, u := range s.units {
 			if containsAll(u.keys, c.keys) && !u.statesQuantities(c.analysis) && subjectsAgree(c.subjects, u.subjects, s.subjects) {
-				return fmt.Sprintf("the eligible source %s bounds or prices %s otherwise: %q", s.id, strings.Join(c.keys, ", "), u.text)
+				return fmt.Sprintf("the eligible source %s bounds, prices or dates %s otherwise: %q", s.id, strings.Join(c.keys, ", "), u.text)
 			}
 		}
 	}

@@ -1,8 +1,11 @@
 package guard
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // A quantity's bound is read from the words right before it and its rate period from the
@@ -19,6 +22,9 @@ func TestQualifyReadsBoundAndRate(t *testing.T) {
 		{"Invoices older than 12 months cannot be reissued.", "12 months", qualifier{bound: lower, strict: true}},
 		{"Invoices from the last 12 months can be reissued.", "12 months", qualifier{bound: upper}},
 		{"Backups are kept for 30 days after the plan ends.", "30 days", qualifier{}},
+		{"Hardware can be returned within 30 days of delivery.", "30 days", qualifier{bound: upper, since: []string{"delivery"}}},
+		{"Innerhalb von 21 Tagen nach Kauf erstattet.", "21 Tagen", qualifier{bound: upper, since: []string{"kauf", "erstattet"}, german: true}},
+		{"Storage is 1 TB of space.", "1 TB", qualifier{}},
 		{"After 21 days without payment the workspace is suspended.", "21 days", qualifier{after: true}},
 		{"Nach 21 Tagen wird gesperrt.", "21 Tagen", qualifier{after: true}},
 		{"We retry it 4 times over 10 days.", "10 days", qualifier{}},
@@ -33,7 +39,9 @@ func TestQualifyReadsBoundAndRate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		start := strings.Index(tt.sentence, tt.quantity)
-		if got := qualify(tt.sentence, start, start+len(tt.quantity)); got != tt.want {
+		qs := text.Quantities(tt.quantity)
+		duration := len(qs) == 1 && qs[0].IsDuration()
+		if got := qualify(tt.sentence, start, start+len(tt.quantity), duration); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%q, %q: got %+v, want %+v", tt.sentence, tt.quantity, got, tt.want)
 		}
 	}
@@ -65,4 +73,39 @@ func TestQualifierAgrees(t *testing.T) {
 			t.Errorf("%+v agrees with %+v: got %v, want %v", tt.sentence, tt.unit, got, tt.want)
 		}
 	}
+}
+
+// A duration counted from one event does not back one counted from another, in the same
+// language: "of purchase" is not "of delivery", while "of renewing" is "of the renewal date".
+func TestSameEvent(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		sentence, unit string
+		want           bool
+	}{
+		{"returned within 30 days of purchase", "returned within 30 days of delivery", false},
+		{"returned within 30 days of it being delivered", "returned within 30 days of delivery", true},
+		{"refunded within 14 days of renewing", "refunded within 14 days of the renewal date", true},
+		{"refunded within 14 days of your request", "refunded within 14 days of the renewal date", false},
+		{"refunded within 14 days", "refunded within 14 days of the renewal date", true},
+		{"innerhalb von 21 Tagen nach der Verlängerung", "innerhalb von 21 Tagen nach Kauf oder Verlängerung", true},
+		{"within 21 days of purchase", "innerhalb von 21 Tagen nach Kauf", true},
+	}
+	for _, tt := range tests {
+		q, u := qualifyFirst(t, tt.sentence), qualifyFirst(t, tt.unit)
+		if got := q.sameEvent(u); got != tt.want {
+			t.Errorf("%q beside %q: same event %v, want %v", tt.sentence, tt.unit, got, tt.want)
+		}
+	}
+}
+
+// qualifyFirst qualifies the first quantity of s.
+func qualifyFirst(t *testing.T, s string) qualifier {
+	t.Helper()
+	qs := text.Quantities(s)
+	if len(qs) == 0 {
+		t.Fatalf("no quantity in %q", s)
+	}
+	start := strings.Index(s, qs[0].Text)
+	return qualify(s, start, start+len(qs[0].Text), qs[0].IsDuration())
 }

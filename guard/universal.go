@@ -74,6 +74,58 @@ func speaksOfAll(s string) bool {
 	return false
 }
 
+// speaksOfAllPlans reports whether s speaks of every plan: a quantifier right before a
+// plan word ("every plan", "all tiers", "jeder Tarif").
+func speaksOfAllPlans(s string) bool {
+	words := wordsOf(strings.ToLower(s))
+	for i, w := range words[:max(len(words)-1, 0)] {
+		if universals[w] && isPlanWord(words[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// plansNamedFor returns the plan names a unit of s gives to what sentence c speaks of
+// (a subject of c other than a plan name), where c names none of them: "on Solo or Team"
+// for "storage packs are available on every plan". A sentence about every plan is wider
+// than any unit of the source that names them, not only the unit that restates it.
+func plansNamedFor(c view, s checkedSource) map[string]string {
+	for _, u := range s.units {
+		if u.universal {
+			continue
+		}
+		plans, shared := map[string]string{}, false
+		for term, class := range u.subjects {
+			_, named := c.subjects[term]
+			switch {
+			case class == classPlanName && !named:
+				plans[term] = class
+			case class != classPlanName && named:
+				shared = true
+			}
+		}
+		if shared && len(plans) > 0 {
+			return plans
+		}
+	}
+	return nil
+}
+
+// plansOnly is the reason a sentence about every plan is struck when no unit restating it
+// is narrower, but a unit about the same thing names the plans it holds for.
+func plansOnly(c view, candidates []checkedSource) string {
+	if !c.allPlans {
+		return ""
+	}
+	for _, s := range candidates {
+		if plans := plansNamedFor(c, s); plans != nil {
+			return "it says this of every plan, but the eligible sources say it only of " + subjectNames(plans)
+		}
+	}
+	return ""
+}
+
 // widens reports whether a sentence speaking of all (subjects: its subject terms, limits:
 // its limiting words) is wider than source unit u: u names a subject of a class the
 // sentence names nothing of ("All plans" beside "Annual Pro plans") or limits what it says
@@ -116,7 +168,7 @@ func narrower(c view, candidates []checkedSource) string {
 	}
 	_, best := closestStating(c, candidates)
 	if best == nil || !widens(c.subjects, c.limits, *best) {
-		return ""
+		return plansOnly(c, candidates)
 	}
 	named := namedClasses(c.subjects)
 	extra := map[string]string{}

@@ -207,13 +207,13 @@ func (v *Vocabulary) analyse(s string) analysis {
 		k := q.Key()
 		if !slices.Contains(a.keys, k) {
 			a.keys = append(a.keys, k)
-			a.quals = append(a.quals, qualify(s, start, from))
+			a.quals = append(a.quals, qualify(s, start, from, q.IsDuration()))
 			continue
 		}
 		if a.restated == nil {
 			a.restated = map[string][]qualifier{}
 		}
-		a.restated[k] = append(a.restated[k], qualify(s, start, from))
+		a.restated[k] = append(a.restated[k], qualify(s, start, from, q.IsDuration()))
 	}
 	var words []scoped // read once, at the first commercial verb or timing
 	var stated, conditional []string

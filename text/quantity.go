@@ -19,6 +19,15 @@ type Quantity struct {
 	Text string
 }
 
+// IsDuration reports whether q is a length of time.
+func (q Quantity) IsDuration() bool {
+	switch q.Unit {
+	case "day", "business_day", "hour", "minute", "month", "year":
+		return true
+	}
+	return false
+}
+
 // Key is the canonical form of q ("14 day", "1 month", "1299 money:USD"): two quantities
 // state the same fact exactly when their keys are equal. A year is 12 months, and whole
 // days of hours or hours of minutes are days or hours ("24 hours" = "one day"); months
