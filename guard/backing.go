@@ -25,6 +25,11 @@ type srcUnit struct {
 	occasions []string
 	// sequence: the events it places something before or after (sequence).
 	sequence map[string]bool
+	// items are the names of the items of a list sentence (listItems), each also a unit of
+	// its own: the whole backs only a sentence naming two of them or more (namesItems),
+	// and an item none naming another item's names (otherItems, namesNone).
+	items      []string
+	otherItems []string
 }
 
 // view is a flagged sentence of the reply as the backing rule reads it.
@@ -55,9 +60,34 @@ type view struct {
 	denied map[string]string
 }
 
+// withOwnPlans adds to the sources' names the plan names body writes that no source does
+// ("your Enterprise plan" where the policy names Business): a sentence about a plan the
+// policy never names is about another plan than every unit's.
+func (v *Vocabulary) withOwnPlans(body string, names map[string]string) map[string]string {
+	own := v.planNames([]string{body})
+	first := ""
+	if toks := wordTokens(body); len(toks) > 0 {
+		first = toks[0].lower // capitalised as the sentence's first word, not as a name
+	}
+	var out map[string]string
+	for w, class := range own {
+		if _, known := names[w]; known || w == first {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(names)
+		}
+		out[w] = class
+	}
+	if out == nil {
+		return names
+	}
+	return out
+}
+
 // newView reads the sentence body whose analysis is a for the backing rule.
 func (v *Vocabulary) newView(body string, a analysis, names map[string]string) view {
-	c := view{analysis: a, subjects: v.subjectsOf(body, names), words: contentWords(body), universal: speaksOfAll(body),
+	c := view{analysis: a, subjects: v.subjectsOf(body, v.withOwnPlans(body, names)), words: contentWords(body), universal: speaksOfAll(body),
 		allPlans: speaksOfAllPlans(body), limits: limitsOf(body), always: speaksOfAlways(body), occasions: occasionsOf(body), sequence: sequence(body)}
 	commitment := map[string]bool{}
 	for _, f := range a.flags {
@@ -97,9 +127,44 @@ func deniedWords(body string, words map[string]bool) map[string]string {
 	return denied
 }
 
+// pointsBack reports whether a sentence opens by pointing back at the one before it
+// ("They reset monthly", "After that, the plan stays active"): what it says is said of
+// that one's subject, so the two read together are a unit too (units).
+func pointsBack(sentence string) bool {
+	lower := strings.ToLower(strings.TrimSpace(sentence))
+	for _, p := range backPointers {
+		if rest, ok := strings.CutPrefix(lower, p); ok && (rest == "" || !isWordByte(rest[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesOtherThan reports whether subjects name a term of a class that before names with
+// another term: "It does not apply to monthly billing" after "The discount applies to
+// annual billing" speaks of another period, not more of the same one.
+func namesOtherThan(subjects, before map[string]string) bool {
+	for term, class := range subjects {
+		if _, same := before[term]; same {
+			continue
+		}
+		for other, c := range before {
+			if c == class && other != term {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// backPointers open a sentence that speaks of what the one before it named.
+var backPointers = []string{"they", "it", "these", "this", "those", "after that", "beyond that", "after this",
+	"sie", "es", "diese", "dies", "danach"}
+
 // units splits a source into its units. A heading ("Combining discounts", "Proration
 // credits") is no unit: it names the section's subject (checkedSource.topic) and states
-// nothing, so its words neither back a sentence nor say what the sentence denies.
+// nothing, so its words neither back a sentence nor say what the sentence denies. A
+// sentence that points back (pointsBack) is read with the one before it as well.
 func (v *Vocabulary) units(chunk string, names map[string]string) []srcUnit {
 	var out []srcUnit
 	lines := strings.Split(chunk, "\n")
@@ -110,8 +175,23 @@ func (v *Vocabulary) units(chunk string, names map[string]string) []srcUnit {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
 		}
+		var prev *srcUnit
 		for _, s := range text.Split(line) {
-			out = append(out, v.unit(s.Text, s.Text, names))
+			whole := v.unit(s.Text, s.Text, names)
+			if prev != nil && pointsBack(s.Text) && !namesOtherThan(whole.subjects, prev.subjects) {
+				joined := prev.text + " " + s.Text
+				out = append(out, v.unit(joined, joined, names))
+			}
+			prev = &whole
+			items := v.listItems(s.Text, names)
+			all := listNames(items)
+			whole.items = all
+			out = append(out, whole)
+			for _, item := range items {
+				u := v.unit(s.Text, item.statement, names)
+				u.otherItems = without(all, item.names)
+				out = append(out, u)
+			}
 			for _, p := range predicates(s.Text) {
 				out = append(out, v.unit(s.Text, p, names))
 			}
@@ -195,7 +275,8 @@ const (
 // of the check.
 func (c view) backs(s checkedSource, known map[string]bool) bool {
 	agree := func(u srcUnit) bool {
-		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !c.widenedBy(u) && !c.reversedBy(u)
+		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !c.widenedBy(u) && !c.reversedBy(u) &&
+			(u.items == nil || namesItems(c.subjects, u.items)) && namesNone(c.subjects, u.otherItems)
 	}
 	if c.allPlans && plansNamedFor(c, s) != nil {
 		return false
@@ -221,7 +302,7 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 		return u.statesQuantities(c.analysis) && containsAll(u.negated, negated) &&
 			(containsAll(u.affirmed, affirmed) || containsAll(u.affirmed, headed) && containsAll(c.verbs, u.verbs) && c.restatesTopic(u)) &&
 			(len(c.conditions) == 0 || slices.ContainsFunc(c.topic, func(w string) bool { return u.words[w] }))
-	}) || !c.sharesTopic(s, known) || !containsAll(s.timings, c.timings) || !containsAll(s.verbs, c.conditions) {
+	}) || !c.sharesTopic(s, known) || !c.timedBy(s) || !containsAll(s.verbs, c.conditions) {
 		return false
 	}
 	for _, f := range c.flags {
@@ -236,6 +317,25 @@ func (c view) backs(s checkedSource, known map[string]bool) bool {
 		}
 		marker := contentWords(f.Match)
 		if !stated(func(u srcUnit) bool { return c.restatedBy(u, f.Kind, marker, known, s, agree) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// timedBy reports whether source s says when c says it happens: every timing of c in a
+// unit of s that states a commercial verb of c or none, so "Upgrades take effect
+// immediately" does not lend "immediately" to "Downgrades take effect immediately" from the
+// next sentence, while "This takes effect immediately" lends it to any. A sentence with no
+// verb takes its timing from anywhere in s.
+func (c view) timedBy(s checkedSource) bool {
+	if len(c.verbs) == 0 {
+		return containsAll(s.timings, c.timings)
+	}
+	for _, t := range c.timings {
+		if !slices.ContainsFunc(s.units, func(u srcUnit) bool {
+			return slices.Contains(u.timings, t) && (len(u.verbs) == 0 || slices.ContainsFunc(u.verbs, func(v string) bool { return slices.Contains(c.verbs, v) }))
+		}) {
 			return false
 		}
 	}
@@ -316,8 +416,9 @@ func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s 
 	if kind != KindEligibility {
 		return len(c.words) > 0 && float64(shared)/float64(len(c.words)) >= sameStatement && c.namesDenied(u)
 	}
+	priced := slices.ContainsFunc(c.keys, func(k string) bool { return strings.Contains(k, " money:") })
 	for w := range c.words {
-		if !u.words[w] && known[w] && !marker[w] && !isPlanWord(w) && !s.topic[w] &&
+		if !u.words[w] && known[w] && !marker[w] && !isPlanWord(w) && !s.topic[w] && !(priced && priceWords[w]) &&
 			!slices.ContainsFunc(s.units, func(o srcUnit) bool { return o.words[w] && agree(o) }) {
 			return false
 		}
@@ -329,6 +430,11 @@ func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s 
 	}
 	return shared >= minShared
 }
+
+// priceWords say that an amount is a price: in a sentence whose amounts the unit states
+// ("Starter costs £12 a month" beside "Starter at £12 per month") they need no backing of
+// their own.
+var priceWords = map[string]bool{"cost": true, "pric": true, "pay": true, "paid": true, "kost": true, "kostet": true}
 
 // namesDenied reports whether unit u names every word the sentence denies.
 func (c view) namesDenied(u srcUnit) bool {

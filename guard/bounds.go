@@ -81,6 +81,11 @@ type qualifier struct {
 // after you cancel" and "after the plan ends" count from one event in other words.
 var sinceWords = map[string]bool{"of": true, "from": true, "nach": true, "ab": true}
 
+// dateWords name no event of their own: "the date of purchase" counts from the purchase,
+// "the date they're first used" from the first use, and "that date" from whatever it
+// points back to, which nothing here reads.
+var dateWords = text.StemSet("date day time datum tag zeitpunkt")
+
 // sinceReach is how many words after the preposition name the event.
 const sinceReach = 4
 
@@ -97,7 +102,7 @@ func sinceOf(after string) []string {
 	}
 	var stems []string
 	for _, st := range text.ContentStems(strings.Join(words[1:min(len(words), 1+sinceReach)], " ")) {
-		if len([]rune(st)) >= 3 {
+		if len([]rune(st)) >= 3 && !dateWords[st] {
 			stems = append(stems, st)
 		}
 	}

@@ -75,6 +75,26 @@ func isClauseNegator(word string) bool {
 	return clauseNegators[word] || strings.HasSuffix(strings.ReplaceAll(word, "’", "'"), "n't")
 }
 
+// joinsClauses reports whether the last of words is an "and" or "or" that joins two
+// clauses, so a negation after it does not reach back past it: "the plan stays active and
+// you won't be charged". One that joins the nouns of a subject ("wire transfers and
+// cryptocurrency can't be accepted") has no verb on either side and at most two content
+// words before it, and the negation denies both.
+func joinsClauses(words []string, next string) bool {
+	last := words[len(words)-1]
+	if last != "and" && last != "or" {
+		return false
+	}
+	before := words[:len(words)-1]
+	content := 0
+	for _, w := range before {
+		if !text.IsStopword(w) {
+			content++
+		}
+	}
+	return isAuxiliary(next) || content > 2 || slices.ContainsFunc(before, isAuxiliary)
+}
+
 // scoped is one word of a text at text[start:end], the clause it is in, and whether it
 // lies in a negation's scope. Negators themselves are left out.
 type scoped struct {
@@ -166,7 +186,7 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 			continue
 		}
 		modal := back && deniesPossibility(words[i+1:])
-		for j := i - 1; back && j >= 0 && words[j] != "and" && words[j] != "or"; j-- {
+		for j := i - 1; back && j >= 0 && !joinsClauses(words[:j+1], words[j+1]); j-- {
 			flip[j] = !flip[j]
 			reached[j] = reached[j] || modal
 		}

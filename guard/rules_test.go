@@ -308,6 +308,46 @@ func TestRules(t *testing.T) {
 			"Annual renewals can be refunded within 7 days of the renewal date.":  true,
 			"An annual purchase can be refunded within 30 days.":                  true,
 			"An annual renewal can be refunded within 14 days.":                   true},
+	}, {
+		rule: "a sentence listing plans states each plan's figures of that plan only; a price needs no words of its own; an article before an amount is the amount's (sources written outside the team)",
+		sections: []policy.Evidence{
+			{ChunkID: "plans", Text: "Lumen Mobile offers three monthly plans: Starter at £12 per month with 10 GB of data, Everyday at £20 per month with 50 GB, and Unlimited Plus at £32 per month with unlimited data."},
+			{ChunkID: "roaming", Text: "Roaming in EU countries is included at no extra cost on the Everyday and Unlimited Plus plans. On the Starter plan, EU roaming is charged at £2 per day."},
+			{ChunkID: "late", Text: "A late payment fee of £5 is added to the next bill when an invoice is more than 14 days overdue. Customers on the Unlimited Plus plan can ask for the first late fee in any 12-month period to be waived."}},
+		kept: map[string]bool{
+			"The Starter plan costs £12 a month and comes with 10 GB of data.":                       true,
+			"Starter is £12 per month and Everyday is £20 per month.":                                true,
+			"The Everyday plan costs £12 a month.":                                                   false,
+			"The Starter plan costs £20 a month.":                                                    false,
+			"A £5 late fee is added to your next bill once an invoice is more than 14 days overdue.": true,
+			"Every customer can ask for their first late fee in a 12-month period to be waived.":     false,
+			"As an Everyday customer, you can ask for your first late fee to be waived.":             false,
+			"Could you confirm the last four digits of the card on your account?":                    true},
+	}, {
+		rule: "a timing is lent only by a unit that states a verb of the sentence or none; a duration counts from its event (sources written outside the team)",
+		sections: []policy.Evidence{
+			{ChunkID: "change", Text: "Upgrades to a higher plan take effect immediately and the difference is charged pro rata for the rest of the billing cycle. Downgrades take effect at the start of the next billing cycle."},
+			{ChunkID: "gift", Text: "Gift cards are valid for 3 years from the date of purchase and can be used toward any plan, but not toward shipping fees."}},
+		kept: map[string]bool{
+			"Downgrades take effect at the start of your next billing cycle.": true,
+			"Downgrades take effect immediately.":                             false,
+			"Upgrades take effect at the start of your next billing cycle.":   false,
+			"Gift cards are valid for 3 years from the date of purchase.":     true,
+			"Gift cards are valid for 3 years from activation.":               false},
+	}, {
+		rule: "a negation after nouns joined by \"and\" denies all of them (Plausible's billing page)",
+		sections: []policy.Evidence{
+			{ChunkID: "payment", Text: "Credit/debit card, PayPal, Apple Pay and Google Pay. All payment processing is handled by Paddle. We're not able to accept wire transfers, manual invoicing or cryptocurrency."}},
+		kept: map[string]bool{
+			"Wire transfers and cryptocurrency can't be accepted as payment.": true,
+			"Wire transfers and cryptocurrency can be accepted as payment.":   false},
+	}, {
+		rule: "a plan the sentence names and no source does is another plan than every unit's (Plausible's plans page)",
+		sections: []policy.Evidence{
+			{ChunkID: "trial", Text: "All plans include a 30-day free trial, no credit card required. During the trial you have access to all Business plan features and limits, so you can explore the full product before choosing a plan."}},
+		kept: map[string]bool{
+			"During the 30-day trial you have access to all Business plan features.":   true,
+			"During the 30-day trial you have access to all Enterprise plan features.": false},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {

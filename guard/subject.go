@@ -109,9 +109,15 @@ func (v *Vocabulary) planNames(texts []string) map[string]string {
 			if !isCapitalised(t.text) || text.IsStopword(t.lower) || v.subjectAt(toks, i) != nil {
 				continue
 			}
-			for j := i + 1; j < len(toks) && j <= i+3; j++ {
+			// Within three words of the plan word, or further when "and" or "or" joins it to
+			// the names before the plan word ("the Everyday and Unlimited Plus plans").
+			joined := i+1 < len(toks) && joins[toks[i+1].lower]
+			for j := i + 1; j < len(toks); j++ {
 				if isPlanWord(toks[j].lower) {
 					names[t.lower] = classPlanName
+					break
+				}
+				if j >= i+3 && !(joined && (isCapitalised(toks[j].text) && !text.IsStopword(toks[j].lower) || joins[toks[j].lower])) {
 					break
 				}
 			}
@@ -119,6 +125,9 @@ func (v *Vocabulary) planNames(texts []string) map[string]string {
 	}
 	return names
 }
+
+// joins join plan names in a run: "Solo, Team and Business plans".
+var joins = map[string]bool{"and": true, "or": true, "und": true, "oder": true}
 
 // properNames adds to names (planNames) the other proper names of the sources: a word
 // written capitalised after a sentence's first word and never in lower case anywhere in

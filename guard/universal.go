@@ -56,7 +56,13 @@ var timeNouns = map[string]bool{
 	"time": true, "times": true, "point": true, "moment": true, "stage": true, "minute": true, "minutes": true,
 	"hour": true, "hours": true, "day": true, "date": true,
 	"days": true, "week": true, "weeks": true, "month": true, "months": true, "year": true,
-	"years": true, "zeit": true, "zeitpunkt": true, "tag": true, "monat": true, "jahr": true,
+	"years": true, "period": true, "periods": true, "cycle": true, "zeit": true, "zeitpunkt": true, "zeitraum": true,
+	"tag": true, "monat": true, "jahr": true,
+}
+
+// isNumeric reports whether w is a number, in digits or words ("12", "six").
+func isNumeric(w string) bool {
+	return w != "" && strings.Trim(w, "0123456789") == "" || len(text.Quantities(w)) == 1
 }
 
 // speaksOfAll reports whether s quantifies over everyone or everything of a kind.
@@ -66,7 +72,11 @@ func speaksOfAll(s string) bool {
 		if !universals[w] || (w == "all" && i > 0 && words[i-1] == "at") {
 			continue
 		}
-		if i+1 < len(words) && timeNouns[words[i+1]] {
+		next := i + 1
+		for next < len(words) && isNumeric(words[next]) {
+			next++ // "any 12-month period", "every six months"
+		}
+		if next < len(words) && timeNouns[words[next]] {
 			continue
 		}
 		return true

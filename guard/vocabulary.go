@@ -70,7 +70,9 @@ type entry struct {
 	canonical string // the commercial verb it stands for
 	whole     bool   // matches a whole word only: "will" but not "willing"
 	// objects, when set, make the entry a verb that is commercial only with what it acts
-	// on: one of these stems must start a word near it in its clause (objectNear).
+	// on, or a day that is a timing only of what happens to a refund, charge or plan ("your
+	// refund will reach your card today", not "thanks for writing today"): one of these
+	// stems must start a word near it in its clause (objectNear).
 	objects []string
 }
 
@@ -136,8 +138,8 @@ func (v *Vocabulary) add(data, name string) error {
 					objectStems = append(objectStems, o)
 				}
 			}
-			if kind != KindCommercial {
-				return fmt.Errorf("vocabulary %s line %d: %q: only a commercial entry may name what its verb acts on (VERB … OBJECT|OBJECT)", name, n+1, fields[1])
+			if kind != KindCommercial && kind != KindTiming {
+				return fmt.Errorf("vocabulary %s line %d: %q: only a commercial or timing entry may name what it acts on (VERB … OBJECT|OBJECT)", name, n+1, fields[1])
 			}
 			if len(objectStems) == 0 {
 				return fmt.Errorf("vocabulary %s line %d: %q: name at least one object after …", name, n+1, fields[1])

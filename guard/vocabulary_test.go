@@ -58,11 +58,15 @@ func TestFlags(t *testing.T) {
 		{KindCommercial, "Done, the duplicate charge is gone, and your invoice has been corrected.", []string{"is gone", "corrected"}},
 		{KindCommercial, "The late fee has been forgiven and the balance written off.", []string{"forgiven", "written off"}},
 		{KindCommercial, "A fixed charge applies, so I've fixed your bill.", []string{"fixed"}},
+		{KindCommercial, "I've transferred the credits, we can delay the payment, and you can withdraw the balance.", []string{"transferred", "credits", "delay", "withdraw"}},
+		{KindCommercial, "I've removed the overage charge, and the late fee has been taken off your bill.", []string{"removed", "taken off"}},
 		{KindCommercial, "Your payment has gone through; the invoice is correct, and we corrected the typo.", nil},
 
 		{KindTiming, "It takes effect immediately, or at the end of the month.", []string{"immediately", "end of the"}},
 		{KindTiming, "Es gilt sofort, spätestens zum Ende des Monats.", []string{"sofort", "zum Ende"}},
 		{KindTiming, "It renews every year.", nil},
+		{KindTiming, "Your refund will reach your card today; thanks for writing today.", []string{"today"}},
+		{KindTiming, "I'll follow up tomorrow, and the credit shows up by Friday.", []string{"by Friday"}},
 		{KindTiming, "Refunds take a few business days, by the end of the week.", []string{"a few business days", "by the end of the week"}},
 
 		{KindEligibility, "Your plan includes priority support.", []string{"Your plan includes"}},
@@ -173,7 +177,7 @@ func TestLoadVocabularyErrors(t *testing.T) {
 		{"no tab", "# fine\ncommercial refund\n", "line 2: want kind<TAB>phrase"},
 		{"bad start", "legal\t§ 312g\n", "must start with a letter or digit"},
 		{"verb without object", "commercial\tremov …\twaive\n", "name at least one object"},
-		{"object of a timing", "timing\tstop … charge\n", "only a commercial entry"},
+		{"object of an eligibility", "eligibility\tavailable … plan\n", "only a commercial or timing entry"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

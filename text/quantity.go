@@ -224,6 +224,9 @@ func (l *lexed) quantityAt(i int, rate bool) (Quantity, int, bool) {
 	case l.word(i) == "in" || wholeWords[l.word(i)]:
 		return l.whole(i)
 	case t.kind == tokWord && articles[l.word(i)] && !rate:
+		if i+2 < len(l.toks) && l.currencyPrefix(i+1) && l.toks[i+2].kind == tokNumber {
+			return Quantity{}, 0, false // "a £5 fee": the article is the fee's, the amount £5
+		}
 		value, next, isArticle = 1, i+1, true
 		if isMultiplierValue(numberWords[l.word(i+1)]) {
 			value, next = l.wordNumber(i + 1) // "a hundred"
@@ -236,7 +239,7 @@ func (l *lexed) quantityAt(i int, rate bool) (Quantity, int, bool) {
 	}
 	u, end, ok := l.suffix(next)
 	if !ok {
-		if bareOne || isArticle {
+		if bareOne || isArticle || identifierParts[l.word(next)] {
 			return Quantity{}, 0, false
 		}
 		u, end = unit{"count", 1}, next
@@ -274,8 +277,22 @@ func (l *lexed) suffix(j int) (unit, int, bool) {
 			return u, j + 2, true
 		}
 	}
+	// "two full months", "a whole week": a word that says the span is whole does not
+	// change its length. ("Two consecutive months" is not "any two months": it stays a
+	// count, read alike on both sides.)
+	if spanWords[w] && (unitWords[next] != unit{}) && len(next) > 1 {
+		return unitWords[next], j + 2, true
+	}
 	return unit{}, 0, false
 }
+
+// spanWords may stand between a number and its unit of time without changing it.
+var spanWords = map[string]bool{"full": true, "whole": true, "volle": true, "vollen": true, "ganze": true, "ganzen": true}
+
+// identifierParts are what a number counts when it describes an identifier, not an
+// amount: "the last four digits of your card".
+var identifierParts = map[string]bool{"digit": true, "digits": true, "character": true, "characters": true,
+	"letters": true, "ziffern": true, "stellen": true, "zeichen": true}
 
 // half reads "half" at token i: of a unit ("half a month", "a half-day") it is half that
 // unit; of anything else ("half your money back", "die Hälfte") it is 50%, unless an
