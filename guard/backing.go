@@ -60,10 +60,12 @@ type view struct {
 	denied map[string]string
 }
 
-// withOwnPlans adds to the sources' names the plan names body writes that no source does
-// ("your Enterprise plan" where the policy names Business): a sentence about a plan the
-// policy never names is about another plan than every unit's.
-func (v *Vocabulary) withOwnPlans(body string, names map[string]string) map[string]string {
+// withOwnPlans adds to the sources' names the plan names body writes that no source
+// writes with a capital ("your Enterprise plan" where the policy names Business only): a
+// sentence about a plan the policy never names is about another plan than every unit's.
+// A word a source capitalises ("Basic costs €8") is left as the sources read it.
+func (v *Vocabulary) withOwnPlans(body string, ctx checkContext) map[string]string {
+	names := ctx.names
 	own := v.planNames([]string{body})
 	first := ""
 	if toks := wordTokens(body); len(toks) > 0 {
@@ -71,7 +73,7 @@ func (v *Vocabulary) withOwnPlans(body string, names map[string]string) map[stri
 	}
 	var out map[string]string
 	for w, class := range own {
-		if _, known := names[w]; known || w == first {
+		if _, named := names[w]; named || w == first || ctx.capitalised[w] {
 			continue
 		}
 		if out == nil {
@@ -86,8 +88,8 @@ func (v *Vocabulary) withOwnPlans(body string, names map[string]string) map[stri
 }
 
 // newView reads the sentence body whose analysis is a for the backing rule.
-func (v *Vocabulary) newView(body string, a analysis, names map[string]string) view {
-	c := view{analysis: a, subjects: v.subjectsOf(body, v.withOwnPlans(body, names)), words: contentWords(body), universal: speaksOfAll(body),
+func (v *Vocabulary) newView(body string, a analysis, ctx checkContext) view {
+	c := view{analysis: a, subjects: v.subjectsOf(body, v.withOwnPlans(body, ctx)), words: contentWords(body), universal: speaksOfAll(body),
 		allPlans: speaksOfAllPlans(body), limits: limitsOf(body), always: speaksOfAlways(body), occasions: occasionsOf(body), sequence: sequence(body)}
 	commitment := map[string]bool{}
 	for _, f := range a.flags {

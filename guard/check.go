@@ -121,6 +121,9 @@ type checkContext struct {
 	sources []checkedSource
 	names   map[string]string // plan, product and other proper names the sources use, and their class
 	known   map[string]bool   // content words of every source
+	// capitalised are the words some source writes with a capital, lower-cased: a plan a
+	// sentence names is one of the policy's when a source writes it so (withOwnPlans).
+	capitalised map[string]bool
 	// byTerm lists, for each quantity key and verb with its polarity (unitTerms), the
 	// indexes in sources of the chunks that state it in some unit, in increasing order.
 	byTerm map[string][]int
@@ -187,7 +190,15 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 	for i, s := range sources {
 		texts[i] = s.Text
 	}
-	ctx := checkContext{names: v.properNames(texts, v.planNames(texts)), known: map[string]bool{}, byTerm: map[string][]int{}}
+	ctx := checkContext{names: v.properNames(texts, v.planNames(texts)), known: map[string]bool{}, byTerm: map[string][]int{},
+		capitalised: map[string]bool{}}
+	for _, t := range texts {
+		for _, w := range wordTokens(t) {
+			if isCapitalised(w.text) {
+				ctx.capitalised[w.lower] = true
+			}
+		}
+	}
 	var named []string
 	for _, w := range slices.Sorted(maps.Keys(ctx.names)) {
 		named = append(named, w+"="+ctx.names[w])
@@ -326,7 +337,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		candidates = citedSources(attached, ctx.sources)
 		tried = candidates
 	}
-	c := v.newView(body, a, ctx.names)
+	c := v.newView(body, a, ctx)
 	if id, unit, ok := quotesAgents(c.words, candidates); ok {
 		r.SourceID, r.Reason = id, fmt.Sprintf("quotes guidance written for support agents in %s (%q): it is never quoted to a customer", id, unit)
 		return r

@@ -36,7 +36,7 @@ func (v *Vocabulary) backedClauseByClause(body string, ctx checkContext, tried [
 	var views []view
 	for _, p := range parts {
 		if a := v.analyse(p); len(a.flags) > 0 {
-			views = append(views, v.newView(p, a, ctx.names))
+			views = append(views, v.newView(p, a, ctx))
 		}
 	}
 	for _, s := range tried {

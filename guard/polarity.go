@@ -75,6 +75,26 @@ func isClauseNegator(word string) bool {
 	return clauseNegators[word] || strings.HasSuffix(strings.ReplaceAll(word, "’", "'"), "n't")
 }
 
+// deniesPermission reports whether the negator at words[i] denies that something may be
+// done ("can't cancel", "are not able to", "may not"), which a following "until" does not
+// turn into a time: "you can't cancel until the term ends" still denies cancelling now,
+// while "your downgrade won't take effect until the next cycle" says when it does.
+func deniesPermission(words []string, i int) bool {
+	w := strings.ReplaceAll(words[i], "’", "'")
+	switch w {
+	case "can't", "cannot", "couldn't", "mustn't", "unable":
+		return true
+	}
+	prev, next := "", ""
+	if i > 0 {
+		prev = words[i-1]
+	}
+	if i+1 < len(words) {
+		next = words[i+1]
+	}
+	return prev == "can" || prev == "could" || prev == "may" || prev == "must" || next == "able" || next == "allowed" || next == "permitted"
+}
+
 // joinsClauses reports whether the last of words is an "and" or "or" that joins two
 // clauses, so a negation after it does not reach back past it: "the plan stays active and
 // you won't be charged". One that joins the nouns of a subject ("wire transfers and
@@ -124,7 +144,8 @@ func scopedWords(s string) []scoped {
 					break
 				}
 			}
-			out = append(out, clauseWords(s, locs[:end], clause)...)
+			until := end < len(locs) && lowerWord(s[locs[end][0]:locs[end][1]]) == "until"
+			out = append(out, clauseWords(s, locs[:end], clause, until)...)
 			locs, clause = locs[end:], clause+1
 		}
 	}
@@ -168,7 +189,7 @@ func opensPredicate(words []string, j int) bool {
 }
 
 // clauseWords reads the words of one clause: each negator flips the words it governs.
-func clauseWords(s string, locs [][]int, clause int) []scoped {
+func clauseWords(s string, locs [][]int, clause int, until bool) []scoped {
 	words := make([]string, len(locs))
 	flip := make([]bool, len(locs))
 	local := make([]bool, len(locs))
@@ -179,6 +200,9 @@ func clauseWords(s string, locs [][]int, clause int) []scoped {
 	for i, w := range words {
 		reach, back := forwardNegators[w], false
 		if isClauseNegator(w) {
+			if until && !deniesPermission(words, i) {
+				continue // "won't take effect until the next cycle": when, not whether
+			}
 			reach, back = scopeWords, true
 		}
 		local1 := reach == 1 // "without payment": the payment, not a statement

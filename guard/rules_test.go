@@ -348,6 +348,15 @@ func TestRules(t *testing.T) {
 		kept: map[string]bool{
 			"During the 30-day trial you have access to all Business plan features.":   true,
 			"During the 30-day trial you have access to all Enterprise plan features.": false},
+	}, {
+		rule: "\"won't … until\" says when, while \"can't … until\" still denies",
+		sections: []policy.Evidence{
+			{ChunkID: "change", Text: "Upgrades to a higher plan take effect immediately. Downgrades take effect at the start of the next billing cycle."},
+			{ChunkID: "term", Text: "Customers on a 24-month contract can't cancel until the contract ends."}},
+		kept: map[string]bool{
+			"A downgrade won't kick in until the start of your next billing cycle.": true,
+			"You can't cancel your 24-month contract until the contract ends.":      true,
+			"You can cancel your 24-month contract until the contract ends.":        false},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {

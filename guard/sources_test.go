@@ -49,7 +49,7 @@ func TestMayBackTriesEverySourceThatCanBack(t *testing.T) {
 			if len(a.flags) == 0 || len(Placeholders(s)) > 0 || verbatimMacro(s, ctx.sources) != "" {
 				continue
 			}
-			c := v.newView(body, a, ctx.names)
+			c := v.newView(body, a, ctx)
 			want := ""
 			for _, src := range ctx.sources {
 				if c.backs(src, ctx.known) {

@@ -52,7 +52,7 @@ const anyTime = "any time"
 // in the unit. a is the sentence's analysis; who names what the sentence says it of, for
 // the reason.
 func (v *Vocabulary) saidOfOthers(body string, a analysis, p polarities, ctx checkContext, candidates []checkedSource) (id, unit, who string, ok bool) {
-	c := v.newView(body, a, ctx.names)
+	c := v.newView(body, a, ctx)
 	if len(c.subjects) == 0 && !c.universal && !c.always {
 		return "", "", "", false
 	}
