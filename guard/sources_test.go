@@ -18,7 +18,7 @@ import (
 func TestMayBackTriesEverySourceThatCanBack(t *testing.T) {
 	t.Parallel()
 	v := defaultVocab(t)
-	var set faithfulnessSet
+	var set labelledSet
 	readJSON(t, "testdata/faithfulness.json", &set)
 	var bench []policy.Evidence
 	readJSON(t, "testdata/bench_sources.json", &bench)
@@ -86,7 +86,7 @@ func TestMayBackTriesEverySourceThatCanBack(t *testing.T) {
 func TestReadSourcesAnswerAsSources(t *testing.T) {
 	t.Parallel()
 	v := defaultVocab(t)
-	var set faithfulnessSet
+	var set labelledSet
 	readJSON(t, "testdata/faithfulness.json", &set)
 	read := v.Read(set.Sources)
 	if read.Len() != len(set.Sources) {
