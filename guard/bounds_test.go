@@ -2,6 +2,7 @@ package guard
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,10 +39,7 @@ func TestQualifyReadsBoundAndRate(t *testing.T) {
 		{"It costs $15 per seat.", "$15", qualifier{per: "seat"}},
 	}
 	for _, tt := range tests {
-		start := strings.Index(tt.sentence, tt.quantity)
-		qs := text.Quantities(tt.quantity)
-		duration := len(qs) == 1 && qs[0].IsDuration()
-		if got := qualify(tt.sentence, start, start+len(tt.quantity), duration); !reflect.DeepEqual(got, tt.want) {
+		if got := qualifyQuantity(t, tt.sentence, tt.quantity); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%q, %q: got %+v, want %+v", tt.sentence, tt.quantity, got, tt.want)
 		}
 	}
@@ -92,20 +90,25 @@ func TestSameEvent(t *testing.T) {
 		{"within 21 days of purchase", "innerhalb von 21 Tagen nach Kauf", true},
 	}
 	for _, tt := range tests {
-		q, u := qualifyFirst(t, tt.sentence), qualifyFirst(t, tt.unit)
+		q, u := qualifyQuantity(t, tt.sentence, ""), qualifyQuantity(t, tt.unit, "")
 		if got := q.sameEvent(u); got != tt.want {
 			t.Errorf("%q beside %q: same event %v, want %v", tt.sentence, tt.unit, got, tt.want)
 		}
 	}
 }
 
-// qualifyFirst qualifies the first quantity of s.
-func qualifyFirst(t *testing.T, s string) qualifier {
+// qualifyQuantity qualifies the quantity written quantity in s ("2" of "2 TB" reads the
+// number alone), or the first quantity of s when quantity is "".
+func qualifyQuantity(t *testing.T, s, quantity string) qualifier {
 	t.Helper()
 	qs := text.Quantities(s)
-	if len(qs) == 0 {
-		t.Fatalf("no quantity in %q", s)
+	if quantity == "" {
+		if len(qs) == 0 {
+			t.Fatalf("no quantity in %q", s)
+		}
+		quantity = qs[0].Text
 	}
-	start := strings.Index(s, qs[0].Text)
-	return qualify(s, start, start+len(qs[0].Text), qs[0].IsDuration())
+	start := strings.Index(s, quantity)
+	duration := slices.ContainsFunc(text.Quantities(quantity), text.Quantity.IsDuration)
+	return qualify(s, start, start+len(quantity), duration)
 }
