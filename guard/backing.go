@@ -177,14 +177,14 @@ func (v *Vocabulary) units(chunk string, names map[string]string) []srcUnit {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
 		}
-		var prev *srcUnit
-		for _, s := range text.Split(line) {
+		var prev srcUnit
+		for i, s := range text.Split(line) {
 			whole := v.unit(s.Text, s.Text, names)
-			if prev != nil && pointsBack(s.Text) && !namesOtherThan(whole.subjects, prev.subjects) {
+			if i > 0 && pointsBack(s.Text) && !namesOtherThan(whole.subjects, prev.subjects) {
 				joined := prev.text + " " + s.Text
 				out = append(out, v.unit(joined, joined, names))
 			}
-			prev = &whole
+			prev = whole
 			items := v.listItems(s.Text, names)
 			all := listNames(items)
 			whole.items = all
