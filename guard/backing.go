@@ -363,10 +363,16 @@ func (c view) restatesTopic(u srcUnit) bool {
 // be returned within 30 days of delivery", which states the same number about something
 // else, nor "Storage packs stop immediately" by an upgrade that takes effect immediately.
 // Words no source uses ("Good news: …") name nothing to check; a sentence with no
-// quantity, commercial verb or timing is bound by its phrases alone.
+// quantity, commercial verb or timing is bound by its phrases alone. A subject term both
+// name is shared in any language: "annual plans" and "Jahrespläne" are one subject.
 func (c view) sharesTopic(s checkedSource, known map[string]bool) bool {
 	if len(c.keys)+len(c.verbs)+len(c.timings) == 0 {
 		return true
+	}
+	for term := range c.subjects {
+		if _, ok := s.subjects[term]; ok {
+			return true
+		}
 	}
 	named := false
 	for _, w := range c.topic {

@@ -357,6 +357,14 @@ func TestRules(t *testing.T) {
 			"A downgrade won't kick in until the start of your next billing cycle.": true,
 			"You can't cancel your 24-month contract until the contract ends.":      true,
 			"You can cancel your 24-month contract until the contract ends.":        false},
+	}, {
+		rule: "a subject term names one subject in any language, so a German unit shares an English sentence's topic",
+		sections: []policy.Evidence{
+			{ChunkID: "refund-window", Text: "Jahrespläne werden vollständig erstattet, wenn die Erstattung innerhalb von 14 Tagen ab dem Kaufdatum beantragt wird. Monatliche Zahlungen sind nicht erstattungsfähig."},
+			{ChunkID: "late-fee", Text: "Invoices paid more than 10 days after the due date incur a late fee of €15."}},
+		kept: map[string]bool{
+			"Annual plans are fully refundable if you request the refund within 14 days of the purchase date.":  true,
+			"Monthly plans are fully refundable if you request the refund within 14 days of the purchase date.": false},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
