@@ -66,6 +66,9 @@ type view struct {
 // A word a source capitalises ("Basic costs €8") is left as the sources read it.
 func (v *Vocabulary) withOwnPlans(body string, ctx checkContext) map[string]string {
 	names := ctx.names
+	if !mentionsPlanWord(body) {
+		return names
+	}
 	own := v.planNames([]string{body})
 	first := ""
 	if toks := wordTokens(body); len(toks) > 0 {
@@ -73,7 +76,8 @@ func (v *Vocabulary) withOwnPlans(body string, ctx checkContext) map[string]stri
 	}
 	var out map[string]string
 	for w, class := range own {
-		if _, named := names[w]; named || w == first || ctx.capitalised[w] {
+		if _, named := names[w]; named || w == first ||
+			slices.ContainsFunc(ctx.sources, func(s checkedSource) bool { return s.capitalised[w] }) {
 			continue
 		}
 		if out == nil {

@@ -114,6 +114,9 @@ type checkedSource struct {
 	// headingVerbs are the commercial verbs its heading affirms ("Who can request a
 	// refund"): what each of its units is about (backs).
 	headingVerbs []string
+	// capitalised are the words it writes with a capital, lower-cased: a plan a sentence
+	// names is one of the policy's when a source writes it so (withOwnPlans).
+	capitalised map[string]bool
 }
 
 // checkContext is what every sentence of one Check is judged against.
@@ -121,9 +124,6 @@ type checkContext struct {
 	sources []checkedSource
 	names   map[string]string // plan, product and other proper names the sources use, and their class
 	known   map[string]bool   // content words of every source
-	// capitalised are the words some source writes with a capital, lower-cased: a plan a
-	// sentence names is one of the policy's when a source writes it so (withOwnPlans).
-	capitalised map[string]bool
 	// byTerm lists, for each quantity key and verb with its polarity (unitTerms), the
 	// indexes in sources of the chunks that state it in some unit, in increasing order.
 	byTerm map[string][]int
@@ -190,15 +190,7 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 	for i, s := range sources {
 		texts[i] = s.Text
 	}
-	ctx := checkContext{names: v.properNames(texts, v.planNames(texts)), known: map[string]bool{}, byTerm: map[string][]int{},
-		capitalised: map[string]bool{}}
-	for _, t := range texts {
-		for _, w := range wordTokens(t) {
-			if isCapitalised(w.text) {
-				ctx.capitalised[w.lower] = true
-			}
-		}
-	}
+	ctx := checkContext{names: v.properNames(texts, v.planNames(texts)), known: map[string]bool{}, byTerm: map[string][]int{}}
 	var named []string
 	for _, w := range slices.Sorted(maps.Keys(ctx.names)) {
 		named = append(named, w+"="+ctx.names[w])
@@ -231,7 +223,13 @@ func (v *Vocabulary) readSources(sources []policy.Evidence) checkContext {
 func (v *Vocabulary) readSource(s policy.Evidence, names map[string]string) checkedSource {
 	cs := checkedSource{id: s.ChunkID, forAgents: s.ForAgents() || forAgentsSection(s.ChunkID), analysis: v.analyse(s.Text),
 		units: v.units(s.Text, names), subjects: v.subjectsOf(s.Title+"\n"+s.Text, names), words: contentWords(s.Title + "\n" + s.Text),
-		topic: contentWords(s.Title + "\n" + heading(s.Text)), headingVerbs: v.analyse(heading(s.Text)).affirmed}
+		topic: contentWords(s.Title + "\n" + heading(s.Text)), headingVerbs: v.analyse(heading(s.Text)).affirmed,
+		capitalised: map[string]bool{}}
+	for _, w := range wordTokens(s.Text) {
+		if isCapitalised(w.text) {
+			cs.capitalised[w.lower] = true
+		}
+	}
 	if s.FixedWording() {
 		cs.macro = normalise(s.Text)
 	}

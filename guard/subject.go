@@ -93,6 +93,14 @@ func stemMatches(word, stem string) bool {
 var planWords = []string{"plan", "plans", "tier", "tiers", "contract", "contracts", "subscription",
 	"subscriptions", "edition", "tarif", "tarife", "vertrag", "abo"}
 
+// mentionsPlanWord reports, cheaply, whether s may hold a plan word: most sentences do
+// not, and need no search for plan names.
+func mentionsPlanWord(s string) bool {
+	lower := strings.ToLower(s)
+	return strings.Contains(lower, "plan") || strings.Contains(lower, "pläne") ||
+		slices.ContainsFunc(planWords, func(w string) bool { return strings.Contains(lower, w) })
+}
+
 func isPlanWord(w string) bool {
 	return slices.Contains(planWords, w) || strings.HasSuffix(w, "plan") || strings.HasSuffix(w, "pläne")
 }

@@ -87,6 +87,9 @@ func speaksOfAll(s string) bool {
 // speaksOfAllPlans reports whether s speaks of every plan: a quantifier right before a
 // plan word ("every plan", "all tiers", "jeder Tarif").
 func speaksOfAllPlans(s string) bool {
+	if !mentionsPlanWord(s) {
+		return false
+	}
 	words := wordsOf(strings.ToLower(s))
 	for i, w := range words[:max(len(words)-1, 0)] {
 		if universals[w] && isPlanWord(words[i+1]) {
