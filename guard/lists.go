@@ -107,10 +107,13 @@ func (v *Vocabulary) ledByName(seg string, names map[string]string) bool {
 	for len(toks) > 0 && leadWords[toks[0].lower] {
 		toks = toks[1:]
 	}
-	return slices.ContainsFunc(toks[:min(len(toks), 2)], func(t word) bool {
-		class := names[t.lower]
-		return (class == classPlanName || class == classProperName) && isCapitalised(t.text)
-	})
+	return slices.ContainsFunc(toks[:min(len(toks), 2)], func(t word) bool { return isName(t, names) })
+}
+
+// isName reports whether t is a plan or proper name of the sources, written as one.
+func isName(t word, names map[string]string) bool {
+	class := names[t.lower]
+	return (class == classPlanName || class == classProperName) && isCapitalised(t.text)
 }
 
 // leadWords may open a list item before its name.
@@ -120,7 +123,7 @@ var leadWords = map[string]bool{"and": true, "or": true, "und": true, "oder": tr
 func (v *Vocabulary) namesIn(s string, names map[string]string) []string {
 	var out []string
 	for _, t := range wordTokens(s) {
-		if class := names[t.lower]; (class == classPlanName || class == classProperName) && isCapitalised(t.text) && !slices.Contains(out, t.lower) {
+		if isName(t, names) && !slices.Contains(out, t.lower) {
 			out = append(out, t.lower)
 		}
 	}
