@@ -60,8 +60,12 @@ period or role, and for "every plan" one that names no plans for it anywhere; on
 bounds neither; one that places an event after: a source that does not place it before).
 A heading names a topic and states nothing. Any other flagged sentence is struck, as is
 one that restates a source with the opposite polarity ("used" beside "unused", "can"
-beside "cannot", "past" beside "future", "reset" beside "Nothing is reset"), and the
-composed reply ends with a visible "not covered by current policy" note.
+beside "cannot", "past" beside "future", "reset" beside "Nothing is reset"), one that
+promises what its source only allows ("will be charged" beside "may be charged", "we'll
+offer a credit" beside "at our discretion, we may offer"), and one that reports a billing
+action as done ("I've refunded your last payment", "your refund is on its way"): policy
+says what may be done, never that it was. The composed reply ends with a visible "not
+covered by current policy" note.
 Sentences with unresolved placeholders ({{name}}, [NAME], %s, …) are always struck.
 
 --sources is a JSON array of {"id": "...", "text": "..."}: the eligible policy text the

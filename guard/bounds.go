@@ -118,8 +118,16 @@ func (q qualifier) sameEvent(u qualifier) bool {
 	if len(q.since) == 0 || len(u.since) == 0 || q.german != u.german {
 		return true
 	}
-	return slices.ContainsFunc(u.since, func(st string) bool { return sameStem(q.since[0], st) })
+	event := q.since[0]
+	if i := slices.IndexFunc(q.since, func(st string) bool { return !eventModifiers[st] }); i >= 0 {
+		event = q.since[i]
+	}
+	return slices.ContainsFunc(u.since, func(st string) bool { return sameStem(event, st) })
 }
+
+// eventModifiers say which of its kind an event is, not what it is: "your first visit"
+// and "their first payment" are two events.
+var eventModifiers = text.StemSet("first last initial next original previous latest recent current new erste ersten letzte letzten")
 
 // sameStem reports whether two stems name one word: one starts the other, or they share
 // their first five letters ("delivery" and "deliver").

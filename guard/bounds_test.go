@@ -88,6 +88,8 @@ func TestSameEvent(t *testing.T) {
 		{"refunded within 14 days", "refunded within 14 days of the renewal date", true},
 		{"innerhalb von 21 Tagen nach der Verlängerung", "innerhalb von 21 Tagen nach Kauf oder Verlängerung", true},
 		{"within 21 days of purchase", "innerhalb von 21 Tagen nach Kauf", true},
+		{"cancel within 14 days of your first visit", "cancel within 14 days of their first payment", false},
+		{"cancel within 14 days of your first payment", "cancel within 14 days of their first payment", true},
 	}
 	for _, tt := range tests {
 		q, u := qualifyQuantity(t, tt.sentence, ""), qualifyQuantity(t, tt.unit, "")

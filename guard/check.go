@@ -335,12 +335,17 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		candidates = citedSources(attached, ctx.sources)
 		tried = candidates
 	}
+	if done := v.reportsDone(body); done != "" && !v.reportedBy(done, candidates) {
+		r.Reason = fmt.Sprintf("reports %q as done: policy says what may be done for a customer, never that it was", done)
+		return r
+	}
 	c := v.newView(body, a, ctx)
 	if id, unit, ok := quotesAgents(c.words, candidates); ok {
 		r.SourceID, r.Reason = id, fmt.Sprintf("quotes guidance written for support agents in %s (%q): it is never quoted to a customer", id, unit)
 		return r
 	}
 	fixed := "" // a macro that backs the sentence in other words than its own
+	var hedge *Otherwise // the first source that backs the sentence but says only "may"
 	for _, s := range tried {
 		if !c.backs(s, ctx.known) {
 			continue
@@ -357,11 +362,25 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 			}
 			return r
 		}
+		// Nor promise what the source only allows; another source may state it firmly.
+		if unit := v.hedgedBy(c, s); unit != "" && v.promises(body) {
+			if hedge == nil {
+				hedge = &Otherwise{SourceID: s.id, Text: unit}
+			}
+			continue
+		}
 		r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
 		return r
 	}
 	if fixed != "" {
 		r.SourceID, r.Reason = fixed, "paraphrases the fixed wording of "+fixed+": quote it word for word, or leave it out"
+		return r
+	}
+	if hedge != nil {
+		r.SourceID, r.Reason = hedge.SourceID, fmt.Sprintf("promises what %s only allows: %q", hedge.SourceID, hedge.Text)
+		if mode == ModeAnySource {
+			r.Otherwise = hedge
+		}
 		return r
 	}
 	if id := v.backedClauseByClause(body, ctx, tried); id != "" {

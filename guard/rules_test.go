@@ -19,6 +19,39 @@ func TestRules(t *testing.T) {
 		sections []policy.Evidence
 		kept     map[string]bool
 	}{{
+		rule: "a billing action reported as done is never backed: policy says what may be done, not that it was",
+		sections: []policy.Evidence{
+			{ChunkID: "refunds", Title: "Refunds", Text: "Annual plans\nAnnual plans can be refunded within 14 days of purchase. Once a refund has been issued, it reaches your card in 5 to 10 business days."},
+			{ChunkID: "fees", Title: "Late fees", Text: "Late fees\nA late fee can be waived once a year on request."},
+		},
+		kept: map[string]bool{
+			"Annual plans can be refunded within 14 days of purchase.":                         true,
+			"Once your refund has been issued, it reaches your card in 5 to 10 business days.": true,
+			"A refund that has been issued reaches your card in 5 to 10 business days.":        true,
+			"I've refunded your annual plan.":                                                  false,
+			"Your refund has been issued and reaches your card in 5 to 10 business days.":      false,
+			"Your refund is already on its way.":                                               false,
+			"I went ahead and waived the late fee.":                                            false,
+			"I've passed your request to waive the late fee to our billing team.":              true,
+			"Ich habe Ihren Jahresplan bereits erstattet.":                                     false,
+			"Have you already been refunded?":                                                  true,
+		},
+	}, {
+		rule: `a promise ("will", "always") is not backed by a unit that says only "may" of what it states`,
+		sections: []policy.Evidence{
+			{ChunkID: "late", Title: "Late payment", Text: "Late payment\nA late fee of £10 may be charged if an invoice is more than 14 days overdue. Late fees are added to the next invoice."},
+			{ChunkID: "credits", Title: "Outages", Text: "Service credits\nAt our discretion, we may offer a service credit after an outage."},
+			{ChunkID: "cancel", Title: "Cancelling", Text: "Cancelling\nYou may cancel at any time from the Billing page."},
+		},
+		kept: map[string]bool{
+			"A late fee of £10 may be charged if your invoice is more than 14 days overdue.":  true,
+			"A late fee of £10 will be charged if your invoice is more than 14 days overdue.": false,
+			"The late fee will be added to your next invoice.":                                true,
+			"We may be able to offer a service credit after the outage.":                      true,
+			"We'll offer you a service credit for the outage.":                                false,
+			"You'll be able to cancel at any time from the Billing page.":                     true,
+		},
+	}, {
 		rule: "a heading states nothing on its own; a verb it names is stated by a unit under it that restates the rest",
 		sections: []policy.Evidence{
 			{ChunkID: "combining", Title: "Nonprofit and education discounts", Text: "Combining discounts\nOnly one discount applies to a plan at a time, and discounts do not apply to monthly billing."},
