@@ -344,7 +344,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		r.SourceID, r.Reason = id, fmt.Sprintf("quotes guidance written for support agents in %s (%q): it is never quoted to a customer", id, unit)
 		return r
 	}
-	fixed := "" // a macro that backs the sentence in other words than its own
+	fixed := ""          // a macro that backs the sentence in other words than its own
 	var hedge *Otherwise // the first source that backs the sentence but says only "may"
 	for _, s := range tried {
 		if !c.backs(s, ctx.known) {
