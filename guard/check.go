@@ -355,7 +355,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 			continue
 		}
 		// Backed by its words: it must not restate a candidate with the opposite polarity.
-		if id, unit, ok := contradicted(polarity(body), candidates); ok {
+		if id, unit, ok := contradictedInPart(body, candidates); ok {
 			r.SourceID, r.Reason = id, fmt.Sprintf("says the opposite of %s: %q", id, unit)
 			if mode == ModeAnySource {
 				r.Otherwise = &Otherwise{SourceID: id, Text: unit}
@@ -384,7 +384,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		return r
 	}
 	if id := v.backedClauseByClause(body, ctx, tried); id != "" {
-		if cid, unit, ok := contradicted(polarity(body), candidates); ok {
+		if cid, unit, ok := contradictedInPart(body, candidates); ok {
 			r.SourceID, r.Reason = cid, fmt.Sprintf("says the opposite of %s: %q", cid, unit)
 			return r
 		}

@@ -9,7 +9,10 @@ import (
 // cancelling stops the next charge" restates two sentences of one section. "and" or "or"
 // before a new subject joins two as well ("takes effect immediately and you pay …":
 // splitCoordinated).
-var clauseJoins = []string{", and ", ", but ", "; ", ", so ", ", while ", ", or ", ", und ", ", aber ", ", sondern "}
+var clauseJoins = append([]string{"; "}, statementJoins...)
+
+// statementJoins are clauseJoins but ";", which also joins the cells of a table row.
+var statementJoins = []string{", and ", ", but ", ", so ", ", while ", ", or ", ", und ", ", aber ", ", sondern "}
 
 // backedClauseByClause returns the first source of tried (none of which backs the whole
 // sentence) that backs each flagged clause of body on its own, or "". The clauses must
@@ -17,19 +20,7 @@ var clauseJoins = []string{", and ", ", but ", "; ", ", so ", ", while ", ", or 
 // and the workspace is suspended") are two facts the sentence ties together that no
 // section ties.
 func (v *Vocabulary) backedClauseByClause(body string, ctx checkContext, tried []checkedSource) string {
-	parts := []string{body}
-	for _, join := range clauseJoins {
-		var next []string
-		for _, p := range parts {
-			next = append(next, strings.Split(p, join)...)
-		}
-		parts = next
-	}
-	var split []string
-	for _, p := range parts {
-		split = append(split, splitCoordinated(p)...)
-	}
-	parts = split
+	parts := clausesOf(body, clauseJoins)
 	if len(parts) < 2 {
 		return ""
 	}
@@ -61,4 +52,69 @@ func splitCoordinated(s string) []string {
 		}
 	}
 	return append(out, strings.Join(words[start:], " "))
+}
+
+// clausesOf cuts body at joins and before each "and" or "or" that opens a new subject:
+// the statements it joins.
+func clausesOf(body string, joins []string) []string {
+	parts := []string{body}
+	for _, join := range joins {
+		var next []string
+		for _, p := range parts {
+			next = append(next, strings.Split(p, join)...)
+		}
+		parts = next
+	}
+	var split []string
+	for _, p := range parts {
+		split = append(split, splitCoordinated(p)...)
+	}
+	return split
+}
+
+// contradictedInPart is contradicted for the sentence body, and then for each statement
+// it joins (clausesOf): "We don't retry failed payments, so you'll need to pay the balance
+// manually" denies "we will retry it after 3 days" in its first statement, though the
+// second dilutes the sentence as a whole. A statement under a condition is read only
+// whole, as the condition may be what agrees; so is a sentence a source states word for
+// word, and a table row ("IPv4 add-on: Disabled; Hours Billed: 0"), whose cells joined by
+// ";" are no statements.
+func contradictedInPart(body string, sources []checkedSource) (id, unit string, ok bool) {
+	if id, unit, ok = contradicted(polarity(body), sources); ok {
+		return id, unit, ok
+	}
+	parts := clausesOf(body, statementJoins)
+	if len(parts) < 2 || statedWhole(body, sources) {
+		return "", "", false
+	}
+	for _, p := range parts {
+		if conditional(p) {
+			continue
+		}
+		if id, unit, ok = contradicted(polarity(p), sources); ok {
+			return id, unit, ok
+		}
+	}
+	return "", "", false
+}
+
+// conditional reports whether statement p holds a condition word ("once", "if", "after").
+func conditional(p string) bool {
+	return slices.ContainsFunc(strings.Fields(p), func(w string) bool {
+		w = lowerWord(strings.Trim(w, clauseBreaks))
+		return conditionWords[w] || conditionOpeners[w]
+	})
+}
+
+// statedWhole reports whether a unit of sources holds body word for word.
+func statedWhole(body string, sources []checkedSource) bool {
+	body = strings.ToLower(strings.Join(strings.Fields(body), " "))
+	for _, s := range sources {
+		for _, u := range s.units {
+			if strings.Contains(strings.ToLower(strings.Join(strings.Fields(u.text), " ")), body) {
+				return true
+			}
+		}
+	}
+	return false
 }
