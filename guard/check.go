@@ -335,7 +335,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		candidates = citedSources(attached, ctx.sources)
 		tried = candidates
 	}
-	if done := v.reportsDone(body); done != "" && !v.reportedBy(done, candidates) {
+	if done := v.reportsDone(body, a); done != "" && !v.reportedBy(done, candidates) {
 		r.Reason = fmt.Sprintf("reports %q as done: policy says what may be done for a customer, never that it was", done)
 		return r
 	}
@@ -346,6 +346,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 	}
 	fixed := ""          // a macro that backs the sentence in other words than its own
 	var hedge *Otherwise // the first source that backs the sentence but says only "may"
+	promise := v.promises(body)
 	for _, s := range tried {
 		if !c.backs(s, ctx.known) {
 			continue
@@ -363,11 +364,11 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 			return r
 		}
 		// Nor promise what the source only allows; another source may state it firmly.
-		if unit := v.hedgedBy(c, s); unit != "" && v.promises(body) {
-			if hedge == nil {
-				hedge = &Otherwise{SourceID: s.id, Text: unit}
+		if promise {
+			if unit := v.hedgedBy(c, s); unit != "" {
+				hedge = cmp.Or(hedge, &Otherwise{SourceID: s.id, Text: unit})
+				continue
 			}
-			continue
 		}
 		r.Kept, r.SourceID, r.Reason = true, s.id, "backed by "+s.id
 		return r

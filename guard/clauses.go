@@ -88,7 +88,7 @@ func contradictedInPart(body string, sources []checkedSource) (id, unit string, 
 		return "", "", false
 	}
 	for _, p := range parts {
-		if conditional(p) {
+		if conditional(p) || !denies(p) {
 			continue
 		}
 		if id, unit, ok = contradicted(polarity(p), sources); ok {
@@ -96,6 +96,16 @@ func contradictedInPart(body string, sources []checkedSource) (id, unit string, 
 		}
 	}
 	return "", "", false
+}
+
+// denies reports whether statement p holds a negation: a statement that denies nothing is
+// read only as part of its sentence, which keeps this second reading to the sentences
+// that may deny a policy in one statement and go on in another.
+func denies(p string) bool {
+	return slices.ContainsFunc(strings.Fields(p), func(w string) bool {
+		w = lowerWord(strings.Trim(w, clauseBreaks))
+		return isClauseNegator(w) || forwardNegators[w] > 0
+	})
 }
 
 // conditional reports whether statement p holds a condition word ("once", "if", "after").

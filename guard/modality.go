@@ -22,6 +22,16 @@ var promiseWords = map[string]bool{
 	"guarantee": true, "entitled": true, "surely": true, "immer": true, "garantiert": true, "sicher": true,
 }
 
+// promiseMarks are what a promise word starts with, or holds: a sentence with none of
+// them promises nothing, and is not read word by word.
+var promiseMarks = []string{"will", "'ll", "’ll", "shall", "going to", "always", "definitely", "certainly",
+	"guarantee", "entitled", "surely", "immer", "garantiert", "sicher"}
+
+// hasAny reports whether s holds one of marks.
+func hasAny(s string, marks []string) bool {
+	return slices.ContainsFunc(marks, func(m string) bool { return strings.Contains(s, m) })
+}
+
 // hedgeWords say that it may not.
 var hedgeWords = map[string]bool{
 	"may": true, "might": true, "could": true, "usually": true, "typically": true, "generally": true,
@@ -45,6 +55,9 @@ var customers = map[string]bool{
 // nothing. "Will" read as a courtesy ("I'll check whether a refund is possible") or
 // in a condition ("if it will help") promises nothing.
 func (v *Vocabulary) promises(body string) bool {
+	if !hasAny(strings.ToLower(body), promiseMarks) {
+		return false
+	}
 	words := scopedWords(body)
 	if len(words) == 0 || strings.HasSuffix(strings.TrimSpace(body), "?") || hedged(body, words, allClauses) {
 		return false

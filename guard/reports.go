@@ -61,11 +61,11 @@ var irregularDone = map[string]bool{
 	"sorted": true, "refunded": true,
 }
 
-// reportsDone returns the words of body that report a billing action as done for the
-// customer, or "" if it reports none (see the comment above). It reads only clauses with
-// a commercial word (v.matches).
-func (v *Vocabulary) reportsDone(body string) string {
-	if strings.HasSuffix(strings.TrimSpace(body), "?") {
+// reportsDone returns the words of body (read as a) that report a billing action as done
+// for the customer, or "" if it reports none (see the comment above). It reads only
+// clauses with a commercial word (v.matches), so none in a sentence with none.
+func (v *Vocabulary) reportsDone(body string, a analysis) string {
+	if len(a.verbs) == 0 || strings.HasSuffix(strings.TrimSpace(body), "?") || !hasAny(strings.ToLower(body), reportMarks) {
 		return ""
 	}
 	words := scopedWords(body)
@@ -94,6 +94,12 @@ func (v *Vocabulary) reportsDone(body string) string {
 	return ""
 }
 
+// reportMarks are what a report of a done action holds, one of them at least: a sentence
+// with none is not read word by word.
+var reportMarks = []string{"ed ", "ed,", "ed.", "ed!", "'ve", "’ve", "have ", "has ", "was ", "were ", "being ",
+	"on its way", "on their way", " now ", "sent", "made", "put ", "given", "gave", "done", "paid", "taken",
+	"took", "brought", "sorted", "habe", "haben", "hat ", "wurde", "worden"}
+
 // reportedBy reports whether a source reports the same as done itself, in a sentence of
 // its own: a notice that says "we have refunded every affected customer" backs a reply
 // quoting it, as an answer written in the first person does.
@@ -101,7 +107,7 @@ func (v *Vocabulary) reportedBy(done string, sources []checkedSource) bool {
 	done = strings.ToLower(done)
 	for _, s := range sources {
 		for _, u := range s.units {
-			if strings.Contains(strings.ToLower(u.text), done) && strings.EqualFold(v.reportsDone(u.text), done) {
+			if strings.Contains(strings.ToLower(u.text), done) && strings.EqualFold(v.reportsDone(u.text, u.analysis), done) {
 				return true
 			}
 		}
