@@ -146,7 +146,8 @@ var perSeat = map[string]bool{"user": true, "users": true, "seat": true, "seats"
 
 // agrees reports whether a unit's statement of a quantity (u) backs the sentence's (q).
 func (q qualifier) agrees(u qualifier) bool {
-	if q.bound != exact && u.bound != exact && q.bound != u.bound || q.strict && u.bound == exact {
+	// "After 30 days" is past them, as "more than 30 days" is.
+	if q.bound != exact && u.bound != exact && q.bound != u.bound || q.strict && u.bound == exact && !(q.bound == lower && u.after) {
 		return false
 	}
 	return (q.rate == "" || u.rate == "" || q.rate == u.rate) && (q.per == "" || u.per == "" || q.per == u.per) && q.sameEvent(u)

@@ -46,7 +46,8 @@ func TestQualifyReadsBoundAndRate(t *testing.T) {
 }
 
 // A sentence's bound backs only a unit's of the same side or none, a strict one only a
-// bounded one, and a rate only the same rate or none.
+// bounded one ("more than" one past the number: "after"), and a rate only the same rate or
+// none.
 func TestQualifierAgrees(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -59,6 +60,8 @@ func TestQualifierAgrees(t *testing.T) {
 		{qualifier{bound: lower}, qualifier{bound: upper}, false},
 		{qualifier{bound: upper}, qualifier{bound: lower}, false},
 		{qualifier{bound: lower, strict: true}, qualifier{}, false},
+		{qualifier{bound: lower, strict: true}, qualifier{after: true}, true},
+		{qualifier{bound: upper, strict: true}, qualifier{after: true}, false},
 		{qualifier{rate: "month"}, qualifier{rate: "month"}, true},
 		{qualifier{}, qualifier{rate: "month"}, true},
 		{qualifier{rate: "year"}, qualifier{rate: "month"}, false},

@@ -83,6 +83,11 @@ func contradictedInPart(body string, sources []checkedSource) (id, unit string, 
 	if id, unit, ok = contradicted(polarity(body), sources); ok {
 		return id, unit, ok
 	}
+	if bare := withoutPreference(body); bare != body {
+		if id, unit, ok = contradicted(polarity(bare), sources); ok {
+			return id, unit, ok
+		}
+	}
 	parts := clausesOf(body, statementJoins)
 	if len(parts) < 2 || statedWhole(body, sources) {
 		return "", "", false
@@ -96,6 +101,33 @@ func contradictedInPart(body string, sources []checkedSource) (id, unit string, 
 		}
 	}
 	return "", "", false
+}
+
+// preferences are conditions that leave the statement as it is: "We can accept a wire
+// transfer if you'd prefer" says that wire transfers are accepted.
+var preferences = []string{"if you'd prefer", "if you would prefer", "if you prefer", "if you'd like", "if you would like",
+	"if you like", "if you want", "if you wish", "if needed", "if you need", "if that helps", "should you prefer",
+	"should you wish", "wenn Sie möchten", "falls gewünscht"}
+
+// withoutPreference returns body without a preference condition at its end or start
+// (after "," or before one), or body itself when it has none.
+func withoutPreference(body string) string {
+	lower := strings.ToLower(body)
+	for _, p := range preferences {
+		i := strings.Index(lower, strings.ToLower(p))
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimLeft(body[i+len(p):], " ")
+		switch {
+		case strings.TrimRight(rest, ".!") == "", strings.HasPrefix(rest, "to ") && !strings.ContainsAny(rest, ",;"):
+			// "… if you'd prefer." and "… if you'd prefer to pay that way."
+			return strings.TrimRight(body[:i], " ,") + "."
+		case i == 0 && strings.HasPrefix(rest, ","): // "If you'd prefer, …"
+			return strings.TrimLeft(rest[1:], " ")
+		}
+	}
+	return body
 }
 
 // denies reports whether statement p holds a negation: a statement that denies nothing is

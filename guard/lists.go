@@ -41,7 +41,17 @@ func (v *Vocabulary) listItems(sentence string, names map[string]string) []listI
 	var items []listItem
 	for _, seg := range segments {
 		named := v.namesIn(seg, names)
-		isItem := v.ledByName(seg, names) && len(text.Quantities(seg)) > 0
+		quantities := text.Quantities(seg)
+		trailed := len(quantities) > 0 && trailedByName(seg, names)
+		isItem := len(quantities) > 0 && v.ledByName(seg, names) || trailed
+		if trailed && len(items) == 0 && len(preamble) == 0 {
+			// "The excess is £99 on Essential, £75 on Complete": what the first item
+			// opens with, every item is.
+			if i := strings.Index(seg, quantities[0].Text); i > 0 {
+				preamble = append(preamble, strings.TrimSpace(seg[:i]))
+				seg = seg[i:]
+			}
+		}
 		switch {
 		case isItem && len(items) > 0 && containsAll(items[len(items)-1].names, named):
 			// "Family at $8.99 per serving, with Family boxes of 4 servings": one item.
@@ -109,6 +119,20 @@ func (v *Vocabulary) ledByName(seg string, names map[string]string) bool {
 	}
 	return slices.ContainsFunc(toks[:min(len(toks), 2)], func(t word) bool { return isName(t, names) })
 }
+
+// trailedByName reports whether a segment ends with a name after "on", "for", "with" or
+// "in" ("£75 per condition on Complete"): an item that names what it is about last.
+func trailedByName(seg string, names map[string]string) bool {
+	toks := wordTokens(seg)
+	n := len(toks)
+	if n >= 2 && isName(toks[n-1], names) && trailWords[toks[n-2].lower] {
+		return true
+	}
+	return n >= 3 && isName(toks[n-2], names) && isName(toks[n-1], names) && trailWords[toks[n-3].lower]
+}
+
+// trailWords stand before the name that ends a list item.
+var trailWords = map[string]bool{"on": true, "for": true, "with": true, "in": true, "under": true, "im": true, "bei": true, "für": true}
 
 // isName reports whether t is a plan or proper name of the sources, written as one.
 func isName(t word, names map[string]string) bool {

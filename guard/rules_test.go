@@ -346,8 +346,11 @@ func TestRules(t *testing.T) {
 		sections: []policy.Evidence{
 			{ChunkID: "plans", Text: "Lumen Mobile offers three monthly plans: Starter at £12 per month with 10 GB of data, Everyday at £20 per month with 50 GB, and Unlimited Plus at £32 per month with unlimited data."},
 			{ChunkID: "roaming", Text: "Roaming in EU countries is included at no extra cost on the Everyday and Unlimited Plus plans. On the Starter plan, EU roaming is charged at £2 per day."},
-			{ChunkID: "late", Text: "A late payment fee of £5 is added to the next bill when an invoice is more than 14 days overdue. Customers on the Unlimited Plus plan can ask for the first late fee in any 12-month period to be waived."}},
+			{ChunkID: "late", Text: "A late payment fee of £5 is added to the next bill when an invoice is more than 14 days overdue. Customers on the Unlimited Plus plan can ask for the first late fee in any 12-month period to be waived."},
+			{ChunkID: "excess", Text: "The excess is £99 per claim on Essential, £75 per condition on Complete, and £60 per condition on Lifetime."}},
 		kept: map[string]bool{
+			"On Complete, the excess is £75 per condition.":                                          true,
+			"On Essential, the excess is £60 per condition.":                                         false,
 			"The Starter plan costs £12 a month and comes with 10 GB of data.":                       true,
 			"Starter is £12 per month and Everyday is £20 per month.":                                true,
 			"The Everyday plan costs £12 a month.":                                                   false,

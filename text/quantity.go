@@ -82,7 +82,8 @@ func unitTable(words map[unit][]string) map[string]unit {
 // currencies maps currency symbols, codes and names to ISO codes.
 var currencies = map[string]string{
 	"$": "USD", "€": "EUR", "£": "GBP",
-	"usd": "USD", "eur": "EUR", "gbp": "GBP", "chf": "CHF",
+	"usd": "USD", "eur": "EUR", "gbp": "GBP", "chf": "CHF", "aud": "AUD", "cad": "CAD", "nzd": "NZD",
+	"sgd": "SGD", "hkd": "HKD", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "pln": "PLN", "jpy": "JPY", "inr": "INR",
 	"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR",
 }
 
@@ -198,7 +199,8 @@ func (l *lexed) quantityAt(i int, rate bool) (Quantity, int, bool) {
 		if !ok {
 			return Quantity{}, 0, false
 		}
-		return Quantity{Value: v, Unit: "money:" + currencies[l.word(i)], Text: l.text[t.start:l.toks[i+1].end]}, i + 2, true
+		code, start := l.currencyOf(i)
+		return Quantity{Value: v, Unit: "money:" + code, Text: l.text[start:l.toks[i+1].end]}, i + 2, true
 	case t.kind == tokNumber:
 		if l.isIdentifier(i) {
 			return Quantity{}, 0, false
@@ -395,6 +397,23 @@ func (l *lexed) currencyPrefix(i int) bool {
 		return len(raw) == 3 && currencies[l.word(i)] != "" && raw == strings.ToUpper(raw)
 	}
 	return false
+}
+
+// dollarCountries are the letters written before "$" for the other dollars: "A$50" is
+// Australian, "C$50" Canadian.
+var dollarCountries = map[string]string{
+	"a": "AUD", "au": "AUD", "c": "CAD", "ca": "CAD", "nz": "NZD", "us": "USD", "hk": "HKD", "s": "SGD", "sg": "SGD",
+}
+
+// currencyOf returns the currency of the prefix at token i (currencyPrefix) and where its
+// text starts: a "$" glued to a country's letters is that country's dollar.
+func (l *lexed) currencyOf(i int) (string, int) {
+	if l.raw(i) == "$" && i > 0 && l.glued(i) && l.toks[i-1].kind == tokWord {
+		if code := dollarCountries[l.word(i-1)]; code != "" {
+			return code, l.toks[i-1].start
+		}
+	}
+	return currencies[l.word(i)], l.toks[i].start
 }
 
 // isIdentifier reports whether the number at token i belongs to a code such as "v2",

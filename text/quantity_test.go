@@ -33,6 +33,7 @@ func TestQuantities(t *testing.T) {
 		{"1.5%, 10 percent, 5 per cent, 20 Prozent, 7 %", []string{"1.5%=1.5 percent", "10 percent=10 percent", "5 per cent=5 percent", "20 Prozent=20 percent", "7 %=7 percent"}},
 		{"ten percent", []string{"ten percent=10 percent"}},
 		{"$1,299.00 and €12.50", []string{"$1,299.00=1299 money:USD", "€12.50=12.5 money:EUR"}},
+		{"A$50 in Australia, C$40 in Canada, US$30, 25 AUD", []string{"A$50=50 money:AUD", "C$40=40 money:CAD", "US$30=30 money:USD", "25 AUD=25 money:AUD"}},
 		{"12,50 € or 20 EUR or EUR 20 or £5", []string{"12,50 €=12.5 money:EUR", "20 EUR=20 money:EUR", "EUR 20=20 money:EUR", "£5=5 money:GBP"}},
 		{"1.299,00 € and 10 euros and 5 dollars", []string{"1.299,00 €=1299 money:EUR", "10 euros=10 money:EUR", "5 dollars=5 money:USD"}},
 		{"€10 a month", []string{"€10=10 money:EUR"}},
