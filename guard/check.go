@@ -344,9 +344,9 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		r.SourceID, r.Reason = id, fmt.Sprintf("quotes guidance written for support agents in %s (%q): it is never quoted to a customer", id, unit)
 		return r
 	}
-	fixed := ""          // a macro that backs the sentence in other words than its own
-	var hedge *Otherwise // the first source that backs the sentence but says only "may"
+	fixed := "" // a macro that backs the sentence in other words than its own
 	promise := v.promises(body)
+	var hedge *Otherwise // the first source that backs the sentence but says only "may"
 	for _, s := range tried {
 		if !c.backs(s, ctx.known) {
 			continue
@@ -356,7 +356,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 			continue
 		}
 		// Backed by its words: it must not restate a candidate with the opposite polarity.
-		if id, unit, ok := contradictedInPart(body, candidates); ok {
+		if id, unit, ok := contradictedInPart(body, polarity(body), candidates); ok {
 			r.SourceID, r.Reason = id, fmt.Sprintf("says the opposite of %s: %q", id, unit)
 			if mode == ModeAnySource {
 				r.Otherwise = &Otherwise{SourceID: id, Text: unit}
@@ -385,7 +385,7 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 		return r
 	}
 	if id := v.backedClauseByClause(body, ctx, tried); id != "" {
-		if cid, unit, ok := contradictedInPart(body, candidates); ok {
+		if cid, unit, ok := contradictedInPart(body, polarity(body), candidates); ok {
 			r.SourceID, r.Reason = cid, fmt.Sprintf("says the opposite of %s: %q", cid, unit)
 			return r
 		}

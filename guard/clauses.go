@@ -72,15 +72,15 @@ func clausesOf(body string, joins []string) []string {
 	return split
 }
 
-// contradictedInPart is contradicted for the sentence body, and then for each statement
-// it joins (clausesOf): "We don't retry failed payments, so you'll need to pay the balance
-// manually" denies "we will retry it after 3 days" in its first statement, though the
-// second dilutes the sentence as a whole. A statement under a condition is read only
-// whole, as the condition may be what agrees; so is a sentence a source states word for
-// word, and a table row ("IPv4 add-on: Disabled; Hours Billed: 0"), whose cells joined by
-// ";" are no statements.
-func contradictedInPart(body string, sources []checkedSource) (id, unit string, ok bool) {
-	if id, unit, ok = contradicted(polarity(body), sources); ok {
+// contradictedInPart is contradicted for the sentence body (read as p), and then for each
+// statement it joins (clausesOf): "We don't retry failed payments, so you'll need to pay
+// the balance manually" denies "we will retry it after 3 days" in its first statement,
+// though the second dilutes the sentence as a whole. A statement under a condition is read
+// only whole, as the condition may be what agrees; so is a sentence a source states word
+// for word, and a table row ("IPv4 add-on: Disabled; Hours Billed: 0"), whose cells joined
+// by ";" are no statements.
+func contradictedInPart(body string, p polarities, sources []checkedSource) (id, unit string, ok bool) {
+	if id, unit, ok = contradicted(p, sources); ok {
 		return id, unit, ok
 	}
 	if bare := withoutPreference(body); bare != body {
@@ -92,11 +92,11 @@ func contradictedInPart(body string, sources []checkedSource) (id, unit string, 
 	if len(parts) < 2 || statedWhole(body, sources) {
 		return "", "", false
 	}
-	for _, p := range parts {
-		if conditional(p) || !denies(p) {
+	for _, part := range parts {
+		if conditional(part) || !denies(part) {
 			continue
 		}
-		if id, unit, ok = contradicted(polarity(p), sources); ok {
+		if id, unit, ok = contradicted(polarity(part), sources); ok {
 			return id, unit, ok
 		}
 	}
@@ -113,6 +113,9 @@ var preferences = []string{"if you'd prefer", "if you would prefer", "if you pre
 // (after "," or before one), or body itself when it has none.
 func withoutPreference(body string) string {
 	lower := strings.ToLower(body)
+	if len(lower) != len(body) {
+		return body // a letter whose lower case is of another length: offsets would not match
+	}
 	for _, p := range preferences {
 		i := strings.Index(lower, strings.ToLower(p))
 		if i < 0 {

@@ -19,13 +19,13 @@ import (
 // promiseWords say that something will certainly happen.
 var promiseWords = map[string]bool{
 	"will": true, "shall": true, "always": true, "definitely": true, "certainly": true, "guaranteed": true,
-	"guarantee": true, "entitled": true, "surely": true, "immer": true, "garantiert": true, "sicher": true,
+	"guarantee": true, "entitled": true, "surely": true, "immer": true, "garantiert": true,
 }
 
 // promiseMarks are what a promise word starts with, or holds: a sentence with none of
 // them promises nothing, and is not read word by word.
 var promiseMarks = []string{"will", "'ll", "’ll", "shall", "going to", "always", "definitely", "certainly",
-	"guarantee", "entitled", "surely", "immer", "garantiert", "sicher"}
+	"guarantee", "entitled", "surely", "immer", "garantiert"}
 
 // hasAny reports whether s holds one of marks.
 func hasAny(s string, marks []string) bool {
@@ -68,7 +68,7 @@ func (v *Vocabulary) promises(body string) bool {
 		if w.negated || conditions[w.clause] {
 			continue
 		}
-		if _, short := strings.CutSuffix(word, "'ll"); short || strings.HasSuffix(word, "’ll") {
+		if strings.HasSuffix(word, "'ll") || strings.HasSuffix(word, "’ll") {
 			word = "will"
 		}
 		if word == "going" && i+1 < len(words) && lowerWord(body[words[i+1].start:words[i+1].end]) == "to" {
@@ -98,6 +98,9 @@ const allClauses = -1
 // may happen: a hedge word or phrase, other than a customer's "may" before an active verb.
 func hedged(s string, words []scoped, clause int) bool {
 	lower := strings.ToLower(s)
+	if len(lower) != len(s) {
+		lower = s // a letter whose lower case is of another length: offsets must stay s's
+	}
 	for i, w := range words {
 		if clause != allClauses && w.clause != clause {
 			continue

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -35,8 +36,8 @@ var pasts = map[string]bool{"was": true, "were": true, "wurde": true, "wurden": 
 // fillers stand between an auxiliary and its verb without changing what is reported.
 var fillers = map[string]bool{
 	"already": true, "just": true, "now": true, "also": true, "since": true, "successfully": true, "fully": true,
-	"manually": true, "went": true, "being": true, "personally": true, "gone": true, "ahead": true, "and": true, "bereits": true, "schon": true,
-	"gerade": true, "soeben": true, "jetzt": true, "nun": true, "auch": true,
+	"manually": true, "went": true, "being": true, "personally": true, "gone": true, "ahead": true, "and": true,
+	"bereits": true, "schon": true, "gerade": true, "soeben": true, "jetzt": true, "nun": true, "auch": true,
 }
 
 // ticketVerbs act on the ticket or the conversation, not on the account: "I've passed
@@ -58,7 +59,6 @@ var ticketVerbs = map[string]bool{
 var irregularDone = map[string]bool{
 	"sent": true, "made": true, "put": true, "given": true, "gave": true, "done": true, "set": true,
 	"paid": true, "taken": true, "took": true, "brought": true, "undone": true,
-	"sorted": true, "refunded": true,
 }
 
 // reportsDone returns the words of body (read as a) that report a billing action as done
@@ -80,7 +80,7 @@ func (v *Vocabulary) reportsDone(body string, a analysis) string {
 			}
 		}
 	}
-	for clause := range commercial {
+	for clause := range slices.Sorted(maps.Keys(commercial)) {
 		var in []scoped
 		for _, w := range words {
 			if w.clause == clause {
@@ -178,10 +178,11 @@ func customersThing(subject []string) bool {
 
 // relativeAt reports whether lower[i] opens a relative clause ("refunds that have been
 // issued", "charges which were"): after a noun, not after a verb of saying ("I can confirm
-// that your refund has been issued" reports it).
+// that your refund has been issued" reports it). German relative pronouns are its
+// articles too, so they are not read.
 func relativeAt(lower []string, i int) bool {
 	switch lower[i] {
-	case "which", "who", "der", "die", "das":
+	case "which", "who":
 		return i > 0
 	case "that":
 		return i > 0 && !sayingVerbs[lower[i-1]]
@@ -255,9 +256,10 @@ func onItsWay(lower []string, from int) bool {
 	for from < len(lower) && fillers[lower[from]] {
 		from++
 	}
-	return from+2 < len(lower)+0 && lower[from] == "on" && (lower[from+1] == "its" || lower[from+1] == "their") && lower[from+2] == "way"
+	return from+2 < len(lower) && lower[from] == "on" && (lower[from+1] == "its" || lower[from+1] == "their") && lower[from+2] == "way"
 }
 
+// nextIs reports whether the first word after lower[i] that is no filler is want.
 func nextIs(lower []string, i int, want string) bool {
 	for j := i + 1; j < len(lower); j++ {
 		if !fillers[lower[j]] {
@@ -267,7 +269,7 @@ func nextIs(lower []string, i int, want string) bool {
 	return false
 }
 
-// isGerman reports whether a clause is German, by its auxiliaries.
+// isGerman reports whether a clause is German, by its auxiliaries and pronouns.
 func isGerman(lower []string) bool {
 	for _, w := range lower {
 		switch w {

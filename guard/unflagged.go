@@ -19,7 +19,7 @@ func (v *Vocabulary) contradiction(r SentenceResult, body string, a analysis, mo
 	if mode != ModeAnySource {
 		candidates = citedSources(attached, ctx.sources)
 	}
-	id, unit, ok := contradictedInPart(body, candidates)
+	id, unit, ok := contradictedInPart(body, p, candidates)
 	if ok {
 		r.Reason = fmt.Sprintf("says the opposite of %s: %q", id, unit)
 	} else {
