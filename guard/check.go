@@ -316,6 +316,10 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 			return r
 		}
 	}
+	if done := v.reportsDone(body, a); done != "" && !v.reportedBy(done, sources().sources) {
+		r.Reason = fmt.Sprintf("reports %q as done: policy says what may be done for a customer, never that it was", done)
+		return r
+	}
 	if !r.Flagged {
 		return v.contradiction(r, body, a, mode, sources, attached)
 	}
@@ -334,10 +338,6 @@ func (v *Vocabulary) checkSentence(sentence string, mode Mode, sources func() ch
 	default:
 		candidates = citedSources(attached, ctx.sources)
 		tried = candidates
-	}
-	if done := v.reportsDone(body, a); done != "" && !v.reportedBy(done, candidates) {
-		r.Reason = fmt.Sprintf("reports %q as done: policy says what may be done for a customer, never that it was", done)
-		return r
 	}
 	c := v.newView(body, a, ctx)
 	if id, unit, ok := quotesAgents(c.words, candidates); ok {

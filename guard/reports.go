@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // Reported actions. Policy says what the company may do ("annual plans can be refunded
@@ -55,6 +57,14 @@ var ticketVerbs = map[string]bool{
 	"weitergeleitet": true, "geprüft": true, "erhalten": true, "notiert": true, "gesehen": true,
 }
 
+// adminVerbs keep an account's records, not what it holds: "I've updated the billing
+// email on your account" and "I've sent you a copy of your invoice" report work on the
+// ticket. Beside a commercial word they still report ("I've sent your refund").
+var adminVerbs = map[string]bool{
+	"updated": true, "sent": true, "resent": true, "emailed": true, "mailed": true, "verified": true,
+	"saved": true, "changed": true, "edited": true, "renamed": true, "merged": true, "added": true,
+}
+
 // irregularDone are past participles that do not end in "-ed".
 var irregularDone = map[string]bool{
 	"sent": true, "made": true, "put": true, "given": true, "gave": true, "done": true, "set": true,
@@ -63,42 +73,67 @@ var irregularDone = map[string]bool{
 
 // reportsDone returns the words of body (read as a) that report a billing action as done
 // for the customer, or "" if it reports none (see the comment above). It reads only
-// clauses with a commercial word (v.matches), so none in a sentence with none.
+// clauses with a commercial word (v.matches) or a thing of the account (accountThings).
 func (v *Vocabulary) reportsDone(body string, a analysis) string {
-	if len(a.verbs) == 0 || strings.HasSuffix(strings.TrimSpace(body), "?") || !hasAny(strings.ToLower(body), reportMarks) {
+	if strings.HasSuffix(strings.TrimSpace(body), "?") || !mayReport(body) {
 		return ""
 	}
 	words := scopedWords(body)
-	commercial := map[int]bool{} // clauses holding a commercial word
-	for _, m := range v.matches(body) {
-		if m.kind != KindCommercial {
-			continue
+	// Clauses holding a commercial word (true) or only a thing of the account (false):
+	// in those, a simple past passive is what happened to the account ("the car was
+	// returned on Tuesday"), not what the company did.
+	billing := map[int]bool{}
+	for _, w := range words {
+		if accountThings[text.Stem(lowerWord(body[w.start:w.end]))] {
+			billing[w.clause] = false
 		}
-		for _, w := range words {
-			if w.start <= m.start && m.start < w.end {
-				commercial[w.clause] = true
+	}
+	if len(a.verbs) > 0 {
+		for _, m := range v.matches(body) {
+			if m.kind == KindCommercial {
+				billing[clauseAt(words, m.start)] = true
 			}
 		}
 	}
-	for clause := range slices.Sorted(maps.Keys(commercial)) {
+	for clause := range slices.Sorted(maps.Keys(billing)) {
 		var in []scoped
 		for _, w := range words {
 			if w.clause == clause {
 				in = append(in, w)
 			}
 		}
-		if said := reportIn(body, in); said != "" {
+		if said := reportIn(body, in, billing[clause]); said != "" {
 			return said
 		}
 	}
 	return ""
 }
 
-// reportMarks are what a report of a done action holds, one of them at least: a sentence
-// with none is not read word by word.
-var reportMarks = []string{"ed ", "ed,", "ed.", "ed!", "'ve", "’ve", "have ", "has ", "was ", "were ", "being ",
-	"on its way", "on their way", " now ", "sent", "made", "put ", "given", "gave", "done", "paid", "taken",
-	"took", "brought", "sorted", "habe", "haben", "hat ", "wurde", "worden"}
+// accountThings are what a customer's account holds (stems): "I've unlocked your
+// workspace" and "your projects have been restored" report acts on the account as surely
+// as a refund does.
+var accountThings = text.StemSet("account plan subscription invoice bill payment charge fee seat workspace " +
+	"balance order booking membership deposit dashboard project licence license tier trial credit")
+
+// mayReport reports whether body holds an auxiliary, "being", "now" or "way" after a
+// form of "be", or "I"/"we" before a past form: a sentence without one reports nothing
+// done, and is not read clause by clause.
+func mayReport(body string) bool {
+	fields := strings.Fields(strings.ToLower(body))
+	for i, f := range fields {
+		w := lowerWord(strings.Trim(f, clauseBreaks))
+		switch {
+		case perfects[w], pasts[w], w == "being", w == "way", w == "now":
+			return true
+		case companySubjects[w] && i+1 < len(fields):
+			next := lowerWord(strings.Trim(fields[i+1], clauseBreaks))
+			if fillers[next] || isDone(next) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // reportedBy reports whether a source reports the same as done itself, in a sentence of
 // its own: a notice that says "we have refunded every affected customer" backs a reply
@@ -115,8 +150,9 @@ func (v *Vocabulary) reportedBy(done string, sources []checkedSource) bool {
 	return false
 }
 
-// reportIn finds a report of a done action in the words of one clause.
-func reportIn(body string, in []scoped) string {
+// reportIn finds a report of a done action in the words of one clause; a simple past
+// passive ("was reversed") counts only in a clause with a commercial word.
+func reportIn(body string, in []scoped, commercial bool) string {
 	lower := make([]string, len(in))
 	for i, w := range in {
 		lower[i] = lowerWord(body[w.start:w.end])
@@ -141,7 +177,7 @@ func reportIn(body string, in []scoped) string {
 		switch {
 		case perfects[w] && companyBefore(lower, i):
 			verb = doneAfter(lower, i+1)
-		case perfects[w] && nextIs(lower, i, "been") && customersThing(lower[:i]), pasts[w] && customersThing(lower[:i]):
+		case perfects[w] && nextIs(lower, i, "been") && customersThing(lower[:i]), commercial && pasts[w] && customersThing(lower[:i]):
 			verb = doneAfter(lower, i+1)
 		case companySubjects[w] && (i+1 < len(lower)):
 			verb = pastAfter(lower, i+1)
@@ -150,7 +186,7 @@ func reportIn(body string, in []scoped) string {
 		case (w == "is" || w == "are") && onItsWay(lower, i+1):
 			verb = slices.Index(lower[i:], "way") + i
 		}
-		if verb > 0 && verb < len(lower) && !in[verb].negated {
+		if verb > 0 && verb < len(lower) && !in[verb].negated && (commercial || !adminVerbs[lower[verb]]) {
 			return body[in[i].start:in[verb].end]
 		}
 	}

@@ -35,6 +35,10 @@ func TestRules(t *testing.T) {
 			"I've passed your request to waive the late fee to our billing team.":              true,
 			"Ich habe Ihren Jahresplan bereits erstattet.":                                     false,
 			"Have you already been refunded?":                                                  true,
+			"I've unlocked your workspace.":                                                    false,
+			"Your subscription has been renewed.":                                              false,
+			"I've updated the billing email on your account.":                                  true,
+			"I've checked your booking and can see the car was returned on Tuesday afternoon.": true,
 		},
 	}, {
 		rule: `a promise ("will", "always") is not backed by a unit that says only "may" of what it states`,
