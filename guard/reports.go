@@ -115,20 +115,28 @@ func (v *Vocabulary) reportsDone(body string, a analysis) string {
 var accountThings = text.StemSet("account plan subscription invoice bill payment charge fee seat workspace " +
 	"balance order booking membership deposit dashboard project licence license tier trial credit")
 
-// mayReport reports whether body holds an auxiliary, "being", "now" or "way" after a
-// form of "be", or "I"/"we" before a past form: a sentence without one reports nothing
-// done, and is not read clause by clause.
+// mayReport reports whether body holds an auxiliary or "I"/"we" with a past form after
+// it, or "on its way": a sentence without one reports nothing done, and is not read
+// clause by clause. German auxiliaries pass, as their participle closes the clause.
 func mayReport(body string) bool {
 	fields := strings.Fields(strings.ToLower(body))
-	for i, f := range fields {
-		w := lowerWord(strings.Trim(f, clauseBreaks))
+	for i := range fields {
+		fields[i] = lowerWord(strings.Trim(fields[i], clauseBreaks))
+	}
+	for i, w := range fields {
 		switch {
-		case perfects[w], pasts[w], w == "being", w == "way", w == "now":
+		case w == "way" && i > 0 && (fields[i-1] == "its" || fields[i-1] == "their"):
 			return true
-		case companySubjects[w] && i+1 < len(fields):
-			next := lowerWord(strings.Trim(fields[i+1], clauseBreaks))
-			if fillers[next] || isDone(next) {
-				return true
+		case w == "habe" || w == "haben" || w == "hat" || pasts[w] && isGerman(fields):
+			return true
+		case perfects[w] || pasts[w] || companySubjects[w] || w == "being" || w == "now":
+			for j := i + 1; j < len(fields) && j <= i+4; j++ {
+				if isDone(fields[j]) {
+					return true
+				}
+				if !fillers[fields[j]] && fields[j] != "been" {
+					break
+				}
 			}
 		}
 	}
