@@ -13,12 +13,13 @@ import (
 // reports a billing action as done ("I've refunded your last payment", "the late fee has
 // been waived", "your refund is on its way") tells the customer the company has acted,
 // and no source can back that, however well it backs the action itself. What is reported
-// as done is read in the clause of a commercial word, by its form: a perfect or past of
-// the company ("I've", "we have", "I"/"we" + a past verb), a passive of anything ("has
-// been", "was", "is being", "on its way"), or their German forms ("ich habe … erstattet",
-// "wurde gutgeschrieben"). A clause that is a condition or a relative clause reports
-// nothing ("once your refund has been processed", "a refund that has been issued"), nor
-// does a negated or questioned one, nor one whose verb is about the ticket rather than the
+// as done is read in a clause holding a commercial word or a thing of the account
+// (accountThings), by its form: a perfect or past of the company ("I've", "we have",
+// "I"/"we" + a past verb), a passive of something of the customer's ("has been", "was",
+// "is being", "on its way"), or their German forms ("ich habe … erstattet", "wurde
+// gutgeschrieben"). A clause that is a condition or a relative clause reports nothing
+// ("once your refund has been processed", "a refund that has been issued"), nor does a
+// negated or questioned one, nor one whose verb is about the ticket rather than the
 // account ("I've passed your refund request on", "I've noted").
 
 // companySubjects are the subjects that make an active past the company's own act.
