@@ -56,16 +56,18 @@ states every number of it (14 days = fourteen days = two weeks; 24 hours = a day
 counted from the same event ("30 days of purchase" is not "30 days of delivery"),
 and every commercial verb, says the same time in words, and names something the sentence
 names (a sentence about "all plans" or "anyone": a source not limited to one plan,
-period or role, and for "every plan" one that names no plans for it anywhere; one that holds "at any time" or "as often as" you ask: a source that
-bounds neither; one that places an event after: a source that does not place it before).
-A heading names a topic and states nothing. Any other flagged sentence is struck, as is
-one that restates a source with the opposite polarity ("used" beside "unused", "can"
-beside "cannot", "past" beside "future", "reset" beside "Nothing is reset"), one that
-promises what its source only allows ("will be charged" beside "may be charged", "we'll
-offer a credit" beside "at our discretion, we may offer"), and one that reports a billing
-action as done ("I've refunded your last payment", "your refund is on its way"): policy
-says what may be done, never that it was. The composed reply ends with a visible "not
-covered by current policy" note.
+period or role, and for "every plan" one that names no plans for it anywhere; one that
+holds "at any time" or "as often as" you ask: a source that bounds neither; one that
+places an event after: a source that does not place it before). A heading names a topic
+and states nothing. Any other flagged sentence is struck, as is one that restates a
+source with the opposite polarity ("used" beside "unused", "can" beside "cannot", "past"
+beside "future", "reset" beside "Nothing is reset"), and one that promises what its
+source only allows ("will be charged" beside "may be charged", "we'll offer a credit"
+beside "at our discretion, we may offer"). Any sentence that reports a billing action or
+an act on the account as done is struck too ("I've refunded your last payment", "your
+refund is on its way", "I've unlocked your workspace"): policy says what may be done,
+never that it was. The composed reply ends with a visible "not covered by current
+policy" note.
 Sentences with unresolved placeholders ({{name}}, [NAME], %s, …) are always struck.
 
 --sources is a JSON array of {"id": "...", "text": "..."}: the eligible policy text the
