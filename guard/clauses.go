@@ -137,18 +137,22 @@ func withoutPreference(body string) string {
 // read only as part of its sentence, which keeps this second reading to the sentences
 // that may deny a policy in one statement and go on in another.
 func denies(p string) bool {
-	return slices.ContainsFunc(strings.Fields(p), func(w string) bool {
-		w = lowerWord(strings.Trim(w, clauseBreaks))
-		return isClauseNegator(w) || forwardNegators[w] > 0
-	})
+	return slices.ContainsFunc(plainWords(p), func(w string) bool { return isClauseNegator(w) || forwardNegators[w] > 0 })
 }
 
 // conditional reports whether statement p holds a condition word ("once", "if", "after").
 func conditional(p string) bool {
-	return slices.ContainsFunc(strings.Fields(p), func(w string) bool {
-		w = lowerWord(strings.Trim(w, clauseBreaks))
-		return conditionWords[w] || conditionOpeners[w]
-	})
+	return slices.ContainsFunc(plainWords(p), func(w string) bool { return conditionWords[w] || conditionOpeners[w] })
+}
+
+// plainWords are the words of s split at white space, lower case, without the
+// punctuation around them.
+func plainWords(s string) []string {
+	fields := strings.Fields(s)
+	for i, f := range fields {
+		fields[i] = lowerWord(strings.Trim(f, clauseBreaks))
+	}
+	return fields
 }
 
 // statedWhole reports whether a unit of sources holds body word for word.

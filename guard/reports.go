@@ -120,10 +120,7 @@ var accountThings = text.StemSet("account plan subscription invoice bill payment
 // it, or "on its way": a sentence without one reports nothing done, and is not read
 // clause by clause. German auxiliaries pass, as their participle closes the clause.
 func mayReport(body string) bool {
-	fields := strings.Fields(strings.ToLower(body))
-	for i := range fields {
-		fields[i] = lowerWord(strings.Trim(fields[i], clauseBreaks))
-	}
+	fields := plainWords(body)
 	for i, w := range fields {
 		switch {
 		case w == "way" && i > 0 && (fields[i-1] == "its" || fields[i-1] == "their"):
