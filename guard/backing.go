@@ -281,7 +281,7 @@ const (
 // of the check.
 func (c view) backs(s checkedSource, known map[string]bool) bool {
 	agree := func(u srcUnit) bool {
-		return subjectsAgree(c.subjects, u.subjects, s.subjects) && !c.widenedBy(u) && !c.reversedBy(u) &&
+		return subjectsAgree(c.subjects, c.regionsPriced(u), s.subjects) && !c.widenedBy(u) && !c.reversedBy(u) &&
 			(u.items == nil || namesItems(c.subjects, u.items)) && namesNone(c.subjects, u.otherItems)
 	}
 	if c.allPlans && plansNamedFor(c, s) != nil {
@@ -429,8 +429,16 @@ func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s 
 		return len(c.words) > 0 && float64(shared)/float64(len(c.words)) >= sameStatement && c.namesDenied(u)
 	}
 	priced := slices.ContainsFunc(c.keys, func(k string) bool { return strings.Contains(k, " money:") })
+	// A subject term the section names elsewhere is its subject too, as subjectsAgree
+	// reads it: "Solo comes with 500 GB of storage" in a section about storage quotas.
+	held := map[string]bool{}
+	for term := range c.subjects {
+		if _, ok := s.subjects[term]; ok {
+			maps.Copy(held, contentWords(term))
+		}
+	}
 	for w := range c.words {
-		if !u.words[w] && known[w] && !marker[w] && !isPlanWord(w) && !s.topic[w] && !(priced && priceWords[w]) &&
+		if !u.words[w] && known[w] && !marker[w] && !held[w] && !isPlanWord(w) && !s.topic[w] && !(priced && priceWords[w]) &&
 			!slices.ContainsFunc(s.units, func(o srcUnit) bool { return o.words[w] && agree(o) }) {
 			return false
 		}
@@ -499,6 +507,29 @@ func subjectsAgree(sentence, unitSubjects, chunkSubjects map[string]string) bool
 		}
 	}
 	return true
+}
+
+// currencyRegions are the regions whose own currency tells a price of theirs apart.
+var currencyRegions = map[string]string{"GBP": "uk", "USD": "us", "AUD": "au", "NZD": "nz", "EUR": "eu"}
+
+// regionsPriced is the subjects of unit u, with the region the sentence names whose
+// currency u states the sentence's amount in, when u names no region: "The late fee for
+// UK customers is £12" restates "a late fee of €15 (£12)".
+func (c view) regionsPriced(u srcUnit) map[string]string {
+	if slices.Contains(slices.Collect(maps.Values(u.subjects)), classRegion) {
+		return u.subjects
+	}
+	out := u.subjects
+	for _, k := range c.keys {
+		_, currency, ok := strings.Cut(k, " money:")
+		region := currencyRegions[currency]
+		if class, named := c.subjects[region]; !ok || !named || class != classRegion || !slices.Contains(u.keys, k) {
+			continue
+		}
+		out = maps.Clone(out)
+		out[region] = classRegion
+	}
+	return out
 }
 
 // subjectNames lists the subject terms of m, sorted, for reasons.

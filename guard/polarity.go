@@ -199,15 +199,25 @@ func clauseWords(s string, locs [][]int, clause int, until bool) []scoped {
 	}
 	for i, w := range words {
 		reach, back := forwardNegators[w], false
+		if w == "free" && i+1 < len(words) && words[i+1] == "of" {
+			reach = 1 // "free of charge" is "at no charge"
+		}
+		if w == "no" && i+1 < len(words) && comparatives[words[i+1]] {
+			continue // a bound, not a denial
+		}
 		if isClauseNegator(w) {
 			if until && !deniesPermission(words, i) {
 				continue // "won't take effect until the next cycle": when, not whether
 			}
 			reach, back = scopeWords, true
 		}
-		local1 := reach == 1 // "without payment": the payment, not a statement
+		local1 := reach == 1 && w != "free" // "without payment": the payment, not a statement
 		if reach == 0 {
 			continue
+		}
+		if deniesVerbBefore(words, i) { // the verb is the first of the words it governs
+			flip[i-1], reached[i-1] = !flip[i-1], true
+			reach--
 		}
 		modal := back && deniesPossibility(words[i+1:])
 		for j := i - 1; back && j >= 0 && !joinsClauses(words[:j+1], words[j+1]); j-- {
@@ -230,6 +240,23 @@ func clauseWords(s string, locs [][]int, clause int, until bool) []scoped {
 		}
 	}
 	return out
+}
+
+// quantifiedDenials deny the verb before them as well as what follows: "members pay no
+// fee" is "members don't pay a fee", and the two must read alike.
+// (German puts a noun there: "bei einem Downgrade keine Gutschrift".)
+var quantifiedDenials = map[string]bool{"no": true, "none": true, "nothing": true}
+
+// comparatives after "no" bound a quantity rather than deny: "refunded no later than 10
+// days" is "within 10 days". ("No longer" still denies.)
+var comparatives = map[string]bool{"later": true, "more": true, "less": true, "sooner": true,
+	"earlier": true, "fewer": true, "greater": true}
+
+// deniesVerbBefore reports whether the negative quantifier at words[i] denies the content
+// word just before it: "pay no fee", "charge nothing".
+func deniesVerbBefore(words []string, i int) bool {
+	return quantifiedDenials[words[i]] && i > 0 && !text.IsStopword(words[i-1]) && !isClauseNegator(words[i-1]) &&
+		forwardNegators[words[i-1]] == 0
 }
 
 // possibility are the predicates that only say whether what their subject names can be

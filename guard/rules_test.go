@@ -41,6 +41,44 @@ func TestRules(t *testing.T) {
 			"I've checked your booking and can see the car was returned on Tuesday afternoon.": true,
 		},
 	}, {
+		rule: `"pay no fee" is "don't pay a fee", "free of charge" is "at no charge"; "no later than" bounds`,
+		sections: []policy.Evidence{
+			{ChunkID: "members", Title: "Membership", Text: "Members pay no booking fee on online orders and get early access to sales."},
+			{ChunkID: "transfers", Title: "Transfers", Text: "Tickets can be transferred free of charge until 2 hours before the event."},
+			{ChunkID: "refunds", Title: "Refunds", Text: "Refunds are issued no later than 10 days after the event."},
+		},
+		kept: map[string]bool{
+			"As a member, you don't pay a booking fee on online orders.":              true,
+			"As a member, you pay a booking fee on online orders.":                    false,
+			"You can transfer a ticket at no charge until 2 hours before the event.":  true,
+			"Tickets can be transferred for a charge until 2 hours before the event.": false,
+			"Refunds are issued within 10 days after the event.":                      true,
+		},
+	}, {
+		rule: "a price in a region's own currency is that region's; a subject the section names elsewhere is its subject",
+		sections: []policy.Evidence{
+			{ChunkID: "late", Title: "Late fees", Text: "Invoices paid late incur a late fee of €15 (£12)."},
+			{ChunkID: "storage", Title: "Storage", Text: "Solo includes 500 GB. Team includes 2 TB. On Team, storage above the quota is billed at $0.02 per GB."},
+			{ChunkID: "regions", Title: "Regions", Text: "Prices differ in the UK and the EU."},
+		},
+		kept: map[string]bool{
+			"The late fee for UK customers is £12.": true,
+			"The late fee for EU customers is €15.": true,
+			"The late fee for EU customers is £12.": false,
+			"Solo comes with 500 GB of storage.":    true,
+			"Solo comes with 2 TB of storage.":      false,
+		},
+	}, {
+		rule: "a calendar date after a past form reports what the account shows; one something will happen on is checked",
+		sections: []policy.Evidence{
+			{ChunkID: "renewal", Title: "Renewal", Text: "Annual plans renew automatically at the end of the term."},
+		},
+		kept: map[string]bool{
+			"I can see your annual plan renewed on March 3rd.": true,
+			"Your last payment was taken on the 1st.":          true,
+			"Your annual plan renews on 3 March.":              false,
+		},
+	}, {
 		rule: `a promise ("will", "always") is not backed by a unit that says only "may" of what it states`,
 		sections: []policy.Evidence{
 			{ChunkID: "late", Title: "Late payment", Text: "Late payment\nA late fee of £10 may be charged if an invoice is more than 14 days overdue. Late fees are added to the next invoice."},

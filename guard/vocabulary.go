@@ -202,10 +202,14 @@ func (v *Vocabulary) analyse(s string) analysis {
 	s = text.Normalize(s)
 	var a analysis
 	from := 0
+	dates := pastDates(s)
 	for _, q := range text.Quantities(s) {
-		a.flags = append(a.flags, Flag{Kind: KindNumber, Match: q.Text})
 		start := from + max(strings.Index(s[from:], q.Text), 0)
 		from = start + len(q.Text)
+		if within(dates, start) {
+			continue
+		}
+		a.flags = append(a.flags, Flag{Kind: KindNumber, Match: q.Text})
 		k := q.Key()
 		if !slices.Contains(a.keys, k) {
 			a.keys = append(a.keys, k)
