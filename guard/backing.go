@@ -117,8 +117,10 @@ func (v *Vocabulary) newView(body string, a analysis, ctx checkContext) view {
 func deniedWords(body string, words map[string]bool) map[string]string {
 	var denied map[string]string
 	clause := -1
-	for _, w := range scopedWords(body) {
-		if !w.negated || !w.reached || w.clause == clause {
+	scoped := scopedWords(body)
+	conditions := conditionClauses(body, scoped) // "if you haven't picked a plan by then" says when
+	for _, w := range scoped {
+		if !w.negated || !w.reached || w.clause == clause || conditions[w.clause] {
 			continue
 		}
 		for _, st := range text.ContentStems(body[w.start:w.end]) {

@@ -69,7 +69,7 @@ func isNumeric(w string) bool {
 func speaksOfAll(s string) bool {
 	words := wordsOf(strings.ToLower(s))
 	for i, w := range words {
-		if !universals[w] || (w == "all" && i > 0 && words[i-1] == "at") {
+		if !universals[w] || (w == "all" && i > 0 && words[i-1] == "at") || w == "any" && deniedBefore(words[:i]) {
 			continue
 		}
 		next := i + 1
@@ -80,6 +80,17 @@ func speaksOfAll(s string) bool {
 			continue
 		}
 		return true
+	}
+	return false
+}
+
+// deniedBefore reports whether a negation stands among the last three of words: "any"
+// after it means none, not every ("without entering any card details").
+func deniedBefore(words []string) bool {
+	for _, w := range words[max(len(words)-3, 0):] {
+		if w == "without" || w == "not" || w == "never" || w == "no" || w == "cannot" || w == "t" || w == "ohne" || w == "kein" {
+			return true
+		}
 	}
 	return false
 }

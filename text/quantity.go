@@ -52,17 +52,29 @@ type unit struct {
 	factor float64
 }
 
-// unitWords maps lower-case unit words, English and German, to their meaning.
+// unitWords maps lower-case unit words to their meaning: English and German, and the
+// Dutch, French, Spanish and Italian words a help center in those languages writes. (Not
+// French "an", which is an English article: "£5 an hour".)
 var unitWords = unitTable(map[unit][]string{
-	{"day", 1}:          {"d", "day", "days", "tag", "tage", "tagen", "tages"},
-	{"day", 7}:          {"week", "weeks", "wk", "wks", "woche", "wochen"},
+	{"day", 1}: {"d", "day", "days", "tag", "tage", "tagen", "tages", "dag", "dagen", "jour", "jours",
+		"día", "días", "dia", "dias", "giorno", "giorni"},
+	{"day", 7}: {"week", "weeks", "wk", "wks", "woche", "wochen", "weken", "semaine", "semaines", "semana",
+		"semanas", "settimana", "settimane"},
 	{"day", 14}:         {"fortnight", "fortnights"},
-	{"business_day", 1}: {"werktag", "werktage", "werktagen", "arbeitstag", "arbeitstage", "arbeitstagen"},
-	{"hour", 1}:         {"h", "hr", "hrs", "hour", "hours", "stunde", "stunden", "std"},
-	{"minute", 1}:       {"min", "mins", "minute", "minutes", "minuten"},
-	{"month", 1}:        {"month", "months", "monat", "monate", "monaten", "monats"},
-	{"year", 1}:         {"year", "years", "yr", "yrs", "jahr", "jahre", "jahren", "jahres"},
+	{"business_day", 1}: {"werktag", "werktage", "werktagen", "arbeitstag", "arbeitstage", "arbeitstagen", "werkdag", "werkdagen"},
+	{"hour", 1}: {"h", "hr", "hrs", "hour", "hours", "stunde", "stunden", "std", "uur", "uren", "heure", "heures",
+		"hora", "horas", "ora", "ore"},
+	{"minute", 1}: {"min", "mins", "minute", "minutes", "minuten", "minuut", "minuto", "minutos", "minuti"},
+	{"month", 1}: {"month", "months", "monat", "monate", "monaten", "monats", "maand", "maanden", "mois", "mes",
+		"meses", "mese", "mesi"},
+	{"year", 1}: {"year", "years", "yr", "yrs", "jahr", "jahre", "jahren", "jahres", "jaar", "jaren", "ans",
+		"année", "années", "año", "años", "anno", "anni"},
 })
+
+// businessDays after a word for days make them working days: "jours ouvrés", "días
+// hábiles", "giorni lavorativi".
+var businessDays = map[string]bool{"ouvrés": true, "ouvrables": true, "hábiles": true, "habiles": true,
+	"laborables": true, "lavorativi": true, "feriali": true}
 
 // singularUnit are the unit words that, before a number, count to it: "on day 24 after the
 // first failed attempt" is 24 days after it, "in week 2" two weeks in.
@@ -83,13 +95,13 @@ func unitTable(words map[unit][]string) map[string]unit {
 var currencies = map[string]string{
 	"$": "USD", "€": "EUR", "£": "GBP",
 	"usd": "USD", "eur": "EUR", "gbp": "GBP", "chf": "CHF", "aud": "AUD", "cad": "CAD", "nzd": "NZD",
-	"sgd": "SGD", "hkd": "HKD", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "pln": "PLN", "jpy": "JPY", "inr": "INR",
+	"sgd": "SGD", "hkd": "HKD", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "pln": "PLN", "jpy": "JPY", "inr": "INR", "mxn": "MXN",
 	"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR",
 }
 
 // percentWords are the words that make a number a percentage ("per cent" is handled
 // as a pair).
-var percentWords = map[string]bool{"percent": true, "prozent": true, "pct": true}
+var percentWords = map[string]bool{"percent": true, "prozent": true, "pct": true, "procent": true}
 
 // numberWords maps lower-case number words to their value. Hundreds and thousands
 // multiply what comes before them.
@@ -111,7 +123,7 @@ var numberWords = map[string]float64{
 // or a multiplier ("a hundred"); anywhere else they are just articles.
 var articles = map[string]bool{
 	"a": true, "an": true, "ein": true, "eine": true, "einen": true, "einem": true,
-	"einer": true, "eines": true,
+	"einer": true, "eines": true, "een": true, "un": true, "une": true, "una": true, "uno": true,
 }
 
 type tokenKind uint8
@@ -263,12 +275,15 @@ func (l *lexed) suffix(j int) (unit, int, bool) {
 		return u, j + 2, ok
 	case w == "%" || percentWords[w]:
 		return unit{"percent", 1}, j + 1, true
-	case w == "per" && next == "cent":
+	case w == "per" && (next == "cent" || next == "cento"), w == "por" && next == "ciento":
 		return unit{"percent", 1}, j + 2, true
 	case currencies[w] != "":
 		return unit{"money:" + currencies[w], 1}, j + 1, true
 	}
 	if u, ok := unitWords[w]; ok && (len(w) > 1 || l.glued(j)) {
+		if u == (unit{"day", 1}) && businessDays[next] {
+			return unit{"business_day", 1}, j + 2, true
+		}
 		return u, j + 1, true // "d" and "h" only glued to the number: "14d", not "a d"
 	}
 	if u := unitWords[next]; u == (unit{"day", 1}) {
@@ -403,6 +418,7 @@ func (l *lexed) currencyPrefix(i int) bool {
 // Australian, "C$50" Canadian.
 var dollarCountries = map[string]string{
 	"a": "AUD", "au": "AUD", "c": "CAD", "ca": "CAD", "nz": "NZD", "us": "USD", "hk": "HKD", "s": "SGD", "sg": "SGD",
+	"mx": "MXN",
 }
 
 // currencyOf returns the currency of the prefix at token i (currencyPrefix) and where its
