@@ -512,7 +512,7 @@ func subjectsAgree(sentence, unitSubjects, chunkSubjects map[string]string) bool
 }
 
 // currencyRegions are the regions whose own currency tells a price of theirs apart.
-var currencyRegions = map[string]string{"GBP": "uk", "USD": "us", "AUD": "au", "NZD": "nz", "EUR": "eu"}
+var currencyRegions = map[string]string{"GBP": "uk", "USD": "us", "AUD": "au", "NZD": "nz", "EUR": "eu", "CAD": "ca", "MXN": "mx"}
 
 // regionsPriced is the subjects of unit u, with the region the sentence names whose
 // currency u states the sentence's amount in, when u names no region: "The late fee for
