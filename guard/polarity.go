@@ -32,6 +32,7 @@ var clauseNegators = map[string]bool{
 	"not": true, "never": true, "cannot": true, "nor": true, "neither": true,
 	"unable": true, "impossible": true, // "we are unable to refund" denies the refund
 	"nicht": true, "nie": true, "niemals": true, "unmöglich": true,
+	"pas": true, "jamais": true, "niet": true, "nooit": true, "nunca": true, "non": true, // "ne s'applique pas"
 }
 
 // forwardNegators govern the words after them (scopeWords content words, to the end of
@@ -43,6 +44,8 @@ var forwardNegators = map[string]int{
 	"cease": scopeWords, "ceases": scopeWords,
 	"kein": scopeWords, "keine": scopeWords, "keinen": scopeWords, "keinem": scopeWords, "keiner": scopeWords,
 	"keines": scopeWords, "nichts": scopeWords,
+	"geen": scopeWords, "aucun": scopeWords, "aucune": scopeWords, "ningún": scopeWords, "ninguna": scopeWords,
+	"nessun": scopeWords, "nessuna": scopeWords, "nessuno": scopeWords,
 	// "after 60 days without payment the workspace is deleted" negates the payment only.
 	"without": 1, "ohne": 1,
 }
@@ -204,6 +207,9 @@ func clauseWords(s string, locs [][]int, clause int, until bool) []scoped {
 		}
 		if w == "no" && i+1 < len(words) && comparatives[words[i+1]] {
 			continue // a bound, not a denial
+		}
+		if w == "no" && i+1 < len(words) && words[i+1] == "longer" {
+			back = true // "fees no longer apply" is "fees do not apply any more"
 		}
 		if isClauseNegator(w) {
 			if until && !deniesPermission(words, i) {

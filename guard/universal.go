@@ -69,7 +69,8 @@ func isNumeric(w string) bool {
 func speaksOfAll(s string) bool {
 	words := wordsOf(strings.ToLower(s))
 	for i, w := range words {
-		if !universals[w] || (w == "all" && i > 0 && words[i-1] == "at") || w == "any" && deniedBefore(words[:i]) {
+		if !universals[w] || (w == "all" && i > 0 && words[i-1] == "at") || w == "any" && deniedBefore(words[:i]) ||
+			freeRelative(w, words[i+1:]) {
 			continue
 		}
 		next := i + 1
@@ -91,6 +92,19 @@ func deniedBefore(words []string) bool {
 		if w == "without" || w == "not" || w == "never" || w == "no" || w == "cannot" || w == "t" || w == "ohne" || w == "kein" {
 			return true
 		}
+	}
+	return false
+}
+
+// freeRelative reports whether "whatever" or "whichever" opens a clause of its own rather
+// than a noun it quantifies: "at whatever the price is then", "whichever is later".
+func freeRelative(w string, after []string) bool {
+	if w != "whatever" && w != "whichever" || len(after) == 0 {
+		return false
+	}
+	switch after[0] {
+	case "the", "your", "our", "its", "their", "is", "was", "comes", "happens", "applies", "der", "die", "das", "ist":
+		return true
 	}
 	return false
 }
