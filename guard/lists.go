@@ -143,12 +143,38 @@ func isName(t word, names map[string]string) bool {
 // leadWords may open a list item before its name.
 var leadWords = map[string]bool{"and": true, "or": true, "und": true, "oder": true, "the": true, "with": true, "mit": true, "der": true, "die": true, "das": true}
 
-// namesIn lists the plan and proper names s writes with a capital, in order.
+// namesIn lists the plan and proper names s writes with a capital, in order; a numbered
+// name (numberedNames) in place of its name, which it tells apart from its namesakes.
 func (v *Vocabulary) namesIn(s string, names map[string]string) []string {
+	numbered := numberedNames(s, names)
 	var out []string
 	for _, t := range wordTokens(s) {
-		if isName(t, names) && !slices.Contains(out, t.lower) {
-			out = append(out, t.lower)
+		if !isName(t, names) || slices.Contains(out, t.lower) {
+			continue
+		}
+		if i := slices.IndexFunc(numbered, func(n string) bool { return strings.HasPrefix(n, t.lower+" ") }); i >= 0 {
+			out = append(out, numbered[i])
+			numbered = slices.Delete(numbered, i, i+1)
+			continue
+		}
+		out = append(out, t.lower)
+	}
+	return out
+}
+
+// numberedName is a name followed by a number that is part of it: "Fibre 500", "Plan 2".
+// The number must stand alone, not as an amount or a share ("Essential, 75", "Pro 20%").
+var numberedName = regexp.MustCompile(`(\p{Lu}[\p{L}]*) (\d+)(?:[^\d%.,:\p{L}]|[.,:](?:\s|$)|$)`)
+
+// numberedNames lists the numbered names s writes, lower case ("fibre 500"): two
+// products that share a name are told apart by their numbers, so "Fibre 500 costs €45
+// and Fibre 1000 costs €60" is a list of two items.
+func numberedNames(s string, names map[string]string) []string {
+	var out []string
+	for _, m := range numberedName.FindAllStringSubmatch(s, -1) {
+		name := strings.ToLower(m[1])
+		if class := names[name]; class == classPlanName || class == classProperName {
+			out = append(out, name+" "+m[2])
 		}
 	}
 	return out

@@ -69,6 +69,16 @@ func TestRules(t *testing.T) {
 			"Solo comes with 2 TB of storage.":      false,
 		},
 	}, {
+		rule: "products that share a name are told apart by their numbers: each is an item of the list that names both",
+		sections: []policy.Evidence{
+			{ChunkID: "plans", Title: "Plans", Text: "Fibre 500 costs €45 per month and Fibre 1000 costs €60 per month."},
+		},
+		kept: map[string]bool{
+			"Fibre 1000 is €60 a month.":                              true,
+			"Fibre 500 is €60 a month.":                               false,
+			"Fibre 500 is €45 a month and Fibre 1000 is €60 a month.": true,
+		},
+	}, {
 		rule: "a calendar date after a past form reports what the account shows; one something will happen on is checked",
 		sections: []policy.Evidence{
 			{ChunkID: "renewal", Title: "Renewal", Text: "Annual plans renew automatically at the end of the term."},

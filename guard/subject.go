@@ -228,6 +228,9 @@ func (v *Vocabulary) subjectsOf(s string, names map[string]string) map[string]st
 			out[t.lower] = class
 		}
 	}
+	for _, n := range numberedNames(s, names) {
+		out[n] = names[strings.Fields(n)[0]]
+	}
 	return out
 }
 
