@@ -199,9 +199,24 @@ func (v *Vocabulary) hedgesWhatItStates(unit string, a analysis) bool {
 			}
 			continue
 		}
-		if hedged(unit, words, clause) {
+		if hedged(unit, words, clause) || clause > 0 && hedgedAside(unit, words, clause-1) {
 			return true
 		}
 	}
 	return false
 }
+
+// hedgedAside reports whether clause is a short hedge set off by commas before the clause
+// it hedges: "we may, at our discretion, waive the charge" waives only at discretion.
+func hedgedAside(s string, words []scoped, clause int) bool {
+	n := 0
+	for _, w := range words {
+		if w.clause == clause {
+			n++
+		}
+	}
+	return n > 0 && n <= asideWords && hedged(s, words, clause)
+}
+
+// asideWords is how many words a clause set off by commas may hold to be an aside.
+const asideWords = 4

@@ -94,6 +94,7 @@ func TestRules(t *testing.T) {
 			{ChunkID: "late", Title: "Late payment", Text: "Late payment\nA late fee of £10 may be charged if an invoice is more than 14 days overdue. Late fees are added to the next invoice."},
 			{ChunkID: "credits", Title: "Outages", Text: "Service credits\nAt our discretion, we may offer a service credit after an outage."},
 			{ChunkID: "cancel", Title: "Cancelling", Text: "Cancelling\nYou may cancel at any time from the Billing page."},
+			{ChunkID: "travel", Title: "Guarantee", Text: "Guarantee\nWe may, at our discretion, also reimburse travel costs of up to £100."},
 		},
 		kept: map[string]bool{
 			"A late fee of £10 may be charged if your invoice is more than 14 days overdue.":  true,
@@ -102,6 +103,8 @@ func TestRules(t *testing.T) {
 			"We may be able to offer a service credit after the outage.":                      true,
 			"We'll offer you a service credit for the outage.":                                false,
 			"You'll be able to cancel at any time from the Billing page.":                     true,
+			"We'll reimburse travel costs of up to £100.":                                     false,
+			"We may reimburse travel costs of up to £100.":                                    true,
 		},
 	}, {
 		rule: "a heading states nothing on its own; a verb it names is stated by a unit under it that restates the rest",
