@@ -100,14 +100,33 @@ func sinceOf(after string) []string {
 	if len(words) < 2 || !sinceWords[words[0]] {
 		return nil
 	}
+	event := words[1:min(len(words), 1+sinceReach)]
 	var stems []string
-	for _, st := range text.ContentStems(strings.Join(words[1:min(len(words), 1+sinceReach)], " ")) {
+	for _, st := range text.ContentStems(strings.Join(event, " ")) {
 		if len([]rune(st)) >= 3 && !dateWords[st] {
 			stems = append(stems, st)
 		}
 	}
+	if len(stems) == 0 {
+		// "From the date they're first used" names its event in words too common to be
+		// content words; they still tell it from "the date of purchase".
+		for _, w := range words[1:min(len(words), 1+2*sinceReach)] {
+			if joins[w] || w == "but" || len(stems) == 2 {
+				break
+			}
+			if st := text.Stem(w); len(w) >= 3 && !dateWords[st] && !eventFiller[w] {
+				stems = append(stems, st)
+			}
+		}
+	}
 	return stems
 }
+
+// eventFiller are the words of an event that name none: pointers back ("within 7 days of
+// that date") and auxiliaries ("the date they were purchased").
+var eventFiller = map[string]bool{"the": true, "that": true, "this": true, "those": true, "these": true, "they": true,
+	"their": true, "your": true, "you": true, "its": true, "our": true, "was": true, "were": true, "are": true,
+	"has": true, "have": true, "had": true, "been": true, "dem": true, "der": true, "die": true, "das": true}
 
 // sameEvent reports whether a duration counted from q's event agrees with one counted
 // from u's: the sentence's event (its first stem) is one of the unit's ("within 14 days

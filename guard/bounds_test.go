@@ -93,6 +93,9 @@ func TestSameEvent(t *testing.T) {
 		{"within 21 days of purchase", "innerhalb von 21 Tagen nach Kauf", true},
 		{"cancel within 14 days of your first visit", "cancel within 14 days of their first payment", false},
 		{"cancel within 14 days of your first payment", "cancel within 14 days of their first payment", true},
+		{"valid for 3 years from the date they're first used", "valid for 3 years from the date of purchase", false},
+		{"valid for 3 years from the date they were purchased", "valid for 3 years from the date of purchase", true},
+		{"contact us within 7 days of that date and you'll get a credit", "contact us within 7 days of the delivery date", true},
 	}
 	for _, tt := range tests {
 		q, u := qualifyQuantity(t, tt.sentence, ""), qualifyQuantity(t, tt.unit, "")
