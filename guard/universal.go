@@ -17,7 +17,7 @@ import (
 // universals are the quantifiers that speak of every member of what follows them.
 var universals = map[string]bool{
 	"all": true, "every": true, "any": true, "each": true, "anyone": true, "anybody": true,
-	"everyone": true, "everybody": true, "whichever": true, "whatever": true, "regardless": true,
+	"everyone": true, "everybody": true, "anything": true, "everything": true, "whichever": true, "whatever": true, "regardless": true,
 	"alle": true, "allen": true, "aller": true, "jede": true, "jeder": true, "jedes": true,
 	"jeden": true, "jedem": true, "egal": true,
 }
@@ -69,7 +69,7 @@ func isNumeric(w string) bool {
 func speaksOfAll(s string) bool {
 	words := wordsOf(strings.ToLower(s))
 	for i, w := range words {
-		if !universals[w] || (w == "all" && i > 0 && words[i-1] == "at") || w == "any" && deniedBefore(words[:i]) ||
+		if !universals[w] || (w == "all" && i > 0 && words[i-1] == "at") || (w == "any" || w == "anything") && deniedBefore(words[:i]) ||
 			freeRelative(w, words[i+1:]) {
 			continue
 		}
