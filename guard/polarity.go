@@ -32,7 +32,8 @@ var clauseNegators = map[string]bool{
 	"not": true, "never": true, "cannot": true, "nor": true, "neither": true,
 	"unable": true, "impossible": true, // "we are unable to refund" denies the refund
 	"nicht": true, "nie": true, "niemals": true, "unmöglich": true,
-	"pas": true, "jamais": true, "niet": true, "nooit": true, "nunca": true, "non": true, // "ne s'applique pas"
+	"pas": true, "jamais": true, "niet": true, "nooit": true, "nunca": true, "non": true, "tampoco": true, // "ne s'applique pas"
+	"neanche": true, "nemmeno": true, "neppure": true,
 }
 
 // forwardNegators govern the words after them (scopeWords content words, to the end of
@@ -53,6 +54,11 @@ var forwardNegators = map[string]int{
 // scopeWords is how many content words after a forward negator it governs, as in
 // NegEx-style scope windows.
 const scopeWords = 5
+
+// coreWords of them are what it denies (reached): the words after are mostly what the
+// denial is about ("no exit fees on our Flex tariff" denies the fees, not the tariff),
+// where two wordings of one denial end their windows differently.
+const coreWords = 3
 
 // scopeEnds are the conjunctions that start a new clause inside a sentence: a negation
 // before "but" says nothing of the words after it.
@@ -205,6 +211,9 @@ func clauseWords(s string, locs [][]int, clause int, until bool) []scoped {
 		if w == "free" && i+1 < len(words) && words[i+1] == "of" {
 			reach = 1 // "free of charge" is "at no charge"
 		}
+		if w == "without" && i+1 < len(words) && words[i+1] == "any" {
+			reach = scopeWords // "without any extra charge" is "at no extra charge"
+		}
 		if w == "no" && i+1 < len(words) && comparatives[words[i+1]] {
 			continue // a bound, not a denial
 		}
@@ -230,11 +239,12 @@ func clauseWords(s string, locs [][]int, clause int, until bool) []scoped {
 			flip[j] = !flip[j]
 			reached[j] = reached[j] || modal
 		}
-		for j := i + 1; j < len(words) && reach > 0 && !opensPredicate(words, j); j++ {
-			flip[j], reached[j] = !flip[j], true
+		for j, n := i+1, 0; j < len(words) && reach > 0 && !opensPredicate(words, j); j++ {
+			flip[j], reached[j] = !flip[j], reached[j] || n < coreWords
 			local[j] = local[j] || local1
 			if !text.IsStopword(words[j]) && !permits[words[j]] {
 				reach--
+				n++
 			}
 		}
 	}
