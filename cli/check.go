@@ -66,8 +66,10 @@ source only allows ("will be charged" beside "may be charged", "we'll offer a cr
 beside "at our discretion, we may offer"). Any sentence that reports a billing action or
 an act on the account as done is struck too ("I've refunded your last payment", "your
 refund is on its way", "I've unlocked your workspace"): policy says what may be done,
-never that it was. The composed reply ends with a visible "not covered by current
-policy" note.
+never that it was. A calendar date after a past form ("your plan renewed on March 3rd")
+is what the account shows, and is not checked. Numbers, durations and the core billing
+words are read in English, German, Dutch, French, Spanish and Italian. The composed reply
+ends with a visible "not covered by current policy" note.
 Sentences with unresolved placeholders ({{name}}, [NAME], %s, …) are always struck.
 
 --sources is a JSON array of {"id": "...", "text": "..."}: the eligible policy text the
