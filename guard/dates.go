@@ -19,6 +19,9 @@ const months = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|ju
 
 // pastDates returns the spans of s holding a calendar date that follows a past form.
 func pastDates(s string) [][]int {
+	if !strings.ContainsAny(s, "0123456789") || !strings.Contains(strings.ToLower(s), "on ") {
+		return nil // most texts: no regular expression run
+	}
 	var out [][]int
 	for _, m := range calendarDate.FindAllStringIndex(s, -1) {
 		before := strings.Fields(strings.ToLower(s[:m[0]]))

@@ -170,6 +170,9 @@ var numberedName = regexp.MustCompile(`(\p{Lu}[\p{L}]*) (\d+)(?:[^\d%.,:\p{L}]|[
 // products that share a name are told apart by their numbers, so "Fibre 500 costs €45
 // and Fibre 1000 costs €60" is a list of two items.
 func numberedNames(s string, names map[string]string) []string {
+	if len(names) == 0 || !strings.ContainsAny(s, "0123456789") {
+		return nil
+	}
 	var out []string
 	for _, m := range numberedName.FindAllStringSubmatch(s, -1) {
 		name := strings.ToLower(m[1])

@@ -178,8 +178,9 @@ func isCapitalised(w string) bool {
 
 // subjectAt returns the subject entry that matches at toks[i], or nil.
 func (v *Vocabulary) subjectAt(toks []word, i int) *subjectEntry {
-	for k := range v.subjects {
-		e := &v.subjects[k]
+	entries := v.subjects[firstRune(toks[i].lower)]
+	for k := range entries {
+		e := &entries[k]
 		if i+len(e.words) > len(toks) {
 			continue
 		}
@@ -195,6 +196,14 @@ func (v *Vocabulary) subjectAt(toks []word, i int) *subjectEntry {
 		}
 	}
 	return nil
+}
+
+// firstRune is the first letter of w, lower case: subject entries are looked up by it.
+func firstRune(w string) rune {
+	for _, r := range w {
+		return unicode.ToLower(r)
+	}
+	return 0
 }
 
 // wordMatches reports whether t is the entry's word w: as written for an exact entry, as

@@ -54,9 +54,9 @@ type Flag struct {
 // Vocabulary is a set of commitment phrases and stems. It is read-only once built and
 // safe for concurrent use.
 type Vocabulary struct {
-	byFirst  map[rune][]entry // entries by the folded first rune, so a word start tries few
-	courtesy []entry          // kindCourtesy entries
-	subjects []subjectEntry   // what a commitment can be about (subjects.txt)
+	byFirst  map[rune][]entry        // entries by the folded first rune, so a word start tries few
+	courtesy []entry                 // kindCourtesy entries
+	subjects map[rune][]subjectEntry // what a commitment can be about (subjects.txt), by first letter
 	// read remembers each source as readSources read it, for up to 2 MB of source text
 	// (a source's reading holds several times its text): reading sources was most of a
 	// Check, and the same chunks back draft after draft. Shared; read-only once stored.
@@ -92,7 +92,11 @@ func DefaultVocabulary() (*Vocabulary, error) {
 	if err != nil {
 		return nil, err
 	}
-	v.subjects = subjects
+	v.subjects = map[rune][]subjectEntry{}
+	for _, e := range subjects {
+		first := firstRune(e.words[0])
+		v.subjects[first] = append(v.subjects[first], e)
+	}
 	return v, nil
 }
 
