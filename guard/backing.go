@@ -518,8 +518,10 @@ var currencyRegions = map[string]string{"GBP": "uk", "USD": "us", "AUD": "au", "
 // currency u states the sentence's amount in, when u names no region: "The late fee for
 // UK customers is £12" restates "a late fee of €15 (£12)".
 func (c view) regionsPriced(u srcUnit) map[string]string {
-	if slices.Contains(slices.Collect(maps.Values(u.subjects)), classRegion) {
-		return u.subjects
+	for _, class := range u.subjects {
+		if class == classRegion {
+			return u.subjects
+		}
 	}
 	out := u.subjects
 	for _, k := range c.keys {

@@ -207,19 +207,7 @@ func clauseWords(s string, locs [][]int, clause int, until bool) []scoped {
 		words[i] = lowerWord(s[loc[0]:loc[1]])
 	}
 	for i, w := range words {
-		reach, back := forwardNegators[w], false
-		if w == "free" && i+1 < len(words) && words[i+1] == "of" {
-			reach = 1 // "free of charge" is "at no charge"
-		}
-		if w == "without" && i+1 < len(words) && words[i+1] == "any" {
-			reach = scopeWords // "without any extra charge" is "at no extra charge"
-		}
-		if w == "no" && i+1 < len(words) && comparatives[words[i+1]] {
-			continue // a bound, not a denial
-		}
-		if w == "no" && i+1 < len(words) && words[i+1] == "longer" {
-			back = true // "fees no longer apply" is "fees do not apply any more"
-		}
+		reach, back := forwardReach(words, i)
 		if isClauseNegator(w) {
 			if until && !deniesPermission(words, i) {
 				continue // "won't take effect until the next cycle": when, not whether
@@ -256,6 +244,28 @@ func clauseWords(s string, locs [][]int, clause int, until bool) []scoped {
 		}
 	}
 	return out
+}
+
+// forwardReach is how many content words the word at words[i] denies after it, and
+// whether it denies its clause back to the start as "not" does. Beside forwardNegators:
+// "free of charge" is "at no charge", "without any extra charge" "at no extra charge",
+// "no later than" a bound, and "fees no longer apply" "fees do not apply any more".
+func forwardReach(words []string, i int) (reach int, back bool) {
+	next := ""
+	if i+1 < len(words) {
+		next = words[i+1]
+	}
+	switch {
+	case words[i] == "free" && next == "of":
+		return 1, false
+	case words[i] == "without" && next == "any":
+		return scopeWords, false
+	case words[i] == "no" && comparatives[next]:
+		return 0, false
+	case words[i] == "no" && next == "longer":
+		return scopeWords, true
+	}
+	return forwardNegators[words[i]], false
 }
 
 // quantifiedDenials deny the verb before them as well as what follows: "members pay no
