@@ -1,10 +1,12 @@
 package guard
 
 import (
-	"github.com/supportdraft/supportdraft/text"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/supportdraft/supportdraft/text"
 )
 
 // srcUnit is one sentence, list item or table row of a source: the smallest text that can
@@ -60,6 +62,10 @@ type view struct {
 	denied map[string]string
 }
 
+// lowerAfterComma ends the clause a plan name is read in: "If you rehome Max, his plan
+// benefits …" names no plan Max, while "Solo, Team and Business plans" names three.
+var lowerAfterComma = regexp.MustCompile(`[,;:]\s+\p{Ll}`)
+
 // withOwnPlans adds to the sources' names the plan names body writes that no source
 // writes with a capital ("your Enterprise plan" where the policy names Business only): a
 // sentence about a plan the policy never names is about another plan than every unit's.
@@ -69,7 +75,7 @@ func (v *Vocabulary) withOwnPlans(body string, ctx checkContext) map[string]stri
 	if !mentionsPlanWord(body) {
 		return names
 	}
-	own := v.planNames([]string{body})
+	own := v.planNames(lowerAfterComma.Split(body, -1))
 	first := ""
 	if toks := wordTokens(body); len(toks) > 0 {
 		first = toks[0].lower // capitalised as the sentence's first word, not as a name

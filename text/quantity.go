@@ -57,18 +57,18 @@ type unit struct {
 // French "an", which is an English article: "£5 an hour".)
 var unitWords = unitTable(map[unit][]string{
 	{"day", 1}: {"d", "day", "days", "tag", "tage", "tagen", "tages", "dag", "dagen", "jour", "jours",
-		"día", "días", "dia", "dias", "giorno", "giorni"},
+		"día", "días", "dia", "dias", "giorno", "giorni", "tägig", "tägige", "tägigen", "tägiger", "tägiges"},
 	{"day", 7}: {"week", "weeks", "wk", "wks", "woche", "wochen", "weken", "semaine", "semaines", "semana",
-		"semanas", "settimana", "settimane"},
+		"semanas", "settimana", "settimane", "wöchig", "wöchige", "wöchigen", "wöchiger"},
 	{"day", 14}:         {"fortnight", "fortnights"},
 	{"business_day", 1}: {"werktag", "werktage", "werktagen", "arbeitstag", "arbeitstage", "arbeitstagen", "werkdag", "werkdagen"},
 	{"hour", 1}: {"h", "hr", "hrs", "hour", "hours", "stunde", "stunden", "std", "uur", "uren", "heure", "heures",
 		"hora", "horas", "ora", "ore"},
 	{"minute", 1}: {"min", "mins", "minute", "minutes", "minuten", "minuut", "minuto", "minutos", "minuti"},
 	{"month", 1}: {"month", "months", "monat", "monate", "monaten", "monats", "maand", "maanden", "mois", "mes",
-		"meses", "mese", "mesi"},
+		"meses", "mese", "mesi", "monatig", "monatige", "monatigen", "monatiger"},
 	{"year", 1}: {"year", "years", "yr", "yrs", "jahr", "jahre", "jahren", "jahres", "jaar", "jaren", "ans",
-		"année", "années", "año", "años", "anno", "anni"},
+		"année", "années", "año", "años", "anno", "anni", "jährig", "jährige", "jährigen", "jähriger"},
 })
 
 // businessDays after a word for days make them working days: "jours ouvrés", "días

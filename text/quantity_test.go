@@ -35,6 +35,7 @@ func TestQuantities(t *testing.T) {
 		{"$1,299.00 and €12.50", []string{"$1,299.00=1299 money:USD", "€12.50=12.5 money:EUR"}},
 		{"A$50 in Australia, C$40 in Canada, US$30, 25 AUD", []string{"A$50=50 money:AUD", "C$40=40 money:CAD", "US$30=30 money:USD", "25 AUD=25 money:AUD"}},
 		{"7 tot 10 werkdagen, 3 semaines, 14 días hábiles, 2 giorni lavorativi", []string{"7=7 count", "10 werkdagen=10 business_day", "3 semaines=21 day", "14 días hábiles=14 business_day", "2 giorni lavorativi=2 business_day"}},
+		{"die 14-tägige Frist, eine 12-monatige Laufzeit", []string{"14-tägige=14 day", "12-monatige=12 month"}},
 		{"un mois, 6 meses, 2 anni, 48 uur, 15 procent, MX$99", []string{"un mois=1 month", "6 meses=6 month", "2 anni=24 month", "48 uur=2 day", "15 procent=15 percent", "MX$99=99 money:MXN"}},
 		{"12,50 € or 20 EUR or EUR 20 or £5", []string{"12,50 €=12.5 money:EUR", "20 EUR=20 money:EUR", "EUR 20=20 money:EUR", "£5=5 money:GBP"}},
 		{"1.299,00 € and 10 euros and 5 dollars", []string{"1.299,00 €=1299 money:EUR", "10 euros=10 money:EUR", "5 dollars=5 money:USD"}},
