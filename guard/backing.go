@@ -439,9 +439,10 @@ func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s 
 	priced := slices.ContainsFunc(c.keys, func(k string) bool { return strings.Contains(k, " money:") })
 	// A subject term the section names elsewhere is its subject too, as subjectsAgree
 	// reads it: "Solo comes with 500 GB of storage" in a section about storage quotas.
+	// (Not a name: the section may name it of another product.)
 	held := map[string]bool{}
-	for term := range c.subjects {
-		if _, ok := s.subjects[term]; ok {
+	for term, class := range c.subjects {
+		if _, ok := s.subjects[term]; ok && class != classPlanName && class != classProperName {
 			maps.Copy(held, contentWords(term))
 		}
 	}
@@ -509,8 +510,9 @@ func subjectsAgree(sentence, unitSubjects, chunkSubjects map[string]string) bool
 			}
 		}
 		// A proper name only tells units apart: "Paddle charges a prorated amount" is
-		// "you are charged a prorated amount" in a chunk that never names who charges.
-		if _, ok := chunkSubjects[term]; !ok && class != classProperName {
+		// "you are charged a prorated amount" in a chunk that never names who charges. A
+		// chunk that names another does not back it: "in Berlin" is not a chunk's "à Paris".
+		if _, ok := chunkSubjects[term]; !ok && (class != classProperName || namesOther(chunkSubjects, sentence, class)) {
 			return false
 		}
 	}
@@ -540,6 +542,16 @@ func (c view) regionsPriced(u srcUnit) map[string]string {
 		out[region] = classRegion
 	}
 	return out
+}
+
+// namesOther reports whether subjects name a term of class that sentence does not.
+func namesOther(subjects, sentence map[string]string, class string) bool {
+	for term, c := range subjects {
+		if _, shared := sentence[term]; c == class && !shared {
+			return true
+		}
+	}
+	return false
 }
 
 // subjectNames lists the subject terms of m, sorted, for reasons.

@@ -38,6 +38,8 @@ var boundWords = []struct {
 	side   bound
 }{
 	{"no more than", upper}, {"not more than", upper}, {"at most", upper}, {"up to", upper},
+	{"no later than", upper}, {"not later than", upper}, {"no sooner than", lower}, {"not sooner than", lower},
+	{"no earlier than", lower}, {"not earlier than", lower},
 	{"less than", upper}, {"fewer than", upper}, {"within", upper},
 	{"maximum of", upper}, {"innerhalb von", upper}, {"innerhalb", upper}, {"binnen", upper},
 	{"bis zu", upper}, {"höchstens", upper}, {"maximal", upper}, {"weniger als", upper},

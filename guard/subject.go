@@ -154,7 +154,8 @@ func (v *Vocabulary) properNames(texts []string, names map[string]string) map[st
 					switch {
 					case !isCapitalised(w.text):
 						lower[w.lower] = true
-					case i > 0 && !german && !text.IsStopword(w.lower) && v.subjectAt(toks, i) == nil && len([]rune(w.lower)) > 1:
+					case i > 0 && !german && !text.IsStopword(w.lower) && v.subjectAt(toks, i) == nil && len([]rune(w.lower)) > 1 &&
+						!isNumeric(toks[i-1].lower) && toks[i-1].lower != "per": // "50 GB", "per GB": a unit, not a name
 						capitalised[w.lower] = true
 					}
 				}
