@@ -440,9 +440,12 @@ func (c view) restatedBy(u srcUnit, kind Kind, marker, known map[string]bool, s 
 	// A subject term the section names elsewhere is its subject too, as subjectsAgree
 	// reads it: "Solo comes with 500 GB of storage" in a section about storage quotas.
 	// (Not a name: the section may name it of another product.)
-	held := map[string]bool{}
+	var held map[string]bool
 	for term, class := range c.subjects {
 		if _, ok := s.subjects[term]; ok && class != classPlanName && class != classProperName {
+			if held == nil {
+				held = map[string]bool{}
+			}
 			maps.Copy(held, contentWords(term))
 		}
 	}

@@ -290,7 +290,7 @@ func isDone(w string) bool {
 	if ticketVerbs[w] {
 		return false
 	}
-	return irregularDone[w] || len(w) > 4 && strings.HasSuffix(w, "ed")
+	return isPastForm(w)
 }
 
 // onItsWay reports whether lower from `from` reads "on its way" or "on their way".
