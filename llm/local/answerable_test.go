@@ -57,27 +57,21 @@ func TestExtractiveAbstainsOnWhatNoPolicyMentions(t *testing.T) {
 	if len(d.Unanswered) != 1 || !strings.Contains(d.Unanswered[0].Subject, "bitcoin") {
 		t.Errorf("unanswered = %+v, want one entry whose subject is what no policy mentions", d.Unanswered)
 	}
-	d = write(t, Extractive{}, llm.Request{Subject: "overage", Evidence: threadEvidence, Messages: []llm.Message{
+	answered(t, llm.Request{Subject: "overage", Evidence: threadEvidence, Messages: []llm.Message{
 		{Author: "customer", Body: "How is storage over the quota billed on Team?"},
 		{Author: "agent", Body: "Checking."},
 		{Author: "customer", Body: "Any news? Thanks!"},
-	}})
-	if d.Abstain || !strings.Contains(d.Reply, "$0.02 per GB") {
-		t.Errorf("reply = %q, want the overage answer to the first message", d.Reply)
-	}
+	}}, "$0.02 per GB", "the overage answer to the first message")
 }
 
 // A thread with one question the policies answer and one they do not gets a draft for the
 // first and a note naming the second, so the agent knows what is left to write.
 func TestPartialAnswerNamesTheOpenQuestion(t *testing.T) {
 	t.Parallel()
-	d := write(t, Extractive{}, llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
+	d := answered(t, llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
 		{Author: "customer", Body: "How long do you keep our backups after we cancel the plan?"},
 		{Author: "customer", Body: "Also, can we pay with Alipay?"},
-	}})
-	if d.Abstain || !strings.Contains(d.Reply, "30 days") {
-		t.Fatalf("reply = %q, want the backups answer", d.Reply)
-	}
+	}}, "30 days", "the backups answer")
 	if !strings.Contains(d.Note, "Alipay") || strings.Contains(d.Note, "backups") {
 		t.Errorf("note = %q, want it to name the Alipay question and only it", d.Note)
 	}
@@ -91,12 +85,9 @@ func TestPartialAnswerNamesTheOpenQuestion(t *testing.T) {
 // leaves nothing open.
 func TestShortQuestionIsAboutTheSentenceBeforeIt(t *testing.T) {
 	t.Parallel()
-	d := write(t, Extractive{}, llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
+	d := answered(t, llm.Request{Subject: "backups", Evidence: threadEvidence, Messages: []llm.Message{
 		{Author: "customer", Body: "We cancel the plan next week and worry about our backups. Timeline?"},
-	}})
-	if d.Abstain || !strings.Contains(d.Reply, "30 days") {
-		t.Fatalf("reply = %q, want the backups answer", d.Reply)
-	}
+	}}, "30 days", "the backups answer")
 	if len(d.Unanswered) != 0 || d.Note != "" {
 		t.Errorf("unanswered = %+v, note %q: the backups answer answers the timeline question", d.Unanswered, d.Note)
 	}

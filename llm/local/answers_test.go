@@ -62,12 +62,10 @@ func TestAnswerTypeFollowsTheQuestion(t *testing.T) {
 // A reply that answers one clause of a message and not the other names the open one.
 func TestExtractiveNamesTheClauseNoQuotedSectionAnswers(t *testing.T) {
 	t.Parallel()
-	d := write(t, Extractive{}, llm.Request{Subject: "payment", Evidence: practiceSections(t),
+	d := answered(t, llm.Request{Subject: "payment", Evidence: practiceSections(t),
 		Account: policy.Account{Plan: "solo", Region: "us"}, Messages: []llm.Message{{Author: "customer",
-			Body: "Can I pay my Solo invoice by bank transfer? And is there a loyalty reward for long-time customers?"}}})
-	if d.Abstain || !strings.Contains(d.Reply, "cards only") {
-		t.Fatalf("reply %q: want the bank transfer answer", d.Reply)
-	}
+			Body: "Can I pay my Solo invoice by bank transfer? And is there a loyalty reward for long-time customers?"}}},
+		"cards only", "the bank transfer answer")
 	if len(d.Unanswered) != 1 || !strings.Contains(d.Unanswered[0].Question, "loyalty") || !strings.Contains(d.Note, "loyalty") {
 		t.Errorf("unanswered %+v, note %q: want the loyalty question named", d.Unanswered, d.Note)
 	}

@@ -27,6 +27,19 @@ func extractive(t *testing.T, req llm.Request) *llm.Answer {
 	return d
 }
 
+// replyHolds fails the test unless d answers, and checks that its reply holds every string
+// of want and none of wantNot: the check most table-driven drafting tests end with.
+func replyHolds(t *testing.T, d *llm.Answer, want, wantNot []string) {
+	t.Helper()
+	require.False(t, d.Abstain, "note %q, reply %q", d.Note, d.Reply)
+	for _, w := range want {
+		assert.Contains(t, d.Reply, w)
+	}
+	for _, w := range wantNot {
+		assert.NotContains(t, d.Reply, w)
+	}
+}
+
 func TestExtractiveQuotesVerbatim(t *testing.T) {
 	t.Parallel()
 	ev := llmtest.Evidence(t, "evidence.json")
@@ -98,13 +111,7 @@ func TestExtractiveQuotesOnlyStatements(t *testing.T) {
 			t.Parallel()
 			ev := []policy.Evidence{tt.ev}
 			d := extractive(t, llmtest.CustomerRequest(tt.ev.Title, tt.body, llmtest.ProEU, llmtest.Retrieved(tt.body, ev)))
-			require.False(t, d.Abstain, d.Reply)
-			for _, q := range tt.quoted {
-				assert.Contains(t, d.Reply, q)
-			}
-			for _, l := range tt.left {
-				assert.NotContains(t, d.Reply, l)
-			}
+			replyHolds(t, d, tt.quoted, tt.left)
 		})
 	}
 }
