@@ -40,6 +40,14 @@ func replyHolds(t *testing.T, d *llm.Answer, want, wantNot []string) {
 	}
 }
 
+// score is the rule judge's scores of reply to question over ev; an error fails the test.
+func score(t *testing.T, question, reply string, ev []policy.Evidence) llm.Scores {
+	t.Helper()
+	s, err := local.RuleJudge{}.Score(context.Background(), question, reply, ev)
+	require.NoError(t, err)
+	return s
+}
+
 func TestExtractiveQuotesVerbatim(t *testing.T) {
 	t.Parallel()
 	ev := llmtest.Evidence(t, "evidence.json")
@@ -172,14 +180,11 @@ func TestExtractiveAbstainsWithoutEvidence(t *testing.T) {
 // faithful, and so confident.
 func TestRuleJudgeDoesNotCountTheAbstentionLineAsFaithful(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	d := extractive(t, llmtest.CustomerRequest("Hoodie", "Can you send me a hoodie?", llmtest.ProEU, nil))
 	require.True(t, d.Abstain)
 	ev := []policy.Evidence{{ChunkID: "billing/contact@1#team", Title: "Billing team",
 		Text: "No current approved policy covers gifts; the question needs a reply from a member of the billing team."}}
-	s, err := local.RuleJudge{}.Score(ctx, "Can you send me a hoodie?", d.Reply, ev)
-	require.NoError(t, err)
-	assert.Zero(t, s.Faithfulness)
+	assert.Zero(t, score(t, "Can you send me a hoodie?", d.Reply, ev).Faithfulness)
 }
 
 func TestExtractiveIsDeterministic(t *testing.T) {
@@ -272,35 +277,25 @@ func TestRuleJudgeVerdicts(t *testing.T) {
 func TestRuleJudgeScore(t *testing.T) {
 	t.Parallel()
 	ev := llmtest.Evidence(t, "evidence.json")
-	ctx := context.Background()
 	question := "Refund for my annual plan\nCan I get a refund on my annual plan?"
 
 	d := extractive(t, llmtest.CustomerRequest("Refund for my annual plan", "Can I get a refund on my annual plan?", llmtest.ProEU, ev))
-	good, err := local.RuleJudge{}.Score(ctx, question, d.Reply, ev)
-	require.NoError(t, err)
+	good := score(t, question, d.Reply, ev)
 	assert.Equal(t, 1.0, good.Faithfulness)
 	assert.Greater(t, good.Coverage, 0.7)
 	assert.InDelta(t, 0.82, good.Fit, 1e-9)
 
 	lying := "Hi,\n\nAnnual plans can be refunded in full within 14 days of purchase. We also offer a 30-day money-back guarantee on every plan.\n\nBest regards"
-	bad, err := local.RuleJudge{}.Score(ctx, question, lying, ev)
-	require.NoError(t, err)
-	assert.InDelta(t, 0.5, bad.Faithfulness, 1e-9)
-
-	empty, err := local.RuleJudge{}.Score(ctx, question, "Hi,\n\nBest regards", ev)
-	require.NoError(t, err)
-	assert.Zero(t, empty.Faithfulness)
+	assert.InDelta(t, 0.5, score(t, question, lying, ev).Faithfulness, 1e-9)
+	assert.Zero(t, score(t, question, "Hi,\n\nBest regards", ev).Faithfulness)
 
 	// Without retrieval scores, fit falls back to lexical overlap.
 	unscored := append([]policy.Evidence(nil), ev...)
 	for i := range unscored {
 		unscored[i].Score = 0
 	}
-	s, err := local.RuleJudge{}.Score(ctx, question, d.Reply, unscored)
-	require.NoError(t, err)
-	assert.Greater(t, s.Fit, 0.5)
-	offTopic, err := local.RuleJudge{}.Score(ctx, "How do I reset my password?", d.Reply, unscored)
-	require.NoError(t, err)
+	assert.Greater(t, score(t, question, d.Reply, unscored).Fit, 0.5)
+	offTopic := score(t, "How do I reset my password?", d.Reply, unscored)
 	assert.Less(t, offTopic.Fit, 0.3)
 	assert.Less(t, offTopic.Coverage, 0.3)
 }
