@@ -427,3 +427,23 @@ func TestExtractiveQuotesFiveSentencesInShortParagraphs(t *testing.T) {
 		assert.LessOrEqual(t, len(text.Split(p)), 3, "paragraph %q of %q", p, d.Reply)
 	}
 }
+
+// A FAQ section answers many questions, each under a title of its own, and the answer to
+// the one asked often repeats none of its words ("No, …"). The title's words count for the
+// lines under it, so that answer is quoted ahead of sentences of other questions that share
+// more words of the customer's.
+func TestExtractiveQuotesTheAnswerUnderTheAskedTitle(t *testing.T) {
+	t.Parallel()
+	titles := []string{"Are there any charges for paused projects?", "How are projects charged?"}
+	ev := policy.Evidence{ChunkID: "help/billing-faq@1#pricing", Title: "Billing FAQ", Subheadings: titles,
+		Text: "Pricing\n" + titles[1] + "\n" +
+			"Each active project is charged by the hour. Projects on the Micro size are charged $10 a month. " +
+			"Projects on larger sizes are charged more. A project restored from a backup is charged from the restore. " +
+			"Projects in a paid organization are charged on the organization's invoice. " +
+			"Deleting a project stops its charges at once. Charges for projects appear on the usage page. " +
+			"Projects transferred to another organization are charged there.\n" +
+			titles[0] + "\nNo, nothing is billed while it stays that way."}
+	body := "If I pause a project, do you still charge us for it?"
+	d := extractive(t, llmtest.CustomerRequest(ev.Title, body, llmtest.ProEU, llmtest.Retrieved(body, []policy.Evidence{ev})))
+	replyHolds(t, d, []string{"nothing is billed while it stays that way"}, nil)
+}

@@ -52,6 +52,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 		// count for each sentence, so "Bank transfer is available for ..." under
 		// "Bank transfer" and a follow-up sentence are judged together.
 		headWords := text.StemSet(rc.ev.Title + "\n" + heading)
+		subsections := subsectionTitles(rc.ev)
 		for pos, s := range sentences {
 			if ownSentence && fits[pos] == scopeOther {
 				continue // the same rule for another plan or region
@@ -71,6 +72,11 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 				continue
 			}
 			for st := range headWords {
+				words[st] = true
+			}
+			// A FAQ section answers each question under a title of its own ("Can I
+			// change the payment method?"): that title's words count for its answer.
+			for st := range topicWords(subsections[lines[pos]]) {
 				words[st] = true
 			}
 			score := weightedOverlap(q.stems, q.orderWeight, words)
@@ -161,6 +167,21 @@ func titleLines(ev policy.Evidence) map[int]bool {
 		if slices.Contains(ev.Subheadings, line) {
 			out[i] = true
 		}
+	}
+	return out
+}
+
+// subsectionTitles maps each line of a chunk's text to the title of the subsection it
+// stands in (the last of its Subheadings above it), "" before the first.
+func subsectionTitles(ev policy.Evidence) []string {
+	lines := strings.Split(ev.Text, "\n")
+	out := make([]string, len(lines))
+	title := ""
+	for i, line := range lines {
+		if slices.Contains(ev.Subheadings, line) {
+			title = line
+		}
+		out[i] = title
 	}
 	return out
 }
