@@ -19,7 +19,7 @@ const months = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|ju
 
 // pastDates returns the spans of s holding a calendar date that follows a past form.
 func pastDates(s string) [][]int {
-	if !strings.ContainsAny(s, "0123456789") || !strings.Contains(strings.ToLower(s), "on ") {
+	if !strings.ContainsAny(s, "0123456789") || !strings.Contains(strings.ToLower(s), "on") {
 		return nil // most texts: no regular expression run
 	}
 	var out [][]int

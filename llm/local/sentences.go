@@ -21,7 +21,7 @@ type pick struct {
 	score   float64
 	extra   bool // from a chunk chosen for an open question
 	sibling bool // from another section of a quoted document: it may only answer a clause
-	title   bool // a subsection's title (titleLines): quoted only before its first line
+	title   bool // a subsection's title (subsections): quoted only before its first line
 }
 
 // pickSentences chooses up to maxQuoted sentences from the chosen chunks: those sharing
@@ -47,12 +47,11 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			ownSentence = ownSentence || fits[i] == scopeOwn
 		}
 		heading := chunkHeading(rc.ev.Text)
-		titles := titleLines(rc.ev)
+		titles, under := subsections(rc.ev)
 		// Every sentence of a chosen section shares its topic; the heading's words
 		// count for each sentence, so "Bank transfer is available for ..." under
 		// "Bank transfer" and a follow-up sentence are judged together.
 		headWords := text.StemSet(rc.ev.Title + "\n" + heading)
-		subsections := subsectionTitles(rc.ev)
 		for pos, s := range sentences {
 			if ownSentence && fits[pos] == scopeOther {
 				continue // the same rule for another plan or region
@@ -76,7 +75,7 @@ func pickSentences(chunks []rankedChunk, scope accountScope, asks []string, idf 
 			}
 			// A FAQ section answers each question under a title of its own ("Can I
 			// change the payment method?"): that title's words count for its answer.
-			for st := range topicWords(subsections[lines[pos]]) {
+			for st := range under[lines[pos]] {
 				words[st] = true
 			}
 			score := weightedOverlap(q.stems, q.orderWeight, words)
@@ -158,32 +157,22 @@ func withoutDanglingTitles(picks []pick) []pick {
 	return out
 }
 
-// titleLines are the lines of a chunk's text that title a subsection (its Subheadings):
-// "How to cancel your subscription" or a FAQ's "The payment fails" above its answer
-// names what follows, not something the company states.
-func titleLines(ev policy.Evidence) map[int]bool {
-	out := map[int]bool{}
-	for i, line := range strings.Split(ev.Text, "\n") {
-		if slices.Contains(ev.Subheadings, line) {
-			out[i] = true
-		}
-	}
-	return out
-}
-
-// subsectionTitles maps each line of a chunk's text to the title of the subsection it
-// stands in (the last of its Subheadings above it), "" before the first.
-func subsectionTitles(ev policy.Evidence) []string {
+// subsections reads a chunk's text line by line against its Subheadings: titles are the
+// lines that title a subsection ("How to cancel your subscription" or a FAQ's "The payment
+// fails" above its answer names what follows, not something the company states), and
+// under holds, for each line, the topic words of the title it stands under (nil before
+// the first), one map per subsection.
+func subsections(ev policy.Evidence) (titles map[int]bool, under []map[string]bool) {
 	lines := strings.Split(ev.Text, "\n")
-	out := make([]string, len(lines))
-	title := ""
+	titles, under = map[int]bool{}, make([]map[string]bool, len(lines))
+	var words map[string]bool
 	for i, line := range lines {
 		if slices.Contains(ev.Subheadings, line) {
-			title = line
+			titles[i], words = true, topicWords(line)
 		}
-		out[i] = title
+		under[i] = words
 	}
-	return out
+	return titles, under
 }
 
 // sentenceShare is how close to a chunk's best sentence another must score to be quoted too.
