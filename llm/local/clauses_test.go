@@ -105,3 +105,40 @@ func TestClauseClaimsFromAnotherSectionOfTheQuotedDocument(t *testing.T) {
 		t.Errorf("reply quotes a sibling section no clause asked about:\n%s", reply)
 	}
 }
+
+// A section of another document is quoted for an open clause only when its title or
+// heading names something the thread asks about. "What am I missing?" ranks a section on
+// error codes that mentions "missing" in passing; a second question the first document
+// leaves open ("Can we pay by PayPal instead?") still brings the section named for it.
+func TestOpenClauseQuotesOnlyASectionNamedForTheThread(t *testing.T) {
+	t.Parallel()
+	anyAnswer := Answerability{Weights: map[string]float64{}}
+	deleteCard := policy.Evidence{ChunkID: "billing/cards@1#delete-a-card", DocID: "billing/cards", Title: "Manage your cards", Area: "payments", Score: 0.5,
+		Text: "Delete a card\nOn the billing page, open the card's menu and click Delete card. Add the new card before you delete the old card."}
+	errorCodes := policy.Evidence{ChunkID: "api/status-codes@1#client-errors", DocID: "api/status-codes", Title: "HTTP status codes", Area: "api", Score: 0.3,
+		Text: "Client errors\nThese could include missing or invalid auth information, a malformed request or too many requests."}
+	paypal := policy.Evidence{ChunkID: "billing/paypal@1#paypal", DocID: "billing/paypal", Title: "Paying by PayPal", Area: "payments", Score: 0.3,
+		Text: "PayPal\nYou can pay by PayPal on every paid plan from the billing page."}
+	account := policy.Account{Plan: "pro", Region: "eu", Locale: "en"}
+	ask := func(body string) *llm.Answer {
+		return write(t, Extractive{Answerability: &anyAnswer}, llm.Request{Subject: "old card", Account: account,
+			Evidence: []policy.Evidence{deleteCard, errorCodes, paypal},
+			Messages: []llm.Message{{Author: "customer", Body: body}}})
+	}
+	cites := func(d *llm.Answer, chunkID string) bool {
+		for _, c := range d.Claims {
+			if c.ChunkIDs[0] == chunkID {
+				return true
+			}
+		}
+		return false
+	}
+	d := ask("I want to delete the old company card from billing but it won't let me delete the card. What am I missing?")
+	if !cites(d, deleteCard.ChunkID) || cites(d, errorCodes.ChunkID) {
+		t.Errorf("want the card section quoted and not the error codes:\n%s", d.Reply)
+	}
+	d = ask("I want to delete the old company card from billing but it won't let me delete the card. Can we pay by PayPal instead?")
+	if !cites(d, deleteCard.ChunkID) || !cites(d, paypal.ChunkID) {
+		t.Errorf("want the card section and the PayPal section quoted:\n%s", d.Reply)
+	}
+}

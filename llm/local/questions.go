@@ -50,23 +50,33 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 }
 
 // answersOpenClause reports whether a section of a document the reply does not cite yet
-// may be quoted for an open clause: it must hold the clause's subject, each word weighted
-// by its rarity over the evidence (as answerClauses reads it), at least as fully as the best
-// section already chosen, or state the kind of number the clause asks for where the chosen
-// sections state none. A section that holds less of the clause than the chosen ones does
-// not answer what they leave open; from another document it only adds a sentence the agent
-// deletes and a citation the question does not need. A clause with no subject words of its
-// own ("Can we get the money back?", a synonym phrase) cannot be weighed and keeps its best
-// section.
+// may be quoted for an open clause. A section quoted for a clause it does not answer only
+// adds a paragraph the agent deletes and a citation the question does not need, so:
+//   - its title or heading must name something the thread asks about, as rankEvidence
+//     asks of a section it ranks first, or its text hold at least minSubject of the
+//     clause's subject words: ranked for a clause of one word ("What am I missing?"), a
+//     section on another topic that mentions it in passing ("missing or invalid auth
+//     information") scores high, while a section named otherwise ("Billing role") can
+//     answer a clause of several words ("Can our bookkeeper download invoices?");
+//   - it must hold the clause's subject, each word weighted by its rarity over the
+//     evidence (as answerClauses reads it), at least as fully as the best section already
+//     chosen, or state the kind of number the clause asks for where the chosen sections
+//     state none. A clause with no subject words of its own ("Can we get the money
+//     back?", a synonym phrase) cannot be weighed: its best section is quoted when named
+//     for the thread.
 func answersOpenClause(clause string, kinds quantityKind, have string, ev policy.Evidence, chosen []rankedChunk, idf text.IDF) bool {
 	subject := clauseTopicStems(clause)
+	words := text.StemSet(ev.Title + "\n" + ev.Text)
+	if !sharesStrongWord(chosen[0].asked.stems, text.StemSet(ev.Title+"\n"+chunkHeading(ev.Text))) && heldCount(subject, words) < minSubject {
+		return false
+	}
 	if len(subject) == 0 {
 		return true
 	}
 	if kinds != 0 && !statesKind(have, kinds) && statesKind(ev.Text, kinds) {
 		return true
 	}
-	share, _ := idf.Held(subject, text.StemSet(ev.Title+"\n"+ev.Text), nil)
+	share, _ := idf.Held(subject, words, nil)
 	best := 0.0
 	for _, rc := range chosen {
 		s, _ := idf.Held(subject, text.StemSet(rc.ev.Title+"\n"+rc.ev.Text), nil)
@@ -112,4 +122,15 @@ func isChosen(chunks []rankedChunk, chunkID string) bool {
 		}
 	}
 	return false
+}
+
+// heldCount is how many of stems words holds.
+func heldCount(stems []string, words map[string]bool) int {
+	n := 0
+	for _, st := range stems {
+		if words[st] {
+			n++
+		}
+	}
+	return n
 }
