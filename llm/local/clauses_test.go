@@ -107,9 +107,10 @@ func TestClauseClaimsFromAnotherSectionOfTheQuotedDocument(t *testing.T) {
 }
 
 // A section of another document is quoted for an open clause only when its title or
-// heading names something the thread asks about. "What am I missing?" ranks a section on
-// error codes that mentions "missing" in passing; a second question the first document
-// leaves open ("Can we pay by PayPal instead?") still brings the section named for it.
+// heading names something the thread asks about or it holds two of the clause's words.
+// "What am I missing?" ranks a section on error codes that mentions "missing" in passing;
+// a second question the first document leaves open ("Can we pay by PayPal instead?")
+// still brings the section named for it.
 func TestOpenClauseQuotesOnlyASectionNamedForTheThread(t *testing.T) {
 	t.Parallel()
 	anyAnswer := Answerability{Weights: map[string]float64{}}
