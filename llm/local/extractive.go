@@ -477,7 +477,7 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 	for i, ev := range evidence {
 		heading := chunkHeading(ev.Text)
 		words := q.withCompoundParts(text.StemSet(ev.Title+"\n"+ev.Text), ev.Title+"\n"+ev.Text)
-		topic := q.withCompoundParts(text.StemSet(ev.Title+"\n"+heading), ev.Title+"\n"+heading)
+		onTopic := q.namesTopicOf(ev, heading)
 		titleWords, headingWords := q.withCompoundParts(topicWords(ev.Title), ev.Title), q.withCompoundParts(topicWords(heading), heading)
 		internal := internalSection(ev, heading)
 		otherScope := (ownHeading && fits[i] == scopeOther) || otherSubject(q.topics, scope.topics(ev.Title+"\n"+heading))
@@ -492,7 +492,7 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 			// so of sections of one document that all match the question ("Who is
 			// eligible", "Refund window"), the one named for it comes first.
 			lexical := clamp01(overlap(words)+titleWeight*overlap(titleWords)) + headingWeight*overlap(headingWords)
-			if !sharesStrongWord(q.stems, topic) {
+			if !onTopic {
 				lexical *= offTopicShare
 			}
 			if lexical == 0 {
@@ -536,6 +536,14 @@ func rankEvidence(q question, evidence []policy.Evidence, scope accountScope) []
 		return out[a].standing > out[b].standing
 	})
 	return out
+}
+
+// namesTopicOf reports whether a section's topic, its document title or its heading,
+// shares a word of substance with the question: a section that only mentions the
+// question's words in passing is about something else.
+func (q question) namesTopicOf(ev policy.Evidence, heading string) bool {
+	topic := ev.Title + "\n" + heading
+	return sharesStrongWord(q.stems, q.withCompoundParts(text.StemSet(topic), topic))
 }
 
 // withCompoundParts adds to the stems of a text each word of the question the text holds

@@ -66,13 +66,18 @@ func coveredShare(words []string, have map[string]bool) float64 {
 	if len(words) == 0 {
 		return 1
 	}
+	return float64(heldCount(words, have)) / float64(len(words))
+}
+
+// heldCount is how many of stems have holds.
+func heldCount(stems []string, have map[string]bool) int {
 	n := 0
-	for _, st := range words {
+	for _, st := range stems {
 		if have[st] {
 			n++
 		}
 	}
-	return float64(n) / float64(len(words))
+	return n
 }
 
 func clamp01(x float64) float64 {

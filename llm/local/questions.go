@@ -67,7 +67,8 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 func answersOpenClause(clause string, kinds quantityKind, have string, ev policy.Evidence, chosen []rankedChunk, idf text.IDF) bool {
 	subject := clauseTopicStems(clause)
 	words := text.StemSet(ev.Title + "\n" + ev.Text)
-	if !sharesStrongWord(chosen[0].asked.stems, text.StemSet(ev.Title+"\n"+chunkHeading(ev.Text))) && heldCount(subject, words) < minSubject {
+	thread := chosen[0].asked // every chosen section was ranked for the whole thread
+	if !thread.namesTopicOf(ev, chunkHeading(ev.Text)) && heldCount(subject, words) < minSubject {
 		return false
 	}
 	if len(subject) == 0 {
@@ -122,15 +123,4 @@ func isChosen(chunks []rankedChunk, chunkID string) bool {
 		}
 	}
 	return false
-}
-
-// heldCount is how many of stems words holds.
-func heldCount(stems []string, words map[string]bool) int {
-	n := 0
-	for _, st := range stems {
-		if words[st] {
-			n++
-		}
-	}
-	return n
 }
