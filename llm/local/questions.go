@@ -67,7 +67,7 @@ func openQuestionChunks(asks []string, used []rankedChunk, evidence []policy.Evi
 func answersOpenClause(clause string, kinds quantityKind, have string, ev policy.Evidence, chosen []rankedChunk, idf text.IDF) bool {
 	subject := clauseTopicStems(clause)
 	words := text.StemSet(ev.Title + "\n" + ev.Text)
-	thread := chosen[0].asked // every chosen section was ranked for the whole thread
+	thread := chosen[0].asked // the first chosen section was ranked for the whole thread
 	if !thread.namesTopicOf(ev, chunkHeading(ev.Text)) && heldCount(subject, words) < minSubject {
 		return false
 	}
